@@ -1,13 +1,28 @@
 import { defineConfig } from 'vitest/config';
 
+// Two projects: pure unit tests, and integration tests that share one provisioned
+// stack (PostgreSQL, Temporal dev server, worker, server) started by the global setup.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/setup/global-setup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 240_000,
     pool: 'forks',
     maxWorkers: 2,
-    fileParallelism: true,
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          globalSetup: ['test/setup/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
   },
 });

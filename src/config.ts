@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+/** Every environment variable the service reads, validated once at start. */
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: port.default(3000),
+  DATA_DIR: z.string().default('.data'),
+
+  DATABASE_URL: z.url().optional(),
+  EMBEDDED_PG_PORT: port.default(54329),
+
+  TEMPORAL_ADDRESS: z.string().optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('approvals'),
+  TEMPORAL_API_KEY: z.string().optional(),
+  TEMPORAL_TLS: bool.default(false),
+  TEMPORAL_CLI: z.string().optional(),
+  TEMPORAL_PORT: port.default(7233),
+  TEMPORAL_UI_PORT: port.default(8233),
+  WORKFLOW_BUNDLE_PATH: z.string().optional(),
+
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
+  JWT_ISSUER: z.string().default('approval-service'),
+  JWT_AUDIENCE: z.string().default('approval-api'),
+  JWT_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
+  OIDC_JWKS_URL: z.url().optional(),
+  OIDC_ISSUER: z.string().optional(),
+  OIDC_AUDIENCE: z.string().optional(),
+
+  ADMIN_PASSWORD: z.string().min(1).default('admin'),
+  DEMO_PASSWORD: z.string().min(1).default('demo'),
+  SEED_DEMO: bool.default(true),
+
+  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  LOGIN_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+
+  HTTP_CALL_ALLOW_PRIVATE: bool.default(false),
+  HTTP_CALL_MAX_RESPONSE_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const config = parsed.data;
+  if (config.NODE_ENV === 'production') {
+    const problems: string[] = [];
+    if (!env.ADMIN_PASSWORD || config.ADMIN_PASSWORD === 'admin') problems.push('ADMIN_PASSWORD must be set to a non-default value');
+    if (config.SEED_DEMO && (!env.DEMO_PASSWORD || config.DEMO_PASSWORD === 'demo')) problems.push('DEMO_PASSWORD must be set to a non-default value (or SEED_DEMO=false)');
+    if (!config.JWT_SECRET && !config.OIDC_JWKS_URL) problems.push('JWT_SECRET (or OIDC_JWKS_URL) must be set');
+    if (!config.DATABASE_URL) problems.push('DATABASE_URL must be set');
+    if (!config.TEMPORAL_ADDRESS) problems.push('TEMPORAL_ADDRESS must be set');
+    if (problems.length) throw new ConfigError(`Refusing to start in production:\n  ${problems.join('\n  ')}`);
+  }
+  if (config.OIDC_JWKS_URL && (!config.OIDC_ISSUER || !config.OIDC_AUDIENCE)) {
+    throw new ConfigError('Invalid configuration:\n  OIDC_ISSUER and OIDC_AUDIENCE are required with OIDC_JWKS_URL');
+  }
+  return config;
+}

@@ -1,0 +1,28 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import { entities } from './entities/index.js';
+import { migrationsList } from './migrations/index.js';
+
+export type Orm = MikroORM;
+
+export async function createOrm(databaseUrl: string, opts: { poolMax?: number } = {}): Promise<Orm> {
+  return MikroORM.init({
+    clientUrl: databaseUrl,
+    entities,
+    extensions: [Migrator],
+    migrations: { migrationsList, transactional: true, allOrNothing: true, tableName: 'mikro_orm_migrations', silent: true },
+    allowGlobalContext: false,
+    pool: { max: opts.poolMax ?? 10 },
+    debug: false,
+  });
+}
+
+/** Runs pending migrations under an advisory lock so concurrent starters do not race. */
+export async function migrate(orm: Orm): Promise<void> {
+  const conn = orm.em.getConnection();
+  await orm.em.fork().transactional(async (em) => {
+    await em.execute('select pg_advisory_xact_lock(727274)');
+    await orm.migrator.up();
+  });
+  void conn;
+}

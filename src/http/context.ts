@@ -1,0 +1,31 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Client } from '@temporalio/client';
+import type { Config } from '../config.js';
+import type { Orm } from '../db/orm.js';
+import type { Logger } from '../logger.js';
+import type { TokenService } from '../services/tokens.js';
+
+export interface Principal {
+  tenantId: string;
+  userId: string;
+  username: string;
+  permissions: Set<string>;
+}
+
+export interface AppDeps {
+  config: Config;
+  orm: Orm;
+  temporal: Client;
+  tokens: TokenService;
+  logger: Logger;
+}
+
+export type AppEnv = {
+  Variables: {
+    deps: AppDeps;
+    principal: Principal;
+    requestId: string;
+  };
+};
+
+export type Router = OpenAPIHono<AppEnv>;

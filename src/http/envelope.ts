@@ -1,0 +1,55 @@
+import { z } from '@hono/zod-openapi';
+
+/** `{ code: 0, data, message: 'ok' }` — the success envelope. */
+export function ok<T>(data: T) {
+  return { code: 0 as const, data, message: 'ok' };
+}
+
+export function envelope<T extends z.ZodType>(data: T) {
+  return z.object({ code: z.literal(0), data, message: z.string() });
+}
+
+export const ErrorEnvelope = z
+  .object({ code: z.number().int(), data: z.unknown().nullable(), message: z.string() })
+  .openapi('ErrorEnvelope');
+
+export const PageQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1).openapi({ param: { name: 'page', in: 'query' } }),
+  pageSize: z.coerce.number().int().min(1).max(200).default(20).openapi({ param: { name: 'pageSize', in: 'query' } }),
+});
+
+export function page<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ErrorEnvelope } } });
+
+/** The error responses every authenticated route can give. */
+export const commonErrors = {
+  400: errorResponse('Malformed input or unknown field'),
+  401: errorResponse('No or bad token'),
+  403: errorResponse('Permission missing'),
+  404: errorResponse('Not found (also for objects of another tenant)'),
+  409: errorResponse('The state does not allow the action'),
+  413: errorResponse('Body too large'),
+  422: errorResponse('DSL or condition does not validate'),
+  429: errorResponse('Rate limited'),
+  503: errorResponse('A dependency is unavailable'),
+};
+
+export function json<T extends z.ZodType>(schema: T, description = 'OK') {
+  return { description, content: { 'application/json': { schema: envelope(schema) } } };
+}
+
+export function jsonBody<T extends z.ZodType>(schema: T) {
+  return { required: true, content: { 'application/json': { schema } } };
+}
+
+export const IsoDate = z.string().openapi({ format: 'date-time' });

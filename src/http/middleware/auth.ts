@@ -1,0 +1,32 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { AppError } from '../../errors.js';
+import { loadPrincipal } from '../../services/auth.js';
+import { holds } from '../../services/permissions.js';
+import type { AppEnv, Principal } from '../context.js';
+
+/** Bearer token → principal; `X-Tenant-Id` must match the token's tenant. */
+export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const header = c.req.header('Authorization');
+  const match = header?.match(/^Bearer\s+(\S+)$/i);
+  if (!match) throw new AppError('UNAUTHENTICATED');
+  const { tokens, orm } = c.get('deps');
+  const claims = await tokens.verify(match[1]);
+  const tenantHeader = c.req.header('X-Tenant-Id');
+  if (tenantHeader !== undefined && tenantHeader !== claims.tid) throw new AppError('TENANT_MISMATCH');
+  c.set('principal', await loadPrincipal(orm.em.fork(), claims.tid, claims.sub));
+  await next();
+};
+
+/** Throws 403 unless the caller holds one of the permissions. */
+export function need(c: Context<AppEnv>, ...anyOf: string[]): Principal {
+  const principal = c.get('principal');
+  if (!holds(principal.permissions, ...anyOf)) {
+    throw new AppError('FORBIDDEN', `Permission required: ${anyOf.join(' or ')}`);
+  }
+  return principal;
+}
+
+/** A request-scoped EntityManager (one fork per request, never the global one). */
+export function em(c: Context<AppEnv>) {
+  return c.get('deps').orm.em.fork();
+}

@@ -1,0 +1,56 @@
+import { z } from '@hono/zod-openapi';
+import { rateLimiter } from 'hono-rate-limiter';
+import { AppError } from '../../errors.js';
+import { login } from '../../services/auth.js';
+import { json, jsonBody, ok } from '../envelope.js';
+import { createRouter, defineRoute } from '../router.js';
+import { em } from '../middleware/auth.js';
+import { PgRateLimitStore } from '../rate-limit-store.js';
+import type { AppDeps } from '../context.js';
+
+const LoginBody = z
+  .object({ username: z.string().min(1).max(200), password: z.string().min(1).max(1000), tenantId: z.string().min(1).optional() })
+  .strict()
+  .openapi('LoginRequest');
+
+const LoginResult = z
+  .object({ accessToken: z.string(), tokenType: z.literal('Bearer'), expiresIn: z.number().int() })
+  .openapi('LoginResult');
+
+const loginRoute = defineRoute({
+  method: 'post',
+  path: '/login',
+  tags: ['auth'],
+  summary: 'Log in with username and password; answers a bearer JWT',
+  secured: false,
+  request: { body: jsonBody(LoginBody) },
+  responses: { 200: json(LoginResult) },
+});
+
+export function authRoutes(deps: AppDeps) {
+  const router = createRouter({ secured: false });
+  // Counted per client address and username, shared by every replica through PostgreSQL.
+  router.use(
+    '/login',
+    rateLimiter({
+      windowMs: deps.config.LOGIN_RATE_WINDOW_SECONDS * 1000,
+      limit: deps.config.LOGIN_RATE_LIMIT,
+      standardHeaders: 'draft-7',
+      store: new PgRateLimitStore(deps.orm, deps.config.LOGIN_RATE_WINDOW_SECONDS * 1000),
+      keyGenerator: async (c) => {
+        const body = await c.req.json().catch(() => ({}));
+        const username = typeof body?.username === 'string' ? body.username.slice(0, 200) : '';
+        const ip = c.req.header('x-forwarded-for')?.split(',')[0]?.trim() ?? (c.env as any)?.incoming?.socket?.remoteAddress ?? 'local';
+        return `login:${ip}:${username}`;
+      },
+      handler: () => {
+        throw new AppError('RATE_LIMITED', 'Too many login attempts; try again later');
+      },
+    }),
+  );
+  router.openapi(loginRoute, async (c) => {
+    const body = c.req.valid('json');
+    return c.json(ok(await login(em(c), deps.tokens, body)), 200);
+  });
+  return router;
+}

@@ -1,0 +1,46 @@
+import { serve, type ServerType } from '@hono/node-server';
+import { loadConfig, type Config } from '../config.js';
+import { createLogger } from '../logger.js';
+import { createOrm, migrate } from '../db/orm.js';
+import { seed } from '../services/seed.js';
+import { TokenService } from '../services/tokens.js';
+import { createTemporalClient } from '../temporal/client.js';
+import { createApp } from '../http/app.js';
+
+export function requireRuntimeEnv(config: Config): { databaseUrl: string } {
+  if (!config.DATABASE_URL) {
+    throw new Error('DATABASE_URL is not set: run `npm start` for the embedded runtime, or set DATABASE_URL (and TEMPORAL_ADDRESS).');
+  }
+  if (!config.TEMPORAL_ADDRESS) {
+    throw new Error('TEMPORAL_ADDRESS is not set: run `npm start` for the embedded runtime, or set TEMPORAL_ADDRESS.');
+  }
+  return { databaseUrl: config.DATABASE_URL };
+}
+
+/** Runs migrations and seeds, then serves HTTP until stopped. */
+export async function runServer(config: Config = loadConfig()) {
+  const logger = createLogger(config.LOG_LEVEL, 'server');
+  const { databaseUrl } = requireRuntimeEnv(config);
+  const orm = await createOrm(databaseUrl);
+  await migrate(orm);
+  await seed(orm.em.fork(), { adminPassword: config.ADMIN_PASSWORD, demoPassword: config.DEMO_PASSWORD, demo: config.SEED_DEMO });
+  const temporal = createTemporalClient(config);
+  const app = createApp({ config, orm, temporal, tokens: new TokenService(config), logger });
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT }, () => resolve(s));
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  logger.info({ port }, 'server listening');
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('server stopping');
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await temporal.connection.close().catch(() => undefined);
+    await orm.close();
+  };
+  return { port, stop, app };
+}

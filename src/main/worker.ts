@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { loadConfig, type Config } from '../config.js';
+import { createLogger } from '../logger.js';
+import { createOrm } from '../db/orm.js';
+import { createActivities } from '../../activities/index.js';
+import { connectionOptions } from '../temporal/client.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** A prebuilt bundle in production (WORKFLOW_BUNDLE_PATH or dist/workflow-bundle.js), the sources in dev. */
+export function workflowSource(config: Config): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
+  const bundle = config.WORKFLOW_BUNDLE_PATH ?? (import.meta.filename.endsWith('.js') ? path.join(root, 'workflow-bundle.js') : undefined);
+  if (bundle && existsSync(bundle)) return { workflowBundle: { codePath: path.resolve(bundle) } };
+  if (config.WORKFLOW_BUNDLE_PATH) throw new Error(`WORKFLOW_BUNDLE_PATH points to ${bundle}, which does not exist`);
+  return { workflowsPath: path.join(root, 'workflows', 'index.ts') };
+}
+
+export async function runWorker(config: Config = loadConfig()) {
+  const logger = createLogger(config.LOG_LEVEL, 'worker');
+  if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
+    throw new Error('DATABASE_URL and TEMPORAL_ADDRESS must be set: run `npm start` for the embedded runtime, or set both.');
+  }
+  const orm = await createOrm(config.DATABASE_URL);
+  const connection = await NativeConnection.connect(connectionOptions(config));
+  const worker = await Worker.create({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    ...workflowSource(config),
+    activities: createActivities({ orm, config, logger }),
+  });
+  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker started');
+  // Worker.run() resolves after SIGINT/SIGTERM once in-flight tasks are done (the SDK's shutdown signals).
+  await worker.run();
+  await connection.close();
+  await orm.close();
+  logger.info('worker stopped');
+}

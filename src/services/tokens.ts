@@ -1,0 +1,70 @@
+import { SignJWT, jwtVerify, createRemoteJWKSet, decodeProtectedHeader, errors as joseErrors, type JWTPayload } from 'jose';
+import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
+
+export interface TokenClaims {
+  sub: string;
+  tid: string;
+}
+
+// Each key gets exactly one algorithm family; `none` and anything else is refused.
+const OWN_ALG = 'HS256';
+const IDP_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'EdDSA'];
+
+export class TokenService {
+  private readonly secret: Uint8Array;
+  private readonly jwks?: ReturnType<typeof createRemoteJWKSet>;
+
+  constructor(private readonly config: Config) {
+    if (!config.JWT_SECRET) throw new Error('JWT_SECRET is required to issue tokens');
+    this.secret = new TextEncoder().encode(config.JWT_SECRET);
+    if (config.OIDC_JWKS_URL) this.jwks = createRemoteJWKSet(new URL(config.OIDC_JWKS_URL));
+  }
+
+  get ttlSeconds(): number {
+    return this.config.JWT_TTL_SECONDS;
+  }
+
+  async issue(claims: TokenClaims): Promise<string> {
+    return new SignJWT({ tid: claims.tid })
+      .setProtectedHeader({ alg: OWN_ALG, typ: 'JWT' })
+      .setSubject(claims.sub)
+      .setIssuer(this.config.JWT_ISSUER)
+      .setAudience(this.config.JWT_AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime(`${this.config.JWT_TTL_SECONDS}s`)
+      .sign(this.secret);
+  }
+
+  async verify(token: string): Promise<TokenClaims> {
+    let payload: JWTPayload;
+    try {
+      const header = decodeProtectedHeader(token);
+      if (header.alg === OWN_ALG) {
+        ({ payload } = await jwtVerify(token, this.secret, {
+          algorithms: [OWN_ALG],
+          issuer: this.config.JWT_ISSUER,
+          audience: this.config.JWT_AUDIENCE,
+          requiredClaims: ['exp', 'iat', 'sub'],
+        }));
+      } else if (this.jwks && header.alg && IDP_ALGS.includes(header.alg)) {
+        ({ payload } = await jwtVerify(token, this.jwks, {
+          algorithms: IDP_ALGS,
+          issuer: this.config.OIDC_ISSUER,
+          audience: this.config.OIDC_AUDIENCE,
+          requiredClaims: ['exp', 'iat', 'sub'],
+        }));
+      } else {
+        throw new AppError('INVALID_TOKEN', 'Token algorithm not accepted');
+      }
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      if (err instanceof joseErrors.JWTExpired) throw new AppError('INVALID_TOKEN', 'Token expired');
+      throw new AppError('INVALID_TOKEN');
+    }
+    if (typeof payload.sub !== 'string' || typeof payload.tid !== 'string') {
+      throw new AppError('INVALID_TOKEN', 'Token lacks sub or tid');
+    }
+    return { sub: payload.sub, tid: payload.tid };
+  }
+}

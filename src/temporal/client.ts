@@ -1,0 +1,27 @@
+import { Client, Connection } from '@temporalio/client';
+import type { Config } from '../config.js';
+
+export function connectionOptions(config: Pick<Config, 'TEMPORAL_ADDRESS' | 'TEMPORAL_TLS' | 'TEMPORAL_API_KEY'>) {
+  return {
+    address: config.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
+    tls: config.TEMPORAL_TLS || Boolean(config.TEMPORAL_API_KEY) ? {} : undefined,
+    apiKey: config.TEMPORAL_API_KEY,
+  };
+}
+
+/** A lazily connecting client: the server starts (and answers /readyz 503) while Temporal is down. */
+export function createTemporalClient(config: Config): Client {
+  const connection = Connection.lazy(connectionOptions(config));
+  return new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+}
+
+export async function temporalReachable(client: Client, timeoutMs = 2000): Promise<boolean> {
+  try {
+    await client.connection.withDeadline(Date.now() + timeoutMs, () =>
+      client.workflowService.describeNamespace({ namespace: client.options.namespace }),
+    );
+    return true;
+  } catch {
+    return false;
+  }
+}
