@@ -1,6 +1,10 @@
 import type { Config } from '../src/config.js';
 import type { Orm } from '../src/db/orm.js';
 import type { Logger } from '../src/logger.js';
+import { createApproverActivities } from './approvers.js';
+import { createEngineSupportActivities } from './engine-support.js';
+import { createHttpActivities } from './http-call.js';
+import { createProjectionActivities } from './projection.js';
 
 export interface ActivityDeps {
   orm: Orm;
@@ -11,10 +15,10 @@ export interface ActivityDeps {
 /** Activities get their dependencies from the worker (tests pass their own). */
 export function createActivities(deps: ActivityDeps) {
   return {
-    async ping(): Promise<string> {
-      await deps.orm.em.fork().execute('select 1');
-      return 'pong';
-    },
+    ...createProjectionActivities(deps),
+    ...createApproverActivities(deps),
+    ...createHttpActivities(deps),
+    ...createEngineSupportActivities(deps),
   };
 }
 

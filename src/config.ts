@@ -44,6 +44,8 @@ export const configSchema = z.object({
   LOGIN_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
 
   HTTP_CALL_ALLOW_PRIVATE: bool.default(false),
+  /** Host names an httpCall may reach even though they resolve to private addresses. */
+  HTTP_CALL_ALLOW_PRIVATE_HOSTS: z.string().default(''),
   HTTP_CALL_MAX_RESPONSE_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
 });
 

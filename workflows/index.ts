@@ -1,1 +1,1 @@
-export {};
+export { approvalProcess } from './approval.workflow.js';

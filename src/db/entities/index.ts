@@ -1,5 +1,7 @@
 import { Department, Role, Tenant, User } from './directory.js';
+import { ProcessDefinition } from './definitions.js';
 
 export * from './directory.js';
+export * from './definitions.js';
 
-export const entities = [Tenant, Role, Department, User];
+export const entities = [Tenant, Role, Department, User, ProcessDefinition];

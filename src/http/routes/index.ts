@@ -1,6 +1,15 @@
 import type { AppDeps, Router } from '../context.js';
+import { componentRoutes } from './components.js';
+import { definitionRoutes } from './definitions.js';
+import { instanceRoutes } from './instances.js';
+import { taskRoutes } from './tasks.js';
 
 /** Resource routers beyond the foundation (definitions, instances, tasks, components). */
-export function extraRoutes(_deps: AppDeps): Array<[string, Router]> {
-  return [];
+export function extraRoutes(deps: AppDeps): Array<[string, Router]> {
+  return [
+    ['/api/v1/workflow/process-definitions', definitionRoutes()],
+    ['/api/v1/components', componentRoutes()],
+    ['/api/v1/workflow/process-instances', instanceRoutes(deps)],
+    ['/api/v1/workflow/tasks', taskRoutes(deps)],
+  ];
 }

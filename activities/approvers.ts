@@ -1,0 +1,121 @@
+// Approver resolution against the directory. Every user comes with the rule that chose them.
+import { ApplicationFailure } from '@temporalio/common';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Candidates, ResolvedApprovers } from '../workflows/engine/types.js';
+import type { ActivityDeps } from './index.js';
+
+export interface ApproverInput {
+  tenantId: string;
+  initiatorId: string;
+  approver: { type: string; userIds?: string[]; roleIds?: string[]; deptIds?: string[]; levels?: number };
+}
+
+interface UserRow {
+  id: string;
+  manager_id: string | null;
+  dept_id: string | null;
+  active: boolean;
+}
+
+async function user(em: EntityManager, tenantId: string, id: string): Promise<UserRow | null> {
+  const rows = await em.execute<UserRow[]>(`select id, manager_id, dept_id, active from users where tenant_id = ? and id = ?`, [tenantId, id]);
+  return rows[0] ?? null;
+}
+
+/** Active users holding `*` or `workflow:admin` through a role. */
+async function tenantAdmins(em: EntityManager, tenantId: string): Promise<string[]> {
+  const rows = await em.execute<{ id: string }[]>(
+    `select distinct u.id from users u
+       join roles r on r.tenant_id = u.tenant_id and jsonb_exists(u.roles, r.code)
+     where u.tenant_id = ? and u.active and (jsonb_exists(r.permissions, '*') or jsonb_exists(r.permissions, 'workflow:admin'))
+     order by u.id`,
+    [tenantId],
+  );
+  return rows.map((r) => r.id);
+}
+
+async function poolMembers(em: EntityManager, tenantId: string, pool: Candidates): Promise<string[]> {
+  const rows = await em.execute<{ id: string }[]>(
+    `select id from users where tenant_id = ? and active and (
+       jsonb_exists_any(roles, array(select jsonb_array_elements_text(?::jsonb))) or dept_id = any(array(select jsonb_array_elements_text(?::jsonb))) or id = any(array(select jsonb_array_elements_text(?::jsonb)))) order by id`,
+    [tenantId, JSON.stringify(pool.roleIds), JSON.stringify(pool.deptIds), JSON.stringify(pool.userIds)],
+  );
+  return rows.map((r) => r.id);
+}
+
+async function deptLeader(em: EntityManager, tenantId: string, deptId: string | null): Promise<string | null> {
+  if (!deptId) return null;
+  const rows = await em.execute<{ leader_id: string | null }[]>(`select leader_id from departments where tenant_id = ? and id = ?`, [tenantId, deptId]);
+  return rows[0]?.leader_id ?? null;
+}
+
+export function createApproverActivities(deps: ActivityDeps) {
+  return {
+    resolveApprovers: (input: ApproverInput) => resolveApprovers(deps.orm.em.fork(), input),
+  };
+}
+
+/** Also used by the server for the "upcoming" prediction. */
+export async function resolveApprovers(em: EntityManager, input: ApproverInput): Promise<ResolvedApprovers> {
+      const { tenantId, initiatorId, approver } = input;
+      const initiator = await user(em, tenantId, initiatorId);
+      const out: ResolvedApprovers = {
+        users: [],
+        pool: null,
+        poolSize: 0,
+        poolMembers: [],
+        poolReason: null,
+        admins: await tenantAdmins(em, tenantId),
+        managers: { [initiatorId]: initiator?.manager_id ?? null },
+        deptLeaders: { [initiatorId]: await deptLeader(em, tenantId, initiator?.dept_id ?? null) },
+        problem: null,
+      };
+      const activeUser = async (id: string) => {
+        const u = await user(em, tenantId, id);
+        return u && u.active ? u : null;
+      };
+
+      switch (approver.type) {
+        case 'user':
+        case 'initiatorSelect': {
+          const rule = approver.type === 'user' ? 'user: listed in userIds' : 'initiatorSelect: chosen by the initiator';
+          const missing: string[] = [];
+          for (const id of approver.userIds ?? []) {
+            if (await activeUser(id)) out.users.push({ userId: id, reason: rule });
+            else missing.push(id);
+          }
+          if (missing.length) out.problem = `not active users: ${missing.join(', ')}`;
+          break;
+        }
+        case 'role':
+        case 'dept': {
+          const pool: Candidates = { userIds: [], roleIds: approver.type === 'role' ? approver.roleIds ?? [] : [], deptIds: approver.type === 'dept' ? approver.deptIds ?? [] : [] };
+          out.pool = pool;
+          out.poolMembers = await poolMembers(em, tenantId, pool);
+          out.poolSize = out.poolMembers.length;
+          out.poolReason = approver.type === 'role' ? `role pool: members of ${pool.roleIds.join(', ')}` : `department pool: members of ${pool.deptIds.join(', ')}`;
+          break;
+        }
+        case 'manager':
+        case 'multiLevelManager': {
+          const levels = approver.levels ?? 1;
+          const all = approver.type === 'multiLevelManager';
+          const max = all && levels < 0 ? 50 : Math.max(1, levels);
+          let current = initiator;
+          for (let level = 1; level <= max && current?.manager_id; level++) {
+            const manager = await user(em, tenantId, current.manager_id);
+            if (!manager) break;
+            if ((all || level === max) && manager.active) out.users.push({ userId: manager.id, reason: `${approver.type}: level ${level} manager of ${initiatorId}` });
+            current = manager;
+          }
+          if (!out.users.length) out.problem = `${initiatorId} has no ${all ? 'managers' : `manager at level ${max}`}`;
+          break;
+        }
+        case 'initiatorSelf':
+          if (initiator?.active) out.users.push({ userId: initiatorId, reason: 'initiatorSelf: the initiator' });
+          break;
+        default:
+          throw ApplicationFailure.nonRetryable(`unknown approver type ${approver.type}`, 'VALIDATION_FAILED');
+      }
+      return out;
+}

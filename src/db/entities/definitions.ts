@@ -1,0 +1,29 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+export const DefinitionStatuses = ['draft', 'active', 'retired'] as const;
+export type DefinitionStatus = (typeof DefinitionStatuses)[number];
+
+/** One version (or draft) of a process definition; `version` stays null while a draft. */
+export const ProcessDefinition = defineEntity({
+  name: 'ProcessDefinition',
+  tableName: 'process_definitions',
+  properties: {
+    id: p.string().primary(),
+    tenantId: p.string(),
+    key: p.string(),
+    name: p.string(),
+    version: p.integer().nullable(),
+    status: p.string().$type<DefinitionStatus>(),
+    category: p.string().nullable(),
+    description: p.string().nullable(),
+    dsl: p.json<Record<string, unknown>>(),
+    form: p.json<unknown>().nullable(),
+    createdBy: p.string().nullable(),
+    updatedBy: p.string().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    deployedAt: p.datetime().nullable(),
+  },
+});
+
+export type IProcessDefinition = InferEntity<typeof ProcessDefinition>;

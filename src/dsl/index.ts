@@ -1,0 +1,38 @@
+// The process DSL: types, parsing, validation, graph helpers and expressions. Pure code
+// (no Node, ORM or HTTP imports) so the Temporal workflow sandbox can use it.
+export * from './types.js';
+export * from './schemas.js';
+export { componentCatalogue, type ComponentDescriptor } from './catalogue.js';
+export { parseProcess, type ParseResult } from './parse.js';
+export { validateProcess, compileProcess, type CompileProcessResult, type ValidateOptions } from './validate.js';
+export {
+  validateConditions,
+  validateExpressions,
+  formVariableTypes,
+  type ConditionResult,
+  type ExpressionResult,
+} from './conditions.js';
+export {
+  nodeById,
+  firstNode,
+  outgoing,
+  incoming,
+  successors,
+  upstream,
+  downstream,
+  pathCrossesParallel,
+  previousApprovalNode,
+  isParallelNode,
+} from './graph.js';
+export { matchingJoin, enclosingRegion, splitOfJoin } from './regions.js';
+export { approvalNodesAhead, type AheadNode } from './ahead.js';
+export {
+  ExpressionError,
+  compileCondition,
+  evaluateCondition,
+  MAX_EXPRESSION_LENGTH,
+  type CompileResult,
+  type ConditionContext,
+} from './expressions.js';
+export { translateExpression, TranslateError } from './translate.js';
+export { renderTemplate, resolveTemplateValue, templateProblems, type TemplateContext } from './templates.js';

@@ -1,0 +1,188 @@
+// JSON → ProcessDocument: checks the document's shape, accepts a designer's form/flow wrapper,
+// and normalises older userTask keys. Deeper rules live in validate.ts.
+import { normaliseUserTask } from './legacy.js';
+import type { DslConnection, DslNode, NodeType, Problem, ProcessDocument, ProcessInfo } from './types.js';
+
+type Obj = Record<string, unknown>;
+
+export interface ParseResult {
+  /** null when the JSON shape is too broken to build a document. */
+  doc: ProcessDocument | null;
+  problems: Problem[];
+}
+
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
+
+export function parseProcess(input: unknown): ParseResult {
+  const shape: Problem[] = []; // a broken shape means no document
+  const other: Problem[] = [];
+  const at = (list: Problem[], field: string, message: string, nodeId: string | null = null) =>
+    list.push({ nodeId, field, message });
+
+  if (!isObj(input)) {
+    at(shape, '', 'the process definition must be a JSON object');
+    return { doc: null, problems: shape };
+  }
+  // A designer may wrap the document with `form` (the embedded form) and `flow` (its own layout data).
+  const { ruleChain, metadata, form, flow: _flow, ...unknownKeys } = input;
+  for (const key of Object.keys(unknownKeys)) at(other, key, `unknown top-level key "${key}"`);
+
+  const chain = parseRuleChain(ruleChain, form, (f, m) => at(shape, f, m));
+  if (!isObj(metadata)) {
+    at(shape, 'metadata', 'required object with nodes and connections');
+    return { doc: null, problems: [...shape, ...other] };
+  }
+
+  const firstNodeIndex = metadata.firstNodeIndex ?? 0;
+  if (typeof firstNodeIndex !== 'number' || !Number.isInteger(firstNodeIndex)) {
+    at(shape, 'metadata.firstNodeIndex', 'must be an integer');
+  }
+  const nodes: DslNode[] = [];
+  if (!Array.isArray(metadata.nodes)) at(shape, 'metadata.nodes', 'required array of nodes');
+  else {
+    metadata.nodes.forEach((raw, i) => {
+      const node = parseNode(raw, `metadata.nodes[${i}]`, shape, other);
+      if (node) nodes.push(node);
+    });
+  }
+  const connections: DslConnection[] = [];
+  const rawConnections = metadata.connections ?? [];
+  if (!Array.isArray(rawConnections)) at(shape, 'metadata.connections', 'must be an array');
+  else {
+    rawConnections.forEach((raw, i) => {
+      const conn = parseConnection(raw, `metadata.connections[${i}]`, (f, m) => at(shape, f, m));
+      if (conn) connections.push(conn);
+    });
+  }
+
+  if (shape.length > 0 || !chain) return { doc: null, problems: [...shape, ...other] };
+  const doc: ProcessDocument = {
+    ruleChain: chain,
+    metadata: { firstNodeIndex: firstNodeIndex as number, nodes, connections },
+  };
+  return { doc, problems: other };
+}
+
+type Report = (field: string, message: string) => void;
+
+function parseRuleChain(raw: unknown, form: unknown, report: Report): ProcessDocument['ruleChain'] | null {
+  if (!isObj(raw)) {
+    report('ruleChain', 'required object with id and name');
+    return null;
+  }
+  let ok = true;
+  const fail = (field: string, message: string) => {
+    ok = false;
+    report(field, message);
+  };
+  if (!isNonEmptyString(raw.id)) fail('ruleChain.id', 'required non-empty string (the process key)');
+  if (!isNonEmptyString(raw.name)) fail('ruleChain.name', 'required non-empty string');
+  if (raw.root !== undefined && typeof raw.root !== 'boolean') fail('ruleChain.root', 'must be true or false');
+
+  let info: ProcessInfo | undefined;
+  if (raw.additionalInfo !== undefined && raw.additionalInfo !== null) {
+    if (!isObj(raw.additionalInfo)) fail('ruleChain.additionalInfo', 'must be an object');
+    else info = { ...raw.additionalInfo } as ProcessInfo;
+  }
+  if (form !== undefined) {
+    info = { ...info, form: form as ProcessInfo['form'] };
+    info.formType ??= 'design';
+  }
+  if (info) {
+    checkBooleanMap(info.actionPermissions, 'ruleChain.additionalInfo.actionPermissions', fail);
+    checkForm(info.form, form !== undefined ? 'form' : 'ruleChain.additionalInfo.form', fail);
+  }
+  if (!ok) return null;
+  return {
+    id: raw.id as string,
+    name: raw.name as string,
+    ...(raw.root !== undefined ? { root: raw.root as boolean } : {}),
+    ...(info ? { additionalInfo: info } : {}),
+  };
+}
+
+function checkForm(form: unknown, field: string, fail: Report): void {
+  if (form === undefined || form === null) return;
+  if (!isObj(form)) return fail(field, 'must be an object');
+  if (form.fields === undefined) return;
+  if (!Array.isArray(form.fields)) return fail(`${field}.fields`, 'must be an array');
+  form.fields.forEach((f, i) => {
+    if (!isObj(f) || !isNonEmptyString(f.name)) fail(`${field}.fields[${i}].name`, 'required non-empty string');
+    else if (f.type !== undefined && typeof f.type !== 'string') fail(`${field}.fields[${i}].type`, 'must be a string');
+  });
+}
+
+function checkBooleanMap(value: unknown, field: string, fail: Report): void {
+  if (value === undefined) return;
+  if (!isObj(value)) return fail(field, 'must be an object of action → true/false');
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v !== 'boolean') fail(`${field}.${k}`, 'must be true or false');
+  }
+}
+
+function parseNode(raw: unknown, path: string, shape: Problem[], other: Problem[]): DslNode | null {
+  if (!isObj(raw)) {
+    shape.push({ nodeId: null, field: path, message: 'a node must be an object' });
+    return null;
+  }
+  const nodeId = isNonEmptyString(raw.id) ? raw.id : null;
+  const before = shape.length;
+  const fail = (field: string, message: string) => shape.push({ nodeId, field: nodeId ? field : `${path}.${field}`, message });
+  if (!nodeId) fail('id', 'required non-empty string');
+  if (!isNonEmptyString(raw.type)) fail('type', 'required non-empty string');
+  if (raw.name !== undefined && typeof raw.name !== 'string') fail('name', 'must be a string');
+  if (raw.configuration !== undefined && raw.configuration !== null && !isObj(raw.configuration)) {
+    fail('configuration', 'must be an object');
+  }
+  let info: Obj | undefined;
+  if (raw.additionalInfo !== undefined && raw.additionalInfo !== null) {
+    if (!isObj(raw.additionalInfo)) fail('additionalInfo', 'must be an object');
+    else info = { ...raw.additionalInfo };
+  }
+  if (shape.length > before) return null;
+
+  let configuration = isObj(raw.configuration) ? { ...raw.configuration } : undefined;
+  if (raw.type === 'userTask') {
+    const actionPermissions = isObj(info?.actionPermissions) ? info.actionPermissions : undefined;
+    const normal = normaliseUserTask(configuration ?? {}, actionPermissions);
+    configuration = normal.config;
+    if (actionPermissions && info) info.actionPermissions = normal.actionPermissions;
+    for (const p of normal.problems) other.push({ nodeId, field: `configuration.${p.field}`, message: p.message });
+  }
+  if (info) {
+    checkBooleanMap(info.actionPermissions, 'additionalInfo.actionPermissions', fail);
+    checkFormPermissions(info.formPermissions, fail);
+  }
+  if (shape.length > before) return null;
+  return {
+    id: nodeId!,
+    type: raw.type as NodeType, // unsupported types are kept so validation can name them
+    ...(raw.name !== undefined ? { name: raw.name as string } : {}),
+    ...(configuration ? { configuration } : {}),
+    ...(info ? { additionalInfo: info } : {}),
+  };
+}
+
+function checkFormPermissions(value: unknown, fail: Report): void {
+  if (value === undefined) return;
+  if (!isObj(value)) return fail('additionalInfo.formPermissions', 'must be an object of field → r/w/h');
+  for (const [k, v] of Object.entries(value)) {
+    if (v !== 'r' && v !== 'w' && v !== 'h') fail(`additionalInfo.formPermissions.${k}`, 'must be "r", "w" or "h"');
+  }
+}
+
+function parseConnection(raw: unknown, path: string, report: Report): DslConnection | null {
+  if (!isObj(raw)) {
+    report(path, 'a connection must be an object');
+    return null;
+  }
+  let ok = true;
+  for (const key of ['fromId', 'toId', 'type'] as const) {
+    if (!isNonEmptyString(raw[key])) {
+      ok = false;
+      report(`${path}.${key}`, 'required non-empty string');
+    }
+  }
+  return ok ? { fromId: raw.fromId as string, toId: raw.toId as string, type: raw.type as string } : null;
+}

@@ -1,0 +1,200 @@
+// The process document (GFlow rule-chain format) after parsing and normalisation.
+
+export const nodeTypes = [
+  'startTask',
+  'userTask',
+  'ccTask',
+  'switch',
+  'inclusive',
+  'fork',
+  'join',
+  'delay',
+  'serviceTask',
+  'httpCall',
+  'subProcess',
+  'end',
+] as const;
+
+export type NodeType = (typeof nodeTypes)[number];
+
+export function isNodeType(value: unknown): value is NodeType {
+  return typeof value === 'string' && (nodeTypes as readonly string[]).includes(value);
+}
+
+/** One deploy/validation finding; nodeId is null for document-level problems. */
+export interface Problem {
+  nodeId: string | null;
+  field: string;
+  message: string;
+}
+
+export interface FormField {
+  name: string;
+  type?: string;
+  label?: string;
+  required?: boolean;
+  [key: string]: unknown;
+}
+
+export interface ProcessInfo {
+  category?: string;
+  description?: string;
+  formType?: 'design' | 'system' | 'external' | (string & {});
+  form?: { fields?: FormField[]; [key: string]: unknown } | null;
+  formKey?: string;
+  formUrl?: string;
+  actionPermissions?: Record<string, boolean>;
+  [key: string]: unknown;
+}
+
+export type FieldPermission = 'r' | 'w' | 'h';
+
+export interface NodeInfo {
+  description?: string;
+  layoutX?: number;
+  layoutY?: number;
+  formPermissions?: Record<string, FieldPermission>;
+  actionPermissions?: Record<string, boolean>;
+  [key: string]: unknown;
+}
+
+export interface DslNode {
+  id: string;
+  /** Parsing keeps unsupported type strings so validation can name them; compiled documents hold only NodeType. */
+  type: NodeType;
+  name?: string;
+  configuration?: NodeConfig;
+  additionalInfo?: NodeInfo;
+}
+
+export interface DslConnection {
+  fromId: string;
+  toId: string;
+  /** Relation: Success, Failure, Reject, Default or a switch/inclusive branch name. */
+  type: string;
+}
+
+export interface ProcessDocument {
+  ruleChain: { id: string; name: string; root?: boolean; additionalInfo?: ProcessInfo };
+  metadata: { firstNodeIndex: number; nodes: DslNode[]; connections: DslConnection[] };
+}
+
+// ---- node configurations (canonical form) ----
+
+export type ApproverType =
+  | 'user'
+  | 'role'
+  | 'dept'
+  | 'manager'
+  | 'multiLevelManager'
+  | 'initiatorSelect'
+  | 'initiatorSelf';
+
+export interface Approver {
+  type: ApproverType;
+  userIds?: string[];
+  roleIds?: string[];
+  deptIds?: string[];
+  /** manager: levels up (default 1); multiLevelManager: 1..levels, negative = to the top. */
+  levels?: number;
+  /** initiatorSelect: template such as ${msg.approvers}. */
+  expression?: string;
+}
+
+export type ApproveMode = 'single' | 'any' | 'all' | 'sequential' | 'vote';
+export type VoteRuleType = 'majority' | 'percent' | 'count';
+export type SelfApproval = 'none' | 'skip' | 'autoApprove' | 'delegateToManager' | 'delegateToDeptManager';
+export type EmptyApproverPolicy = 'tenant_admin' | 'auto_approve' | 'park';
+export type TimeoutAction = 'remind' | 'autoApprove' | 'autoReject';
+export type RejectStrategy = 'terminate' | 'toStarter' | 'toPrev' | 'toNode';
+export type TaskKind = 'approval' | 'handle';
+
+export interface UserTaskConfig {
+  approver: Approver;
+  approveMode: ApproveMode;
+  voteRule?: { type: VoteRuleType; value?: number };
+  /** Legacy isSequential: approvers act one at a time while the threshold still decides. */
+  sequential?: boolean;
+  selfApproval: SelfApproval;
+  emptyApproverPolicy: EmptyApproverPolicy;
+  timeout?: { dueInMinutes: number; action: TimeoutAction };
+  /** Legacy static due date for every task of the node. */
+  dueDate?: string;
+  reject: { strategy: RejectStrategy; target?: string | null };
+  taskName?: string;
+  taskDescription?: string;
+  formKey?: string;
+  kind: TaskKind;
+}
+
+export interface CcTaskConfig {
+  ccUserIds?: string[];
+  selfSelect?: boolean;
+}
+
+export interface SwitchCase {
+  case: string;
+  then: string;
+}
+
+export interface SwitchConfig {
+  cases: SwitchCase[];
+}
+
+export interface JoinConfig {
+  /** Seconds; 0 or absent = wait forever. */
+  timeout?: number;
+}
+
+export interface DelayConfig {
+  /** Milliseconds, or a template such as ${msg.waitMs}. */
+  delayMs: number | string;
+}
+
+export interface ServiceTaskConfig {
+  functionName: string;
+  /** Template; empty = all variables. */
+  param?: string;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
+
+export interface HttpCallConfig {
+  url: string;
+  method?: HttpMethod;
+  headers?: Record<string, string>;
+  body?: unknown;
+  timeoutMs?: number;
+  flattenOutput?: boolean;
+  outputMappings?: { from: string; to: string }[];
+  reservedKey?: string;
+  allowedHosts?: string[];
+}
+
+export interface SubProcessConfig {
+  targetId: string;
+}
+
+export type EmptyConfig = Record<string, never>;
+
+export interface NodeConfigByType {
+  startTask: EmptyConfig;
+  userTask: UserTaskConfig;
+  ccTask: CcTaskConfig;
+  switch: SwitchConfig;
+  inclusive: SwitchConfig;
+  fork: EmptyConfig;
+  join: JoinConfig;
+  delay: DelayConfig;
+  serviceTask: ServiceTaskConfig;
+  httpCall: HttpCallConfig;
+  subProcess: SubProcessConfig;
+  end: EmptyConfig;
+}
+
+export type NodeConfig = NodeConfigByType[NodeType] | Record<string, unknown>;
+
+/** Typed view of a node's configuration; callers use it after compileProcess succeeded. */
+export function configOf<T extends NodeType>(node: DslNode, _type: T): NodeConfigByType[T] {
+  return (node.configuration ?? {}) as NodeConfigByType[T];
+}

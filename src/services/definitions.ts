@@ -1,0 +1,289 @@
+import { randomUUID } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { serviceFunctionNames } from '../../activities/service-functions.js';
+import { compileProcess, parseProcess, validateConditions, validateExpressions, type Problem, type ProcessDocument } from '../dsl/index.js';
+import { AppError } from '../errors.js';
+import { ProcessDefinition, type DefinitionStatus, type IProcessDefinition } from '../db/entities/index.js';
+import type { Page } from '../http/envelope.js';
+
+export interface PageOpts {
+  page: number;
+  pageSize: number;
+}
+
+type DslInput = Record<string, unknown>;
+
+export function definitionView(d: IProcessDefinition) {
+  return {
+    id: d.id,
+    key: d.key,
+    name: d.name,
+    version: d.version ?? null,
+    status: d.status,
+    category: d.category ?? null,
+    description: d.description ?? null,
+    dsl: d.dsl,
+    createdBy: d.createdBy ?? null,
+    createdAt: d.createdAt.toISOString(),
+    updatedAt: d.updatedAt.toISOString(),
+    deployedAt: d.deployedAt ? d.deployedAt.toISOString() : null,
+  };
+}
+export type DefinitionView = ReturnType<typeof definitionView>;
+
+// ---------- DSL ----------
+
+function invalid(problems: Problem[]): AppError {
+  const first = problems[0];
+  const where = first?.nodeId ? `node ${first.nodeId}: ` : '';
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+  return new AppError('DSL_INVALID', `The process definition does not validate: ${where}${first?.message ?? 'invalid'}${more}`, { problems });
+}
+
+/** Full validation (as at deploy): the normalised document, or 422 with every problem. */
+function compile(dsl: unknown): ProcessDocument {
+  const result = compileProcess(dsl, { functions: serviceFunctionNames });
+  if (!result.ok) throw invalid(result.problems);
+  return result.doc;
+}
+
+/** Drafts are work in progress: they need only an identifiable document; the rest is checked at publish. */
+function parseDraft(dsl: unknown): ProcessDocument {
+  const { doc, problems } = parseProcess(dsl);
+  if (!doc?.ruleChain?.id) throw invalid(problems.length ? problems : [{ nodeId: null, field: 'ruleChain.id', message: 'the process key is required' }]);
+  return doc;
+}
+
+const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v : null);
+
+/** The columns a document determines. */
+function columnsOf(doc: ProcessDocument) {
+  const info = (doc.ruleChain.additionalInfo ?? {}) as Record<string, unknown>;
+  return {
+    key: doc.ruleChain.id,
+    name: text(doc.ruleChain.name) ?? doc.ruleChain.id,
+    category: text(info.category),
+    description: text(info.description),
+    form: info.form ?? null,
+  };
+}
+
+export function checkConditions(input: { dsl?: DslInput; expressions?: string[] }) {
+  if (input.expressions) return validateExpressions(input.expressions);
+  const { doc, problems } = parseProcess(input.dsl);
+  if (!doc) throw invalid(problems);
+  return validateConditions(doc);
+}
+
+export async function readDslFile(file: File): Promise<DslInput> {
+  try {
+    return JSON.parse(await file.text());
+  } catch {
+    throw new AppError('MALFORMED_JSON', `The file ${file.name || 'file'} is not JSON`);
+  }
+}
+
+// ---------- reads ----------
+
+export async function getDefinition(em: EntityManager, tenantId: string, id: string): Promise<IProcessDefinition> {
+  const row = await em.findOne(ProcessDefinition, { tenantId, id });
+  if (!row) throw new AppError('NOT_FOUND', `No process definition ${id}`);
+  return row;
+}
+
+/** The version instances of `key` start from (404 when none is active). */
+export async function getActiveDefinition(em: EntityManager, tenantId: string, key: string): Promise<IProcessDefinition> {
+  const row = await em.findOne(ProcessDefinition, { tenantId, key, status: 'active' });
+  if (!row) throw new AppError('NOT_FOUND', `No active version of process ${key}`);
+  return row;
+}
+
+async function paged(em: EntityManager, where: object, orderBy: object, opts: PageOpts): Promise<Page<DefinitionView>> {
+  const [items, total] = await em.findAndCount(ProcessDefinition, where as any, {
+    orderBy: orderBy as any,
+    limit: opts.pageSize,
+    offset: (opts.page - 1) * opts.pageSize,
+  });
+  return { items: items.map(definitionView), total, page: opts.page, pageSize: opts.pageSize };
+}
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, '\\$&');
+
+export function listDefinitions(
+  em: EntityManager,
+  tenantId: string,
+  opts: PageOpts & { key?: string; name?: string; category?: string; status?: DefinitionStatus },
+) {
+  const where: Record<string, unknown> = { tenantId };
+  if (opts.key) where.key = opts.key;
+  if (opts.name) where.name = { $ilike: `%${likeEscape(opts.name)}%` };
+  if (opts.category) where.category = opts.category;
+  if (opts.status) where.status = opts.status;
+  return paged(em, where, { createdAt: 'desc', id: 'asc' }, opts);
+}
+
+/** Published versions of a key, newest first (drafts have no version and are left out). */
+export async function versionsByKey(em: EntityManager, tenantId: string, key: string, opts: PageOpts) {
+  if (!(await em.count(ProcessDefinition, { tenantId, key }))) throw new AppError('NOT_FOUND', `No process ${key}`);
+  return paged(em, { tenantId, key, version: { $ne: null } }, { version: 'desc' }, opts);
+}
+
+export async function versionsById(em: EntityManager, tenantId: string, id: string, opts: PageOpts) {
+  const row = await getDefinition(em, tenantId, id);
+  return paged(em, { tenantId, key: row.key, version: { $ne: null } }, { version: 'desc' }, opts);
+}
+
+/** Active definitions grouped by category (uncategorised last, as `category: null`). */
+export async function listCategories(em: EntityManager, tenantId: string) {
+  const rows = await em.find(ProcessDefinition, { tenantId, status: 'active' }, { orderBy: { name: 'asc', key: 'asc' } });
+  const groups = new Map<string | null, Array<{ id: string; key: string; name: string; version: number | null; description: string | null }>>();
+  for (const d of rows) {
+    const category = d.category ?? null;
+    if (!groups.has(category)) groups.set(category, []);
+    groups.get(category)!.push({ id: d.id, key: d.key, name: d.name, version: d.version ?? null, description: d.description ?? null });
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => (a === null ? 1 : b === null ? -1 : a.localeCompare(b)))
+    .map(([category, definitions]) => ({ category, definitions }));
+}
+
+// ---------- lifecycle ----------
+
+/** Runs `fn` in one transaction holding the key's advisory lock, so publications of one key serialise. */
+function withKeyLock<T>(em: EntityManager, tenantId: string, key: string, fn: (tx: EntityManager) => Promise<T>): Promise<T> {
+  return em.transactional(async (tx) => {
+    await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`${tenantId}:${key}`]);
+    return fn(tx);
+  });
+}
+
+async function nextVersion(tx: EntityManager, tenantId: string, key: string): Promise<number> {
+  const [row] = await tx.execute<Array<{ next: number }>>('select coalesce(max(version), 0) + 1 as next from process_definitions where tenant_id = ? and key = ?', [tenantId, key]);
+  return Number(row.next);
+}
+
+/** Retires the key's active version (before another becomes active: the partial unique index allows one). */
+async function retireActive(tx: EntityManager, tenantId: string, key: string, userId: string) {
+  await tx.nativeUpdate(ProcessDefinition, { tenantId, key, status: 'active' }, { status: 'retired', updatedBy: userId, updatedAt: new Date() });
+}
+
+/** Re-reads a row under the key lock; a draft whose key changed meanwhile is a conflict. */
+async function lockRow(tx: EntityManager, tenantId: string, id: string, key: string) {
+  const row = await tx.findOne(ProcessDefinition, { tenantId, id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  if (!row) throw new AppError('NOT_FOUND', `No process definition ${id}`);
+  if (row.key !== key) throw new AppError('CONFLICT', 'The draft changed while being published; retry');
+  return row;
+}
+
+/** Publishes a locked draft row as the key's next version. */
+async function publishDraft(tx: EntityManager, row: IProcessDefinition, userId: string) {
+  const doc = compile(row.dsl);
+  const cols = columnsOf(doc);
+  if (cols.key !== row.key) throw new AppError('CONFLICT', 'The draft changed while being published; retry');
+  const version = await nextVersion(tx, row.tenantId, row.key);
+  await retireActive(tx, row.tenantId, row.key, userId);
+  tx.assign(row, { ...cols, dsl: doc as unknown as DslInput, version, status: 'active', updatedBy: userId, deployedAt: new Date() });
+  return row;
+}
+
+/** Deploys a document: compiled, then inserted as the next active version. */
+async function deployDocument(em: EntityManager, tenantId: string, userId: string, dsl: unknown) {
+  const doc = compile(dsl);
+  const cols = columnsOf(doc);
+  return withKeyLock(em, tenantId, cols.key, async (tx) => {
+    const version = await nextVersion(tx, tenantId, cols.key);
+    await retireActive(tx, tenantId, cols.key, userId);
+    return tx.create(ProcessDefinition, {
+      id: randomUUID(),
+      tenantId,
+      ...cols,
+      dsl: doc as unknown as DslInput,
+      version,
+      status: 'active',
+      createdBy: userId,
+      updatedBy: userId,
+      deployedAt: new Date(),
+    } as any) as IProcessDefinition;
+  });
+}
+
+export async function deploy(em: EntityManager, tenantId: string, userId: string, input: { dsl?: DslInput; draftId?: string }) {
+  if (input.draftId === undefined) return deployDocument(em, tenantId, userId, input.dsl);
+  const draft = await getDefinition(em, tenantId, input.draftId);
+  if (draft.status !== 'draft') throw new AppError('NOT_DRAFT', `Definition ${draft.id} is not a draft`);
+  return withKeyLock(em, tenantId, draft.key, async (tx) => {
+    const row = await lockRow(tx, tenantId, draft.id, draft.key);
+    if (row.status !== 'draft') throw new AppError('NOT_DRAFT', `Definition ${draft.id} is not a draft`);
+    return publishDraft(tx, row, userId);
+  });
+}
+
+/** Import is deploy from a file or body: an existing key gets the next version. */
+export function importDsl(em: EntityManager, tenantId: string, userId: string, dsl: DslInput | undefined) {
+  if (dsl === undefined) throw new AppError('VALIDATION_FAILED', 'Send a multipart field `file` or a JSON body { dsl }');
+  return deployDocument(em, tenantId, userId, dsl);
+}
+
+export async function createDraft(em: EntityManager, tenantId: string, userId: string, dsl: DslInput) {
+  const { form, ...cols } = columnsOf(parseDraft(dsl));
+  const row = em.create(ProcessDefinition, { id: randomUUID(), tenantId, ...cols, form, dsl, version: null, status: 'draft', createdBy: userId, updatedBy: userId, deployedAt: null } as any);
+  await em.flush();
+  return row as IProcessDefinition;
+}
+
+export async function updateDraft(em: EntityManager, tenantId: string, userId: string, id: string, dsl: DslInput) {
+  await getDefinition(em, tenantId, id);
+  const cols = columnsOf(parseDraft(dsl));
+  return em.transactional(async (tx) => {
+    // The row lock orders this against a concurrent publication of the same draft.
+    const row = await tx.findOne(ProcessDefinition, { tenantId, id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (!row) throw new AppError('NOT_FOUND', `No process definition ${id}`);
+    if (row.status !== 'draft') throw new AppError('NOT_DRAFT', `Definition ${id} is ${row.status}: only a draft can be updated`);
+    tx.assign(row, { ...cols, dsl, updatedBy: userId });
+    return row;
+  });
+}
+
+/** Draft → published as the next version; retired → active again (the current one retired); active → no-op. */
+export async function activate(em: EntityManager, tenantId: string, userId: string, id: string) {
+  const current = await getDefinition(em, tenantId, id);
+  if (current.status === 'active') return current;
+  return withKeyLock(em, tenantId, current.key, async (tx) => {
+    const row = await lockRow(tx, tenantId, id, current.key);
+    if (row.status === 'active') return row;
+    if (row.status === 'draft') return publishDraft(tx, row, userId);
+    await retireActive(tx, tenantId, row.key, userId);
+    tx.assign(row, { status: 'active', updatedBy: userId });
+    return row;
+  });
+}
+
+/** Active → retired (the key then has no active version); retired → no-op; draft → 409. */
+export async function retire(em: EntityManager, tenantId: string, userId: string, id: string) {
+  const current = await getDefinition(em, tenantId, id);
+  if (current.status === 'draft') throw new AppError('NOT_DRAFT', 'A draft is not published: delete it instead of retiring it');
+  if (current.status === 'retired') return current;
+  return withKeyLock(em, tenantId, current.key, async (tx) => {
+    const row = await lockRow(tx, tenantId, id, current.key);
+    if (row.status === 'active') tx.assign(row, { status: 'retired', updatedBy: userId });
+    return row;
+  });
+}
+
+/** Whether an instance (running or archived) was started from this version. */
+async function inUse(em: EntityManager, id: string): Promise<boolean> {
+  for (const table of ['instances', 'instances_archive']) {
+    // The instance tables come with a later migration; before it nothing can use a definition.
+    const [{ present }] = await em.execute<Array<{ present: boolean }>>('select to_regclass(?) is not null as present', [`public.${table}`]);
+    if (present && (await em.execute(`select 1 from ${table} where definition_id = ? limit 1`, [id])).length) return true;
+  }
+  return false;
+}
+
+export async function deleteDefinition(em: EntityManager, tenantId: string, id: string): Promise<void> {
+  const row = await getDefinition(em, tenantId, id);
+  if (row.status !== 'draft' && (await inUse(em, id))) throw new AppError('IN_USE', `Version ${row.version} of ${row.key} has instances`);
+  em.remove(row);
+  await em.flush();
+}

@@ -1,0 +1,66 @@
+// The HTTP side's access to instance workflows: start, and Updates with idempotency.
+import { randomUUID } from 'node:crypto';
+import { WithStartWorkflowOperation, WorkflowNotFoundError, ServiceError, type Client } from '@temporalio/client';
+import type { UpdateDefinition } from '@temporalio/common';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError } from '../errors.js';
+import type { Config } from '../config.js';
+import * as m from '../../workflows/messages.js';
+import * as sa from '../../workflows/search-attributes.js';
+import type { ActionResult, StartInput } from '../../workflows/engine/types.js';
+import type { Principal } from '../http/context.js';
+import { holds, Permissions } from './permissions.js';
+
+export { workflowIdOf } from '../../workflows/search-attributes.js';
+
+export async function startInstanceWorkflow(client: Client, config: Config, input: StartInput): Promise<ActionResult> {
+  const { instance } = input;
+  const start = new WithStartWorkflowOperation('approvalProcess', {
+    workflowId: sa.workflowIdOf(instance.tenantId, instance.id),
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    typedSearchAttributes: [
+      { key: sa.ProcessKey, value: instance.processKey },
+      { key: sa.BusinessKey, value: instance.businessKey ?? '' },
+      { key: sa.InstanceStatus, value: 'active' },
+      { key: sa.Initiator, value: instance.initiatorId },
+      { key: sa.TenantId, value: instance.tenantId },
+    ],
+    memo: { processName: instance.processName, processVersion: instance.processVersion, definitionId: instance.definitionId },
+  });
+  return client.workflow.executeUpdateWithStart(m.sync, { startWorkflowOperation: start, updateId: `start-${instance.id}` });
+}
+
+/** Runs an Update on a live instance. The Idempotency-Key becomes the Update id. */
+export async function runUpdate<A>(
+  client: Client,
+  tenantId: string,
+  instanceId: string,
+  def: UpdateDefinition<ActionResult, [A]>,
+  arg: A,
+  idempotencyKey?: string,
+): Promise<ActionResult> {
+  const handle = client.workflow.getHandle(sa.workflowIdOf(tenantId, instanceId));
+  try {
+    return await handle.executeUpdate(def, { args: [arg], updateId: idempotencyKey ? `${def.name}:${idempotencyKey}` : randomUUID() });
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError || (err instanceof ServiceError && /not found|already completed/i.test(err.message))) {
+      throw new AppError('INVALID_STATE', 'The instance has ended');
+    }
+    throw err;
+  }
+}
+
+/** The caller as the workflow needs them: id, powers, roles and department for pools. */
+export async function actorOf(em: EntityManager, principal: Principal): Promise<m.Actor> {
+  const rows = await em.execute<Array<{ roles: string[]; dept_id: string | null }>>(`select roles, dept_id from users where tenant_id = ? and id = ?`, [principal.tenantId, principal.userId]);
+  return {
+    userId: principal.userId,
+    admin: holds(principal.permissions, Permissions.ADMIN),
+    manage: holds(principal.permissions, Permissions.INSTANCE_MANAGE),
+    monitor: holds(principal.permissions, Permissions.MONITOR),
+    roles: rows[0]?.roles ?? [],
+    deptId: rows[0]?.dept_id ?? null,
+  };
+}

@@ -1,0 +1,39 @@
+// Instance lifecycle actions sent to the workflow.
+import { AppError } from '../errors.js';
+import type { AppDeps, Principal } from '../http/context.js';
+import * as m from '../../workflows/messages.js';
+import { actorOf, runUpdate } from './engine-client.js';
+import { holds, Permissions } from './permissions.js';
+import { findInstanceRow } from './read-model.js';
+import { readableInstance } from './instances.js';
+
+const ENDED = ['completed', 'rejected', 'terminated'];
+
+export async function instanceAction(
+  deps: AppDeps,
+  principal: Principal,
+  id: string,
+  action: 'withdraw' | 'terminate' | 'complete',
+  body: { reason?: string; comment?: string },
+  idempotencyKey?: string,
+) {
+  const em = deps.orm.em.fork();
+  if (action !== 'withdraw' && !holds(principal.permissions, Permissions.INSTANCE_MANAGE)) {
+    throw new AppError('FORBIDDEN', 'Permission required: workflow:instance:manage');
+  }
+  const row = await readableInstance(em, principal, id);
+  if (action === 'withdraw' && row.initiator_id !== principal.userId) throw new AppError('NOT_INITIATOR', 'Only the initiator may withdraw the application');
+  if (row.status === 'draft') {
+    if (action !== 'withdraw') throw new AppError('INVALID_STATE', 'A draft is not running: delete it instead');
+    throw new AppError('INVALID_STATE', 'A draft is not submitted: delete it instead of withdrawing');
+  }
+  if (ENDED.includes(row.status)) {
+    // Repeating terminate/complete on an ended instance is a harmless no-op.
+    if (action !== 'withdraw') return { id, status: row.status as string };
+    throw new AppError('INVALID_STATE', `The instance has ended (${row.status})`);
+  }
+  const def = { withdraw: m.withdraw, terminate: m.terminate, complete: m.completeInstance }[action];
+  await runUpdate(deps.temporal, principal.tenantId, id, def, { actor: await actorOf(em, principal), ...body }, idempotencyKey);
+  const after = await findInstanceRow(em, principal.tenantId, id);
+  return { id, status: after.status as string };
+}

@@ -1,0 +1,285 @@
+// Use cases of process instances: start (and drafts), reads, lists and variables.
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { AppError } from '../errors.js';
+import type { AppDeps, Principal } from '../http/context.js';
+import type { ProcessDocument } from '../dsl/index.js';
+import type { StartInput } from '../../workflows/engine/types.js';
+import * as m from '../../workflows/messages.js';
+import { getActiveDefinition } from './definitions.js';
+import { actorOf, runUpdate, startInstanceWorkflow, workflowIdOf } from './engine-client.js';
+import { holds, Permissions } from './permissions.js';
+import { ALL_INSTANCES, ALL_TASKS, Where, findInstanceRow, instanceView, isParticipant, paged, taskView, todoWhere, trailView, type InstanceView } from './read-model.js';
+import { predictUpcoming } from './upcoming.js';
+import { formFor, allowedActions } from './instance-detail.js';
+
+interface FormField {
+  name: string;
+  type?: string;
+  required?: boolean;
+}
+
+/** Variables are checked against the form's declared types (and required fields unless a draft). */
+export function checkVariables(form: unknown, variables: Record<string, unknown>, opts: { requireAll: boolean }) {
+  const fields = ((form as { fields?: FormField[] } | null)?.fields ?? []).filter((f) => f && typeof f.name === 'string');
+  const problems: string[] = [];
+  for (const f of fields) {
+    const value = variables[f.name];
+    if (value === undefined || value === null) {
+      if (f.required && opts.requireAll) problems.push(`${f.name}: required`);
+      continue;
+    }
+    const type = f.type ?? 'string';
+    const ok =
+      type === 'number' ? typeof value === 'number' && Number.isFinite(value)
+      : type === 'string' || type === 'text' || type === 'date' ? typeof value === 'string'
+      : type === 'boolean' ? typeof value === 'boolean'
+      : type === 'array' ? Array.isArray(value)
+      : true;
+    if (!ok) problems.push(`${f.name}: expected ${type}`);
+  }
+  if (problems.length) throw new AppError('VALIDATION_FAILED', `Variables do not match the form: ${problems.join('; ')}`, { fields: problems });
+}
+
+async function insertInstanceRow(em: EntityManager, row: Record<string, unknown>) {
+  try {
+    await em.execute(
+      `insert into instances (id, tenant_id, workflow_id, definition_id, process_key, process_version, process_name, business_key, status, initiator_id, variables, start_time)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)`,
+      [row.id, row.tenantId, row.workflowId, row.definitionId, row.processKey, row.processVersion, row.processName, row.businessKey, row.status, row.initiatorId, JSON.stringify(row.variables), row.startTime],
+    );
+  } catch (err) {
+    if (err instanceof UniqueConstraintViolationException) {
+      throw new AppError('BUSINESS_KEY_IN_USE', `Business key ${row.businessKey} is used by a running or suspended instance`);
+    }
+    throw err;
+  }
+}
+
+async function launch(deps: AppDeps, em: EntityManager, row: any, doc: ProcessDocument) {
+  const input: StartInput = {
+    instance: {
+      id: row.id,
+      tenantId: row.tenant_id,
+      definitionId: row.definition_id,
+      processKey: row.process_key,
+      processVersion: row.process_version,
+      processName: row.process_name,
+      businessKey: row.business_key,
+      initiatorId: row.initiator_id,
+      startTime: new Date(row.start_time).toISOString(),
+    },
+    doc,
+    variables: row.variables ?? {},
+  };
+  await startInstanceWorkflow(deps.temporal, deps.config, input);
+  void em;
+}
+
+export async function startInstance(
+  deps: AppDeps,
+  principal: Principal,
+  input: { processKey: string; businessKey?: string | null; variables?: Record<string, unknown>; draft?: boolean },
+) {
+  const em = deps.orm.em.fork();
+  const def = await getActiveDefinition(em, principal.tenantId, input.processKey);
+  const variables = input.variables ?? {};
+  checkVariables(def.form, variables, { requireAll: !input.draft });
+  const id = randomUUID();
+  const row = {
+    id,
+    tenantId: principal.tenantId,
+    workflowId: workflowIdOf(principal.tenantId, id),
+    definitionId: def.id,
+    processKey: def.key,
+    processVersion: def.version,
+    processName: def.name,
+    businessKey: input.businessKey ?? null,
+    status: input.draft ? 'draft' : 'active',
+    initiatorId: principal.userId,
+    variables,
+    startTime: new Date().toISOString(),
+  };
+  await insertInstanceRow(em, row);
+  if (!input.draft) {
+    try {
+      await launch(deps, em, await findInstanceRow(em, principal.tenantId, id), def.dsl as unknown as ProcessDocument);
+    } catch (err) {
+      // Nothing was started: leave no row behind.
+      await em.execute(`delete from instances where id = ? and seq = 0`, [id]);
+      throw err;
+    }
+  }
+  const instance = instanceView(await findInstanceRow(em, principal.tenantId, id));
+  return { instanceId: id, instance };
+}
+
+export async function submitDraft(deps: AppDeps, principal: Principal, id: string) {
+  const em = deps.orm.em.fork();
+  const row = await readableInstance(em, principal, id);
+  if (row.initiator_id !== principal.userId) throw new AppError('NOT_INITIATOR', 'Only the initiator may submit a draft');
+  if (row.status !== 'draft') throw new AppError('INVALID_STATE', `Only a draft can be submitted; this instance is ${row.status}`);
+  const defs = await em.execute(`select dsl, form from process_definitions where id = ?`, [row.definition_id]);
+  if (!defs[0]) throw new AppError('NOT_FOUND', 'The definition of this draft no longer exists');
+  checkVariables(defs[0].form, row.variables ?? {}, { requireAll: true });
+  const updated = await em.execute(
+    `update instances set status = 'active', start_time = now(), updated_at = now() where id = ? and status = 'draft' returning *`,
+    [id],
+  ).catch((err) => {
+    if (err instanceof UniqueConstraintViolationException) throw new AppError('BUSINESS_KEY_IN_USE', `Business key ${row.business_key} is used by a running or suspended instance`);
+    throw err;
+  });
+  if (!updated[0]) throw new AppError('INVALID_STATE', 'The draft was submitted already');
+  try {
+    await launch(deps, em, updated[0], defs[0].dsl);
+  } catch (err) {
+    await em.execute(`update instances set status = 'draft' where id = ? and seq = 0`, [id]);
+    throw err;
+  }
+  return instanceView(await findInstanceRow(em, principal.tenantId, id));
+}
+
+/** 404 unless the caller may read the instance (DESIGN.md §4.3). */
+export async function readableInstance(em: EntityManager, principal: Principal, id: string) {
+  const row = await findInstanceRow(em, principal.tenantId, id);
+  if (holds(principal.permissions, Permissions.INSTANCE_MANAGE, Permissions.MONITOR)) return row;
+  const actor = await actorOf(em, principal);
+  if (await isParticipant(em, principal.tenantId, id, actor)) return row;
+  throw new AppError('NOT_FOUND', `No instance ${id}`);
+}
+
+export async function trailOf(em: EntityManager, instanceId: string) {
+  const rows = await em.execute(`select * from trail where instance_id = ? order by seq`, [instanceId]);
+  return rows.map(trailView);
+}
+
+export async function getInstance(deps: AppDeps, principal: Principal, id: string) {
+  const em = deps.orm.em.fork();
+  const row = await readableInstance(em, principal, id);
+  const instance = instanceView(row);
+  return { ...instance, trail: await trailOf(em, id), upcoming: await predictUpcoming(em, principal.tenantId, row) };
+}
+
+export async function getDetail(deps: AppDeps, principal: Principal, id: string) {
+  const em = deps.orm.em.fork();
+  const row = await readableInstance(em, principal, id);
+  const actor = await actorOf(em, principal);
+  const openTasks = (await em.execute(`select * from tasks where instance_id = ? and not deleted`, [id]));
+  const form = await formFor(em, row, actor.userId, openTasks);
+  const instance: InstanceView = instanceView(row);
+  if (form?.hidden.length) for (const name of form.hidden) delete instance.variables[name];
+  return {
+    instance,
+    trail: await trailOf(em, id),
+    form: form?.form ?? null,
+    permissions: await allowedActions(em, row, actor, principal, openTasks),
+    upcoming: await predictUpcoming(em, principal.tenantId, row),
+  };
+}
+
+export async function listInstances(
+  deps: AppDeps,
+  principal: Principal,
+  q: { page: number; pageSize: number; processKey?: string; businessKey?: string; status?: string; initiator?: string; startedAfter?: string; startedBefore?: string },
+) {
+  const em = deps.orm.em.fork();
+  const where = new Where().add('x.tenant_id = ?', principal.tenantId);
+  if (!holds(principal.permissions, Permissions.INSTANCE_MANAGE, Permissions.MONITOR)) {
+    const actor = await actorOf(em, principal);
+    where.add(
+      `(x.initiator_id = ? or exists (select 1 from ${ALL_TASKS} t where t.instance_id = x.id and (t.assignee = ? or t.owner = ? or jsonb_exists(t.candidates->'userIds', ?)))
+        or exists (select 1 from cc_records c where c.instance_id = x.id and c.user_id = ?))`,
+      actor.userId, actor.userId, actor.userId, actor.userId, actor.userId,
+    );
+  }
+  if (q.processKey) where.add('x.process_key = ?', q.processKey);
+  if (q.businessKey) where.add('x.business_key = ?', q.businessKey);
+  if (q.status) where.add('x.status = any(array(select jsonb_array_elements_text(?::jsonb)))', JSON.stringify(q.status.split(',').map((s) => s.trim())));
+  if (q.initiator) where.add('x.initiator_id = ?', q.initiator);
+  if (q.startedAfter) where.add('x.start_time >= ?', q.startedAfter);
+  if (q.startedBefore) where.add('x.start_time <= ?', q.startedBefore);
+  return paged(em, ALL_INSTANCES, where, 'x.start_time desc, x.id', q, instanceView);
+}
+
+export async function applications(deps: AppDeps, principal: Principal, q: { page: number; pageSize: number; status?: string }) {
+  const em = deps.orm.em.fork();
+  const where = new Where().add('x.tenant_id = ?', principal.tenantId).add('x.initiator_id = ?', principal.userId);
+  if (q.status) where.add('x.status = any(array(select jsonb_array_elements_text(?::jsonb)))', JSON.stringify(q.status.split(',')));
+  return paged(em, ALL_INSTANCES, where, 'x.start_time desc, x.id', q, instanceView);
+}
+
+export async function todo(deps: AppDeps, principal: Principal, q: { page: number; pageSize: number; processKey?: string }) {
+  const em = deps.orm.em.fork();
+  const where = todoWhere(principal.tenantId, await actorOf(em, principal));
+  if (q.processKey) where.add('x.process_key = ?', q.processKey);
+  return paged(em, 'tasks', where, 'x.create_time desc, x.id', q, taskView);
+}
+
+export async function done(deps: AppDeps, principal: Principal, q: { page: number; pageSize: number; processKey?: string }) {
+  const em = deps.orm.em.fork();
+  const where = new Where()
+    .add('x.tenant_id = ?', principal.tenantId)
+    .add('not x.deleted')
+    .add(`x.status = 'completed'`)
+    .add(`x.result in ('approved', 'rejected', 'returned', 'completed')`)
+    .add('x.assignee = ?', principal.userId);
+  if (q.processKey) where.add('x.process_key = ?', q.processKey);
+  return paged(em, ALL_TASKS, where, 'x.end_time desc nulls last, x.id', q, taskView);
+}
+
+export async function ccList(deps: AppDeps, principal: Principal, q: { page: number; pageSize: number; read?: boolean }) {
+  const em = deps.orm.em.fork();
+  const where = new Where().add('x.tenant_id = ?', principal.tenantId).add('x.user_id = ?', principal.userId);
+  if (q.read !== undefined) where.add('x.read = ?', q.read);
+  const from = `(select c.*, i.process_key, i.process_name, i.business_key, i.initiator_id, i.status from cc_records c join ${ALL_INSTANCES} i on i.id = c.instance_id)`;
+  return paged(em, from, where, 'x.cc_time desc, x.instance_id', q, (r) => ({
+    instanceId: r.instance_id as string,
+    processKey: r.process_key as string,
+    processName: r.process_name as string,
+    businessKey: r.business_key as string | null,
+    initiatorId: r.initiator_id as string,
+    activityId: r.activity_id as string,
+    status: r.status as string,
+    ccTime: new Date(r.cc_time).toISOString(),
+    read: r.read as boolean,
+  }));
+}
+
+// ---------- variables ----------
+
+export async function getVariables(deps: AppDeps, principal: Principal, id: string) {
+  const em = deps.orm.em.fork();
+  const row = await readableInstance(em, principal, id);
+  return (row.variables ?? {}) as Record<string, unknown>;
+}
+
+/** Writes go through the workflow while it runs; a draft's variables are edited in place. */
+export async function writeVariables(
+  deps: AppDeps,
+  principal: Principal,
+  id: string,
+  change: { set?: Record<string, unknown>; delete?: string[] },
+  idempotencyKey?: string,
+) {
+  const em = deps.orm.em.fork();
+  const row = await readableInstance(em, principal, id);
+  const mayWrite = row.initiator_id === principal.userId || holds(principal.permissions, Permissions.INSTANCE_MANAGE);
+  if (!mayWrite) throw new AppError('FORBIDDEN', 'Only the initiator or workflow:instance:manage may change instance variables');
+  if (change.delete?.length) {
+    const missing = change.delete.filter((n) => !Object.hasOwn(row.variables ?? {}, n));
+    if (missing.length) throw new AppError('NOT_FOUND', `No variable ${missing.join(', ')}`);
+  }
+  if (row.status === 'draft') {
+    const vars = { ...(row.variables ?? {}), ...(change.set ?? {}) };
+    for (const n of change.delete ?? []) delete vars[n];
+    const defs = await em.execute(`select form from process_definitions where id = ?`, [row.definition_id]);
+    checkVariables(defs[0]?.form, vars, { requireAll: false });
+    await em.execute(`update instances set variables = ?::jsonb, updated_at = now() where id = ? and status = 'draft'`, [JSON.stringify(vars), id]);
+    return vars;
+  }
+  if (row.archived) throw new AppError('INVALID_STATE', `The instance has ended (${row.status})`);
+  const actor = await actorOf(em, principal);
+  await runUpdate(deps.temporal, principal.tenantId, id, m.setVariables, { actor, variables: change.set, deleteNames: change.delete }, idempotencyKey);
+  return (await findInstanceRow(em, principal.tenantId, id)).variables as Record<string, unknown>;
+}

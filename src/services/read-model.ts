@@ -1,0 +1,126 @@
+// Queries over the read model. Every list merges the runtime and archive tables.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError } from '../errors.js';
+import type { Page } from '../http/envelope.js';
+import type { InstanceStatus, TaskKind, TaskStatus } from '../../workflows/engine/types.js';
+
+export const ALL_INSTANCES = `(select * from instances union all select * from instances_archive)`;
+export const ALL_TASKS = `(select *, false as archived from tasks union all select *, true as archived from tasks_archive)`;
+
+const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
+
+export function instanceView(r: any) {
+  return {
+    id: r.id as string,
+    processKey: r.process_key as string,
+    processVersion: r.process_version as number | null,
+    definitionId: r.definition_id as string,
+    processName: r.process_name as string,
+    businessKey: r.business_key as string | null,
+    status: r.status as InstanceStatus,
+    initiatorId: r.initiator_id as string,
+    variables: (r.variables ?? {}) as Record<string, unknown>,
+    currentNodes: (r.current_nodes ?? []) as string[],
+    startTime: iso(r.start_time)!,
+    endTime: iso(r.end_time),
+    endReason: r.end_reason as string | null,
+  };
+}
+export type InstanceView = ReturnType<typeof instanceView>;
+
+export function taskView(r: any) {
+  return {
+    id: r.id as string,
+    instanceId: r.instance_id as string,
+    processKey: r.process_key as string,
+    processName: r.process_name as string,
+    businessKey: r.business_key as string | null,
+    initiatorId: r.initiator_id as string,
+    activityId: r.activity_id as string,
+    name: r.name as string,
+    kind: r.kind as TaskKind,
+    assignee: r.assignee as string | null,
+    candidates: r.candidates as { userIds: string[]; roleIds: string[]; deptIds: string[] },
+    status: r.status as TaskStatus,
+    result: r.result as string | null,
+    parentTaskId: r.parent_task_id as string | null,
+    owner: r.owner as string | null,
+    dueDate: iso(r.due_date),
+    createTime: iso(r.create_time)!,
+    endTime: iso(r.end_time),
+    comment: r.comment as string | null,
+  };
+}
+export type TaskView = ReturnType<typeof taskView>;
+
+export function trailView(r: any) {
+  return {
+    id: r.id as string,
+    type: r.type as string,
+    activityId: r.activity_id as string | null,
+    taskId: r.task_id as string | null,
+    userId: r.user_id as string | null,
+    comment: r.comment as string | null,
+    time: iso(r.time)!,
+    detail: (r.detail ?? null) as Record<string, unknown> | null,
+  };
+}
+
+/** Builds `where` clauses and their parameters side by side. */
+export class Where {
+  readonly parts: string[] = [];
+  readonly params: unknown[] = [];
+  add(sql: string, ...params: unknown[]) {
+    this.parts.push(sql);
+    this.params.push(...params);
+    return this;
+  }
+  toString() {
+    return this.parts.length ? `where ${this.parts.join(' and ')}` : '';
+  }
+}
+
+export async function paged<T>(em: EntityManager, from: string, where: Where, order: string, opts: { page: number; pageSize: number }, view: (r: any) => T): Promise<Page<T>> {
+  const [{ count }] = await em.execute<Array<{ count: string }>>(`select count(*) from ${from} x ${where}`, where.params);
+  const rows = await em.execute(`select * from ${from} x ${where} order by ${order} limit ? offset ?`, [...where.params, opts.pageSize, (opts.page - 1) * opts.pageSize]);
+  return { items: rows.map(view), total: Number(count), page: opts.page, pageSize: opts.pageSize };
+}
+
+export async function findInstanceRow(em: EntityManager, tenantId: string, id: string): Promise<any> {
+  const rows = await em.execute(`select *, false as archived from instances where tenant_id = ? and id = ? union all select *, true from instances_archive where tenant_id = ? and id = ?`, [tenantId, id, tenantId, id]);
+  if (!rows[0]) throw new AppError('NOT_FOUND', `No instance ${id}`);
+  return rows[0];
+}
+
+export async function findTaskRow(em: EntityManager, tenantId: string, id: string): Promise<any> {
+  const rows = await em.execute(`select * from ${ALL_TASKS} t where tenant_id = ? and id = ? and not deleted`, [tenantId, id]);
+  if (!rows[0]) throw new AppError('NOT_FOUND', `No task ${id}`);
+  return rows[0];
+}
+
+/** Initiator, holders (past or present) of a task or pool place, people copied. */
+export async function isParticipant(em: EntityManager, tenantId: string, instanceId: string, user: { userId: string; roles: string[]; deptId: string | null }): Promise<boolean> {
+  const rows = await em.execute(
+    `select 1 from ${ALL_INSTANCES} i where i.tenant_id = ? and i.id = ? and i.initiator_id = ?
+     union all select 1 from ${ALL_TASKS} t where t.tenant_id = ? and t.instance_id = ? and (
+       t.assignee = ? or t.owner = ? or jsonb_exists(t.candidates->'userIds', ?)
+       or jsonb_exists_any(t.candidates->'roleIds', array(select jsonb_array_elements_text(?::jsonb))) or jsonb_exists(t.candidates->'deptIds', coalesce(?, '')))
+     union all select 1 from cc_records c where c.tenant_id = ? and c.instance_id = ? and c.user_id = ?
+     union all select 1 from trail e where e.tenant_id = ? and e.instance_id = ? and e.user_id = ?
+     limit 1`,
+    [tenantId, instanceId, user.userId, tenantId, instanceId, user.userId, user.userId, user.userId, JSON.stringify(user.roles), user.deptId, tenantId, instanceId, user.userId, tenantId, instanceId, user.userId],
+  );
+  return rows.length > 0;
+}
+
+/** Open tasks the user works on now, or may claim. */
+export function todoWhere(tenantId: string, user: { userId: string; roles: string[]; deptId: string | null }) {
+  return new Where()
+    .add('x.tenant_id = ?', tenantId)
+    .add('not x.deleted')
+    .add(
+      `((x.status = 'active' and x.assignee = ?) or (x.status = 'pending' and (jsonb_exists(x.candidates->'userIds', ?)
+        or jsonb_exists_any(x.candidates->'roleIds', array(select jsonb_array_elements_text(?::jsonb))) or jsonb_exists(x.candidates->'deptIds', coalesce(?, '')))))`,
+      user.userId, user.userId, JSON.stringify(user.roles), user.deptId,
+    );
+}

@@ -1,0 +1,43 @@
+// The "upcoming" prediction of an instance: approval nodes ahead of the current ones, with
+// the approvers they would get now.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { approvalNodesAhead, type ProcessDocument } from '../dsl/index.js';
+import { resolveApprovers } from '../../activities/approvers.js';
+
+export interface UpcomingEntry {
+  activityId: string;
+  name: string;
+  approvers: string[];
+  candidates: { roleIds: string[]; deptIds: string[] };
+  undecided: boolean;
+}
+
+const ENDED = ['completed', 'rejected', 'terminated'];
+
+export async function predictUpcoming(em: EntityManager, tenantId: string, row: any): Promise<UpcomingEntry[]> {
+  if (ENDED.includes(row.status)) return [];
+  const defs = await em.execute<Array<{ dsl: ProcessDocument }>>(`select dsl from process_definitions where id = ?`, [row.definition_id]);
+  const doc = defs[0]?.dsl;
+  if (!doc) return [];
+  const first = doc.metadata.nodes[doc.metadata.firstNodeIndex ?? 0]?.id;
+  const current: string[] = row.current_nodes?.length ? row.current_nodes : row.status === 'draft' && first ? [first] : [];
+  if (!current.length) return [];
+  const out: UpcomingEntry[] = [];
+  for (const { node, undecided } of approvalNodesAhead(doc, current)) {
+    if (current.includes(node.id)) continue;
+    const approver = ((node.configuration ?? {}) as { approver?: { type: string; userIds?: string[]; roleIds?: string[]; deptIds?: string[]; levels?: number; expression?: string } }).approver ?? { type: 'user' };
+    let approvers: string[] = [];
+    let candidates = { roleIds: [] as string[], deptIds: [] as string[] };
+    if (approver.type === 'initiatorSelect') {
+      const picked = /^\$\{msg\.([A-Za-z0-9_]+)\}$/.exec(approver.expression ?? '')?.[1];
+      const value = picked ? row.variables?.[picked] : undefined;
+      approvers = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(',').map((s) => s.trim()) : [];
+    } else {
+      const resolved = await resolveApprovers(em, { tenantId, initiatorId: row.initiator_id, approver });
+      approvers = resolved.users.map((u) => u.userId);
+      if (resolved.pool) candidates = { roleIds: resolved.pool.roleIds, deptIds: resolved.pool.deptIds };
+    }
+    out.push({ activityId: node.id, name: node.name ?? node.id, approvers, candidates, undecided });
+  }
+  return out;
+}

@@ -1,0 +1,54 @@
+// One process instance: interprets the deployed DSL snapshot until the instance ends.
+import { allHandlersFinished, condition, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { Engine } from './engine/engine.js';
+import { projection } from './engine/activities.js';
+import { spawn } from './engine/interpreter.js';
+import { registerCoreActions } from './engine/actions.js';
+import { registerTaskActions } from './engine/task-actions.js';
+import * as m from './messages.js';
+import { InstanceStatus } from './search-attributes.js';
+import type { StartInput } from './engine/types.js';
+
+export interface ApprovalOutcome {
+  status: string;
+  variables: Record<string, unknown>;
+}
+
+export async function approvalProcess(input: StartInput): Promise<ApprovalOutcome> {
+  const engine = new Engine(input.instance, input.doc, input.variables);
+
+  // Message handling
+  registerCoreActions(engine);
+  registerTaskActions(engine);
+  setHandler(m.status, () => ({ status: engine.status, currentNodes: engine.currentNodes(), seq: engine.seq }));
+
+  // Main logic
+  const projector = project(engine);
+  engine.busy++;
+  engine.trail('start', { userId: input.instance.initiatorId, detail: { processKey: input.instance.processKey, version: input.instance.processVersion } });
+  const first = input.doc.metadata.nodes[input.doc.metadata.firstNodeIndex ?? 0];
+  spawn(engine, first.id, null);
+  engine.busy--;
+
+  await condition(() => engine.ended);
+  await projector;
+  await condition(allHandlersFinished);
+  return { status: engine.status, variables: engine.variables };
+}
+
+/** Mirrors every settled state into PostgreSQL, in order, until the final (archiving) write. */
+async function project(engine: Engine): Promise<void> {
+  let status = '';
+  for (;;) {
+    await condition(() => engine.seq > engine.projectedSeq && engine.quiet());
+    const snapshot = engine.snapshot();
+    await projection.project({ tenantId: engine.info.tenantId, snapshot });
+    engine.markProjected(snapshot);
+    if (engine.status !== status) {
+      status = engine.status;
+      upsertSearchAttributes([{ key: InstanceStatus, value: status }]);
+    }
+    if (snapshot.ended && engine.projectedSeq >= engine.seq) return;
+  }
+}
+

@@ -1,0 +1,171 @@
+// Update handlers: each validator refuses an illegal action before anything is written to
+// history; each handler applies the action, then returns once the instance is settled
+// (next tasks exist or it ended) and the read model has it.
+import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
+import type { ErrorCode } from '../../src/errors.js';
+import * as m from '../messages.js';
+import { Engine } from './engine.js';
+import { decide } from './user-task.js';
+import type { ActionResult, TaskState } from './types.js';
+
+export function fault(type: ErrorCode, message: string): never {
+  throw ApplicationFailure.create({ type, message, nonRetryable: true });
+}
+
+export async function settle(engine: Engine, taskId: string | null, extra: Partial<ActionResult> = {}): Promise<ActionResult> {
+  await condition(() => engine.settled());
+  return { taskId, instanceStatus: engine.status, ...extra };
+}
+
+export function requireRunning(engine: Engine) {
+  if (engine.ended) fault('INVALID_STATE', `The instance has ended (${engine.status})`);
+  if (engine.status === 'suspended') fault('INVALID_STATE', 'The instance is suspended: activate it first');
+}
+
+export function findTask(engine: Engine, taskId: string): TaskState {
+  const task = engine.tasks[taskId];
+  if (!task) fault('NOT_FOUND', `No task ${taskId} in this instance`);
+  return task;
+}
+
+/** The rules every approver action shares: a live task, its turn, the caller's. */
+export function requireActionable(engine: Engine, input: m.TaskActionInput): TaskState {
+  requireRunning(engine);
+  const task = findTask(engine, input.taskId);
+  if (!engine.isOpen(task)) fault('INVALID_STATE', `The task is ${task.status}${task.result ? ` (${task.result})` : ''}`);
+  if (task.status === 'suspended') fault('INVALID_STATE', 'The task is suspended');
+  if (task.status === 'pending') fault('INVALID_STATE', 'The task is in a candidate pool: claim it first');
+  if (task.status === 'waiting') fault('INVALID_STATE', 'It is not this task\'s turn yet');
+  if (task.assignee !== input.actor.userId) fault('NOT_ASSIGNEE', 'Only the assignee may act on this task');
+  return task;
+}
+
+/** A designer switch set to false (on the node or the process) refuses the action. */
+export function requireSwitch(engine: Engine, task: TaskState | null, name: string) {
+  const nodeSwitches = task ? engine.node(task.activityId).additionalInfo?.actionPermissions : undefined;
+  const processSwitches = engine.doc.ruleChain.additionalInfo?.actionPermissions as Record<string, unknown> | undefined;
+  if (nodeSwitches?.[name] === false || processSwitches?.[name] === false) {
+    fault('ACTION_DISABLED', `The process designer disabled "${name}" ${nodeSwitches?.[name] === false ? 'on this node' : 'for this process'}`);
+  }
+}
+
+function validateDecision(engine: Engine, input: m.TaskActionInput, decision: 'approve' | 'reject') {
+  const task = requireActionable(engine, input);
+  if (decision === 'reject' && (task.kind === 'handle' || task.kind === 'resubmit')) {
+    fault('INVALID_STATE', `A ${task.kind} task cannot be rejected: complete it${task.kind === 'resubmit' ? ' or withdraw' : ''}`);
+  }
+  if (task.kind === 'delay') fault('INVALID_STATE', 'A delay is not approved: an admin may complete it');
+}
+
+/** The delegatee's decision goes back to the owner; the flow does not move. */
+function returnToOwner(engine: Engine, task: TaskState, decision: string, input: m.TaskActionInput) {
+  engine.trail(decision, { activityId: task.activityId, taskId: task.id, userId: input.actor.userId, comment: input.comment ?? null, detail: { delegated: true, owner: task.owner } });
+  task.assignee = task.owner;
+  task.owner = null;
+  engine.setStatus(task, 'active');
+}
+
+function applyDecision(engine: Engine, input: m.TaskActionInput, decision: 'approve' | 'reject') {
+  const task = engine.tasks[input.taskId];
+  if (task.owner) return returnToOwner(engine, task, decision, input);
+  if (input.variables && Object.keys(input.variables).length) {
+    Object.assign(engine.variables, input.variables);
+    engine.touch();
+  }
+  const run = engine.runs[task.runId];
+  if (run && decision === 'reject') run.comment = input.comment ?? null;
+  const result = decision === 'approve' ? (task.kind === 'approval' ? 'approved' : 'completed') : 'rejected';
+  decide(engine, task, result, input.actor.userId, input.comment ?? null);
+}
+
+export function registerCoreActions(engine: Engine) {
+  setHandler(m.sync, () => settle(engine, null));
+
+  for (const [def, decision] of [[m.approve, 'approve'], [m.reject, 'reject']] as const) {
+    setHandler(
+      def,
+      (input) => {
+        applyDecision(engine, input, decision);
+        return settle(engine, input.taskId);
+      },
+      { validator: (input) => validateDecision(engine, input, decision) },
+    );
+  }
+
+  setHandler(
+    m.complete,
+    (input) => {
+      const task = engine.tasks[input.taskId];
+      if (task.kind === 'delay') {
+        engine.closeTask(task, 'completed', input.comment ?? 'Ended early by an admin');
+        engine.trail('complete', { activityId: task.activityId, taskId: task.id, userId: input.actor.userId, comment: input.comment ?? null, detail: { delay: 'ended early' } });
+      } else applyDecision(engine, input, 'approve');
+      return settle(engine, input.taskId);
+    },
+    {
+      validator: (input) => {
+        const task = findTask(engine, input.taskId);
+        if (task.kind === 'delay') {
+          requireRunning(engine);
+          if (!input.actor.admin) fault('FORBIDDEN', 'Only an admin (workflow:admin) may end a delay early');
+          if (!engine.isOpen(task)) fault('INVALID_STATE', 'The delay has ended');
+          return;
+        }
+        requireActionable(engine, input);
+        if (task.kind === 'approval') fault('INVALID_STATE', 'An approval task is approved or rejected, not completed');
+      },
+    },
+  );
+
+  setHandler(
+    m.setVariables,
+    (input) => {
+      if (input.variables) Object.assign(engine.variables, input.variables);
+      for (const name of input.deleteNames ?? []) delete engine.variables[name];
+      engine.trail('system', { userId: input.actor.userId, comment: 'Variables changed', detail: { set: Object.keys(input.variables ?? {}), deleted: input.deleteNames ?? [] } });
+      return settle(engine, null);
+    },
+    {
+      validator: (_input: m.InstanceActionInput) => {
+        if (engine.ended) fault('INVALID_STATE', `The instance has ended (${engine.status})`);
+      },
+    },
+  );
+
+  setHandler(
+    m.withdraw,
+    (input) => {
+      engine.trail('withdraw', { userId: input.actor.userId, comment: input.reason ?? input.comment ?? null });
+      engine.end('terminated', 'Withdrawn by applicant', 'withdrawn');
+      return settle(engine, null);
+    },
+    {
+      validator: (input) => {
+        if (engine.ended) fault('INVALID_STATE', `The instance has ended (${engine.status})`);
+        if (input.actor.userId !== engine.info.initiatorId) fault('NOT_INITIATOR', 'Only the initiator may withdraw the application');
+        requireSwitch(engine, null, 'withdraw');
+      },
+    },
+  );
+
+  const endings = [
+    [m.terminate, 'terminated', 'terminate', 'Terminated by an administrator'],
+    [m.completeInstance, 'completed', 'complete', 'Completed by an administrator'],
+  ] as const;
+  for (const [def, status, type, reason] of endings) {
+    setHandler(
+      def as typeof m.terminate,
+      (input) => {
+        if (engine.ended) return settle(engine, null);
+        engine.trail(type, { userId: input.actor.userId, comment: input.reason ?? input.comment ?? null });
+        engine.end(status, input.reason ? `${reason}: ${input.reason}` : reason);
+        return settle(engine, null);
+      },
+      {
+        validator: (input) => {
+          if (!input.actor.manage) fault('FORBIDDEN', 'Permission required: workflow:instance:manage');
+        },
+      },
+    );
+  }
+}

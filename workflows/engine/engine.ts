@@ -1,0 +1,359 @@
+// The state of one running instance and the primitives every node and action uses:
+// tasks, trail, notifications, waiting ("parking") and projection bookkeeping.
+import { condition, uuid4, workflowInfo } from '@temporalio/workflow';
+import type { DslNode, ProcessDocument } from '../../src/dsl/index.js';
+import type {
+  Candidates,
+  CcRecord,
+  InstanceInfo,
+  InstanceRow,
+  InstanceStatus,
+  NotificationRecord,
+  ProjectionSnapshot,
+  TaskKind,
+  TaskResult,
+  TaskState,
+  TaskStatus,
+  TrailEntry,
+} from './types.js';
+import { OPEN_TASK_STATUSES } from './types.js';
+
+/** Thrown inside a path when the instance ended under it; unwinds that path quietly. */
+export class Halt extends Error {
+  constructor() {
+    super('instance ended');
+    this.name = 'Halt';
+  }
+}
+
+export type ApproveMode = 'single' | 'any' | 'all' | 'sequential' | 'vote';
+export type RunOutcome = 'approved' | 'rejected' | 'returned' | 'cancelled' | 'completed';
+
+/** One activation of a userTask (or a resubmit/delay wait): its ballots and outcome. */
+export interface NodeRun {
+  id: string;
+  nodeId: string;
+  tokenId: string;
+  mode: ApproveMode;
+  threshold: number;
+  oneAtATime: boolean;
+  parentTaskId: string | null;
+  taskIds: string[];
+  outcome: RunOutcome | null;
+  returnTarget: string | null;
+  decidedBy: string | null;
+  comment: string | null;
+}
+
+export interface Token {
+  id: string;
+  nodeId: string;
+  regionId: string | null;
+  parked: boolean;
+  /** For a delay node: when it wakes. */
+  wakeAt: string | null;
+  /** Its branch was given up (join timeout): the path stops at its next step. */
+  abandoned?: boolean;
+}
+
+/** A parallel region opened by a fork/inclusive, closed by its join. */
+export interface Region {
+  id: string;
+  forkId: string;
+  joinId: string | null;
+  expected: number;
+  arrived: string[];
+  fired: boolean;
+}
+
+export const emptyCandidates = (): Candidates => ({ userIds: [], roleIds: [], deptIds: [] });
+
+export class Engine {
+  readonly info: InstanceInfo;
+  doc: ProcessDocument;
+  variables: Record<string, unknown>;
+  status: InstanceStatus = 'active';
+  endTime: string | null = null;
+  endReason: string | null = null;
+  detail: Record<string, unknown> | null = null;
+
+  tasks: Record<string, TaskState> = {};
+  runs: Record<string, NodeRun> = {};
+  tokens: Record<string, Token> = {};
+  regions: Record<string, Region> = {};
+  /** userTask node ids in the order they completed (approved), most recent last. */
+  completedApprovals: string[] = [];
+  lastUrge: Record<string, string> = {};
+
+  seq = 0;
+  projectedSeq = 0;
+  busy = 0;
+  ended = false;
+  private trailCounter = 0;
+  private parked = new Set<() => boolean>();
+  pendingTrail: TrailEntry[] = [];
+  pendingCc: CcRecord[] = [];
+  pendingNotifications: NotificationRecord[] = [];
+
+  constructor(info: InstanceInfo, doc: ProcessDocument, variables: Record<string, unknown>) {
+    this.info = info;
+    this.doc = doc;
+    this.variables = { ...variables };
+  }
+
+  // ---------- time and ids ----------
+
+  now(): string {
+    return new Date().toISOString();
+  }
+
+  newId(): string {
+    return uuid4();
+  }
+
+  /** Every change bumps the sequence number the projection orders by. */
+  touch(): number {
+    return ++this.seq;
+  }
+
+  node(id: string): DslNode {
+    const node = this.doc.metadata.nodes.find((n) => n.id === id);
+    if (!node) throw new Error(`unknown node ${id}`);
+    return node;
+  }
+
+  // ---------- trail, cc, notifications ----------
+
+  trail(type: string, fields: { activityId?: string | null; taskId?: string | null; userId?: string | null; comment?: string | null; detail?: Record<string, unknown> | null } = {}): TrailEntry {
+    const entry: TrailEntry = {
+      id: `${this.info.id}-${++this.trailCounter}`,
+      type,
+      activityId: fields.activityId ?? null,
+      taskId: fields.taskId ?? null,
+      userId: fields.userId ?? null,
+      comment: fields.comment ?? null,
+      time: this.now(),
+      detail: fields.detail ?? null,
+      seq: this.touch(),
+    };
+    this.pendingTrail.push(entry);
+    return entry;
+  }
+
+  notify(userId: string, kind: string, taskId: string | null, payload: Record<string, unknown> = {}) {
+    this.pendingNotifications.push({ key: `${this.info.id}:${this.trailCounter}:${this.seq}:${kind}:${userId}:${taskId ?? ''}`, userId, kind, taskId, payload });
+    this.touch();
+  }
+
+  cc(activityId: string, userId: string) {
+    this.pendingCc.push({ activityId, userId, ccTime: this.now() });
+    this.notify(userId, 'cc', null, { activityId });
+  }
+
+  // ---------- tasks ----------
+
+  createTask(fields: {
+    activityId: string;
+    name: string;
+    kind: TaskKind;
+    runId: string;
+    status: TaskStatus;
+    assignee?: string | null;
+    candidates?: Candidates;
+    parentTaskId?: string | null;
+    dueDate?: string | null;
+    addedBy?: string | null;
+    variables?: Record<string, unknown>;
+  }): TaskState {
+    const task: TaskState = {
+      id: this.newId(),
+      activityId: fields.activityId,
+      name: fields.name,
+      kind: fields.kind,
+      assignee: fields.assignee ?? null,
+      candidates: fields.candidates ?? emptyCandidates(),
+      status: this.status === 'suspended' && fields.status !== 'completed' ? 'suspended' : fields.status,
+      result: null,
+      parentTaskId: fields.parentTaskId ?? null,
+      owner: null,
+      addedBy: fields.addedBy ?? null,
+      dueDate: fields.dueDate ?? null,
+      createTime: this.now(),
+      endTime: null,
+      comment: null,
+      variables: fields.variables ?? {},
+      runId: fields.runId,
+      suspendedFrom: this.status === 'suspended' ? fields.status : null,
+      seq: 0,
+    };
+    this.tasks[task.id] = task;
+    this.changed(task);
+    if (task.status === 'active' && task.assignee) this.notify(task.assignee, 'task_assigned', task.id, { activityId: task.activityId, name: task.name });
+    return task;
+  }
+
+  changed(task: TaskState) {
+    task.seq = this.touch();
+  }
+
+  isOpen(task: TaskState): boolean {
+    return OPEN_TASK_STATUSES.includes(task.status);
+  }
+
+  closeTask(task: TaskState, result: TaskResult, comment?: string | null) {
+    if (!this.isOpen(task)) return;
+    task.status = result === 'cancelled' || result === 'withdrawn' ? 'cancelled' : 'completed';
+    task.result = result;
+    task.endTime = this.now();
+    if (comment !== undefined) task.comment = comment;
+    task.suspendedFrom = null;
+    this.changed(task);
+  }
+
+  setStatus(task: TaskState, status: TaskStatus) {
+    if (this.status === 'suspended' && OPEN_TASK_STATUSES.includes(status)) {
+      task.suspendedFrom = status;
+      task.status = 'suspended';
+    } else task.status = status;
+    this.changed(task);
+    if (status === 'active' && task.assignee) this.notify(task.assignee, 'task_assigned', task.id, { activityId: task.activityId, name: task.name });
+  }
+
+  openTasks(): TaskState[] {
+    return Object.values(this.tasks).filter((t) => this.isOpen(t));
+  }
+
+  tasksOfRun(run: NodeRun): TaskState[] {
+    return run.taskIds.map((id) => this.tasks[id]);
+  }
+
+  /** Closes every open task of a run, and its parent. */
+  cancelRun(run: NodeRun, result: TaskResult = 'cancelled') {
+    for (const t of this.tasksOfRun(run)) this.closeTask(t, result);
+    for (const t of Object.values(this.tasks)) if (t.runId === run.id) this.closeTask(t, result);
+    if (run.parentTaskId) this.closeTask(this.tasks[run.parentTaskId], result);
+  }
+
+  // ---------- waiting ----------
+
+  /**
+   * Waits for `predicate` (or the end of the instance). While parked, this path does not count
+   * as busy, so the projection and pending Updates may complete.
+   */
+  async park(predicate: () => boolean, timeoutMs?: number): Promise<boolean> {
+    const wake = () => this.ended || predicate();
+    this.parked.add(wake);
+    this.busy--;
+    try {
+      const met = timeoutMs === undefined ? (await condition(wake), true) : await condition(wake, timeoutMs);
+      return met;
+    } finally {
+      this.parked.delete(wake);
+      this.busy++;
+      if (this.ended) throw new Halt();
+    }
+  }
+
+  /** Awaits work that may take long (http call, child process) without holding Updates back. */
+  async parkOn<T>(promise: Promise<T>): Promise<T> {
+    this.busy--;
+    try {
+      return await promise;
+    } finally {
+      this.busy++;
+      if (this.ended) throw new Halt();
+    }
+  }
+
+  /** Nothing is running and nothing parked is about to wake: the instance waits for people or time. */
+  quiet(): boolean {
+    if (this.busy > 0) return false;
+    for (const wake of this.parked) if (wake()) return false;
+    return true;
+  }
+
+  /** Quiet, and the read model has every change. */
+  settled(): boolean {
+    return this.quiet() && this.projectedSeq >= this.seq;
+  }
+
+  // ---------- instance ----------
+
+  currentNodes(): string[] {
+    const nodes = new Set<string>();
+    for (const t of this.openTasks()) nodes.add(t.activityId);
+    for (const tok of Object.values(this.tokens)) if (tok.parked) nodes.add(tok.nodeId);
+    return [...nodes];
+  }
+
+  setInstanceStatus(status: InstanceStatus) {
+    this.status = status;
+    this.touch();
+  }
+
+  /** Ends the instance: open tasks close, every path halts. */
+  end(status: InstanceStatus, reason: string | null, taskResult: TaskResult = 'cancelled') {
+    if (this.ended) return;
+    for (const t of this.openTasks()) {
+      if (t.status === 'suspended' && t.suspendedFrom) t.status = t.suspendedFrom;
+      this.closeTask(t, taskResult);
+    }
+    for (const run of Object.values(this.runs)) if (!run.outcome) run.outcome = 'cancelled';
+    this.status = status;
+    this.endTime = this.now();
+    this.endReason = reason;
+    this.ended = true;
+    this.touch();
+  }
+
+  instanceRow(): InstanceRow {
+    return {
+      id: this.info.id,
+      tenantId: this.info.tenantId,
+      workflowId: workflowInfo().workflowId,
+      definitionId: this.info.definitionId,
+      processKey: this.info.processKey,
+      processVersion: this.info.processVersion,
+      processName: this.info.processName,
+      businessKey: this.info.businessKey,
+      status: this.status,
+      initiatorId: this.info.initiatorId,
+      variables: this.variables,
+      currentNodes: this.ended ? [] : this.currentNodes(),
+      startTime: this.info.startTime,
+      endTime: this.endTime,
+      endReason: this.endReason,
+      detail: this.detail,
+    };
+  }
+
+  /** The changes since the last projection. */
+  snapshot(): ProjectionSnapshot {
+    const tasks = Object.values(this.tasks).filter((t) => t.seq > this.projectedSeq);
+    const formPermissions: ProjectionSnapshot['formPermissions'] = {};
+    const actionPermissions: ProjectionSnapshot['actionPermissions'] = {};
+    for (const t of tasks) {
+      const node = this.doc.metadata.nodes.find((n) => n.id === t.activityId);
+      formPermissions[t.id] = (node?.additionalInfo?.formPermissions as Record<string, string> | undefined) ?? null;
+      actionPermissions[t.id] = (node?.additionalInfo?.actionPermissions as Record<string, boolean> | undefined) ?? null;
+    }
+    return {
+      seq: this.seq,
+      instance: this.instanceRow(),
+      tasks,
+      formPermissions,
+      actionPermissions,
+      trail: this.pendingTrail,
+      cc: this.pendingCc,
+      notifications: this.pendingNotifications,
+      ended: this.ended,
+    };
+  }
+
+  markProjected(snapshot: ProjectionSnapshot) {
+    this.projectedSeq = snapshot.seq;
+    this.pendingTrail = this.pendingTrail.filter((e) => e.seq > snapshot.seq);
+    this.pendingCc = this.pendingCc.filter((c) => !snapshot.cc.includes(c));
+    this.pendingNotifications = this.pendingNotifications.filter((n) => !snapshot.notifications.includes(n));
+  }
+}

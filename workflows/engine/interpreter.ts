@@ -1,0 +1,436 @@
+// Runs the DSL graph: each path of execution is a coroutine that walks nodes until it waits.
+import { startChild, workflowInfo } from '@temporalio/workflow';
+import type { DslNode } from '../../src/dsl/index.js';
+import { evaluateCondition, matchingJoin, previousApprovalNode, renderTemplate, resolveTemplateValue } from '../../src/dsl/index.js';
+import { Engine, Halt, type NodeRun, type Region, type Token } from './engine.js';
+import { httpActivities, local } from './activities.js';
+import * as sa from '../search-attributes.js';
+import { config, startUserTask, templateContext } from './user-task.js';
+
+type Step = { follow: string } | { jump: string } | { stop: true };
+
+const edges = (engine: Engine, nodeId: string, relation: string) =>
+  engine.doc.metadata.connections.filter((c) => c.fromId === nodeId && c.type === relation).map((c) => c.toId);
+
+const hasEdge = (engine: Engine, nodeId: string, relation: string) => edges(engine, nodeId, relation).length > 0;
+
+/** Starts a new path at `nodeId`. */
+export function spawn(engine: Engine, nodeId: string, regionId: string | null): Token {
+  const token: Token = { id: engine.newId(), nodeId, regionId, parked: false, wakeAt: null };
+  engine.tokens[token.id] = token;
+  engine.busy++;
+  void runPath(engine, token);
+  return token;
+}
+
+async function runPath(engine: Engine, token: Token): Promise<void> {
+  try {
+    for (;;) {
+      const node = engine.node(token.nodeId);
+      let step: Step;
+      try {
+        step = await execute(engine, token, node);
+      } catch (err) {
+        if (!(err instanceof NodeFailure)) throw err;
+        await fail(engine, token, node, err.message);
+        continue; // re-driven: run the node again
+      }
+      if (token.abandoned || 'stop' in step) return;
+      if ('jump' in step) {
+        token.nodeId = step.jump;
+        engine.touch();
+        continue;
+      }
+      const targets = edges(engine, node.id, step.follow);
+      if (targets.length === 0) {
+        await fail(engine, token, node, `node ${node.id} (${node.type}) has no outgoing ${step.follow} connection`);
+        continue;
+      }
+      // Several connections of one relation run in parallel, like a fork without a join.
+      for (const extra of targets.slice(1)) spawn(engine, extra, token.regionId);
+      token.nodeId = targets[0];
+      engine.touch();
+    }
+  } catch (err) {
+    if (!(err instanceof Halt)) throw err;
+  } finally {
+    engine.busy--;
+    delete engine.tokens[token.id];
+    engine.touch();
+  }
+}
+
+/**
+ * A node's outcome has nowhere to go, or a system step failed: the instance becomes `failed`
+ * and this path waits until an admin re-drives it, then runs the node again.
+ */
+export async function fail(engine: Engine, token: Token, node: DslNode, reason: string) {
+  engine.detail = { failedNode: node.id, nodeType: node.type, reason, at: engine.now() };
+  engine.setInstanceStatus('failed');
+  engine.trail('system', { activityId: node.id, comment: `Instance failed: ${reason}`, detail: engine.detail });
+  token.parked = true;
+  engine.touch();
+  await engine.park(() => engine.status !== 'failed');
+  token.parked = false;
+  engine.detail = null;
+  engine.touch();
+}
+
+async function execute(engine: Engine, token: Token, node: DslNode): Promise<Step> {
+  switch (node.type) {
+    case 'startTask':
+      return { follow: 'Success' };
+    case 'end':
+      engine.end('completed', null);
+      throw new Halt();
+    case 'userTask':
+      return userTask(engine, token, node);
+    case 'ccTask':
+      return ccTask(engine, node);
+    case 'switch':
+      return switchNode(engine, node);
+    case 'inclusive':
+      return inclusive(engine, token, node);
+    case 'fork':
+      return fork(engine, token, node);
+    case 'join':
+      return join(engine, token, node);
+    case 'delay':
+      return delay(engine, token, node);
+    case 'serviceTask':
+      return serviceTask(engine, node);
+    case 'httpCall':
+      return httpCall(engine, token, node);
+    case 'subProcess':
+      return subProcess(engine, token, node);
+    default:
+      await fail(engine, token, node, `unsupported node type ${node.type}`);
+      return { jump: node.id };
+  }
+}
+
+// ---------- userTask ----------
+
+async function userTask(engine: Engine, token: Token, node: DslNode): Promise<Step> {
+  const run = await startUserTask(engine, token.id, node);
+  return awaitRun(engine, token, node, run);
+}
+
+/** Waits for a userTask run to be decided, then routes by its outcome. */
+export async function awaitRun(engine: Engine, token: Token, node: DslNode, run: NodeRun): Promise<Step> {
+  token.parked = true;
+  engine.touch();
+  await engine.park(() => run.outcome !== null);
+  token.parked = false;
+  switch (run.outcome) {
+    case 'approved':
+    case 'completed':
+      engine.completedApprovals.push(node.id);
+      return { follow: 'Success' };
+    case 'returned':
+      return jumpBack(engine, run.returnTarget!);
+    case 'rejected':
+      return onReject(engine, token, node, run);
+    default:
+      return { stop: true };
+  }
+}
+
+function jumpBack(engine: Engine, target: string): Step {
+  const at = engine.completedApprovals.lastIndexOf(target);
+  if (at >= 0) engine.completedApprovals = engine.completedApprovals.slice(0, at);
+  return { jump: target };
+}
+
+async function onReject(engine: Engine, token: Token, node: DslNode, run: NodeRun): Promise<Step> {
+  const cfg = config(node);
+  const strategy = cfg.reject?.strategy ?? 'terminate';
+  let target: string | null = null;
+  if (strategy === 'toPrev') target = previousApprovalNode(engine.doc, node.id, engine.completedApprovals)?.id ?? null;
+  else if (strategy === 'toNode') target = cfg.reject?.target ?? null;
+  else if (strategy === 'toStarter') {
+    const first = engine.doc.metadata.nodes[engine.doc.metadata.firstNodeIndex ?? 0];
+    if (first.type === 'startTask') return resubmit(engine, token, first, run);
+    if (first.type === 'userTask' && first.id !== node.id) target = first.id;
+  }
+  if (target) {
+    engine.trail('system', { activityId: node.id, comment: `Rejected: back to ${target} (${strategy})`, detail: { rule: `reject: ${strategy}`, target } });
+    return jumpBack(engine, target);
+  }
+  if (hasEdge(engine, node.id, 'Reject')) return { follow: 'Reject' };
+  if (strategy !== 'terminate' && hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
+  engine.end('rejected', run.comment ? `Rejected at ${node.name ?? node.id}: ${run.comment}` : `Rejected at ${node.name ?? node.id}`);
+  throw new Halt();
+}
+
+/** toStarter with a startTask first: the initiator resubmits (or withdraws). */
+async function resubmit(engine: Engine, token: Token, start: DslNode, rejected: NodeRun): Promise<Step> {
+  const run: NodeRun = {
+    id: engine.newId(), nodeId: start.id, tokenId: token.id, mode: 'single', threshold: 1, oneAtATime: false,
+    parentTaskId: null, taskIds: [], outcome: null, returnTarget: null, decidedBy: null, comment: null,
+  };
+  engine.runs[run.id] = run;
+  const task = engine.createTask({ activityId: start.id, name: `Resubmit: ${start.name ?? start.id}`, kind: 'resubmit', runId: run.id, status: 'active', assignee: engine.info.initiatorId });
+  run.taskIds.push(task.id);
+  engine.trail('assign', { activityId: start.id, taskId: task.id, userId: engine.info.initiatorId, detail: { reason: `rejected at ${rejected.nodeId} with strategy toStarter: the initiator may resubmit` } });
+  token.nodeId = start.id;
+  token.parked = true;
+  engine.completedApprovals = [];
+  engine.touch();
+  await engine.park(() => run.outcome !== null);
+  token.parked = false;
+  engine.trail('submit', { activityId: start.id, taskId: task.id, userId: engine.info.initiatorId, detail: { resubmitted: true } });
+  return { follow: 'Success' };
+}
+
+// ---------- simple nodes ----------
+
+function ccTask(engine: Engine, node: DslNode): Step {
+  const cfg = (node.configuration ?? {}) as { ccUserIds?: string[]; selfSelect?: boolean };
+  let users = cfg.ccUserIds ?? [];
+  if (cfg.selfSelect) {
+    const picked = engine.variables[`ccUserIds_${node.id}`];
+    users = Array.isArray(picked) ? picked.map(String) : typeof picked === 'string' ? picked.split(',').map((s) => s.trim()).filter(Boolean) : [];
+  }
+  users = [...new Set(users)];
+  for (const userId of users) engine.cc(node.id, userId);
+  engine.trail('cc', { activityId: node.id, detail: { userIds: users } });
+  return { follow: 'Success' };
+}
+
+type Case = { case: string; then: string };
+
+function conditionError(engine: Engine, node: DslNode, err: unknown): Step | null {
+  engine.variables.__lastError = undefined;
+  const message = err instanceof Error ? err.message : String(err);
+  engine.trail('system', { activityId: node.id, comment: `Condition error: ${message}` });
+  return hasEdge(engine, node.id, 'Failure') ? { follow: 'Failure' } : null;
+}
+
+async function switchNode(engine: Engine, node: DslNode): Promise<Step> {
+  const cases = ((node.configuration ?? {}) as { cases?: Case[] }).cases ?? [];
+  try {
+    for (const c of cases) if (evaluateCondition(c.case, templateContext(engine))) return { follow: c.then };
+  } catch (err) {
+    const step = conditionError(engine, node, err);
+    if (step) return step;
+    throw new NodeFailure(`condition failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (hasEdge(engine, node.id, 'Default')) return { follow: 'Default' };
+  if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
+  throw new NodeFailure('no case matched and there is no Default connection');
+}
+
+/** A system step failed with nowhere to go; the path turns it into a `failed` instance. */
+export class NodeFailure extends Error {}
+
+function openRegion(engine: Engine, node: DslNode, branches: number): Region {
+  const region: Region = { id: engine.newId(), forkId: node.id, joinId: matchingJoin(engine.doc, node.id)?.id ?? null, expected: branches, arrived: [], fired: false };
+  engine.regions[region.id] = region;
+  return region;
+}
+
+async function inclusive(engine: Engine, token: Token, node: DslNode): Promise<Step> {
+  const cases = ((node.configuration ?? {}) as { cases?: Case[] }).cases ?? [];
+  let taken: string[];
+  try {
+    taken = [...new Set(cases.filter((c) => evaluateCondition(c.case, templateContext(engine))).map((c) => c.then))];
+  } catch (err) {
+    const step = conditionError(engine, node, err);
+    if (step) return step;
+    throw new NodeFailure(`condition failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (taken.length === 0) {
+    if (hasEdge(engine, node.id, 'Default')) taken = ['Default'];
+    else if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
+    else throw new NodeFailure('no case matched and there is no Default connection');
+  }
+  const targets = taken.flatMap((rel) => edges(engine, node.id, rel));
+  return branch(engine, token, node, targets);
+}
+
+function fork(engine: Engine, token: Token, node: DslNode): Step {
+  const targets = engine.doc.metadata.connections.filter((c) => c.fromId === node.id).map((c) => c.toId);
+  return branch(engine, token, node, targets);
+}
+
+function branch(engine: Engine, token: Token, node: DslNode, targets: string[]): Step {
+  const region = openRegion(engine, node, targets.length);
+  engine.trail('system', { activityId: node.id, comment: `Parallel branches: ${targets.join(', ')}`, detail: { branches: targets } });
+  for (const target of targets) spawn(engine, target, region.id);
+  void token;
+  return { stop: true };
+}
+
+async function join(engine: Engine, token: Token, node: DslNode): Promise<Step> {
+  const region = token.regionId ? engine.regions[token.regionId] : undefined;
+  if (!region || region.fired) return region ? { stop: true } : { follow: 'Success' };
+  region.arrived.push(token.id);
+  engine.touch();
+  const leave = (): Step => {
+    region.fired = true;
+    token.regionId = null;
+    delete engine.regions[region.id];
+    return { follow: 'Success' };
+  };
+  if (region.arrived.length >= region.expected) return leave();
+  const timeoutSec = Number(((node.configuration ?? {}) as { timeout?: number }).timeout ?? 0);
+  if (region.arrived.length > 1 || !(timeoutSec > 0)) return { stop: true };
+  // The first arrival keeps the join's timer.
+  token.parked = true;
+  engine.touch();
+  const all = await engine.park(() => region.fired || region.arrived.length >= region.expected, timeoutSec * 1000);
+  token.parked = false;
+  if (all || region.fired) return { stop: true };
+  // Timed out: the other branches are abandoned and the flow takes Failure.
+  region.fired = true;
+  for (const other of Object.values(engine.tokens)) {
+    if (other.regionId !== region.id || other.id === token.id) continue;
+    for (const run of Object.values(engine.runs)) if (run.tokenId === other.id && !run.outcome) {
+      engine.cancelRun(run);
+      run.outcome = 'cancelled';
+    }
+    other.regionId = null;
+    other.abandoned = true;
+  }
+  token.regionId = null;
+  delete engine.regions[region.id];
+  engine.trail('system', { activityId: node.id, comment: `Join timed out after ${timeoutSec}s`, detail: { rule: 'join timeout' } });
+  if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
+  throw new NodeFailure(`join timed out after ${timeoutSec}s and there is no Failure connection`);
+}
+
+async function delay(engine: Engine, token: Token, node: DslNode): Promise<Step> {
+  const raw = ((node.configuration ?? {}) as { delayMs?: number | string }).delayMs ?? 0;
+  const ms = typeof raw === 'number' ? raw : Number(resolveTemplateValue(raw, templateContext(engine)));
+  if (!Number.isFinite(ms) || ms < 0) throw new NodeFailure(`delayMs is not a non-negative number: ${String(raw)}`);
+  const run: NodeRun = {
+    id: engine.newId(), nodeId: node.id, tokenId: token.id, mode: 'single', threshold: 1, oneAtATime: false,
+    parentTaskId: null, taskIds: [], outcome: null, returnTarget: null, decidedBy: null, comment: null,
+  };
+  engine.runs[run.id] = run;
+  const task = engine.createTask({ activityId: node.id, name: node.name ?? node.id, kind: 'delay', runId: run.id, status: 'waiting', dueDate: new Date(Date.parse(engine.now()) + ms).toISOString() });
+  run.taskIds.push(task.id);
+  token.parked = true;
+  token.wakeAt = task.dueDate;
+  engine.touch();
+  const early = await engine.park(() => !engine.isOpen(task), ms);
+  token.parked = false;
+  token.wakeAt = null;
+  if (!early) engine.closeTask(task, 'completed', 'Delay elapsed');
+  run.outcome = 'completed';
+  return { follow: 'Success' };
+}
+
+async function serviceTask(engine: Engine, node: DslNode): Promise<Step> {
+  const cfg = (node.configuration ?? {}) as { functionName: string; param?: unknown };
+  const param = cfg.param === undefined || cfg.param === '' ? engine.variables : typeof cfg.param === 'string' ? resolveTemplateValue(cfg.param, templateContext(engine)) : cfg.param;
+  try {
+    const out = await local.runServiceFunction({ name: cfg.functionName, param, variables: engine.variables, instanceId: engine.info.id, tenantId: engine.info.tenantId });
+    Object.assign(engine.variables, out);
+    engine.touch();
+    return { follow: 'Success' };
+  } catch (err) {
+    const message = causeMessage(err);
+    engine.trail('system', { activityId: node.id, comment: `Service function ${cfg.functionName} failed: ${message}` });
+    if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
+    throw new NodeFailure(`service function ${cfg.functionName} failed: ${message}`);
+  }
+}
+
+function causeMessage(err: unknown): string {
+  let e: any = err;
+  while (e?.cause) e = e.cause;
+  return e?.message ?? String(err);
+}
+
+async function httpCall(engine: Engine, token: Token, node: DslNode): Promise<Step> {
+  const cfg = (node.configuration ?? {}) as {
+    url: string; method?: string; headers?: Record<string, string>; body?: unknown; timeoutMs?: number;
+    flattenOutput?: boolean; outputMappings?: Array<{ from: string; to: string }>; reservedKey?: string; allowedHosts?: string[];
+  };
+  const ctx = templateContext(engine);
+  const timeoutMs = cfg.timeoutMs ?? 10_000;
+  const request = {
+    url: renderTemplate(cfg.url, ctx),
+    method: (cfg.method ?? 'GET').toUpperCase(),
+    headers: Object.fromEntries(Object.entries(cfg.headers ?? {}).map(([k, v]) => [k, renderTemplate(String(v), ctx)])),
+    body: cfg.body === undefined ? undefined : typeof cfg.body === 'string' ? renderTemplate(cfg.body, ctx) : JSON.stringify(cfg.body),
+    timeoutMs,
+    allowedHosts: cfg.allowedHosts ?? null,
+  };
+  token.parked = true;
+  engine.touch();
+  let response: { status: number; body: unknown };
+  try {
+    response = await engine.parkOn(httpActivities(timeoutMs).httpCall(request));
+  } catch (err) {
+    if (err instanceof Halt) throw err;
+    token.parked = false;
+    const message = causeMessage(err);
+    engine.variables[cfg.reservedKey ?? '_http'] = { error: message };
+    engine.trail('system', { activityId: node.id, comment: `HTTP call failed: ${message}` });
+    if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
+    throw new NodeFailure(`HTTP call failed: ${message}`);
+  }
+  token.parked = false;
+  engine.variables[cfg.reservedKey ?? '_http'] = { status: response.status, body: response.body };
+  if (response.status >= 400) {
+    engine.trail('system', { activityId: node.id, comment: `HTTP call answered ${response.status}` });
+    if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
+    throw new NodeFailure(`HTTP call answered ${response.status}`);
+  }
+  const body = response.body;
+  if ((cfg.flattenOutput ?? true) && body && typeof body === 'object' && !Array.isArray(body)) {
+    for (const [k, v] of Object.entries(body)) if (k !== '__proto__' && k !== 'constructor') engine.variables[k] = v;
+  }
+  for (const m of cfg.outputMappings ?? []) engine.variables[m.to] = pick(body, m.from);
+  engine.touch();
+  return { follow: 'Success' };
+}
+
+function pick(value: unknown, path: string): unknown {
+  let cur: any = value;
+  for (const part of path.replace(/^body\.?/, '').split('.').filter(Boolean)) {
+    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, part)) return null;
+    cur = cur[part];
+  }
+  return cur ?? null;
+}
+
+async function subProcess(engine: Engine, token: Token, node: DslNode): Promise<Step> {
+  const cfg = (node.configuration ?? {}) as { targetId: string };
+  let start;
+  try {
+    start = await local.prepareSubProcess({ tenantId: engine.info.tenantId, processKey: cfg.targetId, childInstanceId: engine.newId(), initiatorId: engine.info.initiatorId, parentInstanceId: engine.info.id, parentBusinessKey: engine.info.businessKey, nodeId: node.id, variables: engine.variables });
+  } catch (err) {
+    throw new NodeFailure(`sub-process ${cfg.targetId}: ${causeMessage(err)}`);
+  }
+  engine.trail('system', { activityId: node.id, comment: `Started sub-process ${cfg.targetId}`, detail: { childInstanceId: start.input.instance.id } });
+  token.parked = true;
+  engine.touch();
+  const child = await startChild<(input: unknown) => Promise<{ status: string; variables?: Record<string, unknown> }>>('approvalProcess', {
+    workflowId: start.workflowId,
+    args: [start.input],
+    taskQueue: workflowInfo().taskQueue,
+    typedSearchAttributes: [
+      { key: sa.ProcessKey, value: start.input.instance.processKey },
+      { key: sa.BusinessKey, value: start.input.instance.businessKey ?? '' },
+      { key: sa.InstanceStatus, value: 'active' },
+      { key: sa.Initiator, value: start.input.instance.initiatorId },
+      { key: sa.TenantId, value: start.input.instance.tenantId },
+    ],
+    memo: { processName: start.input.instance.processName, processVersion: start.input.instance.processVersion, parentInstanceId: engine.info.id },
+  });
+  const result = await engine.parkOn(child.result());
+  token.parked = false;
+  if (result.status === 'completed') {
+    Object.assign(engine.variables, result.variables ?? {});
+    engine.touch();
+    return { follow: 'Success' };
+  }
+  if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
+  engine.end('terminated', `Sub-process ${cfg.targetId} ended as ${result.status}`);
+  throw new Halt();
+}
+

@@ -1,0 +1,152 @@
+// The state an approval workflow carries (and hands to continue-as-new), and the projection
+// snapshot it sends to PostgreSQL. Pure types: shared by workflow, activities and HTTP side.
+import type { ProcessDocument } from '../../src/dsl/index.js';
+
+export type InstanceStatus = 'draft' | 'active' | 'suspended' | 'completed' | 'rejected' | 'terminated' | 'failed';
+export type TaskStatus = 'pending' | 'active' | 'waiting' | 'suspended' | 'completed' | 'cancelled';
+export type TaskKind = 'approval' | 'handle' | 'resubmit' | 'delay';
+export type TaskResult =
+  | 'approved'
+  | 'rejected'
+  | 'returned'
+  | 'withdrawn'
+  | 'cancelled'
+  | 'completed'
+  | 'auto_approved'
+  | 'auto_rejected';
+
+export const OPEN_TASK_STATUSES: readonly TaskStatus[] = ['pending', 'active', 'waiting', 'suspended'];
+export const ENDED_INSTANCE_STATUSES: readonly InstanceStatus[] = ['completed', 'rejected', 'terminated', 'failed'];
+
+export interface Candidates {
+  userIds: string[];
+  roleIds: string[];
+  deptIds: string[];
+}
+
+export interface TaskState {
+  id: string;
+  activityId: string;
+  name: string;
+  kind: TaskKind;
+  assignee: string | null;
+  candidates: Candidates;
+  status: TaskStatus;
+  result: TaskResult | null;
+  parentTaskId: string | null;
+  owner: string | null;
+  addedBy: string | null;
+  dueDate: string | null;
+  createTime: string;
+  endTime: string | null;
+  comment: string | null;
+  variables: Record<string, unknown>;
+  /** The node activation this task belongs to. */
+  runId: string;
+  /** Status to restore when a suspension ends. */
+  suspendedFrom: TaskStatus | null;
+  /** Last state change (projection ordering). */
+  seq: number;
+}
+
+export interface TrailEntry {
+  id: string;
+  type: string;
+  activityId: string | null;
+  taskId: string | null;
+  userId: string | null;
+  comment: string | null;
+  time: string;
+  detail: Record<string, unknown> | null;
+  seq: number;
+}
+
+export interface CcRecord {
+  activityId: string;
+  userId: string;
+  ccTime: string;
+}
+
+export interface NotificationRecord {
+  key: string;
+  userId: string;
+  kind: string;
+  taskId: string | null;
+  payload: Record<string, unknown>;
+}
+
+export interface InstanceInfo {
+  id: string;
+  tenantId: string;
+  definitionId: string;
+  processKey: string;
+  processVersion: number | null;
+  processName: string;
+  businessKey: string | null;
+  initiatorId: string;
+  startTime: string;
+}
+
+export interface StartInput {
+  instance: InstanceInfo;
+  doc: ProcessDocument;
+  variables: Record<string, unknown>;
+  /** Set by continue-as-new: the state to carry on from. */
+  carried?: CarriedState;
+}
+
+export interface InstanceRow {
+  id: string;
+  tenantId: string;
+  workflowId: string;
+  definitionId: string;
+  processKey: string;
+  processVersion: number | null;
+  processName: string;
+  businessKey: string | null;
+  status: InstanceStatus;
+  initiatorId: string;
+  variables: Record<string, unknown>;
+  currentNodes: string[];
+  startTime: string;
+  endTime: string | null;
+  endReason: string | null;
+  detail: Record<string, unknown> | null;
+}
+
+/** What one projection write carries: changes since the previous write. */
+export interface ProjectionSnapshot {
+  seq: number;
+  instance: InstanceRow;
+  tasks: TaskState[];
+  formPermissions: Record<string, Record<string, string> | null>;
+  actionPermissions: Record<string, Record<string, boolean> | null>;
+  trail: TrailEntry[];
+  cc: CcRecord[];
+  notifications: NotificationRecord[];
+  ended: boolean;
+}
+
+export interface CarriedState {
+  [key: string]: unknown;
+}
+
+/** Who the approvers are for one userTask, and why. */
+export interface ResolvedApprovers {
+  users: Array<{ userId: string; reason: string }>;
+  pool: Candidates | null;
+  poolSize: number;
+  poolMembers: string[];
+  poolReason: string | null;
+  admins: string[];
+  managers: Record<string, string | null>;
+  deptLeaders: Record<string, string | null>;
+  problem: string | null;
+}
+
+export interface ActionResult {
+  taskId: string | null;
+  instanceStatus: InstanceStatus;
+  removed?: string[];
+  kept?: string[];
+}

@@ -1,0 +1,280 @@
+// userTask: resolve approvers, create ballots, apply decisions by approve mode and threshold.
+import { condition } from '@temporalio/workflow';
+import type { DslNode } from '../../src/dsl/index.js';
+import { resolveTemplateValue } from '../../src/dsl/index.js';
+import { Engine, emptyCandidates, type ApproveMode, type NodeRun } from './engine.js';
+import { local } from './activities.js';
+import type { TaskKind, TaskResult, TaskState } from './types.js';
+
+export interface UserTaskConfig {
+  approver?: { type: string; userIds?: string[]; roleIds?: string[]; deptIds?: string[]; levels?: number; expression?: string };
+  approveMode?: ApproveMode;
+  voteRule?: { type: 'majority' | 'percent' | 'count'; value?: number };
+  sequential?: boolean;
+  selfApproval?: 'none' | 'skip' | 'autoApprove' | 'delegateToManager' | 'delegateToDeptManager';
+  emptyApproverPolicy?: 'tenant_admin' | 'auto_approve' | 'park';
+  timeout?: { dueInMinutes?: number; action?: 'remind' | 'autoApprove' | 'autoReject' };
+  dueDate?: string;
+  reject?: { strategy?: 'terminate' | 'toStarter' | 'toPrev' | 'toNode'; target?: string | null };
+  taskName?: string;
+  kind?: 'approval' | 'handle';
+}
+
+export const config = (node: DslNode): UserTaskConfig => (node.configuration ?? {}) as UserTaskConfig;
+
+export function templateContext(engine: Engine) {
+  return {
+    msg: engine.variables,
+    metadata: {
+      instance_id: engine.info.id,
+      process_key: engine.info.processKey,
+      business_key: engine.info.businessKey,
+      owner: engine.info.initiatorId,
+      tenant_id: engine.info.tenantId,
+    },
+  };
+}
+
+/** Approvals needed for the node to pass. */
+export function thresholdFor(mode: ApproveMode, n: number, rule?: UserTaskConfig['voteRule']): number {
+  switch (mode) {
+    case 'any':
+    case 'single':
+      return 1;
+    case 'all':
+    case 'sequential':
+      return n;
+    case 'vote': {
+      const type = rule?.type ?? 'majority';
+      if (type === 'percent') return Math.max(1, Math.ceil((n * (rule?.value ?? 50)) / 100));
+      if (type === 'count') return Math.min(n, Math.max(1, rule?.value ?? 1));
+      return Math.floor(n / 2) + 1;
+    }
+  }
+}
+
+function dueDateFor(engine: Engine, cfg: UserTaskConfig): string | null {
+  if (cfg.timeout?.dueInMinutes && cfg.timeout.dueInMinutes > 0) {
+    return new Date(Date.parse(engine.now()) + cfg.timeout.dueInMinutes * 60_000).toISOString();
+  }
+  return cfg.dueDate ?? null;
+}
+
+function initiatorSelection(engine: Engine, expression: string | undefined): string[] {
+  if (!expression) return [];
+  const value = resolveTemplateValue(expression, templateContext(engine));
+  if (Array.isArray(value)) return value.map(String).filter(Boolean);
+  if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter(Boolean);
+  return [];
+}
+
+/** Creates the tasks of a userTask activation. The returned run is decided by `decide`. */
+export async function startUserTask(engine: Engine, tokenId: string, node: DslNode): Promise<NodeRun> {
+  const cfg = config(node);
+  const kind: TaskKind = cfg.kind === 'handle' ? 'handle' : 'approval';
+  const approver = { ...(cfg.approver ?? { type: 'user' }) };
+  if (approver.type === 'initiatorSelect') approver.userIds = initiatorSelection(engine, approver.expression);
+  const resolved = await local.resolveApprovers({ tenantId: engine.info.tenantId, initiatorId: engine.info.initiatorId, approver });
+
+  const mode: ApproveMode = cfg.approveMode ?? 'single';
+  const run: NodeRun = {
+    id: engine.newId(),
+    nodeId: node.id,
+    tokenId,
+    mode,
+    threshold: 1,
+    oneAtATime: mode === 'sequential' || (mode === 'vote' && cfg.sequential === true),
+    parentTaskId: null,
+    taskIds: [],
+    outcome: null,
+    returnTarget: null,
+    decidedBy: null,
+    comment: null,
+  };
+  engine.runs[run.id] = run;
+  const name = cfg.taskName || node.name || node.id;
+  const dueDate = dueDateFor(engine, cfg);
+  const base = { activityId: node.id, name, kind, runId: run.id };
+
+  // Pools: role and department approvers give one pending task; members claim it.
+  if (resolved.pool) {
+    if (resolved.poolSize > 0) {
+      const task = engine.createTask({ ...base, status: 'pending', candidates: resolved.pool, dueDate });
+      run.taskIds.push(task.id);
+      engine.trail('assign', { activityId: node.id, taskId: task.id, detail: { reason: resolved.poolReason ?? 'candidate pool', candidates: resolved.pool } });
+      for (const userId of resolved.poolMembers) engine.notify(userId, 'task_claimable', task.id, { activityId: node.id, name });
+      watchDue(engine, run, task, cfg);
+      return run;
+    }
+    return applyEmptyPolicy(engine, run, node, cfg, resolved, 'the candidate pool has no active members', base, dueDate);
+  }
+
+  // Self-approval rules when the initiator is among the approvers.
+  const initiator = engine.info.initiatorId;
+  let users = resolved.users.map((u) => ({ ...u, auto: false }));
+  const self = cfg.selfApproval ?? 'none';
+  if (users.some((u) => u.userId === initiator) && self !== 'none') {
+    if (self === 'skip') users = users.filter((u) => u.userId !== initiator);
+    else if (self === 'autoApprove') users = users.map((u) => (u.userId === initiator ? { ...u, auto: true } : u));
+    else {
+      const substitute = self === 'delegateToManager' ? resolved.managers[initiator] : resolved.deptLeaders[initiator];
+      users = users.flatMap((u) => {
+        if (u.userId !== initiator) return [u];
+        if (!substitute || substitute === initiator) return [];
+        return [{ userId: substitute, reason: `${self}: stands in for the initiator ${initiator}`, auto: false }];
+      });
+    }
+  }
+  // The same person once.
+  users = users.filter((u, i) => users.findIndex((v) => v.userId === u.userId) === i);
+  if (users.length === 0) {
+    return applyEmptyPolicy(engine, run, node, cfg, resolved, resolved.problem ?? 'no approver resolved', base, dueDate);
+  }
+
+  // Single mode with several people: a pool of them, first to claim decides.
+  if (mode === 'single' && users.length > 1) {
+    const candidates = { ...emptyCandidates(), userIds: users.map((u) => u.userId) };
+    const task = engine.createTask({ ...base, status: 'pending', candidates, dueDate });
+    run.taskIds.push(task.id);
+    engine.trail('assign', { activityId: node.id, taskId: task.id, detail: { reason: 'single approval among several people: first to claim decides', approvers: users } });
+    watchDue(engine, run, task, cfg);
+    return run;
+  }
+
+  run.threshold = thresholdFor(mode, users.length, cfg.voteRule);
+  if (users.length > 1) {
+    const parent = engine.createTask({ ...base, status: 'waiting' });
+    run.parentTaskId = parent.id;
+  }
+  users.forEach((u, i) => {
+    const active = !run.oneAtATime || i === 0 || u.auto;
+    const task = engine.createTask({
+      ...base,
+      status: active ? 'active' : 'waiting',
+      assignee: u.userId,
+      parentTaskId: run.parentTaskId,
+      dueDate: active ? dueDate : null,
+    });
+    run.taskIds.push(task.id);
+    engine.trail('assign', { activityId: node.id, taskId: task.id, userId: u.userId, detail: { reason: u.reason } });
+    if (u.auto) {
+      engine.closeTask(task, 'auto_approved', 'Approved automatically: the approver is the initiator (selfApproval autoApprove)');
+      engine.trail('auto_approve', { activityId: node.id, taskId: task.id, userId: u.userId, comment: task.comment, detail: { rule: 'selfApproval: autoApprove' } });
+    } else if (active) watchDue(engine, run, task, cfg);
+  });
+  evaluate(engine, run, null);
+  return run;
+}
+
+function applyEmptyPolicy(
+  engine: Engine,
+  run: NodeRun,
+  node: DslNode,
+  cfg: UserTaskConfig,
+  resolved: { admins: string[] },
+  why: string,
+  base: { activityId: string; name: string; kind: TaskKind; runId: string },
+  dueDate: string | null,
+): NodeRun {
+  let policy = cfg.emptyApproverPolicy ?? 'tenant_admin';
+  const admins = resolved.admins.filter((a) => a !== engine.info.initiatorId);
+  if (policy === 'tenant_admin' && admins.length === 0) policy = 'park';
+  const fallback = { fallback_policy: policy, fallback_from: cfg.approver?.type ?? 'user', fallback_reason: why };
+  if (policy === 'auto_approve') {
+    const task = engine.createTask({ ...base, status: 'active', variables: fallback });
+    run.taskIds.push(task.id);
+    engine.closeTask(task, 'auto_approved', `Approved automatically: ${why} (emptyApproverPolicy auto_approve)`);
+    engine.trail('auto_approve', { activityId: node.id, taskId: task.id, comment: task.comment, detail: { rule: 'emptyApproverPolicy: auto_approve', ...fallback } });
+    run.outcome = 'approved';
+    return run;
+  }
+  if (policy === 'tenant_admin') {
+    const single = admins.length === 1;
+    const task = engine.createTask({
+      ...base,
+      status: single ? 'active' : 'pending',
+      assignee: single ? admins[0] : null,
+      candidates: single ? emptyCandidates() : { ...emptyCandidates(), userIds: admins },
+      variables: fallback,
+      dueDate,
+    });
+    run.taskIds.push(task.id);
+    engine.trail('assign', { activityId: node.id, taskId: task.id, userId: single ? admins[0] : null, detail: { reason: `emptyApproverPolicy tenant_admin: ${why}`, ...fallback } });
+    watchDue(engine, run, task, cfg);
+    return run;
+  }
+  const task = engine.createTask({ ...base, status: 'pending', variables: fallback, dueDate });
+  run.taskIds.push(task.id);
+  engine.trail('assign', { activityId: node.id, taskId: task.id, detail: { reason: `emptyApproverPolicy park: ${why}; waits for an admin to add candidates or reassign`, ...fallback } });
+  return run;
+}
+
+/** Records one ballot and decides the node when its outcome is known. */
+export function decide(engine: Engine, task: TaskState, result: TaskResult, actorId: string | null, comment: string | null) {
+  const run = engine.runs[task.runId];
+  engine.closeTask(task, result, comment);
+  const type = result === 'approved' ? 'approve' : result === 'rejected' ? 'reject' : result === 'completed' ? 'complete' : result;
+  engine.trail(type, { activityId: task.activityId, taskId: task.id, userId: actorId, comment });
+  if (run) evaluate(engine, run, actorId);
+}
+
+const approvedResults: Array<TaskResult | null> = ['approved', 'auto_approved', 'completed'];
+const rejectedResults: Array<TaskResult | null> = ['rejected', 'auto_rejected'];
+
+/** Applies the approve mode: opens the next sequential ballot, or decides the run. */
+export function evaluate(engine: Engine, run: NodeRun, actorId: string | null) {
+  if (run.outcome) return;
+  const ballots = engine.tasksOfRun(run).filter((t) => !(t.result === 'cancelled' && t.status === 'cancelled' && t.variables.__removed));
+  const approvals = ballots.filter((t) => approvedResults.includes(t.result)).length;
+  const rejections = ballots.filter((t) => rejectedResults.includes(t.result)).length;
+  const open = ballots.filter((t) => engine.isOpen(t)).length;
+  let outcome: 'approved' | 'rejected' | null = null;
+  if (run.mode === 'vote') {
+    if (approvals >= run.threshold) outcome = 'approved';
+    else if (approvals + open < run.threshold) outcome = 'rejected';
+  } else if (rejections > 0) outcome = 'rejected';
+  else if (run.mode === 'any' || run.mode === 'single') outcome = approvals > 0 ? 'approved' : null;
+  else if (open === 0 && approvals >= Math.max(1, run.threshold)) outcome = 'approved';
+
+  if (!outcome) {
+    if (run.oneAtATime && !ballots.some((t) => t.status === 'active' || (t.status === 'suspended' && t.suspendedFrom === 'active'))) {
+      const next = ballots.find((t) => t.status === 'waiting');
+      if (next) {
+        const cfg = config(engine.node(run.nodeId));
+        next.dueDate = dueDateFor(engine, cfg);
+        engine.setStatus(next, 'active');
+        watchDue(engine, run, next, cfg);
+      }
+    }
+    return;
+  }
+  run.outcome = outcome;
+  run.decidedBy = actorId;
+  for (const t of ballots) engine.closeTask(t, 'cancelled');
+  if (run.parentTaskId) engine.closeTask(engine.tasks[run.parentTaskId], outcome === 'approved' ? 'approved' : 'rejected');
+}
+
+/** A durable timer per task with a due date: remind, or decide for the approver. */
+export function watchDue(engine: Engine, run: NodeRun, task: TaskState, cfg: UserTaskConfig) {
+  if (!task.dueDate) return;
+  const action = cfg.timeout?.action ?? 'remind';
+  void (async () => {
+    const ms = Math.max(0, Date.parse(task.dueDate!) - Date.parse(engine.now()));
+    const closed = await condition(() => engine.ended || !engine.isOpen(task) || run.outcome !== null, ms);
+    if (closed) return;
+    // Suspended instances are left out of overdue handling until they are active again.
+    await condition(() => engine.ended || !engine.isOpen(task) || engine.status === 'active');
+    if (engine.ended || !engine.isOpen(task) || run.outcome !== null) return;
+    if (action === 'remind' || task.status !== 'active') {
+      const who = task.assignee ? [task.assignee] : task.candidates.userIds;
+      for (const userId of who) engine.notify(userId, 'task_overdue', task.id, { activityId: task.activityId, name: task.name, dueDate: task.dueDate });
+      engine.trail('system', { activityId: task.activityId, taskId: task.id, comment: 'Reminder: the task is overdue', detail: { rule: 'timeout: remind', dueDate: task.dueDate } });
+      return;
+    }
+    const approved = action === 'autoApprove';
+    const comment = approved ? 'Approved automatically: the task passed its due date (timeout autoApprove)' : 'Rejected automatically: the task passed its due date (timeout autoReject)';
+    engine.closeTask(task, approved ? 'auto_approved' : 'auto_rejected', comment);
+    engine.trail(approved ? 'auto_approve' : 'auto_reject', { activityId: task.activityId, taskId: task.id, userId: task.assignee, comment, detail: { rule: `timeout: ${action}` } });
+    evaluate(engine, run, null);
+  })();
+}
