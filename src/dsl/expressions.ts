@@ -193,25 +193,32 @@ export function compileCondition(src: string, varTypes?: Record<string, string>)
 
 // ---- evaluate ----
 
-function checkContext(value: unknown, path: string, budget: { left: number }, depth: number): void {
+/**
+ * Checks the variables against the bounds and copies plain objects into Maps: the library
+ * classifies objects by `.constructor`, which an own "constructor" or "__proto__" key from
+ * JSON would shadow; in a Map every key is plain data.
+ */
+function toCelValue(value: unknown, path: string, budget: { left: number }, depth: number): unknown {
   if (--budget.left < 0) throw new Error(`variables are too large (more than ${MAX_CONTEXT_VALUES} values)`);
   if (depth > MAX_CONTEXT_DEPTH) throw new Error(`${path} nests deeper than ${MAX_CONTEXT_DEPTH} levels`);
-  if (value === null || value === undefined) return;
+  if (value === null || value === undefined) return value;
   const type = typeof value;
-  if (type === 'string' || type === 'number' || type === 'boolean' || type === 'bigint') return;
+  if (type === 'string' || type === 'number' || type === 'boolean' || type === 'bigint') return value;
   if (Array.isArray(value)) {
     if (value.length > MAX_LIST_LENGTH) throw new Error(`${path} has more than ${MAX_LIST_LENGTH} elements`);
-    return value.forEach((v, i) => checkContext(v, `${path}[${i}]`, budget, depth + 1));
+    return value.map((v, i) => toCelValue(v, `${path}[${i}]`, budget, depth + 1));
   }
-  if (value instanceof Date) return;
+  if (value instanceof Date) return value;
   const proto: unknown = type === 'object' ? Object.getPrototypeOf(value) : undefined;
   // Plain objects only (their prototype is some realm's Object.prototype, or none).
   if (type !== 'object' || (proto !== null && Object.getPrototypeOf(proto) !== null)) {
     throw new Error(`${path} holds an unsupported value (${type})`);
   }
+  const map = new Map<string, unknown>();
   for (const key of Object.keys(value as object)) {
-    checkContext((value as Record<string, unknown>)[key], `${path}.${key}`, budget, depth + 1);
+    map.set(key, toCelValue((value as Record<string, unknown>)[key], `${path}.${key}`, budget, depth + 1));
   }
+  return map;
 }
 
 function describe(value: unknown): string {
@@ -233,9 +240,9 @@ export function evaluateCondition(src: string, ctx: ConditionContext): boolean {
       programs.set(src, program);
     }
     const budget = { left: MAX_CONTEXT_VALUES };
-    checkContext(ctx?.msg ?? {}, 'msg', budget, 0);
-    checkContext(ctx?.metadata ?? {}, 'metadata', budget, 0);
-    value = program({ msg: ctx?.msg ?? {}, metadata: ctx?.metadata ?? {} });
+    const msg = toCelValue(ctx?.msg ?? {}, 'msg', budget, 0);
+    const metadata = toCelValue(ctx?.metadata ?? {}, 'metadata', budget, 0);
+    value = program({ msg, metadata });
   } catch (e) {
     throw new ExpressionError(`condition "${clip(src)}" failed: ${errorText(e)}`, String(src));
   }

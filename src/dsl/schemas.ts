@@ -67,7 +67,7 @@ export const joinConfigSchema = z
 
 export const delayConfigSchema = z
   .object({
-    delayMs: z.union([z.number().min(0), z.string().min(1)], {
+    delayMs: z.union([z.number().min(0, { error: 'must be a number ≥ 0' }), z.string().min(1)], {
       error: 'must be a number ≥ 0 or a template string',
     }),
   })

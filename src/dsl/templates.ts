@@ -17,6 +17,7 @@ export function lookupPath(ctx: TemplateContext, path: string): unknown {
   let value: unknown = m[1] === 'msg' ? ctx.msg : ctx.metadata;
   for (const key of m[2].split('.').slice(1)) {
     if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
+    if (Array.isArray(value) && !/^\d+$/.test(key)) return undefined; // indexes only, not length
     value = (value as Record<string, unknown>)[key];
   }
   return value;

@@ -118,7 +118,7 @@ function rewriteWords(tokens: Token[]): Token[] {
       const binary = endsOperand(prev) && next?.kind === 'ident' && (next.text === 'in' || INFIX_METHODS.has(next.text));
       out.push(binary ? { ...t, kind: 'negate' } : { kind: 'punct', text: '!', ws: t.ws });
       if (!binary && next) next.ws = '';
-    } else if (INFIX_METHODS.has(word) && endsOperand(prev)) out.push({ ...t, kind: 'infix' });
+    } else if (INFIX_METHODS.has(word) && (endsOperand(prev) || prev?.kind === 'negate')) out.push({ ...t, kind: 'infix' });
     else if (word === 'in' && prev?.kind === 'negate') out.push({ ...t, kind: 'infix' });
     else out.push(t);
   });

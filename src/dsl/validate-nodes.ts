@@ -17,6 +17,8 @@ export interface ValidateOptions {
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const blank = (v: unknown) => typeof v !== 'string' || v.trim() === '';
+// Missing or ill-typed required fields are reported by the schema; rules add the empty string.
+const emptyString = (v: unknown) => typeof v === 'string' && v.trim() === '';
 
 export function nodeProblems(doc: ProcessDocument, node: DslNode, opts: ValidateOptions): Problem[] {
   const problems: Problem[] = [];
@@ -42,8 +44,8 @@ export function nodeProblems(doc: ProcessDocument, node: DslNode, opts: Validate
       }
       break;
     case 'serviceTask':
-      if (blank(c.functionName)) report('configuration.functionName', 'required');
-      else if (opts.functions && !opts.functions.includes(c.functionName as string)) {
+      if (emptyString(c.functionName)) report('configuration.functionName', 'must not be empty');
+      else if (typeof c.functionName === 'string' && opts.functions && !opts.functions.includes(c.functionName as string)) {
         report('configuration.functionName', `function "${String(c.functionName)}" is not registered in the worker`);
       }
       if (typeof c.param === 'string') templateRules(c.param, 'configuration.param', report);
@@ -52,7 +54,7 @@ export function nodeProblems(doc: ProcessDocument, node: DslNode, opts: Validate
       httpRules(c, report);
       break;
     case 'subProcess':
-      if (blank(c.targetId)) report('configuration.targetId', 'required');
+      if (emptyString(c.targetId)) report('configuration.targetId', 'must not be empty');
       else if (c.targetId === doc.ruleChain.id) report('configuration.targetId', 'a process cannot start itself as a sub-process');
       break;
   }
@@ -198,7 +200,8 @@ function caseRules(doc: ProcessDocument, node: DslNode, c: Obj, report: Report):
 }
 
 function httpRules(c: Obj, report: Report): void {
-  if (blank(c.url)) return report('configuration.url', 'required');
+  if (emptyString(c.url)) return report('configuration.url', 'must not be empty');
+  if (typeof c.url !== 'string') return;
   const url = c.url as string;
   if (!url.startsWith('${') && !/^https?:\/\//i.test(url)) report('configuration.url', 'must be an http(s) URL or a template');
   templateRules(url, 'configuration.url', report);

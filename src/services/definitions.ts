@@ -168,6 +168,10 @@ async function retireActive(tx: EntityManager, tenantId: string, key: string, us
   await tx.nativeUpdate(ProcessDefinition, { tenantId, key, status: 'active' }, { status: 'retired', updatedBy: userId, updatedAt: new Date() });
 }
 
+function requireDraft(row: IProcessDefinition) {
+  if (row.status !== 'draft') throw new AppError('NOT_DRAFT', `Definition ${row.id} is ${row.status}: only a draft can be changed`);
+}
+
 /** Re-reads a row under the key lock; a draft whose key changed meanwhile is a conflict. */
 async function lockRow(tx: EntityManager, tenantId: string, id: string, key: string) {
   const row = await tx.findOne(ProcessDefinition, { tenantId, id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
@@ -211,10 +215,10 @@ async function deployDocument(em: EntityManager, tenantId: string, userId: strin
 export async function deploy(em: EntityManager, tenantId: string, userId: string, input: { dsl?: DslInput; draftId?: string }) {
   if (input.draftId === undefined) return deployDocument(em, tenantId, userId, input.dsl);
   const draft = await getDefinition(em, tenantId, input.draftId);
-  if (draft.status !== 'draft') throw new AppError('NOT_DRAFT', `Definition ${draft.id} is not a draft`);
+  requireDraft(draft);
   return withKeyLock(em, tenantId, draft.key, async (tx) => {
     const row = await lockRow(tx, tenantId, draft.id, draft.key);
-    if (row.status !== 'draft') throw new AppError('NOT_DRAFT', `Definition ${draft.id} is not a draft`);
+    requireDraft(row);
     return publishDraft(tx, row, userId);
   });
 }
@@ -233,13 +237,13 @@ export async function createDraft(em: EntityManager, tenantId: string, userId: s
 }
 
 export async function updateDraft(em: EntityManager, tenantId: string, userId: string, id: string, dsl: DslInput) {
-  await getDefinition(em, tenantId, id);
+  requireDraft(await getDefinition(em, tenantId, id));
   const cols = columnsOf(parseDraft(dsl));
   return em.transactional(async (tx) => {
     // The row lock orders this against a concurrent publication of the same draft.
     const row = await tx.findOne(ProcessDefinition, { tenantId, id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (!row) throw new AppError('NOT_FOUND', `No process definition ${id}`);
-    if (row.status !== 'draft') throw new AppError('NOT_DRAFT', `Definition ${id} is ${row.status}: only a draft can be updated`);
+    requireDraft(row);
     tx.assign(row, { ...cols, dsl, updatedBy: userId });
     return row;
   });

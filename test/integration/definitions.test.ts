@@ -226,6 +226,8 @@ describe('process definitions', () => {
     const put = await api(`${base}/${version.id}`, { token: admin, method: 'PUT', body: { dsl: dsl('fixed') } });
     expect(put.status).toBe(409);
     expect(put.body.code).toBe(40905);
+    expect((await api(`${base}/${version.id}`, { token: admin, method: 'PUT', body: { dsl: { nonsense: true } } })).status).toBe(409);
+    expect((await api(base, { token: admin, body: { dsl: { ruleChain: { name: 'no key' } } } })).status).toBe(422);
   });
 
   it('refuses to delete a version that instances use, and deletes one that none use', async () => {

@@ -86,6 +86,8 @@ export async function setup(project: TestProject) {
     HOST: '127.0.0.1',
     LOGIN_RATE_LIMIT: '10',
     BODY_LIMIT_BYTES: String(1024 * 1024),
+    // httpCall tests reach a local server by this name; 127.0.0.1 stays refused.
+    HTTP_CALL_ALLOW_PRIVATE_HOSTS: 'localhost',
   };
   for (const script of ['worker.ts', 'server.ts']) {
     const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });

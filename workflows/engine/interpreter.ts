@@ -180,7 +180,10 @@ async function resubmit(engine: Engine, token: Token, start: DslNode, rejected: 
   await engine.park(() => run.outcome !== null);
   token.parked = false;
   engine.trail('submit', { activityId: start.id, taskId: task.id, userId: engine.info.initiatorId, detail: { resubmitted: true } });
-  return { follow: 'Success' };
+  // The flow runs again from the start node's successor.
+  const next = edges(engine, start.id, 'Success')[0];
+  if (!next) throw new NodeFailure(`start node ${start.id} has no Success connection`);
+  return { jump: next };
 }
 
 // ---------- simple nodes ----------

@@ -1,0 +1,286 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, createDemoLikeTenant } from '../helpers/api.js';
+import { act, actOk, deploy, eventually, instance, myTask, start } from '../helpers/flow.js';
+
+let t: Record<string, string>;
+let n = 0;
+const key = () => `n${++n}`;
+const node = (id: string, type: string, configuration?: Record<string, unknown>, name?: string) => ({ id, type, name: name ?? id, ...(configuration ? { configuration } : {}) });
+const conn = (fromId: string, toId: string, type = 'Success') => ({ fromId, toId, type });
+const user = (id: string, userIds: string[], extra: Record<string, unknown> = {}) => node(id, 'userTask', { approver: { type: 'user', userIds }, ...extra });
+function doc(id: string, nodes: unknown[], connections: unknown[], info: Record<string, unknown> = {}) {
+  return { ruleChain: { id, name: id, root: true, additionalInfo: { category: 'Test', ...info } }, metadata: { firstNodeIndex: 0, nodes, connections } };
+}
+async function run(d: ReturnType<typeof doc>, variables: Record<string, unknown> = {}, who = 'alice') {
+  await deploy(t.admin, d);
+  return start(t[who], d.ruleChain.id, variables);
+}
+const open = async (id: string) => (await api(`/api/v1/workflow/tasks?instanceId=${id}&status=pending,active`, { token: t.admin })).body.data.items as any[];
+
+let server: http.Server;
+let port = 0;
+const calls: Array<{ method: string; url: string; body: string; auth?: string }> = [];
+
+beforeAll(async () => {
+  ({ tokens: t } = await createDemoLikeTenant('nd'));
+  server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      calls.push({ method: req.method!, url: req.url!, body, auth: req.headers.authorization });
+      if (req.url?.startsWith('/fail')) return res.writeHead(500).end('boom');
+      if (req.url?.startsWith('/big')) return res.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(2 * 1024 * 1024));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ score: 42, nested: { level: 'gold' } }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+describe('switch and inclusive', () => {
+  it('switch takes the first true case, else Default', async () => {
+    const k = key();
+    const d = doc(k, [node('s', 'startTask'), node('sw', 'switch', { cases: [{ case: "msg.amount > 100 and msg.kind == 'hw'", then: 'big' }] }), user('big', ['carol']), user('small', ['bob']), node('end', 'end')],
+      [conn('s', 'sw'), conn('sw', 'big', 'big'), conn('sw', 'small', 'Default'), conn('big', 'end'), conn('small', 'end')]);
+    const a = await run(d, { amount: 500, kind: 'hw' });
+    await myTask(t.carol, a);
+    const b = await start(t.alice, k, { amount: 5, kind: 'hw' });
+    await myTask(t.bob, b);
+  });
+
+  it('a condition error takes the Failure edge; without one the instance fails and shows why', async () => {
+    const k = key();
+    const d = doc(k, [node('s', 'startTask'), node('sw', 'switch', { cases: [{ case: 'msg.amount > 100', then: 'big' }] }), user('big', ['carol']), user('oops', ['erin']), node('end', 'end')],
+      [conn('s', 'sw'), conn('sw', 'big', 'big'), conn('sw', 'oops', 'Failure'), conn('big', 'end'), conn('oops', 'end')]);
+    const a = await run(d, { amount: 'lots' });
+    await myTask(t.erin, a);
+    const k2 = key();
+    const d2 = doc(k2, [node('s', 'startTask'), node('sw', 'switch', { cases: [{ case: 'msg.amount > 100', then: 'big' }] }), user('big', ['carol']), node('end', 'end')],
+      [conn('s', 'sw'), conn('sw', 'big', 'big'), conn('big', 'end')]);
+    const b = await run(d2, { amount: 5 });
+    const inst = await instance(t.alice, b);
+    expect(inst.status).toBe('failed');
+    expect(inst.trail.at(-1).comment).toContain('no case matched');
+  });
+
+  it('inclusive runs every true branch and joins them', async () => {
+    const k = key();
+    const d = doc(k, [
+      node('s', 'startTask'),
+      node('inc', 'inclusive', { cases: [{ case: 'msg.a', then: 'A' }, { case: 'msg.b', then: 'B' }, { case: 'msg.c', then: 'C' }] }),
+      user('ta', ['bob']), user('tb', ['carol']), user('tc', ['dave']),
+      node('j', 'join', { timeout: 0 }), node('end', 'end'),
+    ], [conn('s', 'inc'), conn('inc', 'ta', 'A'), conn('inc', 'tb', 'B'), conn('inc', 'tc', 'C'), conn('ta', 'j'), conn('tb', 'j'), conn('tc', 'j'), conn('j', 'end')]);
+    const id = await run(d, { a: true, b: true, c: false });
+    expect((await open(id)).map((x) => x.assignee).sort()).toEqual(['bob', 'carol']);
+    const first = await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve');
+    expect(first.instance.status).toBe('active');
+    const second = await actOk(t.carol, (await myTask(t.carol, id)).id, 'approve');
+    expect(second.instance.status).toBe('completed');
+  });
+});
+
+describe('fork and join', () => {
+  it('the expense claim: finance claims and checks while the budget owner approves; large claims go to the directors', async () => {
+    const { example } = await import('../helpers/flow.js');
+    await deploy(t.admin, example('expense-claim.json'));
+    const id = await start(t.alice, 'expense_claim', { amount: 20000, currency: 'EUR', purpose: 'servers' });
+    await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve');
+    const pool = (await open(id)).filter((x) => x.status === 'pending');
+    expect(pool.map((x) => x.activityId).sort()).toEqual(['budget_owner', 'finance_check']);
+    const fin = pool.find((x) => x.activityId === 'finance_check');
+    await actOk(t.grace, fin.id, 'claim').catch(() => undefined);
+    expect((await act(t.grace, fin.id, 'approve')).status).toBe(fin.assignee === 'grace' ? 200 : 409);
+    const inst = await instance(t.alice, id);
+    expect(inst.currentNodes).toEqual(expect.arrayContaining(['finance_check', 'budget_owner']));
+  });
+
+  it('a join with a timeout takes Failure when a branch is late', async () => {
+    const k = key();
+    const d = doc(k, [
+      node('s', 'startTask'), node('f', 'fork'), user('x', ['bob']), user('y', ['carol']),
+      node('j', 'join', { timeout: 2 }), user('late', ['erin']), node('end', 'end'),
+    ], [conn('s', 'f'), conn('f', 'x'), conn('f', 'y'), conn('x', 'j'), conn('y', 'j'), conn('j', 'end'), conn('j', 'late', 'Failure'), conn('late', 'end')]);
+    const id = await run(d);
+    await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve');
+    const late = await eventually(() => open(id), (tasks) => tasks.some((x) => x.activityId === 'late'));
+    expect(late.map((x) => x.activityId)).toEqual(['late']);
+  });
+});
+
+describe('system nodes', () => {
+  it('cc copies people and never blocks', async () => {
+    const k = key();
+    const d = doc(k, [node('s', 'startTask'), node('cc', 'ccTask', { ccUserIds: ['erin', 'frank'] }), node('cc2', 'ccTask', { selfSelect: true }), user('u', ['bob']), node('end', 'end')],
+      [conn('s', 'cc'), conn('cc', 'cc2'), conn('cc2', 'u'), conn('u', 'end')]);
+    const id = await run(d, { ccUserIds_cc2: ['grace'] });
+    for (const who of ['erin', 'frank', 'grace']) {
+      const cc = await api('/api/v1/workflow/process-instances/cc', { token: t[who] });
+      expect(cc.body.data.items.map((r: any) => r.instanceId), who).toContain(id);
+    }
+    expect((await instance(t.erin, id)).id).toBe(id);
+  });
+
+  it('serviceTask merges its result; a failing one takes Failure', async () => {
+    const k = key();
+    const d = doc(k, [
+      node('s', 'startTask'),
+      node('calc', 'serviceTask', { functionName: 'sum', param: '{"target":"total","fields":["a","b"]}' }),
+      node('boom', 'serviceTask', { functionName: 'fail', param: 'on purpose' }),
+      user('review', ['bob']), user('fallback', ['carol']), node('end', 'end'),
+    ], [conn('s', 'calc'), conn('calc', 'boom'), conn('boom', 'review'), conn('boom', 'fallback', 'Failure'), conn('review', 'end'), conn('fallback', 'end')]);
+    const id = await run(d, { a: 2, b: 3 });
+    await myTask(t.carol, id);
+    expect((await instance(t.alice, id)).variables.total).toBe(5);
+  });
+
+  it('httpCall sends the rendered request and maps the answer into variables', async () => {
+    const k = key();
+    const d = doc(k, [
+      node('s', 'startTask'),
+      node('h', 'httpCall', { url: `http://localhost:${port}/score?who=\${msg.who}`, method: 'POST', headers: { Authorization: 'Bearer ${msg.secret}' }, body: '{"id":"${metadata.business_key}"}', outputMappings: [{ from: 'nested.level', to: 'level' }] }),
+      user('u', ['bob']), node('end', 'end'),
+    ], [conn('s', 'h'), conn('h', 'u'), conn('u', 'end')]);
+    await deploy(t.admin, d);
+    const id = await start(t.alice, k, { who: 'alice', secret: 's3' }, `BK-${k}`);
+    await eventually(() => open(id), (x) => x.length === 1);
+    const inst = await instance(t.alice, id);
+    expect(inst.variables).toMatchObject({ score: 42, level: 'gold', _http: { status: 200 } });
+    const call = calls.find((c) => c.url === '/score?who=alice')!;
+    expect(call).toMatchObject({ method: 'POST', body: `{"id":"BK-${k}"}`, auth: 'Bearer s3' });
+  });
+
+  it('httpCall refuses loopback addresses that are not allowed, a 500 and a response over the size limit', async () => {
+    const k = key();
+    const d = doc(k, [
+      node('s', 'startTask'),
+      node('h', 'httpCall', { url: `http://127.0.0.1:${port}/x` }),
+      node('h2', 'httpCall', { url: `http://localhost:${port}/fail` }),
+      node('h3', 'httpCall', { url: `http://localhost:${port}/big` }),
+      user('u', ['bob']), node('end', 'end'),
+    ], [conn('s', 'h'), conn('h', 'u'), conn('h', 'h2', 'Failure'), conn('h2', 'u'), conn('h2', 'h3', 'Failure'), conn('h3', 'u'), conn('h3', 'end', 'Failure'), conn('u', 'end')]);
+    const id = await run(d);
+    const inst = await eventually(() => instance(t.alice, id), (i) => i.status !== 'active');
+    const notes = inst.trail.map((e: any) => e.comment ?? '').join('\n');
+    expect(notes).toContain('loopback');
+    expect(notes).toContain('answered 500');
+    expect(notes).toContain('larger than');
+    expect(calls.some((c) => c.url === '/x')).toBe(false);
+    expect(inst.status).toBe('completed');
+  });
+
+  it('delay waits, then moves on; an admin may end it early', async () => {
+    const k = key();
+    const d = doc(k, [node('s', 'startTask'), node('d', 'delay', { delayMs: '${msg.wait}' }), user('u', ['bob']), node('end', 'end')], [conn('s', 'd'), conn('d', 'u'), conn('u', 'end')]);
+    const a = await run(d, { wait: 1500 });
+    await eventually(() => open(a), (x) => x.some((y) => y.activityId === 'u'), 15_000);
+    const b = await start(t.alice, k, { wait: 3_600_000 });
+    const tasks = (await api(`/api/v1/workflow/tasks?instanceId=${b}`, { token: t.admin })).body.data.items;
+    const delay = tasks.find((x: any) => x.kind === 'delay');
+    expect(delay.status).toBe('waiting');
+    expect((await act(t.bob, delay.id, 'complete')).status).toBe(404);
+    const res = await actOk(t.admin, delay.id, 'complete');
+    expect(res.task.status).toBe('completed');
+    await myTask(t.bob, b);
+  });
+
+  it('subProcess starts the child and continues when it completes', async () => {
+    const child = key();
+    await deploy(t.admin, doc(child, [node('s', 'startTask'), user('cu', ['erin']), node('end', 'end')], [conn('s', 'cu'), conn('cu', 'end')]));
+    const parent = key();
+    const id = await run(doc(parent, [node('s', 'startTask'), node('sub', 'subProcess', { targetId: child }), user('after', ['bob']), node('end', 'end')], [conn('s', 'sub'), conn('sub', 'after'), conn('after', 'end')]));
+    const childTask = await eventually(async () => (await api('/api/v1/workflow/process-instances/todo', { token: t.erin })).body.data.items.filter((x: any) => x.processKey === child), (x) => x.length === 1);
+    expect(childTask[0].initiatorId).toBe('alice');
+    await actOk(t.erin, childTask[0].id, 'approve');
+    await eventually(() => open(id), (x) => x.some((y) => y.activityId === 'after'));
+  });
+});
+
+describe('reject strategies', () => {
+  const chain = (k: string, reject: Record<string, unknown>, extraConns: unknown[] = [], extraNodes: unknown[] = []) =>
+    doc(k, [node('s', 'startTask'), user('first', ['bob']), user('second', ['carol'], { reject }), node('end', 'end'), ...extraNodes],
+      [conn('s', 'first'), conn('first', 'second'), conn('second', 'end'), ...extraConns]);
+
+  it('toPrev gives the previous approval node fresh tasks', async () => {
+    const id = await run(chain(key(), { strategy: 'toPrev' }));
+    await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve');
+    const res = await actOk(t.carol, (await myTask(t.carol, id)).id, 'reject');
+    expect(res.instance.status).toBe('active');
+    const again = await myTask(t.bob, id);
+    expect(again.activityId).toBe('first');
+  });
+
+  it('toNode jumps to its target', async () => {
+    const id = await run(chain(key(), { strategy: 'toNode', target: 'first' }));
+    await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve');
+    await actOk(t.carol, (await myTask(t.carol, id)).id, 'reject');
+    await myTask(t.bob, id, 'first');
+  });
+
+  it('toStarter with a startTask: the initiator resubmits, and the flow runs again', async () => {
+    const id = await run(chain(key(), { strategy: 'toStarter' }));
+    await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve');
+    await actOk(t.carol, (await myTask(t.carol, id)).id, 'reject', { comment: 'fix the dates' });
+    const resubmit = await myTask(t.alice, id);
+    expect(resubmit).toMatchObject({ kind: 'resubmit', activityId: 's' });
+    const res = await actOk(t.alice, resubmit.id, 'complete', { variables: { fixed: true } });
+    expect(res.instance.status).toBe('active');
+    await myTask(t.bob, id, 'first');
+    expect((await instance(t.alice, id)).variables.fixed).toBe(true);
+  });
+
+  it('an impossible jump follows the Reject edge', async () => {
+    const k = key();
+    const d = doc(k, [node('s', 'startTask'), user('only', ['bob'], { reject: { strategy: 'toPrev' } }), user('rework', ['erin']), node('end', 'end')],
+      [conn('s', 'only'), conn('only', 'end'), conn('only', 'rework', 'Reject'), conn('rework', 'end')]);
+    const id = await run(d);
+    await actOk(t.bob, (await myTask(t.bob, id)).id, 'reject');
+    await myTask(t.erin, id, 'rework');
+  });
+});
+
+describe('drafts and business keys', () => {
+  it('a draft has no tasks, editable variables, and only its initiator submits it', async () => {
+    const k = key();
+    await deploy(t.admin, doc(k, [node('s', 'startTask'), user('u', ['bob']), node('end', 'end')], [conn('s', 'u'), conn('u', 'end')], { form: { fields: [{ name: 'days', type: 'number', required: true }] } }));
+    const res = await api('/api/v1/workflow/process-instances/start', { token: t.alice, body: { processKey: k, businessKey: `D-${k}`, variables: {}, draft: true } });
+    expect(res.status).toBe(201);
+    const id = res.body.data.instanceId;
+    expect(res.body.data.instance.status).toBe('draft');
+    expect((await api(`/api/v1/workflow/tasks?instanceId=${id}`, { token: t.admin })).body.data.total).toBe(0);
+    expect((await api(`/api/v1/workflow/process-instances/${id}/submit-draft`, { token: t.alice, body: {} })).status).toBe(400);
+    const set = await api(`/api/v1/workflow/process-instances/${id}/variables`, { token: t.alice, body: { variables: { days: 2 } } });
+    expect(set.body.data).toEqual({ days: 2 });
+    expect((await api(`/api/v1/workflow/process-instances/${id}/submit-draft`, { token: t.bob, body: {} })).status).toBe(404);
+    const submitted = await api(`/api/v1/workflow/process-instances/${id}/submit-draft`, { token: t.alice, body: {} });
+    expect(submitted.status).toBe(200);
+    expect(submitted.body.data.status).toBe('active');
+    await myTask(t.bob, id);
+    expect((await api(`/api/v1/workflow/process-instances/${id}/submit-draft`, { token: t.alice, body: {} })).status).toBe(409);
+  });
+
+  it('a business key in use by a running instance is 409; free again once it ended', async () => {
+    const k = key();
+    await deploy(t.admin, doc(k, [node('s', 'startTask'), user('u', ['bob']), node('end', 'end')], [conn('s', 'u'), conn('u', 'end')]));
+    const id = await start(t.alice, k, {}, `BK-${k}`);
+    const dup = await api('/api/v1/workflow/process-instances/start', { token: t.carol, body: { processKey: k, businessKey: `BK-${k}`, variables: {} } });
+    expect(dup.status).toBe(409);
+    expect(dup.body.code).toBe(40904);
+    await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve');
+    await start(t.alice, k, {}, `BK-${k}`);
+  });
+
+  it('variables are checked against the form', async () => {
+    const k = key();
+    await deploy(t.admin, doc(k, [node('s', 'startTask'), user('u', ['bob']), node('end', 'end')], [conn('s', 'u'), conn('u', 'end')], { form: { fields: [{ name: 'days', type: 'number', required: true }] } }));
+    const bad = await api('/api/v1/workflow/process-instances/start', { token: t.alice, body: { processKey: k, variables: { days: 'two' } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('days');
+    const missing = await api('/api/v1/workflow/process-instances/start', { token: t.alice, body: { processKey: k, variables: {} } });
+    expect(missing.status).toBe(400);
+    expect((await api('/api/v1/workflow/process-instances/start', { token: t.alice, body: { processKey: 'nope', variables: {} } })).status).toBe(404);
+  });
+});
