@@ -60,6 +60,7 @@ export function createEngineSupportActivities(deps: ActivityDeps) {
         },
         doc: def.dsl,
         variables: input.variables,
+        historyLimit: deps.config.WORKFLOW_HISTORY_LIMIT,
       };
       return {
         workflowId,

@@ -26,6 +26,8 @@ export const configSchema = z.object({
   TEMPORAL_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
   WORKFLOW_BUNDLE_PATH: z.string().optional(),
+  /** History events after which an instance continues as new (carrying its state). */
+  WORKFLOW_HISTORY_LIMIT: z.coerce.number().int().min(50).default(2000),
 
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   JWT_ISSUER: z.string().default('approval-service'),

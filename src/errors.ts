@@ -25,6 +25,7 @@ export const ErrorCodes = {
   IN_USE: { code: 40906, status: 409, message: 'Still in use' },
   INVALID_TARGET: { code: 40907, status: 409, message: 'Invalid target' },
   PAYLOAD_TOO_LARGE: { code: 41300, status: 413, message: 'Request body too large' },
+  UNSUPPORTED_MEDIA_TYPE: { code: 41500, status: 415, message: 'Send the body as application/json' },
   DSL_INVALID: { code: 42200, status: 422, message: 'The process definition does not validate' },
   RATE_LIMITED: { code: 42900, status: 429, message: 'Too many requests' },
   INTERNAL: { code: 50000, status: 500, message: 'Internal error' },

@@ -1,8 +1,8 @@
 // One process instance: interprets the deployed DSL snapshot until the instance ends.
-import { allHandlersFinished, condition, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { Engine } from './engine/engine.js';
 import { projection } from './engine/activities.js';
-import { spawn } from './engine/interpreter.js';
+import { canCarry, resumeAll, spawn } from './engine/interpreter.js';
 import { registerCoreActions } from './engine/actions.js';
 import { registerTaskActions } from './engine/task-actions.js';
 import * as m from './messages.js';
@@ -14,8 +14,12 @@ export interface ApprovalOutcome {
   variables: Record<string, unknown>;
 }
 
+const DEFAULT_HISTORY_LIMIT = 2000;
+
 export async function approvalProcess(input: StartInput): Promise<ApprovalOutcome> {
-  const engine = new Engine(input.instance, input.doc, input.variables);
+  const engine = input.carried
+    ? Engine.restore(input.instance, input.doc, input.variables, input.carried)
+    : new Engine(input.instance, input.doc, input.variables);
 
   // Message handling
   registerCoreActions(engine);
@@ -25,12 +29,25 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
   // Main logic
   const projector = project(engine);
   engine.busy++;
-  engine.trail('start', { userId: input.instance.initiatorId, detail: { processKey: input.instance.processKey, version: input.instance.processVersion } });
-  const first = input.doc.metadata.nodes[input.doc.metadata.firstNodeIndex ?? 0];
-  spawn(engine, first.id, null);
+  if (input.carried) resumeAll(engine);
+  else {
+    engine.trail('start', { userId: input.instance.initiatorId, detail: { processKey: input.instance.processKey, version: input.instance.processVersion } });
+    const first = input.doc.metadata.nodes[input.doc.metadata.firstNodeIndex ?? 0];
+    spawn(engine, first.id, null);
+  }
   engine.busy--;
 
-  await condition(() => engine.ended);
+  // Long-lived instances hand their state to a fresh run before the history grows large.
+  const limit = input.historyLimit ?? DEFAULT_HISTORY_LIMIT;
+  const shouldRoll = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > limit;
+  for (;;) {
+    await condition(() => engine.ended || (shouldRoll() && engine.settled() && canCarry(engine) && allHandlersFinished()));
+    if (engine.ended) break;
+    await condition(allHandlersFinished);
+    if (engine.settled() && canCarry(engine)) {
+      await continueAsNew<typeof approvalProcess>({ ...input, variables: engine.variables, carried: engine.carry() });
+    }
+  }
   await projector;
   await condition(allHandlersFinished);
   return { status: engine.status, variables: engine.variables };
@@ -51,4 +68,3 @@ async function project(engine: Engine): Promise<void> {
     if (snapshot.ended && engine.projectedSeq >= engine.seq) return;
   }
 }
-

@@ -15,6 +15,7 @@ export function toAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
   if (err instanceof HTTPException) {
     if (err.status === 413) return new AppError('PAYLOAD_TOO_LARGE');
+    if (err.status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', err.message || undefined);
     if (err.message.startsWith('Malformed JSON')) return new AppError('MALFORMED_JSON');
     if (err.status === 400) return new AppError('BAD_REQUEST', err.message);
     if (err.status === 401) return new AppError('UNAUTHENTICATED', err.message);

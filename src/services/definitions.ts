@@ -230,8 +230,8 @@ export function importDsl(em: EntityManager, tenantId: string, userId: string, d
 }
 
 export async function createDraft(em: EntityManager, tenantId: string, userId: string, dsl: DslInput) {
-  const { form, ...cols } = columnsOf(parseDraft(dsl));
-  const row = em.create(ProcessDefinition, { id: randomUUID(), tenantId, ...cols, form, dsl, version: null, status: 'draft', createdBy: userId, updatedBy: userId, deployedAt: null } as any);
+  const cols = columnsOf(parseDraft(dsl));
+  const row = em.create(ProcessDefinition, { id: randomUUID(), tenantId, ...cols, dsl, version: null, status: 'draft', createdBy: userId, updatedBy: userId, deployedAt: null } as any);
   await em.flush();
   return row as IProcessDefinition;
 }

@@ -72,6 +72,7 @@ async function launch(deps: AppDeps, em: EntityManager, row: any, doc: ProcessDo
     },
     doc,
     variables: row.variables ?? {},
+    historyLimit: deps.config.WORKFLOW_HISTORY_LIMIT,
   };
   await startInstanceWorkflow(deps.temporal, deps.config, input);
   void em;

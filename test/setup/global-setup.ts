@@ -88,6 +88,8 @@ export async function setup(project: TestProject) {
     BODY_LIMIT_BYTES: String(1024 * 1024),
     // httpCall tests reach a local server by this name; 127.0.0.1 stays refused.
     HTTP_CALL_ALLOW_PRIVATE_HOSTS: 'localhost',
+    // Low, so multi-step tests cross continue-as-new boundaries.
+    WORKFLOW_HISTORY_LIMIT: '60',
   };
   for (const script of ['worker.ts', 'server.ts']) {
     const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });

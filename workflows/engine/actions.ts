@@ -2,6 +2,7 @@
 // history; each handler applies the action, then returns once the instance is settled
 // (next tasks exist or it ended) and the read model has it.
 import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
+import { onUpdate } from './handlers.js';
 import type { ErrorCode } from '../../src/errors.js';
 import * as m from '../messages.js';
 import { Engine } from './engine.js';
@@ -82,7 +83,8 @@ export function registerCoreActions(engine: Engine) {
   setHandler(m.sync, () => settle(engine, null));
 
   for (const [def, decision] of [[m.approve, 'approve'], [m.reject, 'reject']] as const) {
-    setHandler(
+    onUpdate<typeof m.approve>(
+      engine,
       def,
       (input) => {
         applyDecision(engine, input, decision);
@@ -92,7 +94,8 @@ export function registerCoreActions(engine: Engine) {
     );
   }
 
-  setHandler(
+  onUpdate(
+    engine,
     m.complete,
     (input) => {
       const task = engine.tasks[input.taskId];
@@ -117,7 +120,8 @@ export function registerCoreActions(engine: Engine) {
     },
   );
 
-  setHandler(
+  onUpdate(
+    engine,
     m.setVariables,
     (input) => {
       if (input.variables) Object.assign(engine.variables, input.variables);
@@ -126,13 +130,14 @@ export function registerCoreActions(engine: Engine) {
       return settle(engine, null);
     },
     {
-      validator: (_input: m.InstanceActionInput) => {
+      validator: () => {
         if (engine.ended) fault('INVALID_STATE', `The instance has ended (${engine.status})`);
       },
     },
   );
 
-  setHandler(
+  onUpdate(
+    engine,
     m.withdraw,
     (input) => {
       engine.trail('withdraw', { userId: input.actor.userId, comment: input.reason ?? input.comment ?? null });
@@ -153,7 +158,8 @@ export function registerCoreActions(engine: Engine) {
     [m.completeInstance, 'completed', 'complete', 'Completed by an administrator'],
   ] as const;
   for (const [def, status, type, reason] of endings) {
-    setHandler(
+    onUpdate(
+      engine,
       def as typeof m.terminate,
       (input) => {
         if (engine.ended) return settle(engine, null);

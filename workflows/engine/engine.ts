@@ -4,6 +4,7 @@ import { condition, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { DslNode, ProcessDocument } from '../../src/dsl/index.js';
 import type {
   Candidates,
+  CarriedState,
   CcRecord,
   InstanceInfo,
   InstanceRow,
@@ -54,6 +55,8 @@ export interface Token {
   wakeAt: string | null;
   /** Its branch was given up (join timeout): the path stops at its next step. */
   abandoned?: boolean;
+  /** Parked on a failure until an admin re-drives the instance. */
+  failed?: boolean;
 }
 
 /** A parallel region opened by a fork/inclusive, closed by its join. */
@@ -95,10 +98,54 @@ export class Engine {
   pendingCc: CcRecord[] = [];
   pendingNotifications: NotificationRecord[] = [];
 
+  /** Answers of recent Updates by id, so a retry after continue-as-new gets the first answer. */
+  recentUpdates: Array<{ id: string; result: unknown }> = [];
+
   constructor(info: InstanceInfo, doc: ProcessDocument, variables: Record<string, unknown>) {
     this.info = info;
     this.doc = doc;
     this.variables = { ...variables };
+  }
+
+  /** Everything continue-as-new hands to the next run (the instance is settled then). */
+  carry(): CarriedState {
+    return {
+      status: this.status,
+      detail: this.detail,
+      tasks: this.tasks,
+      runs: this.runs,
+      tokens: this.tokens,
+      regions: this.regions,
+      completedApprovals: this.completedApprovals,
+      lastUrge: this.lastUrge,
+      seq: this.seq,
+      trailCounter: this.trailCounter,
+      recentUpdates: this.recentUpdates.slice(-100),
+    };
+  }
+
+  static restore(info: InstanceInfo, doc: ProcessDocument, variables: Record<string, unknown>, c: CarriedState): Engine {
+    const e = new Engine(info, doc, variables);
+    Object.assign(e, {
+      status: c.status,
+      detail: c.detail,
+      tasks: c.tasks,
+      runs: c.runs,
+      tokens: c.tokens,
+      regions: c.regions,
+      completedApprovals: c.completedApprovals,
+      lastUrge: c.lastUrge,
+      seq: c.seq,
+      projectedSeq: c.seq,
+      recentUpdates: c.recentUpdates,
+    });
+    e.trailCounter = c.trailCounter;
+    return e;
+  }
+
+  rememberUpdate(id: string, result: unknown) {
+    this.recentUpdates.push({ id, result });
+    if (this.recentUpdates.length > 200) this.recentUpdates.splice(0, this.recentUpdates.length - 100);
   }
 
   // ---------- time and ids ----------

@@ -5,7 +5,8 @@ import { evaluateCondition, matchingJoin, previousApprovalNode, renderTemplate, 
 import { Engine, Halt, type NodeRun, type Region, type Token } from './engine.js';
 import { httpActivities, local } from './activities.js';
 import * as sa from '../search-attributes.js';
-import { config, startUserTask, templateContext } from './user-task.js';
+import { config, startUserTask, templateContext, watchDue } from './user-task.js';
+import type { TaskState } from './types.js';
 
 type Step = { follow: string } | { jump: string } | { stop: true };
 
@@ -23,13 +24,13 @@ export function spawn(engine: Engine, nodeId: string, regionId: string | null): 
   return token;
 }
 
-async function runPath(engine: Engine, token: Token): Promise<void> {
+async function runPath(engine: Engine, token: Token, first?: () => Promise<Step>): Promise<void> {
   try {
-    for (;;) {
+    for (let resumeStep = first; ; resumeStep = undefined) {
       const node = engine.node(token.nodeId);
       let step: Step;
       try {
-        step = await execute(engine, token, node);
+        step = resumeStep ? await resumeStep() : await execute(engine, token, node);
       } catch (err) {
         if (!(err instanceof NodeFailure)) throw err;
         await fail(engine, token, node, err.message);
@@ -69,9 +70,15 @@ export async function fail(engine: Engine, token: Token, node: DslNode, reason: 
   engine.setInstanceStatus('failed');
   engine.trail('system', { activityId: node.id, comment: `Instance failed: ${reason}`, detail: engine.detail });
   token.parked = true;
+  token.failed = true;
   engine.touch();
+  await waitForRedrive(engine, token);
+}
+
+async function waitForRedrive(engine: Engine, token: Token) {
   await engine.park(() => engine.status !== 'failed');
   token.parked = false;
+  token.failed = false;
   engine.detail = null;
   engine.touch();
 }
@@ -150,8 +157,9 @@ async function onReject(engine: Engine, token: Token, node: DslNode, run: NodeRu
   else if (strategy === 'toNode') target = cfg.reject?.target ?? null;
   else if (strategy === 'toStarter') {
     const first = engine.doc.metadata.nodes[engine.doc.metadata.firstNodeIndex ?? 0];
-    if (first.type === 'startTask') return resubmit(engine, token, first, run);
-    if (first.type === 'userTask' && first.id !== node.id) target = first.id;
+    // A userTask first gets fresh tasks; any other first node waits for the initiator to resubmit.
+    if (first.type === 'userTask') target = first.id === node.id ? null : first.id;
+    else return resubmit(engine, token, first, run);
   }
   if (target) {
     engine.trail('system', { activityId: node.id, comment: `Rejected: back to ${target} (${strategy})`, detail: { rule: `reject: ${strategy}`, target } });
@@ -174,13 +182,18 @@ async function resubmit(engine: Engine, token: Token, start: DslNode, rejected: 
   run.taskIds.push(task.id);
   engine.trail('assign', { activityId: start.id, taskId: task.id, userId: engine.info.initiatorId, detail: { reason: `rejected at ${rejected.nodeId} with strategy toStarter: the initiator may resubmit` } });
   token.nodeId = start.id;
-  token.parked = true;
   engine.completedApprovals = [];
+  return resubmitWait(engine, token, start, run, task);
+}
+
+async function resubmitWait(engine: Engine, token: Token, start: DslNode, run: NodeRun, task: { id: string }): Promise<Step> {
+  token.parked = true;
   engine.touch();
   await engine.park(() => run.outcome !== null);
   token.parked = false;
   engine.trail('submit', { activityId: start.id, taskId: task.id, userId: engine.info.initiatorId, detail: { resubmitted: true } });
-  // The flow runs again from the start node's successor.
+  // The flow runs again: after a startTask from its successor, otherwise from the first node itself.
+  if (start.type !== 'startTask') return { jump: start.id };
   const next = edges(engine, start.id, 'Success')[0];
   if (!next) throw new NodeFailure(`start node ${start.id} has no Success connection`);
   return { jump: next };
@@ -280,10 +293,17 @@ async function join(engine: Engine, token: Token, node: DslNode): Promise<Step> 
   const timeoutSec = Number(((node.configuration ?? {}) as { timeout?: number }).timeout ?? 0);
   if (region.arrived.length > 1 || !(timeoutSec > 0)) return { stop: true };
   // The first arrival keeps the join's timer.
+  token.wakeAt = new Date(Date.parse(engine.now()) + timeoutSec * 1000).toISOString();
+  return joinWait(engine, token, node, region);
+}
+
+async function joinWait(engine: Engine, token: Token, node: DslNode, region: Region): Promise<Step> {
+  const timeoutSec = Number(((node.configuration ?? {}) as { timeout?: number }).timeout ?? 0);
   token.parked = true;
   engine.touch();
-  const all = await engine.park(() => region.fired || region.arrived.length >= region.expected, timeoutSec * 1000);
+  const all = await engine.park(() => region.fired || region.arrived.length >= region.expected, Math.max(0, Date.parse(token.wakeAt!) - Date.parse(engine.now())));
   token.parked = false;
+  token.wakeAt = null;
   if (all || region.fired) return { stop: true };
   // Timed out: the other branches are abandoned and the flow takes Failure.
   region.fired = true;
@@ -314,10 +334,14 @@ async function delay(engine: Engine, token: Token, node: DslNode): Promise<Step>
   engine.runs[run.id] = run;
   const task = engine.createTask({ activityId: node.id, name: node.name ?? node.id, kind: 'delay', runId: run.id, status: 'waiting', dueDate: new Date(Date.parse(engine.now()) + ms).toISOString() });
   run.taskIds.push(task.id);
-  token.parked = true;
   token.wakeAt = task.dueDate;
+  return delayWait(engine, token, run, task);
+}
+
+async function delayWait(engine: Engine, token: Token, run: NodeRun, task: TaskState): Promise<Step> {
+  token.parked = true;
   engine.touch();
-  const early = await engine.park(() => !engine.isOpen(task), ms);
+  const early = await engine.park(() => !engine.isOpen(task), Math.max(0, Date.parse(token.wakeAt!) - Date.parse(engine.now())));
   token.parked = false;
   token.wakeAt = null;
   if (!early) engine.closeTask(task, 'completed', 'Delay elapsed');
@@ -437,3 +461,38 @@ async function subProcess(engine: Engine, token: Token, node: DslNode): Promise<
   throw new Halt();
 }
 
+
+// ---------- continue-as-new ----------
+
+const resumable = new Set(['userTask', 'startTask', 'delay', 'join']);
+
+/** Whether every path waits somewhere a new run can pick it up (not in an activity or child). */
+export function canCarry(engine: Engine): boolean {
+  return Object.values(engine.tokens).every((t) => t.parked && (t.failed || resumable.has(engine.node(t.nodeId).type)));
+}
+
+/** Restarts the paths and due-date timers of a carried instance. */
+export function resumeAll(engine: Engine) {
+  for (const task of Object.values(engine.tasks)) {
+    const run = engine.runs[task.runId];
+    if (run && !run.outcome && engine.isOpen(task) && task.dueDate && task.kind === 'approval') watchDue(engine, run, task, config(engine.node(run.nodeId)));
+  }
+  for (const token of Object.values(engine.tokens)) {
+    engine.busy++;
+    void runPath(engine, token, () => resumeStep(engine, token));
+  }
+}
+
+async function resumeStep(engine: Engine, token: Token): Promise<Step> {
+  const node = engine.node(token.nodeId);
+  if (token.failed) {
+    await waitForRedrive(engine, token);
+    return { jump: node.id };
+  }
+  const run = Object.values(engine.runs).find((r) => r.tokenId === token.id && !r.outcome && r.nodeId === node.id);
+  if (node.type === 'userTask' && run) return awaitRun(engine, token, node, run);
+  if (node.type === 'startTask' && run) return resubmitWait(engine, token, node, run, engine.tasks[run.taskIds[0]]);
+  if (node.type === 'delay' && run) return delayWait(engine, token, run, engine.tasks[run.taskIds[0]]);
+  if (node.type === 'join' && token.regionId && engine.regions[token.regionId]) return joinWait(engine, token, node, engine.regions[token.regionId]);
+  return { jump: node.id };
+}

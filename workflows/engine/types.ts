@@ -5,6 +5,7 @@ import type { ProcessDocument } from '../../src/dsl/index.js';
 export type InstanceStatus = 'draft' | 'active' | 'suspended' | 'completed' | 'rejected' | 'terminated' | 'failed';
 export type TaskStatus = 'pending' | 'active' | 'waiting' | 'suspended' | 'completed' | 'cancelled';
 export type TaskKind = 'approval' | 'handle' | 'resubmit' | 'delay';
+export type AddSignPosition = 'before' | 'after' | 'parallel';
 export type TaskResult =
   | 'approved'
   | 'rejected'
@@ -45,6 +46,14 @@ export interface TaskState {
   runId: string;
   /** Status to restore when a suspension ends. */
   suspendedFrom: TaskStatus | null;
+  /** Add-sign sub-tasks: when the added signer signs, relative to the task they were added to. */
+  position?: AddSignPosition | null;
+  /** Taken off the node by reduce-sign: no longer a ballot. */
+  removed?: boolean;
+  /** Who claimed it from its pool (only they may unclaim). */
+  claimedBy?: string | null;
+  /** Suspended on its own (task suspend): activating the instance leaves it suspended. */
+  held?: boolean;
   /** Last state change (projection ordering). */
   seq: number;
 }
@@ -93,6 +102,8 @@ export interface StartInput {
   variables: Record<string, unknown>;
   /** Set by continue-as-new: the state to carry on from. */
   carried?: CarriedState;
+  /** Continue as new once the history has this many events (default 2000). */
+  historyLimit?: number;
 }
 
 export interface InstanceRow {
@@ -127,8 +138,19 @@ export interface ProjectionSnapshot {
   ended: boolean;
 }
 
+/** State handed over by continue-as-new (see Engine.carry). */
 export interface CarriedState {
-  [key: string]: unknown;
+  status: InstanceStatus;
+  detail: Record<string, unknown> | null;
+  tasks: Record<string, TaskState>;
+  runs: Record<string, any>;
+  tokens: Record<string, any>;
+  regions: Record<string, any>;
+  completedApprovals: string[];
+  lastUrge: Record<string, string>;
+  seq: number;
+  trailCounter: number;
+  recentUpdates: Array<{ id: string; result: unknown }>;
 }
 
 /** Who the approvers are for one userTask, and why. */

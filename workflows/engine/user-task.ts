@@ -53,7 +53,7 @@ export function thresholdFor(mode: ApproveMode, n: number, rule?: UserTaskConfig
   }
 }
 
-function dueDateFor(engine: Engine, cfg: UserTaskConfig): string | null {
+export function dueDateFor(engine: Engine, cfg: UserTaskConfig): string | null {
   if (cfg.timeout?.dueInMinutes && cfg.timeout.dueInMinutes > 0) {
     return new Date(Date.parse(engine.now()) + cfg.timeout.dueInMinutes * 60_000).toISOString();
   }
@@ -221,15 +221,58 @@ export function decide(engine: Engine, task: TaskState, result: TaskResult, acto
 const approvedResults: Array<TaskResult | null> = ['approved', 'auto_approved', 'completed'];
 const rejectedResults: Array<TaskResult | null> = ['rejected', 'auto_rejected'];
 
+/** The add-sign sub-tasks of a task (removed ones only when asked). */
+export function addedSigners(engine: Engine, taskId: string, withRemoved = false): TaskState[] {
+  return Object.values(engine.tasks).filter((t) => t.parentTaskId === taskId && t.position && (withRemoved || !t.removed));
+}
+
+export type BallotState = 'approved' | 'rejected' | 'open' | 'void';
+
+/** A ballot together with its added signers: approved once they all approved too. */
+export function ballotState(engine: Engine, task: TaskState): BallotState {
+  if (task.removed) return 'void';
+  const signers = addedSigners(engine, task.id).map((s) => ballotState(engine, s));
+  if (rejectedResults.includes(task.result) || signers.includes('rejected')) return 'rejected';
+  if (engine.isOpen(task)) return 'open';
+  if (!approvedResults.includes(task.result)) return 'void';
+  return signers.includes('open') ? 'open' : 'approved';
+}
+
+/** Add-sign turns: `before` signers done → the original approver's turn; original approved → `after` signers' turn. */
+function advanceAddSigns(engine: Engine, run: NodeRun) {
+  for (const task of Object.values(engine.tasks)) {
+    if (task.runId !== run.id) continue;
+    const signers = addedSigners(engine, task.id, true);
+    if (!signers.length) continue;
+    if (engine.isOpen(task)) {
+      const before = signers.filter((s) => s.position === 'before');
+      if (task.status === 'waiting' && before.length && !before.some((s) => engine.isOpen(s) || rejectedResults.includes(s.result))) engine.setStatus(task, 'active');
+    } else if (approvedResults.includes(task.result)) {
+      const cfg = config(engine.node(run.nodeId));
+      for (const s of signers) {
+        if (s.position !== 'after' || s.status !== 'waiting') continue;
+        s.dueDate = dueDateFor(engine, cfg);
+        engine.setStatus(s, 'active');
+        watchDue(engine, run, s, cfg);
+      }
+    } else for (const s of signers) engine.closeTask(s, 'cancelled');
+  }
+}
+
 /** Applies the approve mode: opens the next sequential ballot, or decides the run. */
 export function evaluate(engine: Engine, run: NodeRun, actorId: string | null) {
   if (run.outcome) return;
-  const ballots = engine.tasksOfRun(run).filter((t) => !(t.result === 'cancelled' && t.status === 'cancelled' && t.variables.__removed));
-  const approvals = ballots.filter((t) => approvedResults.includes(t.result)).length;
-  const rejections = ballots.filter((t) => rejectedResults.includes(t.result)).length;
-  const open = ballots.filter((t) => engine.isOpen(t)).length;
+  advanceAddSigns(engine, run);
+  const ballots = engine.tasksOfRun(run).filter((t) => !t.removed);
+  const states = ballots.map((t) => ballotState(engine, t));
+  const approvals = states.filter((s) => s === 'approved').length;
+  const rejections = states.filter((s) => s === 'rejected').length;
+  const open = states.filter((s) => s === 'open').length;
+  // A rejection by an added signer is the node's rejection, whatever the approve mode.
+  const signerRejected = Object.values(engine.tasks).some((t) => t.runId === run.id && t.position && !t.removed && rejectedResults.includes(t.result));
   let outcome: 'approved' | 'rejected' | null = null;
-  if (run.mode === 'vote') {
+  if (signerRejected) outcome = 'rejected';
+  else if (run.mode === 'vote') {
     if (approvals >= run.threshold) outcome = 'approved';
     else if (approvals + open < run.threshold) outcome = 'rejected';
   } else if (rejections > 0) outcome = 'rejected';
@@ -237,9 +280,12 @@ export function evaluate(engine: Engine, run: NodeRun, actorId: string | null) {
   else if (open === 0 && approvals >= Math.max(1, run.threshold)) outcome = 'approved';
 
   if (!outcome) {
-    if (run.oneAtATime && !ballots.some((t) => t.status === 'active' || (t.status === 'suspended' && t.suspendedFrom === 'active'))) {
-      const next = ballots.find((t) => t.status === 'waiting');
-      if (next) {
+    // A ballot not started yet: waiting for its turn, with no added signers of its own.
+    const notStarted = (t: TaskState) =>
+      (t.status === 'waiting' || (t.status === 'suspended' && t.suspendedFrom === 'waiting')) && addedSigners(engine, t.id, true).length === 0;
+    if (run.oneAtATime && !ballots.some((t, i) => states[i] === 'open' && !notStarted(t))) {
+      const next = ballots.find(notStarted);
+      if (next && next.status === 'waiting') {
         const cfg = config(engine.node(run.nodeId));
         next.dueDate = dueDateFor(engine, cfg);
         engine.setStatus(next, 'active');
@@ -250,7 +296,7 @@ export function evaluate(engine: Engine, run: NodeRun, actorId: string | null) {
   }
   run.outcome = outcome;
   run.decidedBy = actorId;
-  for (const t of ballots) engine.closeTask(t, 'cancelled');
+  for (const t of Object.values(engine.tasks)) if (t.runId === run.id && t.id !== run.parentTaskId) engine.closeTask(t, 'cancelled');
   if (run.parentTaskId) engine.closeTask(engine.tasks[run.parentTaskId], outcome === 'approved' ? 'approved' : 'rejected');
 }
 

@@ -70,6 +70,8 @@ describe('evaluateCondition', () => {
       items: [1, 2, 3],
       empty: null,
       user: { name: 'alice' },
+      lines: [{ amount: 50 }, { amount: 120.5 }],
+      constructor: 'own key', // plain data, as a JSON field named "constructor" would be
     },
     metadata: { owner: 'alice', process_key: 'leave' },
   };
@@ -103,6 +105,10 @@ describe('evaluateCondition', () => {
     ["msg.user.name == metadata.owner", true],
     ['has(msg.missing)', false],
     ['msg.items.exists(i, i > 2)', true],
+    ['msg.lines.exists(l, l.amount > 100)', true],
+    ['msg.lines.all(l, l.amount > 100)', false],
+    ["msg.constructor == 'own key'", true],
+    ["msg == {'days': 2}", false],
   ])('%s → %s', (source, expected) => {
     expect(evaluateCondition(source, ctx)).toBe(expected);
   });

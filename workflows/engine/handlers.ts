@@ -1,0 +1,38 @@
+// Update handlers that remember their answers: Temporal de-duplicates Update ids within one
+// run; across continue-as-new the carried ids make a retried request answer like the first.
+import { currentUpdateInfo, setHandler } from '@temporalio/workflow';
+import type { UpdateDefinition } from '@temporalio/common';
+import type { Engine } from './engine.js';
+import type { ActionResult } from './types.js';
+
+type ArgOf<D> = D extends UpdateDefinition<ActionResult, [infer A]> ? A : never;
+
+export function onUpdate<D extends UpdateDefinition<ActionResult, [any]>>(
+  engine: Engine,
+  def: D,
+  handler: (input: ArgOf<D>) => Promise<ActionResult>,
+  options: { validator?: (input: ArgOf<D>) => void } = {},
+) {
+  type A = ArgOf<D>;
+  const seen = () => {
+    const id = currentUpdateInfo()?.id;
+    return id ? engine.recentUpdates.find((u) => u.id === id) : undefined;
+  };
+  setHandler(
+    def as UpdateDefinition<ActionResult, [A]>,
+    async (input: A) => {
+      const prior = seen();
+      if (prior) return prior.result as ActionResult;
+      const result = await handler(input);
+      const id = currentUpdateInfo()?.id;
+      if (id) engine.rememberUpdate(id, result);
+      return result;
+    },
+    {
+      validator: (input: A) => {
+        if (seen()) return;
+        options.validator?.(input);
+      },
+    },
+  );
+}
