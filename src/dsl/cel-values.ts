@@ -3,9 +3,9 @@
 // bounded in size (the work of a condition grows with it).
 import type { VariableUse } from './expression-guards.js';
 
-const MAX_VALUES = 50_000;
+const MAX_VALUES = 10_000;
 const MAX_LIST_LENGTH = 5_000;
-const MAX_CHARS = 1_000_000;
+const MAX_CHARS = 100_000;
 const MAX_DEPTH = 64;
 
 interface Budget {

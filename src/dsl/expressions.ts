@@ -48,9 +48,10 @@ function prepare(src: string, varTypes?: Record<string, string>): Prepared {
   const use = variableUse(program.ast);
 
   let type = checked.type;
-  if (varTypes && Object.keys(varTypes).length > 0) {
-    // Declared form fields get their types; other fields stay dynamic.
-    const schema: Record<string, string> = {};
+  if (varTypes && Object.keys(varTypes).length > 0 && !use.wholeMsg) {
+    // Declared form fields get their types; other fields stay dynamic. (msg used as a whole,
+    // e.g. size(msg), stays a plain map.)
+    const schema: Record<string, string> = Object.create(null); // a field may be named __proto__
     for (const field of use.fields) schema[field] = Object.hasOwn(varTypes, field) ? celTypeOf(varTypes[field]) : 'dyn';
     const typed = typedEnvironment(schema).check(cel);
     if (!typed.valid) throw typed.error ?? new Error('does not type-check');

@@ -134,11 +134,17 @@ describe('evaluateCondition', () => {
     expect((error as ExpressionError).expression).toBe(source);
   });
 
-  it('refuses variables that are not plain JSON data', () => {
-    const call = (msg: Record<string, unknown>) => () => evaluateCondition('true', { msg, metadata: {} });
-    expect(call({ f: () => 1 })).toThrow(ExpressionError);
-    expect(call({ m: new Map() })).toThrow('unsupported value');
-    expect(call({ list: new Array(5001).fill(0) })).toThrow('more than 5000 elements');
+  it('refuses variables it reads that are not plain JSON data or too large', () => {
+    const call = (source: string, msg: Record<string, unknown>) => () => evaluateCondition(source, { msg, metadata: {} });
+    expect(call('msg.f == null', { f: () => 1 })).toThrow(ExpressionError);
+    expect(call('has(msg.m)', { m: new Map() })).toThrow('msg.m holds an unsupported value');
+    expect(call('size(msg.list) > 0', { list: new Array(5001).fill(0) })).toThrow('msg.list has more than 5000 elements');
+    expect(call("msg.s == ''", { s: 'x'.repeat(100_001) })).toThrow('more than 100000 characters');
+    expect(call('size(msg) > 0', { big: new Array(5001).fill(0) })).toThrow('msg.big has more than 5000 elements');
+  });
+
+  it('ignores variables it does not read', () => {
+    expect(evaluateCondition('msg.days == 2', { msg: { days: 2, big: new Array(100_000).fill('x'), f: () => 1 }, metadata: {} })).toBe(true);
   });
 });
 
@@ -157,13 +163,30 @@ describe('compileCondition', () => {
     expect(compileCondition('msg.reason > 3', form)).toMatchObject({ ok: false });
     expect(compileCondition("msg.undeclared == 'x'", form)).toEqual({ ok: true }); // not on the form: dynamic
     expect(compileCondition('msg.days + 1', form)).toEqual({ ok: false, error: 'condition must be a boolean, not double' });
+    expect(compileCondition("metadata.owner == 'x'", form)).toEqual({ ok: true });
+    expect(compileCondition("size(msg) > 1 && 'days' in msg", form)).toEqual({ ok: true });
   });
 
-  it('refuses nested comprehensions and bad literal patterns', () => {
-    expect(compileCondition('msg.a.exists(x, msg.b.exists(y, x == y))')).toEqual({
+  it('holds comprehensions and additions to the run-time bounds', () => {
+    expect(compileCondition('msg.lines.exists(l, l.amount > 100 && l.kind in ["a", "b"])')).toEqual({ ok: true });
+    expect(compileCondition('[1, 2].all(x, x > 0)')).toEqual({ ok: true });
+    expect(compileCondition('msg.a.exists(x, x.b.exists(y, y == 1))')).toEqual({
       ok: false,
       error: '"exists" inside another comprehension is not allowed',
     });
+    expect(compileCondition('msg.lines.exists(l, l.amount > msg.limit)')).toEqual({
+      ok: false,
+      error: 'inside exists(...) only the loop variable and literals can be used, not msg',
+    });
+    expect(compileCondition('(msg.a + msg.b).exists(x, x > 1)')).toMatchObject({ ok: false, error: expect.stringContaining('must be applied to a variable') });
+    expect(compileCondition('cel.bind(x, msg.a, x > 1)')).toEqual({ ok: false, error: 'cel.bind is not supported' });
+    const sum = (n: number) => `size(${Array(n).fill('msg.s').join(' + ')}) > 0`;
+    expect(compileCondition(sum(17))).toEqual({ ok: true }); // 16 additions
+    expect(compileCondition(sum(18))).toMatchObject({ ok: false, error: expect.stringContaining('more than 16 additions') });
+    expect(compileCondition(`${Array(40).fill('double(msg.n)').join(' + ')} > 0.0`)).toEqual({ ok: true }); // numbers do not grow
+  });
+
+  it('refuses bad literal patterns', () => {
     expect(compileCondition("msg.s matches '(a|b'")).toMatchObject({ ok: false, error: expect.stringContaining('missing )') });
     expect(compileCondition("msg.s matches '(a)\\\\1'")).toMatchObject({ ok: false, error: expect.stringContaining('backreferences') });
   });

@@ -1,0 +1,18 @@
+// Replays every history under test/histories against the current workflow code and prints
+// one JSON line per history; exits non-zero on any nondeterminism. (`npm run replay`)
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Runtime, Worker, DefaultLogger } from '@temporalio/worker';
+
+const root = path.resolve(import.meta.dirname, '..');
+const dir = path.join(root, 'test', 'histories');
+Runtime.install({ logger: new DefaultLogger('WARN') });
+const histories = readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => ({ workflowId: f, history: JSON.parse(readFileSync(path.join(dir, f), 'utf8')) }));
+let failed = 0;
+for await (const r of Worker.runReplayHistories({ workflowsPath: path.join(root, 'workflows', 'index.ts'), bundlerOptions: { logger: { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} } as any } }, histories)) {
+  if (r.error) failed++;
+  console.log(JSON.stringify({ history: r.workflowId, ok: !r.error, error: r.error ? String(r.error) : null }));
+}
+process.exit(failed ? 1 : 0);
