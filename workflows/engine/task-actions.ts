@@ -34,7 +34,7 @@ function requireOwnTask(engine: Engine, input: m.TaskActionInput): TaskState {
   return task;
 }
 
-/** An open task that is not suspended on its own. */
+/** An open, unsuspended task of a running instance (whoever holds it). */
 function requireLive(engine: Engine, input: m.TaskActionInput): TaskState {
   requireRunning(engine);
   const task = findTask(engine, input.taskId);
