@@ -26,7 +26,10 @@ describe('login', () => {
   });
 
   it('finds the tenant when the username is unique', async () => {
-    const res = await api('/api/v1/auth/login', { body: { username: 'grace', password: 'demo' } });
+    const { adminToken } = await createTenant('uniq');
+    const username = `only-${Date.now()}`;
+    await api('/api/v1/users', { token: adminToken, body: { username, password: 'pw-unique' } });
+    const res = await api('/api/v1/auth/login', { body: { username, password: 'pw-unique' } });
     expect(res.status).toBe(200);
   });
 
