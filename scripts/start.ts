@@ -9,6 +9,7 @@ import { createLogger } from '../src/logger.js';
 import { provision } from '../src/runtime/provision.js';
 import { createOrm, migrate } from '../src/db/orm.js';
 import { seed } from '../src/services/seed.js';
+import { deployDemoProcesses } from '../src/services/demo-processes.js';
 import { waitForPort } from '../src/runtime/temporal-cli.js';
 
 const started = Date.now();
@@ -43,6 +44,7 @@ const runtime = await provision({
 const orm = await createOrm(runtime.databaseUrl);
 await migrate(orm);
 await seed(orm.em.fork(), { adminPassword: config.ADMIN_PASSWORD, demoPassword: config.DEMO_PASSWORD, demo: config.SEED_DEMO });
+if (config.SEED_DEMO) await deployDemoProcesses(orm.em.fork());
 await orm.close();
 
 const env = {

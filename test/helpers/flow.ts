@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import { api } from './api.js';
 
-export const examplesDir = path.resolve(import.meta.dirname, '../../..', 'shared', 'examples');
+export const examplesDir = path.resolve(import.meta.dirname, '../..', 'examples');
 export const example = (name: string) => JSON.parse(readFileSync(path.join(examplesDir, name), 'utf8'));
 
 export async function deploy(token: string, dsl: unknown) {

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { api, createDemoLikeTenant, createTenant, login } from '../helpers/api.js';
 
 const base = '/api/v1/workflow/process-definitions';
-const examplesDir = path.resolve(import.meta.dirname, '../..', '..', 'shared', 'examples');
+const examplesDir = path.resolve(import.meta.dirname, '../..', 'examples');
 
 /** A small valid process: start → switch → (approve | end). */
 function dsl(key: string, opts: { name?: string; category?: string; description?: string; cases?: string[] } = {}) {

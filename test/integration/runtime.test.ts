@@ -7,7 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { example, oneStep } from '../helpers/flow.js';
+import { oneStep } from '../helpers/flow.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const children: ChildProcess[] = [];
@@ -84,7 +84,9 @@ describe('npm start (embedded runtime)', () => {
       expect((await fetch(`http://127.0.0.1:${uiPort}/`)).status).toBe(200);
       const admin = await login(base, 'admin', 'admin', 'demo');
       expect(await login(base, 'alice', 'demo', 'demo')).toBeTruthy();
-      expect((await call(base, '/api/v1/workflow/process-definitions/deploy', { token: admin, body: { dsl: example('leave-request.json') } })).status).toBe(201);
+      // The demo tenant comes with the example processes deployed.
+      const defs = await call(base, '/api/v1/workflow/process-definitions?status=active', { token: admin });
+      expect(defs.body.data.items.map((d: any) => d.key).sort()).toEqual(['expense_claim', 'leave_request', 'purchase_request']);
       const alice = await login(base, 'alice', 'demo', 'demo');
       const started1 = await call(base, '/api/v1/workflow/process-instances/start', { token: alice, body: { processKey: 'leave_request', variables: { days: 1 } } });
       expect(started1.status).toBe(201);
