@@ -240,6 +240,27 @@ describe('system nodes', () => {
   });
 });
 
+describe('sub-process outcomes', () => {
+  it('a rejected child takes the Failure edge; without one the parent is terminated with the reason', async () => {
+    const child = key();
+    await deploy(t.admin, doc(child, [node('s', 'startTask'), user('cu', ['erin']), node('end', 'end')], [conn('s', 'cu'), conn('cu', 'end')]));
+    const withFailure = key();
+    const a = await run(doc(withFailure, [node('s', 'startTask'), node('sub', 'subProcess', { targetId: child }), user('ok', ['bob']), user('rescue', ['carol']), node('end', 'end')],
+      [conn('s', 'sub'), conn('sub', 'ok'), conn('sub', 'rescue', 'Failure'), conn('ok', 'end'), conn('rescue', 'end')]));
+    const childOf = async (parentKey: string) => eventually(async () => (await api('/api/v1/workflow/process-instances/todo', { token: t.erin })).body.data.items.filter((x: any) => x.processKey === child && x.businessKey?.startsWith(parentKey)), (x) => x.length === 1);
+    const [ca] = await childOf(a);
+    await actOk(t.erin, ca.id, 'reject');
+    await eventually(() => open(a), (x) => x.some((y) => y.activityId === 'rescue'));
+    const bare = key();
+    const b = await run(doc(bare, [node('s', 'startTask'), node('sub', 'subProcess', { targetId: child }), user('ok', ['bob']), node('end', 'end')], [conn('s', 'sub'), conn('sub', 'ok'), conn('ok', 'end')]));
+    const [cb] = await childOf(b);
+    await actOk(t.erin, cb.id, 'reject');
+    const inst = await eventually(() => instance(t.alice, b), (i) => i.status !== 'active');
+    expect(inst.status).toBe('terminated');
+    expect(inst.endReason).toContain('rejected');
+  });
+});
+
 describe('reject strategies', () => {
   const chain = (k: string, reject: Record<string, unknown>, extraConns: unknown[] = [], extraNodes: unknown[] = []) =>
     doc(k, [node('s', 'startTask'), user('first', ['bob']), user('second', ['carol'], { reject }), node('end', 'end'), ...extraNodes],
