@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type WorkerOptions } from '@temporalio/worker';
 import { loadConfig, type Config } from '../config.js';
 import { createLogger } from '../logger.js';
 import { createOrm } from '../db/orm.js';
@@ -22,6 +22,9 @@ export async function runWorker(config: Config = loadConfig()) {
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
     throw new Error('DATABASE_URL and TEMPORAL_ADDRESS must be set: run `npm start` for the embedded runtime, or set both.');
   }
+  // The SDK's own logs follow LOG_LEVEL too.
+  const sdkLevel: Record<string, LogLevel> = { trace: 'TRACE', debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR', fatal: 'ERROR', silent: 'ERROR' };
+  Runtime.install({ logger: new DefaultLogger(sdkLevel[config.LOG_LEVEL]) });
   const orm = await createOrm(config.DATABASE_URL);
   const connection = await NativeConnection.connect(connectionOptions(config));
   const worker = await Worker.create({

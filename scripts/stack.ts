@@ -1,0 +1,101 @@
+// The whole service on throwaway ports and a throwaway data folder: embedded PostgreSQL, the
+// Temporal dev server (same provisioning as `npm start`), then worker and server as child
+// processes. Used by the integration tests' global setup and by the benchmark.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { createLogger } from '../src/logger.js';
+import { provision, type Provisioned } from '../src/runtime/provision.js';
+import { createOrm, migrate } from '../src/db/orm.js';
+import { seed } from '../src/services/seed.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export interface Stack {
+  baseUrl: string;
+  databaseUrl: string;
+  temporalAddress: string;
+  jwtSecret: string;
+  taskQueue: string;
+  stop(): Promise<void>;
+}
+
+async function waitReady(url: string, children: ChildProcess[], timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (children.some((c) => c.exitCode !== null)) throw new Error('a child process exited during start-up');
+    if (await fetch(`${url}/readyz`).then((r) => r.ok).catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`server not ready at ${url}`);
+}
+
+export async function startStack(opts: { name: string; env?: Record<string, string>; logLevel?: string }): Promise<Stack> {
+  const logLevel = opts.logLevel ?? 'warn';
+  const logger = createLogger(logLevel, opts.name);
+  const dataDir = path.join(root, '.data', `${opts.name}-${process.pid}-${Date.now()}`);
+  const [pgPort, temporalPort, uiPort, httpPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  let runtime: Provisioned | undefined;
+  const children: ChildProcess[] = [];
+  const stop = async () => {
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null) return resolve();
+            const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+            child.once('exit', () => {
+              clearTimeout(kill);
+              resolve();
+            });
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+    await runtime?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    runtime = await provision({ dataDir, pgPort, temporalPort, temporalUiPort: uiPort, namespace: 'default', headless: true, logger });
+    const orm = await createOrm(runtime.databaseUrl);
+    await migrate(orm);
+    await seed(orm.em.fork(), { adminPassword: 'admin', demoPassword: 'demo', demo: true });
+    await orm.close();
+    const jwtSecret = randomBytes(48).toString('base64url');
+    const taskQueue = `${opts.name}-${process.pid}`;
+    const env = {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: logLevel,
+      DATABASE_URL: runtime.databaseUrl,
+      TEMPORAL_ADDRESS: runtime.temporalAddress,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      JWT_SECRET: jwtSecret,
+      PORT: String(httpPort),
+      HOST: '127.0.0.1',
+      ...opts.env,
+    };
+    for (const script of ['worker.ts', 'server.ts']) {
+      children.push(spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] }));
+    }
+    const baseUrl = `http://127.0.0.1:${httpPort}`;
+    await waitReady(baseUrl, children);
+    return { baseUrl, databaseUrl: runtime.databaseUrl, temporalAddress: runtime.temporalAddress, jwtSecret, taskQueue, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
