@@ -27,11 +27,13 @@ export async function runWorker(config: Config = loadConfig()) {
   Runtime.install({ logger: new DefaultLogger(sdkLevel[config.LOG_LEVEL]) });
   const orm = await createOrm(config.DATABASE_URL);
   const connection = await NativeConnection.connect(connectionOptions(config));
+  const source = workflowSource(config);
+  logger.info(source.workflowBundle ? { bundle: (source.workflowBundle as { codePath: string }).codePath } : { workflowsPath: source.workflowsPath }, source.workflowBundle ? 'using the prebuilt workflow bundle' : 'bundling workflows from source');
   const worker = await Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    ...workflowSource(config),
+    ...source,
     activities: createActivities({ orm, config, logger }),
   });
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker started');

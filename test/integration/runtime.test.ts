@@ -136,14 +136,16 @@ describe('production mode', () => {
       ADMIN_PASSWORD: 'prod-admin-pass',
       SEED_DEMO: 'false',
       PORT: String(port),
-      LOG_LEVEL: 'warn',
+      // info, so the worker's start-up shows whether it bundled the workflows or loaded the prebuilt bundle
+      LOG_LEVEL: 'info',
     };
     const server = run(['dist/server.js'], env);
     const worker = run(['dist/worker.js'], env);
     const base = `http://127.0.0.1:${port}`;
     await waitFor(async () => (await call(base, '/readyz').catch(() => ({ status: 0 }))).status === 200, 60_000, 'dist server');
-    await waitFor(() => worker.output().includes('worker started') || worker.output().includes('RUNNING'), 60_000, 'dist worker');
-    expect(worker.output()).not.toContain('Workflow bundle created'); // the prebuilt bundle, not a fresh build
+    await waitFor(() => worker.output().includes('worker started'), 60_000, 'dist worker');
+    expect(worker.output()).toContain('using the prebuilt workflow bundle');
+    expect(worker.output()).not.toContain('Workflow bundle created');
     const sys = await login(base, 'admin', 'admin', 'system').catch(() => null);
     // The system admin keeps the password it was seeded with; the production value applies to new seeds only.
     const token = sys ?? (await login(base, 'admin', 'prod-admin-pass', 'system'));
