@@ -60,10 +60,14 @@ describe('switch and inclusive', () => {
     const k2 = key();
     const d2 = doc(k2, [node('s', 'startTask'), node('sw', 'switch', { cases: [{ case: 'msg.amount > 100', then: 'big' }] }), user('big', ['carol']), node('end', 'end')],
       [conn('s', 'sw'), conn('sw', 'big', 'big'), conn('big', 'end')]);
-    const b = await run(d2, { amount: 5 });
+    await deploy(t.admin, d2);
+    const b = await start(t.alice, k2, { amount: 5 }, `FAIL-${k2}`);
     const inst = await instance(t.alice, b);
     expect(inst.status).toBe('failed');
     expect(inst.trail.at(-1).comment).toContain('no case matched');
+    // Still running (waiting to be re-driven): its business key stays taken.
+    const dup = await api('/api/v1/workflow/process-instances/start', { token: t.alice, body: { processKey: k2, businessKey: `FAIL-${k2}`, variables: { amount: 500 } } });
+    expect(dup.status).toBe(409);
   });
 
   it('inclusive runs every true branch and joins them', async () => {
