@@ -10,7 +10,7 @@ export async function createOrm(databaseUrl: string, opts: { poolMax?: number } 
     clientUrl: databaseUrl,
     entities,
     extensions: [Migrator],
-    migrations: { migrationsList, transactional: true, allOrNothing: true, tableName: 'mikro_orm_migrations', silent: true },
+    migrations: { migrationsList, transactional: true, allOrNothing: true, tableName: 'mikro_orm_migrations', silent: true, snapshot: false },
     allowGlobalContext: false,
     pool: { max: opts.poolMax ?? 10 },
     debug: false,

@@ -6,6 +6,7 @@ import { seed } from '../services/seed.js';
 import { TokenService } from '../services/tokens.js';
 import { createTemporalClient } from '../temporal/client.js';
 import { createApp } from '../http/app.js';
+import { startNotificationSocket } from '../http/notification-socket.js';
 
 export function requireRuntimeEnv(config: Config): { databaseUrl: string } {
   if (!config.DATABASE_URL) {
@@ -32,12 +33,14 @@ export async function runServer(config: Config = loadConfig()) {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   logger.info({ port }, 'server listening');
+  const notifications = await startNotificationSocket(server, { databaseUrl, orm, tokens: new TokenService(config), logger });
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     logger.info('server stopping');
+    await notifications.stop();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await temporal.connection.close().catch(() => undefined);
     await orm.close();
