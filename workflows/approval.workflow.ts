@@ -5,6 +5,7 @@ import { projection } from './engine/activities.js';
 import { canCarry, resumeAll, spawn } from './engine/interpreter.js';
 import { registerCoreActions } from './engine/actions.js';
 import { registerTaskActions } from './engine/task-actions.js';
+import { registerAdminActions } from './engine/admin-actions.js';
 import * as m from './messages.js';
 import { InstanceStatus } from './search-attributes.js';
 import type { StartInput } from './engine/types.js';
@@ -24,6 +25,7 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
   // Message handling
   registerCoreActions(engine);
   registerTaskActions(engine);
+  registerAdminActions(engine);
   setHandler(m.status, () => ({ status: engine.status, currentNodes: engine.currentNodes(), seq: engine.seq }));
 
   // Main logic

@@ -44,6 +44,8 @@ export interface NodeRun {
   returnTarget: string | null;
   decidedBy: string | null;
   comment: string | null;
+  /** Cancelled by an admin re-drive: the path runs the node again. */
+  redriven?: boolean;
 }
 
 export interface Token {

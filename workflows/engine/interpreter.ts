@@ -34,6 +34,7 @@ async function runPath(engine: Engine, token: Token, first?: () => Promise<Step>
       } catch (err) {
         if (!(err instanceof NodeFailure)) throw err;
         await fail(engine, token, node, err.message);
+        if (token.abandoned) return; // force-resumed past its join: this branch was given up
         continue; // re-driven: run the node again
       }
       if (token.abandoned || 'stop' in step) return;
@@ -45,6 +46,7 @@ async function runPath(engine: Engine, token: Token, first?: () => Promise<Step>
       const targets = edges(engine, node.id, step.follow);
       if (targets.length === 0) {
         await fail(engine, token, node, `node ${node.id} (${node.type}) has no outgoing ${step.follow} connection`);
+        if (token.abandoned) return;
         continue;
       }
       // Several connections of one relation run in parallel, like a fork without a join.
@@ -129,6 +131,7 @@ export async function awaitRun(engine: Engine, token: Token, node: DslNode, run:
   engine.touch();
   await engine.park(() => run.outcome !== null);
   token.parked = false;
+  if (run.redriven) return { jump: node.id }; // an admin re-drive: resolve the approvers again
   switch (run.outcome) {
     case 'approved':
     case 'completed':

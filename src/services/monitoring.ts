@@ -1,0 +1,137 @@
+// Monitoring views over the read model (DESIGN.md §4.3): stuck instances, the caller's
+// statistics, overdue tasks and the backlog by process. See docs/monitoring.md.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppDeps, Principal } from '../http/context.js';
+import type { Page } from '../http/envelope.js';
+import { actorOf } from './engine-client.js';
+import { holds, Permissions } from './permissions.js';
+import { ALL_TASKS, Where, instanceView, paged, taskView, todoWhere } from './read-model.js';
+
+/** Work somebody can take up now: claimable pools and assigned tasks (not waiting turns, delays or suspended ones). */
+const WORK = `x.status in ('pending', 'active') and x.kind <> 'delay' and not x.deleted`;
+
+const emptyPool = (t: string) =>
+  `(${t}.status = 'pending' and ${t}.assignee is null and jsonb_array_length(coalesce(${t}.candidates->'userIds', '[]')) = 0
+    and jsonb_array_length(coalesce(${t}.candidates->'roleIds', '[]')) = 0 and jsonb_array_length(coalesce(${t}.candidates->'deptIds', '[]')) = 0)`;
+
+/** Open tasks that keep an instance moving: not pools nobody is in, not multi-approver parents (waiting, no assignee). */
+const MOVING_TASK = `t.status in ('pending', 'active', 'waiting', 'suspended') and not t.deleted and not ${emptyPool('t')}
+  and not (t.status = 'waiting' and t.assignee is null and t.kind <> 'delay')`;
+
+/** Node types whose wait ends by itself (a timer, an http answer, a child process). */
+const SELF_ENDING = `('httpCall', 'subProcess', 'join')`;
+
+/**
+ * Instances nobody and nothing will move on: every `failed` one, and `active` ones with no open
+ * task that keeps them moving (pools without candidates do not count) and no current node that
+ * waits on an http call, a child process or a join timer.
+ */
+export async function listStuck(deps: AppDeps, principal: Principal, q: { page: number; pageSize: number; processKey?: string }) {
+  const em = deps.orm.em.fork();
+  const from = `(select i.*, (select coalesce(jsonb_agg(distinct t.activity_id), '[]') from tasks t where t.instance_id = i.id and not t.deleted and ${emptyPool('t')}) as empty_pools
+    from instances i)`;
+  const where = new Where()
+    .add('x.tenant_id = ?', principal.tenantId)
+    .add(
+      `(x.status = 'failed' or (x.status = 'active'
+        and not exists (select 1 from tasks t where t.instance_id = x.id and ${MOVING_TASK})
+        and not exists (select 1 from process_definitions d, jsonb_array_elements(d.dsl->'metadata'->'nodes') n
+          where d.id = x.definition_id and n->>'type' in ${SELF_ENDING} and jsonb_exists(x.current_nodes, n->>'id'))))`,
+    );
+  if (q.processKey) where.add('x.process_key = ?', q.processKey);
+  return paged(em, from, where, 'x.updated_at desc, x.id', q, (r) => ({ ...instanceView(r), detail: stuckDetail(r) }));
+}
+
+function stuckDetail(r: any): Record<string, unknown> & { reason: string } {
+  if (r.status === 'failed') return { ...(r.detail ?? {}), reason: String(r.detail?.reason ?? 'failed (no reason recorded)') };
+  const pools = (r.empty_pools ?? []) as string[];
+  if (pools.length) return { reason: `No candidates: the pool at ${pools.join(', ')} has nobody who could claim it`, nodes: pools };
+  return { reason: 'No open task and nothing scheduled: nobody can move the instance on', nodes: r.current_nodes ?? [] };
+}
+
+const count = async (em: EntityManager, sql: string, params: unknown[]) => {
+  const [row] = await em.execute<Array<{ n: string }>>(sql, params);
+  return Number(row?.n ?? 0);
+};
+
+/** The caller's badges; with workflow:monitor also the open work of the tenant by process. */
+export async function statistics(deps: AppDeps, principal: Principal) {
+  const em = deps.orm.em.fork();
+  const todo = todoWhere(principal.tenantId, await actorOf(em, principal));
+  const { tenantId, userId } = principal;
+  const stats = {
+    todo: await count(em, `select count(*) as n from tasks x ${todo}`, todo.params),
+    claimable: await count(em, `select count(*) as n from tasks x ${todo} and x.status = 'pending'`, todo.params),
+    overdue: await count(em, `select count(*) as n from tasks x ${todo} and x.due_date < now()`, todo.params),
+    ccUnread: await count(em, `select count(*) as n from cc_records where tenant_id = ? and user_id = ? and not read`, [tenantId, userId]),
+    applicationsRunning: await count(em, `select count(*) as n from instances where tenant_id = ? and initiator_id = ? and status <> 'draft'`, [tenantId, userId]),
+    doneToday: await count(
+      em,
+      `select count(*) as n from ${ALL_TASKS} x where x.tenant_id = ? and not x.deleted and x.assignee = ? and x.status = 'completed'
+         and x.result in ('approved', 'rejected', 'returned', 'completed') and x.end_time >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC'`,
+      [tenantId, userId],
+    ),
+  };
+  if (!holds(principal.permissions, Permissions.MONITOR)) return stats;
+  const byProcess = (await backlogRows(deps, principal, {})).map(({ processKey, processName, open, overdue }) => ({ processKey, processName, open, overdue }));
+  return { ...stats, byProcess };
+}
+
+/** Open tasks past their due date, oldest due first; suspended instances' tasks are left out. */
+export async function overdueTasks(deps: AppDeps, principal: Principal, q: { page: number; pageSize: number; processKey?: string; assignee?: string }) {
+  const where = new Where()
+    .add('x.tenant_id = ?', principal.tenantId)
+    .add(WORK)
+    .add('x.due_date < now()')
+    .add(`not exists (select 1 from instances i where i.id = x.instance_id and i.status = 'suspended')`);
+  if (q.processKey) where.add('x.process_key = ?', q.processKey);
+  if (q.assignee) where.add('x.assignee = ?', q.assignee);
+  const now = Date.now();
+  return paged(deps.orm.em.fork(), 'tasks', where, 'x.due_date, x.id', q, (r) => {
+    const task = taskView(r);
+    return { ...task, overdueSeconds: Math.max(0, Math.floor((now - Date.parse(task.dueDate!)) / 1000)) };
+  });
+}
+
+export interface BacklogRow {
+  processKey: string;
+  processName: string;
+  open: number;
+  unclaimed: number;
+  overdue: number;
+  oldestAgeSeconds: number;
+}
+
+function backlogSql(principal: Principal, q: { processKey?: string }) {
+  const where = new Where().add('x.tenant_id = ?', principal.tenantId).add(WORK);
+  if (q.processKey) where.add('x.process_key = ?', q.processKey);
+  const sql = `select x.process_key, (array_agg(x.process_name order by x.create_time desc))[1] as process_name, count(*) as open,
+      count(*) filter (where x.status = 'pending') as unclaimed, count(*) filter (where x.due_date < now()) as overdue,
+      floor(extract(epoch from now() - min(x.create_time))) as oldest
+    from tasks x ${where} group by x.process_key`;
+  return { sql, params: where.params };
+}
+
+const backlogView = (r: any): BacklogRow => ({
+  processKey: r.process_key,
+  processName: r.process_name,
+  open: Number(r.open),
+  unclaimed: Number(r.unclaimed),
+  overdue: Number(r.overdue),
+  oldestAgeSeconds: Math.max(0, Number(r.oldest)),
+});
+
+async function backlogRows(deps: AppDeps, principal: Principal, q: { processKey?: string }) {
+  const { sql, params } = backlogSql(principal, q);
+  const rows = await deps.orm.em.fork().execute(`${sql} order by open desc, x.process_key`, params);
+  return rows.map(backlogView);
+}
+
+/** Open work per process: how much, how much unclaimed and overdue, and how old the oldest is. */
+export async function backlog(deps: AppDeps, principal: Principal, q: { page: number; pageSize: number; processKey?: string }): Promise<Page<BacklogRow>> {
+  const em = deps.orm.em.fork();
+  const { sql, params } = backlogSql(principal, q);
+  const [{ n }] = await em.execute<Array<{ n: string }>>(`select count(*) as n from (${sql}) b`, params);
+  const rows = await em.execute(`select * from (${sql}) b order by b.open desc, b.process_key limit ? offset ?`, [...params, q.pageSize, (q.page - 1) * q.pageSize]);
+  return { items: rows.map(backlogView), total: Number(n), page: q.page, pageSize: q.pageSize };
+}
