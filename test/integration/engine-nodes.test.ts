@@ -298,6 +298,19 @@ describe('reject strategies', () => {
     expect((await instance(t.alice, id)).variables.fixed).toBe(true);
   });
 
+  it('an impossible jump without a Reject edge follows the Failure edge; with neither the instance ends rejected', async () => {
+    const k = key();
+    const d = doc(k, [node('s', 'startTask'), user('only', ['bob'], { reject: { strategy: 'toPrev' } }), user('fallback', ['carol']), node('end', 'end')],
+      [conn('s', 'only'), conn('only', 'end'), conn('only', 'fallback', 'Failure'), conn('fallback', 'end')]);
+    const id = await run(d);
+    await actOk(t.bob, (await myTask(t.bob, id)).id, 'reject');
+    await myTask(t.carol, id, 'fallback');
+    const bare = key();
+    const id2 = await run(doc(bare, [node('s', 'startTask'), user('only', ['bob'], { reject: { strategy: 'toPrev' } }), node('end', 'end')], [conn('s', 'only'), conn('only', 'end')]));
+    const res = await actOk(t.bob, (await myTask(t.bob, id2)).id, 'reject', { comment: 'no' });
+    expect(res.instance.status).toBe('rejected');
+  });
+
   it('an impossible jump follows the Reject edge', async () => {
     const k = key();
     const d = doc(k, [node('s', 'startTask'), user('only', ['bob'], { reject: { strategy: 'toPrev' } }), user('rework', ['erin']), node('end', 'end')],

@@ -25,6 +25,7 @@ beforeAll(async () => {
 afterAll(() => connection?.close());
 
 const wfId = (id: string) => `approval-${tenantId}-${id}`;
+let canRun: { workflowId: string; runId: string } | undefined;
 
 describe('Temporal view of an instance', () => {
   it('uses approval-<tenant>-<instanceId>, keeps search attributes current and names the process in the memo', async () => {
@@ -63,9 +64,11 @@ describe('Temporal view of an instance', () => {
         expect(res.status).toBe(200);
       }
     }
-    const runs = [];
-    for await (const w of client.workflow.list({ query: `WorkflowId = '${wfId(id)}'` })) runs.push(w.status.name);
-    expect(runs.filter((s) => s === 'CONTINUED_AS_NEW').length).toBeGreaterThan(0);
+    const runs: Array<{ status: string; runId: string }> = [];
+    for await (const w of client.workflow.list({ query: `WorkflowId = '${wfId(id)}'` })) runs.push({ status: w.status.name, runId: w.runId });
+    const continued = runs.filter((r) => r.status === 'CONTINUED_AS_NEW');
+    expect(continued.length).toBeGreaterThan(0);
+    canRun = { workflowId: wfId(id), runId: continued[0].runId };
     const done = await actOk(t.grace, (await myTask(t.grace, id)).id, 'approve');
     expect(done.instance.status).toBe('completed');
     const final = await instance(t.alice, id);
@@ -76,6 +79,22 @@ describe('Temporal view of an instance', () => {
   });
 
   it('records histories for the replay test', async () => {
+    // A fork/join with claims from pools, and a delegation, for a wider replay.
+    await deploy(t.admin, example('expense-claim.json'));
+    const id3 = await start(t.alice, 'expense_claim', { amount: 20000 });
+    const bobTask = await myTask(t.bob, id3);
+    await actOk(t.bob, bobTask.id, 'delegate', { assigneeUserId: 'carol', reason: 'holiday' });
+    await actOk(t.carol, bobTask.id, 'approve', { comment: 'fine by me' });
+    await actOk(t.bob, bobTask.id, 'approve');
+    const pool = (await api(`/api/v1/workflow/tasks?instanceId=${id3}&status=pending`, { token: t.admin })).body.data.items;
+    for (const [who, node] of [['grace', 'finance_check'], ['frank', 'budget_owner']] as const) {
+      const task = pool.find((x: any) => x.activityId === node);
+      await actOk(t[who], task.id, 'claim');
+      await actOk(t[who], task.id, 'approve');
+    }
+    const votes = (await api(`/api/v1/workflow/tasks?instanceId=${id3}&status=active`, { token: t.admin })).body.data.items;
+    for (const who of ['carol', 'dave']) await actOk(t[who], votes.find((x: any) => x.assignee === who).id, 'approve');
+    expect((await instance(t.alice, id3)).status).toBe('completed');
     const id = await start(t.alice, 'leave_request', { days: 5 });
     await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve');
     await actOk(t.erin, (await myTask(t.erin, id)).id, 'approve');
@@ -87,11 +106,16 @@ describe('Temporal view of an instance', () => {
     void carol;
     if (process.env.RECORD_HISTORIES !== '1') return;
     const dir = path.resolve(import.meta.dirname, '../histories');
-    for (const [name, wid] of [['leave-countersign', id], ['leave-withdrawn', id2]] as const) {
-      // The CLI writes the proto3 JSON the replayer reads.
-      const cli = await findTemporalCli(createLogger('warn'));
-      const { stdout } = await promisify(execFile)(cli, ['workflow', 'show', '--address', inject('temporalAddress'), '-w', wfId(wid), '--output', 'json'], { maxBuffer: 64 * 1024 * 1024 });
+    // The CLI writes the proto3 JSON the replayer reads.
+    const cli = await findTemporalCli(createLogger('warn'));
+    const record = async (name: string, workflowId: string, runId?: string) => {
+      const args = ['workflow', 'show', '--address', inject('temporalAddress'), '-w', workflowId, ...(runId ? ['-r', runId] : []), '--output', 'json'];
+      const { stdout } = await promisify(execFile)(cli, args, { maxBuffer: 64 * 1024 * 1024 });
       await writeFile(path.join(dir, `${name}.json`), stdout);
-    }
+    };
+    await record('leave-countersign', wfId(id));
+    await record('leave-withdrawn', wfId(id2));
+    await record('expense-fork-join-delegate', wfId(id3));
+    if (canRun) await record('sequential-continued-as-new', canRun.workflowId, canRun.runId);
   });
 });
