@@ -30,6 +30,8 @@ export interface Stack {
   temporalAddress: string;
   jwtSecret: string;
   taskQueue: string;
+  /** Kills the worker or server with SIGKILL (a crash) and starts a fresh one. */
+  crash(part: 'worker' | 'server'): Promise<{ restart(): Promise<void> }>;
   stop(): Promise<void>;
 }
 
@@ -55,7 +57,7 @@ export async function startStack(opts: { name: string; env?: Record<string, stri
       children.map(
         (child) =>
           new Promise<void>((resolve) => {
-            if (child.exitCode !== null) return resolve();
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
             const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
             child.once('exit', () => {
               clearTimeout(kill);
@@ -88,12 +90,27 @@ export async function startStack(opts: { name: string; env?: Record<string, stri
       HOST: '127.0.0.1',
       ...opts.env,
     };
-    for (const script of ['worker.ts', 'server.ts']) {
-      children.push(spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] }));
-    }
+    const launch = (script: string) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
+      children.push(child);
+      return child;
+    };
+    const running = { worker: launch('worker.ts'), server: launch('server.ts') };
     const baseUrl = `http://127.0.0.1:${httpPort}`;
     await waitReady(baseUrl, children);
-    return { baseUrl, databaseUrl: runtime.databaseUrl, temporalAddress: runtime.temporalAddress, jwtSecret, taskQueue, stop };
+    const crash = async (part: 'worker' | 'server') => {
+      const child = running[part];
+      const gone = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await gone;
+      return {
+        restart: async () => {
+          running[part] = launch(`${part}.ts`);
+          if (part === 'server') await waitReady(baseUrl, [running.server]);
+        },
+      };
+    };
+    return { baseUrl, databaseUrl: runtime.databaseUrl, temporalAddress: runtime.temporalAddress, jwtSecret, taskQueue, crash, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -1,0 +1,67 @@
+// Nothing acknowledged is lost when a process crashes: its own stack, processes killed with SIGKILL.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../../scripts/stack.js';
+import { example } from '../helpers/flow.js';
+
+let stack: Stack;
+const tokens: Record<string, string> = {};
+
+async function call(p: string, token?: string, body?: unknown) {
+  const res = await fetch(`${stack.baseUrl}${p}`, {
+    method: body ? 'POST' : 'GET',
+    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+const taskOf = async (who: string, instanceId: string) => (await call('/api/v1/workflow/process-instances/todo', tokens[who])).body.data.items.find((x: any) => x.instanceId === instanceId);
+
+beforeAll(async () => {
+  stack = await startStack({ name: 'crash', logLevel: 'error' });
+  for (const u of ['admin', 'alice', 'bob', 'erin']) {
+    tokens[u] = (await call('/api/v1/auth/login', undefined, { username: u, password: u === 'admin' ? 'admin' : 'demo', tenantId: 'demo' })).body.data.accessToken;
+  }
+  expect((await call('/api/v1/workflow/process-definitions/deploy', tokens.admin, { dsl: example('leave-request.json') })).status).toBe(201);
+}, 180_000);
+
+afterAll(() => stack?.stop(), 60_000);
+
+describe('crashes', () => {
+  it('an approval sent while the worker is down completes once a worker is back', async () => {
+    const started = await call('/api/v1/workflow/process-instances/start', tokens.alice, { processKey: 'leave_request', variables: { days: 5 } });
+    const id = started.body.data.instanceId;
+    const bobTask = await taskOf('bob', id);
+    const worker = await stack.crash('worker');
+    const approval = call(`/api/v1/workflow/tasks/${bobTask.id}/approve`, tokens.bob, { comment: 'sent during the outage' });
+    await new Promise((r) => setTimeout(r, 1500));
+    await worker.restart();
+    const res = await approval;
+    expect(res.status).toBe(200);
+    expect(res.body.data.task.result).toBe('approved');
+    const erinTask = await taskOf('erin', id);
+    expect((await call(`/api/v1/workflow/tasks/${erinTask.id}/approve`, tokens.erin, {})).body.data.instance.status).toBe('completed');
+  }, 120_000);
+
+  it('a server crash loses no instance; another server process carries on', async () => {
+    const started = await call('/api/v1/workflow/process-instances/start', tokens.alice, { processKey: 'leave_request', variables: { days: 1 } });
+    const id = started.body.data.instanceId;
+    const server = await stack.crash('server');
+    await server.restart();
+    const bobTask = await taskOf('bob', id);
+    expect(bobTask).toBeTruthy();
+    expect((await call(`/api/v1/workflow/tasks/${bobTask.id}/approve`, tokens.bob, {})).body.data.instance.status).toBe('completed');
+  }, 120_000);
+
+  it('a worker crash right after an acknowledged approval keeps it', async () => {
+    const started = await call('/api/v1/workflow/process-instances/start', tokens.alice, { processKey: 'leave_request', variables: { days: 5 } });
+    const id = started.body.data.instanceId;
+    const bobTask = await taskOf('bob', id);
+    expect((await call(`/api/v1/workflow/tasks/${bobTask.id}/approve`, tokens.bob, {})).status).toBe(200);
+    const worker = await stack.crash('worker');
+    await worker.restart();
+    const detail = await call(`/api/v1/workflow/process-instances/${id}`, tokens.alice);
+    expect(detail.body.data.trail.filter((e: any) => e.type === 'approve').map((e: any) => e.userId)).toEqual(['bob']);
+    const erinTask = await taskOf('erin', id);
+    expect((await call(`/api/v1/workflow/tasks/${erinTask.id}/approve`, tokens.erin, {})).body.data.instance.status).toBe('completed');
+  }, 120_000);
+});
