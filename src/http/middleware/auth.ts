@@ -4,8 +4,12 @@ import { loadPrincipal } from '../../services/auth.js';
 import { holds } from '../../services/permissions.js';
 import type { AppEnv, Principal } from '../context.js';
 
-/** Bearer token → principal; `X-Tenant-Id` must match the token's tenant. */
+/**
+ * Bearer token → principal; `X-Tenant-Id` must match the token's tenant. Idempotent: several
+ * routers share a base path, and each one's middleware runs for the whole prefix.
+ */
 export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.get('principal')) return next();
   const header = c.req.header('Authorization');
   const match = header?.match(/^Bearer\s+(\S+)$/i);
   if (!match) throw new AppError('UNAUTHENTICATED');

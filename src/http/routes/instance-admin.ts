@@ -1,28 +1,26 @@
 // Stuck instances, re-drive, force-resume and delete (DESIGN.md §4.4). Mounted at
 // /api/v1/workflow/process-instances before the instance router, so /stuck and /batch are
-// matched before /{id}; each route authenticates itself, leaving the other routers' paths alone.
+// matched before /{id}.
 import * as admin from '../../services/instance-admin.js';
 import * as monitoring from '../../services/monitoring.js';
 import { Permissions } from '../../services/permissions.js';
 import { json, jsonBody, ok, page } from '../envelope.js';
 import { createRouter, defineRoute } from '../router.js';
 import { need } from '../middleware/auth.js';
-import { authenticateOnce } from './task-actions.js';
 import { IdParam } from './instances.schemas.js';
 import * as s from './instance-admin.schemas.js';
 import type { AppDeps } from '../context.js';
 
 const tags = ['process-instances'];
-const middleware = authenticateOnce;
 const optionalBody = <T>(schema: T) => ({ required: false, content: { 'application/json': { schema } } }) as any;
 
 export function instanceAdminRoutes(deps: AppDeps) {
-  const r = createRouter({ secured: false });
+  const r = createRouter();
   const idem = (c: any) => c.req.header('Idempotency-Key') as string | undefined;
 
   r.openapi(
     defineRoute({
-      method: 'get', path: '/stuck', tags, middleware,
+      method: 'get', path: '/stuck', tags,
       summary: 'Stuck instances (workflow:monitor or workflow:instance:manage): failed ones, and active ones nobody and nothing will move on',
       request: { query: s.StuckQuery }, responses: { 200: json(page(s.StuckInstance)) },
     }),
@@ -37,7 +35,7 @@ export function instanceAdminRoutes(deps: AppDeps) {
     ['force-resume', 'Force-resume (workflow:admin): a fork/join whose waiting branches are all stuck or failed moves on past its join; 409 on a linear instance or while branches are open'],
   ] as const) {
     r.openapi(
-      defineRoute({ method: 'post', path: `/{id}/${action}`, tags, middleware, summary, request: { params: IdParam, body: optionalBody(s.RepairBody) }, responses: { 200: json(s.RepairResult) } }),
+      defineRoute({ method: 'post', path: `/{id}/${action}`, tags, summary, request: { params: IdParam, body: optionalBody(s.RepairBody) }, responses: { 200: json(s.RepairResult) } }),
       async (c) => {
         const p = need(c, Permissions.ADMIN);
         const body = ((c.req as any).valid('json') ?? {}) as { reason?: string };
@@ -49,7 +47,7 @@ export function instanceAdminRoutes(deps: AppDeps) {
   // Before DELETE /{id}.
   r.openapi(
     defineRoute({
-      method: 'delete', path: '/batch', tags, middleware,
+      method: 'delete', path: '/batch', tags,
       summary: 'Delete several instances; answers per id (the same rules as DELETE /{id})',
       request: { body: jsonBody(s.BatchDeleteBody) }, responses: { 200: json(s.BatchDeleteResult) },
     }),
@@ -57,7 +55,7 @@ export function instanceAdminRoutes(deps: AppDeps) {
   );
   r.openapi(
     defineRoute({
-      method: 'delete', path: '/{id}', tags, middleware,
+      method: 'delete', path: '/{id}', tags,
       summary: 'Delete a draft (its initiator) or an ended instance (workflow:admin) with its tasks, trail, cc, comments and notifications; a running instance is 409',
       request: { params: IdParam }, responses: { 200: json(s.Deleted) },
     }),

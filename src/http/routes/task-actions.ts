@@ -1,7 +1,6 @@
 // The approver's toolbox (DESIGN.md §4.3/§4.4): every task action beyond approve/reject/complete,
 // plus candidates, task variables, comments and deleting closed tasks. Mounted at
 // /api/v1/workflow/tasks beside the task queries router.
-import type { MiddlewareHandler } from 'hono';
 import type { z } from '@hono/zod-openapi';
 import * as m from '../../../workflows/messages.js';
 import * as tasks from '../../services/tasks.js';
@@ -9,20 +8,16 @@ import * as toolbox from '../../services/task-toolbox.js';
 import { Permissions } from '../../services/permissions.js';
 import { json, jsonBody, ok, page, PageQuery } from '../envelope.js';
 import { createRouter, defineRoute } from '../router.js';
-import { authenticate, need } from '../middleware/auth.js';
+import { need } from '../middleware/auth.js';
 import { ActionResult, IdParam } from './tasks.schemas.js';
 import * as s from './task-actions.schemas.js';
-import type { AppDeps, AppEnv } from '../context.js';
+import type { AppDeps } from '../context.js';
 
 const tags = ['tasks'];
 const optionalBody = <T>(schema: T) => ({ required: false, content: { 'application/json': { schema } } }) as any;
 
-/** Authenticates unless a router mounted on the same path did already. */
-export const authenticateOnce: MiddlewareHandler<AppEnv> = async (c, next) => (c.get('principal') ? next() : authenticate(c, next));
-
 export function taskActionRoutes(deps: AppDeps) {
-  const r = createRouter({ secured: false });
-  r.use('*', authenticateOnce);
+  const r = createRouter();
   const idem = (c: any) => c.req.header('Idempotency-Key') as string | undefined;
   const bodyOf = <T>(c: any): Partial<T> => (c.req.valid('json') ?? {}) as Partial<T>;
   const idOf = (c: any) => c.req.valid('param').id as string;
