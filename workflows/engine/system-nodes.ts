@@ -1,0 +1,143 @@
+// System nodes: delay, serviceTask, httpCall, subProcess.
+import { startChild, workflowInfo } from '@temporalio/workflow';
+import type { DslNode } from '../../src/dsl/index.js';
+import { renderTemplate, resolveTemplateValue } from '../../src/dsl/index.js';
+import { Engine, Halt, type NodeRun, type Token } from './engine.js';
+import { httpActivities, local } from './activities.js';
+import * as sa from '../search-attributes.js';
+import { templateContext } from './user-task.js';
+import { causeMessage, hasEdge, NodeFailure, type Step } from './flow.js';
+import type { TaskState } from './types.js';
+
+export async function delay(engine: Engine, token: Token, node: DslNode): Promise<Step> {
+  const raw = ((node.configuration ?? {}) as { delayMs?: number | string }).delayMs ?? 0;
+  const ms = typeof raw === 'number' ? raw : Number(resolveTemplateValue(raw, templateContext(engine)));
+  if (!Number.isFinite(ms) || ms < 0) throw new NodeFailure(`delayMs is not a non-negative number: ${String(raw)}`);
+  const run: NodeRun = {
+    id: engine.newId(), nodeId: node.id, tokenId: token.id, mode: 'single', threshold: 1, oneAtATime: false,
+    parentTaskId: null, taskIds: [], outcome: null, returnTarget: null, decidedBy: null, comment: null,
+  };
+  engine.runs[run.id] = run;
+  const task = engine.createTask({ activityId: node.id, name: node.name ?? node.id, kind: 'delay', runId: run.id, status: 'waiting', dueDate: new Date(Date.parse(engine.now()) + ms).toISOString() });
+  run.taskIds.push(task.id);
+  token.wakeAt = task.dueDate;
+  return delayWait(engine, token, run, task);
+}
+
+export async function delayWait(engine: Engine, token: Token, run: NodeRun, task: TaskState): Promise<Step> {
+  token.parked = true;
+  engine.touch();
+  const early = await engine.park(() => !engine.isOpen(task), Math.max(0, Date.parse(token.wakeAt!) - Date.parse(engine.now())));
+  token.parked = false;
+  token.wakeAt = null;
+  if (!early) engine.closeTask(task, 'completed', 'Delay elapsed');
+  run.outcome = 'completed';
+  return { follow: 'Success' };
+}
+
+export async function serviceTask(engine: Engine, node: DslNode): Promise<Step> {
+  const cfg = (node.configuration ?? {}) as { functionName: string; param?: unknown };
+  const param = cfg.param === undefined || cfg.param === '' ? engine.variables : typeof cfg.param === 'string' ? resolveTemplateValue(cfg.param, templateContext(engine)) : cfg.param;
+  try {
+    const out = await local.runServiceFunction({ name: cfg.functionName, param, variables: engine.variables, instanceId: engine.info.id, tenantId: engine.info.tenantId });
+    Object.assign(engine.variables, out);
+    engine.touch();
+    return { follow: 'Success' };
+  } catch (err) {
+    const message = causeMessage(err);
+    engine.trail('system', { activityId: node.id, comment: `Service function ${cfg.functionName} failed: ${message}` });
+    if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
+    throw new NodeFailure(`service function ${cfg.functionName} failed: ${message}`);
+  }
+}
+
+
+export async function httpCall(engine: Engine, token: Token, node: DslNode): Promise<Step> {
+  const cfg = (node.configuration ?? {}) as {
+    url: string; method?: string; headers?: Record<string, string>; body?: unknown; timeoutMs?: number;
+    flattenOutput?: boolean; outputMappings?: Array<{ from: string; to: string }>; reservedKey?: string; allowedHosts?: string[];
+  };
+  const ctx = templateContext(engine);
+  const timeoutMs = cfg.timeoutMs ?? 10_000;
+  const request = {
+    url: renderTemplate(cfg.url, ctx),
+    method: (cfg.method ?? 'GET').toUpperCase(),
+    headers: Object.fromEntries(Object.entries(cfg.headers ?? {}).map(([k, v]) => [k, renderTemplate(String(v), ctx)])),
+    body: cfg.body === undefined ? undefined : typeof cfg.body === 'string' ? renderTemplate(cfg.body, ctx) : JSON.stringify(cfg.body),
+    timeoutMs,
+    allowedHosts: cfg.allowedHosts ?? null,
+  };
+  token.parked = true;
+  engine.touch();
+  let response: { status: number; body: unknown };
+  try {
+    response = await engine.parkOn(httpActivities(timeoutMs).httpCall(request));
+  } catch (err) {
+    if (err instanceof Halt) throw err;
+    token.parked = false;
+    const message = causeMessage(err);
+    engine.variables[cfg.reservedKey ?? '_http'] = { error: message };
+    engine.trail('system', { activityId: node.id, comment: `HTTP call failed: ${message}` });
+    if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
+    throw new NodeFailure(`HTTP call failed: ${message}`);
+  }
+  token.parked = false;
+  engine.variables[cfg.reservedKey ?? '_http'] = { status: response.status, body: response.body };
+  if (response.status >= 400) {
+    engine.trail('system', { activityId: node.id, comment: `HTTP call answered ${response.status}` });
+    if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
+    throw new NodeFailure(`HTTP call answered ${response.status}`);
+  }
+  const body = response.body;
+  if ((cfg.flattenOutput ?? true) && body && typeof body === 'object' && !Array.isArray(body)) {
+    for (const [k, v] of Object.entries(body)) if (k !== '__proto__' && k !== 'constructor') engine.variables[k] = v;
+  }
+  for (const m of cfg.outputMappings ?? []) engine.variables[m.to] = pick(body, m.from);
+  engine.touch();
+  return { follow: 'Success' };
+}
+
+function pick(value: unknown, path: string): unknown {
+  let cur: any = value;
+  for (const part of path.replace(/^body\.?/, '').split('.').filter(Boolean)) {
+    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, part)) return null;
+    cur = cur[part];
+  }
+  return cur ?? null;
+}
+
+export async function subProcess(engine: Engine, token: Token, node: DslNode): Promise<Step> {
+  const cfg = (node.configuration ?? {}) as { targetId: string };
+  let start;
+  try {
+    start = await local.prepareSubProcess({ tenantId: engine.info.tenantId, processKey: cfg.targetId, childInstanceId: engine.newId(), initiatorId: engine.info.initiatorId, parentInstanceId: engine.info.id, parentBusinessKey: engine.info.businessKey, nodeId: node.id, variables: engine.variables });
+  } catch (err) {
+    throw new NodeFailure(`sub-process ${cfg.targetId}: ${causeMessage(err)}`);
+  }
+  engine.trail('system', { activityId: node.id, comment: `Started sub-process ${cfg.targetId}`, detail: { childInstanceId: start.input.instance.id } });
+  token.parked = true;
+  engine.touch();
+  const child = await startChild<(input: unknown) => Promise<{ status: string; variables?: Record<string, unknown> }>>('approvalProcess', {
+    workflowId: start.workflowId,
+    args: [start.input],
+    taskQueue: workflowInfo().taskQueue,
+    typedSearchAttributes: [
+      { key: sa.ProcessKey, value: start.input.instance.processKey },
+      { key: sa.BusinessKey, value: start.input.instance.businessKey ?? '' },
+      { key: sa.InstanceStatus, value: 'active' },
+      { key: sa.Initiator, value: start.input.instance.initiatorId },
+      { key: sa.TenantId, value: start.input.instance.tenantId },
+    ],
+    memo: { processName: start.input.instance.processName, processVersion: start.input.instance.processVersion, parentInstanceId: engine.info.id },
+  });
+  const result = await engine.parkOn(child.result());
+  token.parked = false;
+  if (result.status === 'completed') {
+    Object.assign(engine.variables, result.variables ?? {});
+    engine.touch();
+    return { follow: 'Success' };
+  }
+  if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
+  engine.end('terminated', `Sub-process ${cfg.targetId} ended as ${result.status}`);
+  throw new Halt();
+}
