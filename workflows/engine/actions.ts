@@ -29,12 +29,18 @@ export function findTask(engine: Engine, taskId: string): TaskState {
   return task;
 }
 
-/** The rules every approver action shares: a live task, its turn, the caller's. */
-export function requireActionable(engine: Engine, input: m.TaskActionInput): TaskState {
+/** An open, unsuspended task of a running instance (whoever holds it). */
+export function requireLive(engine: Engine, input: m.TaskActionInput): TaskState {
   requireRunning(engine);
   const task = findTask(engine, input.taskId);
   if (!engine.isOpen(task)) fault('INVALID_STATE', `The task is ${task.status}${task.result ? ` (${task.result})` : ''}`);
   if (task.status === 'suspended') fault('INVALID_STATE', 'The task is suspended');
+  return task;
+}
+
+/** The rules every approver action shares: a live task, its turn, the caller's. */
+export function requireActionable(engine: Engine, input: m.TaskActionInput): TaskState {
+  const task = requireLive(engine, input);
   if (task.status === 'pending') fault('INVALID_STATE', 'The task is in a candidate pool: claim it first');
   if (task.status === 'waiting') fault('INVALID_STATE', 'It is not this task\'s turn yet');
   if (task.assignee !== input.actor.userId) fault('NOT_ASSIGNEE', 'Only the assignee may act on this task');

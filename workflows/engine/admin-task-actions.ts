@@ -2,8 +2,8 @@
 import * as m from '../messages.js';
 import { Engine } from './engine.js';
 import { onUpdate } from './handlers.js';
-import { fault, requireActionable, settle } from './actions.js';
-import { refuse, trailOf, requireLive, requireTarget, defineTaskAction } from './task-rules.js';
+import { fault, requireActionable, settle, requireLive } from './actions.js';
+import { refuse, trailOf, requireTarget, defineTaskAction } from './task-rules.js';
 import type { Candidates, TaskState } from './types.js';
 
 // ---------- variables ----------

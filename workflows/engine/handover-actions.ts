@@ -2,8 +2,8 @@
 import { previousApprovalNode } from '../../src/dsl/index.js';
 import * as m from '../messages.js';
 import { Engine } from './engine.js';
-import { fault, findTask, requireRunning, requireSwitch } from './actions.js';
-import { refuse, trailOf, requireOwnTask, requireLive, isCandidate, runOf, tasksOfActivation, requireNewToNode, requireTarget, defineTaskAction } from './task-rules.js';
+import { fault, findTask, requireRunning, requireSwitch, requireLive } from './actions.js';
+import { refuse, trailOf, requireOwnTask, isCandidate, runOf, tasksOfActivation, requireNewToNode, requireTarget, defineTaskAction } from './task-rules.js';
 
 // ---------- return ----------
 

@@ -2,9 +2,9 @@
 import * as m from '../messages.js';
 import { Engine } from './engine.js';
 import { onUpdate } from './handlers.js';
-import { fault, findTask, requireRunning, requireSwitch, settle } from './actions.js';
+import { fault, findTask, requireRunning, requireSwitch, settle, requireLive } from './actions.js';
 import { evaluate } from './user-task.js';
-import { URGE_INTERVAL_MS, refuse, trailOf, requireLive, runOf, defineTaskAction } from './task-rules.js';
+import { URGE_INTERVAL_MS, refuse, trailOf, runOf, defineTaskAction } from './task-rules.js';
 import type { TaskState } from './types.js';
 
 // ---------- suspension ----------

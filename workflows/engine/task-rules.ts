@@ -4,7 +4,7 @@ import type { ErrorCode } from '../../src/errors.js';
 import * as m from '../messages.js';
 import { Engine, type NodeRun } from './engine.js';
 import { onUpdate } from './handlers.js';
-import { fault, findTask, requireActionable, requireRunning, settle } from './actions.js';
+import { fault, requireActionable, settle } from './actions.js';
 import type { ActionResult, Candidates, TaskState } from './types.js';
 
 export const URGE_INTERVAL_MS = 10 * 60_000;
@@ -29,14 +29,6 @@ export function requireOwnTask(engine: Engine, input: m.TaskActionInput): TaskSt
   return task;
 }
 
-/** An open, unsuspended task of a running instance (whoever holds it). */
-export function requireLive(engine: Engine, input: m.TaskActionInput): TaskState {
-  requireRunning(engine);
-  const task = findTask(engine, input.taskId);
-  if (!engine.isOpen(task)) fault('INVALID_STATE', `The task is ${task.status}${task.result ? ` (${task.result})` : ''}`);
-  if (task.status === 'suspended') fault('INVALID_STATE', 'The task is suspended');
-  return task;
-}
 
 export const isCandidate = (c: Candidates, actor: m.Actor) =>
   c.userIds.includes(actor.userId) || c.roleIds.some((r) => actor.roles.includes(r)) || (actor.deptId !== null && c.deptIds.includes(actor.deptId));
