@@ -9,6 +9,9 @@ export interface Principal {
   tenantId: string;
   userId: string;
   username: string;
+  /** Role codes and department: pool membership (claim, to-do, visibility). */
+  roles: string[];
+  deptId: string | null;
   permissions: Set<string>;
 }
 

@@ -26,5 +26,12 @@ export async function login(
 export async function loadPrincipal(em: EntityManager, tenantId: string, userId: string): Promise<Principal> {
   const user = await em.findOne(User, { tenantId, id: userId });
   if (!user || !user.active) throw new AppError('INVALID_TOKEN', 'The token names no active user');
-  return { tenantId, userId, username: user.username, permissions: await permissionsOf(em, tenantId, user.roles) };
+  return {
+    tenantId,
+    userId,
+    username: user.username,
+    roles: user.roles,
+    deptId: user.deptId ?? null,
+    permissions: await permissionsOf(em, tenantId, user.roles),
+  };
 }

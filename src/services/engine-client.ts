@@ -2,7 +2,6 @@
 import { randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation, WorkflowNotFoundError, ServiceError, type Client } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../errors.js';
 import type { Config } from '../config.js';
 import * as m from '../../workflows/messages.js';
@@ -53,14 +52,13 @@ export async function runUpdate<A>(
 }
 
 /** The caller as the workflow needs them: id, powers, roles and department for pools. */
-export async function actorOf(em: EntityManager, principal: Principal): Promise<m.Actor> {
-  const rows = await em.execute<Array<{ roles: string[]; dept_id: string | null }>>(`select roles, dept_id from users where tenant_id = ? and id = ?`, [principal.tenantId, principal.userId]);
+export function actorOf(principal: Principal): m.Actor {
   return {
     userId: principal.userId,
     admin: holds(principal.permissions, Permissions.ADMIN),
     manage: holds(principal.permissions, Permissions.INSTANCE_MANAGE),
     monitor: holds(principal.permissions, Permissions.MONITOR),
-    roles: rows[0]?.roles ?? [],
-    deptId: rows[0]?.dept_id ?? null,
+    roles: principal.roles,
+    deptId: principal.deptId,
   };
 }

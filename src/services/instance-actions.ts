@@ -33,7 +33,7 @@ export async function instanceAction(
     throw new AppError('INVALID_STATE', `The instance has ended (${row.status})`);
   }
   const def = { withdraw: m.withdraw, terminate: m.terminate, complete: m.completeInstance }[action];
-  await runUpdate(deps.temporal, principal.tenantId, id, def, { actor: await actorOf(em, principal), ...body }, idempotencyKey);
+  await runUpdate(deps.temporal, principal.tenantId, id, def, { actor: actorOf(principal), ...body }, idempotencyKey);
   const after = await findInstanceRow(em, principal.tenantId, id);
   return { id, status: after.status as string };
 }

@@ -34,7 +34,7 @@ export async function repair(
   const row = await instanceFor(em, principal, id);
   requireRunning(row);
   const def = action === 're-drive' ? m.reDrive : m.forceResume;
-  await runUpdate(deps.temporal, principal.tenantId, id, def, { actor: await actorOf(em, principal), ...body }, idempotencyKey);
+  await runUpdate(deps.temporal, principal.tenantId, id, def, { actor: actorOf(principal), ...body }, idempotencyKey);
   const after = await findInstanceRow(em, principal.tenantId, id);
   return {
     id,

@@ -145,7 +145,7 @@ export async function submitDraft(deps: AppDeps, principal: Principal, id: strin
 export async function readableInstance(em: EntityManager, principal: Principal, id: string) {
   const row = await findInstanceRow(em, principal.tenantId, id);
   if (holds(principal.permissions, Permissions.INSTANCE_MANAGE, Permissions.MONITOR)) return row;
-  const actor = await actorOf(em, principal);
+  const actor = actorOf(principal);
   if (await isParticipant(em, principal.tenantId, id, actor)) return row;
   throw new AppError('NOT_FOUND', `No instance ${id}`);
 }
@@ -165,7 +165,7 @@ export async function getInstance(deps: AppDeps, principal: Principal, id: strin
 export async function getDetail(deps: AppDeps, principal: Principal, id: string) {
   const em = deps.orm.em.fork();
   const row = await readableInstance(em, principal, id);
-  const actor = await actorOf(em, principal);
+  const actor = actorOf(principal);
   const openTasks = (await em.execute(`select * from tasks where instance_id = ? and not deleted`, [id]));
   const form = await formFor(em, row, actor.userId, openTasks);
   const instance: InstanceView = instanceView(row);
@@ -187,7 +187,7 @@ export async function listInstances(
   const em = deps.orm.em.fork();
   const where = new Where().add('x.tenant_id = ?', principal.tenantId);
   if (!holds(principal.permissions, Permissions.INSTANCE_MANAGE, Permissions.MONITOR)) {
-    const actor = await actorOf(em, principal);
+    const actor = actorOf(principal);
     where.add(
       `(x.initiator_id = ? or exists (select 1 from ${ALL_TASKS} t where t.instance_id = x.id and (t.assignee = ? or t.owner = ? or jsonb_exists(t.candidates->'userIds', ?)))
         or exists (select 1 from cc_records c where c.instance_id = x.id and c.user_id = ?))`,
@@ -212,7 +212,7 @@ export async function applications(deps: AppDeps, principal: Principal, q: { pag
 
 export async function todo(deps: AppDeps, principal: Principal, q: { page: number; pageSize: number; processKey?: string }) {
   const em = deps.orm.em.fork();
-  const where = todoWhere(principal.tenantId, await actorOf(em, principal));
+  const where = todoWhere(principal.tenantId, actorOf(principal));
   if (q.processKey) where.add('x.process_key = ?', q.processKey);
   return paged(em, 'tasks', where, 'x.create_time desc, x.id', q, taskView);
 }
@@ -280,7 +280,7 @@ export async function writeVariables(
     return vars;
   }
   if (row.archived) throw new AppError('INVALID_STATE', `The instance has ended (${row.status})`);
-  const actor = await actorOf(em, principal);
+  const actor = actorOf(principal);
   await runUpdate(deps.temporal, principal.tenantId, id, m.setVariables, { actor, variables: change.set, deleteNames: change.delete }, idempotencyKey);
   return (await findInstanceRow(em, principal.tenantId, id)).variables as Record<string, unknown>;
 }

@@ -57,7 +57,7 @@ const count = async (em: EntityManager, sql: string, params: unknown[]) => {
 /** The caller's badges; with workflow:monitor also the open work of the tenant by process. */
 export async function statistics(deps: AppDeps, principal: Principal) {
   const em = deps.orm.em.fork();
-  const todo = todoWhere(principal.tenantId, await actorOf(em, principal));
+  const todo = todoWhere(principal.tenantId, actorOf(principal));
   const { tenantId, userId } = principal;
   const stats = {
     todo: await count(em, `select count(*) as n from tasks x ${todo}`, todo.params),

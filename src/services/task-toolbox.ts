@@ -128,7 +128,7 @@ export async function writeTaskVariables(
   if (change.delete) {
     const row = await getTask(deps, principal, taskId);
     if (row.archived) throw new AppError('INVALID_STATE', 'The instance of this task has ended');
-    const actor = await actorOf(deps.orm.em.fork(), principal);
+    const actor = actorOf(principal);
     await runUpdate(deps.temporal, principal.tenantId, row.instance_id, m.deleteTaskVariables, { actor, taskId, names: change.delete }, idempotencyKey);
   } else {
     await taskAction(deps, principal, taskId, m.setTaskVariables, { variables: change.set ?? {} }, idempotencyKey);
@@ -160,7 +160,7 @@ export async function listComments(deps: AppDeps, principal: Principal, taskId: 
 export async function addComment(deps: AppDeps, principal: Principal, taskId: string, comment: string, idempotencyKey?: string): Promise<CommentView> {
   const em = deps.orm.em.fork();
   const row = await getTask(deps, principal, taskId);
-  const actor = await actorOf(em, principal);
+  const actor = actorOf(principal);
   if (!(await isParticipant(em, principal.tenantId, row.instance_id, actor))) throw new AppError('FORBIDDEN', 'Only participants of the instance may comment');
   const instance = await findInstanceRow(em, principal.tenantId, row.instance_id);
   const defs = await em.execute<Array<{ sw: Record<string, unknown> | null }>>(
@@ -211,7 +211,7 @@ export async function suspendOrActivateInstance(
   if (row.status === 'draft') throw new AppError('INVALID_STATE', `A draft is not running: it cannot be ${action === 'suspend' ? 'suspended' : 'activated'}`);
   if (row.archived) throw new AppError('INVALID_STATE', `The instance has ended (${row.status})`);
   const def = action === 'suspend' ? m.suspendInstance : m.activateInstance;
-  await runUpdate(deps.temporal, principal.tenantId, id, def, { actor: await actorOf(em, principal), ...body }, idempotencyKey);
+  await runUpdate(deps.temporal, principal.tenantId, id, def, { actor: actorOf(principal), ...body }, idempotencyKey);
   const after = await findInstanceRow(em, principal.tenantId, id);
   return { id, status: after.status as string };
 }

@@ -32,7 +32,7 @@ function filters(where: Where, q: TaskQuery) {
 /** Monitors see every task of the tenant; others the tasks of instances they take part in. */
 async function visibility(deps: AppDeps, principal: Principal, where: Where) {
   if (holds(principal.permissions, Permissions.MONITOR, Permissions.INSTANCE_MANAGE, Permissions.ADMIN)) return;
-  const actor = await actorOf(deps.orm.em.fork(), principal);
+  const actor = actorOf(principal);
   where.add(
     `(x.assignee = ? or x.owner = ? or x.initiator_id = ? or jsonb_exists(x.candidates->'userIds', ?)
       or jsonb_exists_any(x.candidates->'roleIds', array(select jsonb_array_elements_text(?::jsonb))) or jsonb_exists(x.candidates->'deptIds', coalesce(?, '')))`,
@@ -53,7 +53,7 @@ export async function getTask(deps: AppDeps, principal: Principal, id: string, o
   const row = await findTaskRow(em, principal.tenantId, id);
   if (opts.archivedOnly && !row.archived) throw new AppError('NOT_FOUND', `No historical task ${id}`);
   if (!holds(principal.permissions, Permissions.MONITOR, Permissions.INSTANCE_MANAGE, Permissions.ADMIN)) {
-    const actor = await actorOf(em, principal);
+    const actor = actorOf(principal);
     if (!(await isParticipant(em, principal.tenantId, row.instance_id, actor))) throw new AppError('NOT_FOUND', `No task ${id}`);
   }
   return row;
@@ -71,7 +71,7 @@ export async function taskAction(
   const em = deps.orm.em.fork();
   const row = await getTask(deps, principal, taskId);
   if (row.archived) throw new AppError('INVALID_STATE', 'The instance of this task has ended');
-  const actor = await actorOf(em, principal);
+  const actor = actorOf(principal);
   const result = await runUpdate(deps.temporal, principal.tenantId, row.instance_id, def, { ...body, actor, taskId }, idempotencyKey);
   const after = await findTaskRow(em, principal.tenantId, taskId).catch(() => row);
   const instance = await findInstanceRow(em, principal.tenantId, row.instance_id);
