@@ -1,6 +1,5 @@
 // The caller-specific parts of an instance's detail: the form with their field permissions,
 // and the actions they may take now.
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../http/context.js';
 import type { Actor } from '../../workflows/messages.js';
 import { holds, Permissions } from './permissions.js';
@@ -8,15 +7,14 @@ import { holds, Permissions } from './permissions.js';
 type FieldPermission = 'r' | 'w' | 'h';
 
 /** The form, each field marked with the caller's permission; hidden fields left out. */
-export async function formFor(em: EntityManager, row: any, userId: string, openTasks: any[]) {
-  const defs = await em.execute<Array<{ form: any; dsl: any }>>(`select form, dsl from process_definitions where id = ?`, [row.definition_id]);
-  const form = defs[0]?.form;
+export function formFor(def: { form: any; dsl: any } | null, row: any, userId: string, openTasks: any[]) {
+  const form = def?.form;
   if (!form) return null;
   const mine = openTasks.find((t) => t.assignee === userId && ['active', 'pending', 'waiting', 'suspended'].includes(t.status));
   let perms: Record<string, FieldPermission> | null = mine?.form_permissions ?? null;
   const isInitiator = row.initiator_id === userId;
   if (!perms && isInitiator) {
-    const start = defs[0].dsl?.metadata?.nodes?.[defs[0].dsl.metadata.firstNodeIndex ?? 0];
+    const start = def.dsl?.metadata?.nodes?.[def.dsl.metadata.firstNodeIndex ?? 0];
     perms = start?.additionalInfo?.formPermissions ?? null;
   }
   // Without a task of their own, the caller reads; the initiator of a draft writes.
@@ -37,10 +35,10 @@ export async function formFor(em: EntityManager, row: any, userId: string, openT
 const taskActions = ['approve', 'reject', 'return', 'transfer', 'delegate', 'addSign', 'reduceSign', 'comment'] as const;
 
 /** Action names the caller may take now (DESIGN.md §4.3 `permissions`). */
-export async function allowedActions(em: EntityManager, row: any, actor: Actor, principal: Principal, openTasks: any[]): Promise<string[]> {
+export function allowedActions(def: { dsl: any } | null, row: any, actor: Actor, principal: Principal, openTasks: any[]): string[] {
   const out = new Set<string>();
   const live = row.status === 'active' || row.status === 'suspended' || row.status === 'failed';
-  const processSwitches: Record<string, boolean> = (await em.execute(`select dsl from process_definitions where id = ?`, [row.definition_id]))[0]?.dsl?.ruleChain?.additionalInfo?.actionPermissions ?? {};
+  const processSwitches: Record<string, boolean> = def?.dsl?.ruleChain?.additionalInfo?.actionPermissions ?? {};
   const allowed = (name: string, node?: Record<string, boolean> | null) => processSwitches[name] !== false && node?.[name] !== false;
   const operate = holds(principal.permissions, Permissions.OPERATE);
   if (row.status === 'active' && operate) {

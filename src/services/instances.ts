@@ -10,7 +10,7 @@ import * as m from '../../workflows/messages.js';
 import { getActiveDefinition } from './definitions.js';
 import { actorOf, runUpdate, startInstanceWorkflow, workflowIdOf } from './engine-client.js';
 import { holds, Permissions } from './permissions.js';
-import { ALL_INSTANCES, ALL_TASKS, Where, findInstanceRow, instanceView, isParticipant, paged, taskView, todoWhere, trailView, type InstanceView } from './read-model.js';
+import { ALL_INSTANCES, ALL_TASKS, Where, definitionOf, findInstanceRow, instanceView, isParticipant, paged, taskView, todoWhere, trailView, type InstanceView } from './read-model.js';
 import { predictUpcoming } from './upcoming.js';
 import { formFor, allowedActions } from './instance-detail.js';
 
@@ -121,9 +121,9 @@ export async function submitDraft(deps: AppDeps, principal: Principal, id: strin
   const row = await readableInstance(em, principal, id);
   if (row.initiator_id !== principal.userId) throw new AppError('NOT_INITIATOR', 'Only the initiator may submit a draft');
   if (row.status !== 'draft') throw new AppError('INVALID_STATE', `Only a draft can be submitted; this instance is ${row.status}`);
-  const defs = await em.execute(`select dsl, form from process_definitions where id = ?`, [row.definition_id]);
-  if (!defs[0]) throw new AppError('NOT_FOUND', 'The definition of this draft no longer exists');
-  checkVariables(defs[0].form, row.variables ?? {}, { requireAll: true });
+  const def = await definitionOf(em, row);
+  if (!def) throw new AppError('NOT_FOUND', 'The definition of this draft no longer exists');
+  checkVariables(def.form, row.variables ?? {}, { requireAll: true });
   const updated = await em.execute(
     `update instances set status = 'active', start_time = now(), updated_at = now() where id = ? and status = 'draft' returning *`,
     [id],
@@ -133,7 +133,7 @@ export async function submitDraft(deps: AppDeps, principal: Principal, id: strin
   });
   if (!updated[0]) throw new AppError('INVALID_STATE', 'The draft was submitted already');
   try {
-    await launch(deps, em, updated[0], defs[0].dsl);
+    await launch(deps, em, updated[0], def.dsl);
   } catch (err) {
     await em.execute(`update instances set status = 'draft' where id = ? and seq = 0`, [id]);
     throw err;
@@ -159,23 +159,24 @@ export async function getInstance(deps: AppDeps, principal: Principal, id: strin
   const em = deps.orm.em.fork();
   const row = await readableInstance(em, principal, id);
   const instance = instanceView(row);
-  return { ...instance, trail: await trailOf(em, id), upcoming: await predictUpcoming(em, principal.tenantId, row) };
+  return { ...instance, trail: await trailOf(em, id), upcoming: await predictUpcoming(em, principal.tenantId, row, await definitionOf(em, row)) };
 }
 
 export async function getDetail(deps: AppDeps, principal: Principal, id: string) {
   const em = deps.orm.em.fork();
   const row = await readableInstance(em, principal, id);
   const actor = actorOf(principal);
-  const openTasks = (await em.execute(`select * from tasks where instance_id = ? and not deleted`, [id]));
-  const form = await formFor(em, row, actor.userId, openTasks);
+  const openTasks = await em.execute(`select * from tasks where instance_id = ? and not deleted`, [id]);
+  const def = await definitionOf(em, row);
+  const form = formFor(def, row, actor.userId, openTasks);
   const instance: InstanceView = instanceView(row);
   if (form?.hidden.length) for (const name of form.hidden) delete instance.variables[name];
   return {
     instance,
     trail: await trailOf(em, id),
     form: form?.form ?? null,
-    permissions: await allowedActions(em, row, actor, principal, openTasks),
-    upcoming: await predictUpcoming(em, principal.tenantId, row),
+    permissions: allowedActions(def, row, actor, principal, openTasks),
+    upcoming: await predictUpcoming(em, principal.tenantId, row, def),
   };
 }
 
@@ -274,8 +275,7 @@ export async function writeVariables(
   if (row.status === 'draft') {
     const vars = { ...(row.variables ?? {}), ...(change.set ?? {}) };
     for (const n of change.delete ?? []) delete vars[n];
-    const defs = await em.execute(`select form from process_definitions where id = ?`, [row.definition_id]);
-    checkVariables(defs[0]?.form, vars, { requireAll: false });
+    checkVariables((await definitionOf(em, row))?.form, vars, { requireAll: false });
     await em.execute(`update instances set variables = ?::jsonb, updated_at = now() where id = ? and status = 'draft'`, [JSON.stringify(vars), id]);
     return vars;
   }

@@ -92,6 +92,12 @@ export async function findInstanceRow(em: EntityManager, tenantId: string, id: s
   return rows[0];
 }
 
+/** The DSL snapshot and form an instance runs (null when its definition was deleted). */
+export async function definitionOf(em: EntityManager, row: { definition_id: string }): Promise<{ dsl: any; form: any } | null> {
+  const rows = await em.execute<Array<{ dsl: any; form: any }>>(`select dsl, form from process_definitions where id = ?`, [row.definition_id]);
+  return rows[0] ?? null;
+}
+
 export async function findTaskRow(em: EntityManager, tenantId: string, id: string): Promise<any> {
   const rows = await em.execute(`select * from ${ALL_TASKS} t where tenant_id = ? and id = ? and not deleted`, [tenantId, id]);
   if (!rows[0]) throw new AppError('NOT_FOUND', `No task ${id}`);

@@ -14,10 +14,9 @@ export interface UpcomingEntry {
 
 const ENDED = ['completed', 'rejected', 'terminated'];
 
-export async function predictUpcoming(em: EntityManager, tenantId: string, row: any): Promise<UpcomingEntry[]> {
+export async function predictUpcoming(em: EntityManager, tenantId: string, row: any, def: { dsl: ProcessDocument } | null): Promise<UpcomingEntry[]> {
   if (ENDED.includes(row.status)) return [];
-  const defs = await em.execute<Array<{ dsl: ProcessDocument }>>(`select dsl from process_definitions where id = ?`, [row.definition_id]);
-  const doc = defs[0]?.dsl;
+  const doc = def?.dsl;
   if (!doc) return [];
   const first = doc.metadata.nodes[doc.metadata.firstNodeIndex ?? 0]?.id;
   const current: string[] = row.current_nodes?.length ? row.current_nodes : row.status === 'draft' && first ? [first] : [];
