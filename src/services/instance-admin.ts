@@ -6,8 +6,8 @@ import type { AppDeps, Principal } from '../http/context.js';
 import * as m from '../../workflows/messages.js';
 import { actorOf, runUpdate } from './engine-client.js';
 import { holds, Permissions } from './permissions.js';
-import { findInstanceRow } from './read-model.js';
-import { readableInstance } from './instances.js';
+import { definitionOf, findInstanceRow } from './read-model.js';
+import { launch, readableInstance } from './instances.js';
 
 /** workflow:admin acts on every instance of the tenant; anyone else only on those they may read. */
 async function instanceFor(em: EntityManager, principal: Principal, id: string) {
@@ -33,6 +33,15 @@ export async function repair(
   const em = deps.orm.em.fork();
   const row = await instanceFor(em, principal, id);
   requireRunning(row);
+  // A row never projected has no running workflow yet (a crash between the row's insert and
+  // the workflow's start): re-drive starts it.
+  if (action === 're-drive' && Number(row.seq) === 0 && row.status === 'active') {
+    const definition = await definitionOf(em, row);
+    if (!definition) throw new AppError('NOT_FOUND', 'The definition of this instance no longer exists');
+    await launch(deps, row, definition.dsl);
+    const started = await findInstanceRow(em, principal.tenantId, id);
+    return { id, status: started.status as string, currentNodes: (started.current_nodes ?? []) as string[], detail: (started.detail ?? null) as Record<string, unknown> | null };
+  }
   const def = action === 're-drive' ? m.reDrive : m.forceResume;
   await runUpdate(deps.temporal, principal.tenantId, id, def, { actor: actorOf(principal), ...body }, idempotencyKey);
   const after = await findInstanceRow(em, principal.tenantId, id);

@@ -57,7 +57,11 @@ async function insertInstanceRow(em: EntityManager, row: Record<string, unknown>
   }
 }
 
-async function launch(deps: AppDeps, em: EntityManager, row: any, doc: ProcessDocument) {
+/**
+ * Starts (or, being idempotent, attaches to) the workflow of an instance row and waits until
+ * its first state is in the read model.
+ */
+export async function launch(deps: AppDeps, row: any, doc: ProcessDocument) {
   const input: StartInput = {
     instance: {
       id: row.id,
@@ -75,7 +79,6 @@ async function launch(deps: AppDeps, em: EntityManager, row: any, doc: ProcessDo
     historyLimit: deps.config.WORKFLOW_HISTORY_LIMIT,
   };
   await startInstanceWorkflow(deps.temporal, deps.config, input);
-  void em;
 }
 
 export async function startInstance(
@@ -105,7 +108,7 @@ export async function startInstance(
   await insertInstanceRow(em, row);
   if (!input.draft) {
     try {
-      await launch(deps, em, await findInstanceRow(em, principal.tenantId, id), def.dsl as unknown as ProcessDocument);
+      await launch(deps, await findInstanceRow(em, principal.tenantId, id), def.dsl as unknown as ProcessDocument);
     } catch (err) {
       // Nothing was started: leave no row behind.
       await em.execute(`delete from instances where id = ? and seq = 0`, [id]);
@@ -133,7 +136,7 @@ export async function submitDraft(deps: AppDeps, principal: Principal, id: strin
   });
   if (!updated[0]) throw new AppError('INVALID_STATE', 'The draft was submitted already');
   try {
-    await launch(deps, em, updated[0], def.dsl);
+    await launch(deps, updated[0], def.dsl);
   } catch (err) {
     await em.execute(`update instances set status = 'draft' where id = ? and seq = 0`, [id]);
     throw err;

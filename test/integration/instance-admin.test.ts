@@ -134,6 +134,24 @@ describe('re-drive', () => {
     expect((await actOk(t.grace, open[0].id, 'approve')).instance.status).toBe('completed');
   });
 
+  it('starts the workflow of an instance row whose start was cut off (a crash between insert and start)', async () => {
+    // The server inserts the row, then starts the workflow; a crash in between leaves this row.
+    const defId = (await api('/api/v1/workflow/process-definitions/key/linear', { token: t.admin })).body.data.id;
+    const tenant = (await db.query(`select tenant_id from process_definitions where id = $1`, [defId])).rows[0].tenant_id;
+    const id = `orphan-${Date.now()}`;
+    await db.query(
+      `insert into instances (id, tenant_id, workflow_id, definition_id, process_key, process_version, process_name, status, initiator_id, variables)
+       values ($1, $2, $3, $4, 'linear', 1, 'Process linear', 'active', 'alice', '{}')`,
+      [id, tenant, `approval-${tenant}-${id}`, defId],
+    );
+    expect((await stuck()).map((i) => i.id)).toContain(id);
+    const res = await post(t.admin, `/${id}/re-drive`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id, status: 'active', currentNodes: ['approve'] });
+    const task = await myTask(t.bob, id);
+    expect((await actOk(t.bob, task.id, 'approve')).instance.status).toBe('completed');
+  });
+
   it('is refused on drafts, suspended and ended instances; other tenants get 404', async () => {
     const draft = (await post(t.alice, '/start', { processKey: 'linear', draft: true })).body.data.instanceId;
     expect((await post(t.admin, `/${draft}/re-drive`)).status).toBe(409);
