@@ -1,6 +1,8 @@
 // The httpCall node's request: host allow-list, no loopback / link-local / private / metadata
 // addresses unless configured, a timeout and a response size limit.
 import { lookup } from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from './index.js';
@@ -26,6 +28,39 @@ function privateAddress(ip: string): boolean {
 
 const refuse = (message: string) => ApplicationFailure.nonRetryable(message, 'HTTP_CALL_REFUSED');
 
+class ResponseTooLarge extends Error {}
+
+/** One request to the checked addresses only; the body is read up to `max` bytes. Redirects are not followed. */
+function send(url: URL, req: HttpRequest, pinned: Array<{ address: string; family: number }>, max: number): Promise<{ status: number; contentType: string; text: string }> {
+  return new Promise((resolve, reject) => {
+    const client = url.protocol === 'https:' ? https : http;
+    const request = client.request(
+      url,
+      {
+        method: req.method,
+        headers: req.headers,
+        signal: AbortSignal.timeout(req.timeoutMs),
+        lookup: (_host: string, options: { all?: boolean }, done: (...args: any[]) => void) =>
+          options?.all ? done(null, pinned) : done(null, pinned[0].address, pinned[0].family),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > max) request.destroy(new ResponseTooLarge(`response larger than ${max} bytes`));
+          else chunks.push(chunk);
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    if (req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD') request.write(req.body);
+    request.end();
+  });
+}
+
 export function createHttpActivities(deps: ActivityDeps) {
   const allowPrivate = new Set(deps.config.HTTP_CALL_ALLOW_PRIVATE_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean));
   return {
@@ -42,31 +77,20 @@ export function createHttpActivities(deps: ActivityDeps) {
         throw refuse(`host ${host} is not in the node's allowedHosts`);
       }
       if (host === 'metadata.google.internal') throw refuse('metadata addresses are refused');
-      const addresses = net.isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
+      // Resolve once, check every address, and connect to exactly the checked one: no second
+      // DNS answer (rebinding) can send the request elsewhere.
+      const family = net.isIP(host);
+      const addresses = family ? [{ address: host, family }] : await lookup(host, { all: true });
       if (!deps.config.HTTP_CALL_ALLOW_PRIVATE && !allowPrivate.has(host)) {
-        const bad = addresses.find(privateAddress);
-        if (bad) throw refuse(`${host} resolves to ${bad}, a loopback, private, link-local or metadata address`);
+        const bad = addresses.find((a) => privateAddress(a.address));
+        if (bad) throw refuse(`${host} resolves to ${bad.address}, a loopback, private, link-local or metadata address`);
       }
-      const res = await fetch(url, {
-        method: req.method,
-        headers: req.headers,
-        body: req.method === 'GET' || req.method === 'HEAD' ? undefined : req.body,
-        signal: AbortSignal.timeout(req.timeoutMs),
-        redirect: 'manual',
-      }).catch((err) => {
-        throw ApplicationFailure.nonRetryable(`request failed: ${err?.cause?.message ?? err?.message ?? err}`, 'HTTP_CALL_FAILED');
+      const res = await send(url, req, addresses, deps.config.HTTP_CALL_MAX_RESPONSE_BYTES).catch((err) => {
+        throw ApplicationFailure.nonRetryable(err instanceof ResponseTooLarge ? err.message : `request failed: ${err?.message ?? err}`, 'HTTP_CALL_FAILED');
       });
-      const max = deps.config.HTTP_CALL_MAX_RESPONSE_BYTES;
-      const chunks: Uint8Array[] = [];
-      let size = 0;
-      for await (const chunk of res.body ?? []) {
-        size += chunk.length;
-        if (size > max) throw ApplicationFailure.nonRetryable(`response larger than ${max} bytes`, 'HTTP_CALL_FAILED');
-        chunks.push(chunk);
-      }
-      const text = Buffer.concat(chunks).toString('utf8');
+      const text = res.text;
       let body: unknown = text;
-      if ((res.headers.get('content-type') ?? '').includes('json') && text) {
+      if (res.contentType.includes('json') && text) {
         try {
           body = JSON.parse(text);
         } catch {
