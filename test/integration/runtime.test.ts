@@ -116,9 +116,11 @@ describe('npm start (embedded runtime)', () => {
 
   it('names what is missing when the Temporal CLI cannot be found', async () => {
     const port = await freePort();
-    const r = run(['--import', 'tsx', 'scripts/start.ts'], { TEMPORAL_CLI: '/nonexistent/temporal', DATABASE_URL: inject('databaseUrl'), TEMPORAL_ADDRESS: '', PORT: String(port), DATA_DIR: path.join('.data', `cli-test-${process.pid}`) });
+    const dataDir = path.join('.data', `cli-test-${process.pid}`);
+    const r = run(['--import', 'tsx', 'scripts/start.ts'], { TEMPORAL_CLI: '/nonexistent/temporal', DATABASE_URL: inject('databaseUrl'), TEMPORAL_ADDRESS: '', PORT: String(port), DATA_DIR: dataDir });
     expect(await r.exited).toBe(1);
     expect(r.output()).toContain('TEMPORAL_CLI points to /nonexistent/temporal');
+    await rm(path.join(root, dataDir), { recursive: true, force: true });
   }, 60_000);
 });
 
