@@ -30,8 +30,8 @@ export interface Stack {
   temporalAddress: string;
   jwtSecret: string;
   taskQueue: string;
-  /** Kills the worker or server with SIGKILL (a crash) and starts a fresh one. */
-  crash(part: 'worker' | 'server'): Promise<{ restart(): Promise<void> }>;
+  /** Crashes one part (SIGKILL; PostgreSQL: immediate shutdown) and answers how to bring it back. */
+  crash(part: 'worker' | 'server' | 'postgres' | 'temporal'): Promise<{ restart(): Promise<void> }>;
   stop(): Promise<void>;
 }
 
@@ -98,7 +98,12 @@ export async function startStack(opts: { name: string; env?: Record<string, stri
     const running = { worker: launch('worker.ts'), server: launch('server.ts') };
     const baseUrl = `http://127.0.0.1:${httpPort}`;
     await waitReady(baseUrl, children);
-    const crash = async (part: 'worker' | 'server') => {
+    const crash = async (part: 'worker' | 'server' | 'postgres' | 'temporal') => {
+      if (part === 'postgres' || part === 'temporal') {
+        const handle = part === 'postgres' ? runtime!.postgres! : runtime!.temporal!;
+        await handle.crash();
+        return { restart: () => handle.start() };
+      }
       const child = running[part];
       const gone = new Promise((r) => child.once('exit', r));
       child.kill('SIGKILL');

@@ -10,6 +10,19 @@ function body(code: number, message: string, data: unknown = null) {
   return { code, data, message };
 }
 
+// Connection refused/reset, and PostgreSQL's "shutting down" / connection-exception classes.
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006']);
+
+/** PostgreSQL could not be reached or went away under the request. */
+function databaseUnavailable(err: unknown): boolean {
+  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) {
+    if (e instanceof ConnectionException) return true;
+    if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
+    if (typeof e.message === 'string' && /Connection terminated|connect ECONNREFUSED|server closed the connection/i.test(e.message)) return true;
+  }
+  return false;
+}
+
 /** Turns any thrown error into an AppError (or null when it is a bug). */
 export function toAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
@@ -30,7 +43,7 @@ export function toAppError(err: unknown): AppError | null {
   if (err instanceof WorkflowNotFoundError) return new AppError('NOT_FOUND', 'The instance is not running');
   if (err instanceof NotFoundError) return new AppError('NOT_FOUND');
   if (err instanceof UniqueConstraintViolationException) return new AppError('ALREADY_EXISTS');
-  if (err instanceof ConnectionException) return new AppError('UNAVAILABLE', 'PostgreSQL is unavailable');
+  if (databaseUnavailable(err)) return new AppError('UNAVAILABLE', 'PostgreSQL is unavailable');
   if (err instanceof ServiceError) return new AppError('UNAVAILABLE', 'Temporal is unavailable');
   return null;
 }

@@ -1,11 +1,14 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../logger.js';
 
 export interface EmbeddedPostgresHandle {
   url: string;
   stop(): Promise<void>;
+  /** Immediate shutdown (SIGQUIT: no checkpoint, WAL recovery at the next start) — a crash, for tests. */
+  crash(): Promise<void>;
+  start(): Promise<void>;
 }
 
 const USER = 'postgres';
@@ -54,5 +57,11 @@ export async function startEmbeddedPostgres(opts: {
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/${opts.database}`,
     stop: () => pg.stop(),
+    crash: async () => {
+      const pid = Number((await readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+      process.kill(pid, 'SIGQUIT');
+      for (let i = 0; i < 100 && existsSync(path.join(databaseDir, 'postmaster.pid')); i++) await new Promise((r) => setTimeout(r, 100));
+    },
+    start: () => pg.start(),
   };
 }

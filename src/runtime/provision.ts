@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Logger } from '../logger.js';
-import { startEmbeddedPostgres } from './embedded-postgres.js';
-import { findTemporalCli, startTemporalDevServer } from './temporal-cli.js';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded-postgres.js';
+import { findTemporalCli, startTemporalDevServer, type TemporalDevServerHandle } from './temporal-cli.js';
 
 export interface ProvisionOptions {
   dataDir: string;
@@ -19,6 +19,9 @@ export interface Provisioned {
   databaseUrl: string;
   temporalAddress: string;
   temporalUiUrl: string | null;
+  /** The embedded parts, when they were started here. */
+  postgres: EmbeddedPostgresHandle | null;
+  temporal: TemporalDevServerHandle | null;
   stop(): Promise<void>;
 }
 
@@ -60,6 +63,8 @@ export async function provision(opts: ProvisionOptions): Promise<Provisioned> {
       databaseUrl: opts.databaseUrl ?? pg!.url,
       temporalAddress: opts.temporalAddress ?? temporal!.address,
       temporalUiUrl: temporal?.uiUrl || null,
+      postgres: pg,
+      temporal,
       stop: stopAll,
     };
   } catch (err) {

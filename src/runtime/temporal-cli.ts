@@ -92,8 +92,11 @@ export function waitForPort(port: number, host = '127.0.0.1', timeoutMs = 60_000
 export interface TemporalDevServerHandle {
   address: string;
   uiUrl: string;
-  process: ChildProcess;
+  readonly process: ChildProcess;
   stop(): Promise<void>;
+  /** SIGKILL, for crash tests; `start()` runs it again on the same SQLite file. */
+  crash(): Promise<void>;
+  start(): Promise<void>;
 }
 
 /** Runs `temporal server start-dev` with a SQLite file under `dataDir` and the Web UI on. */
@@ -118,6 +121,33 @@ export async function startTemporalDevServer(opts: {
     ...Object.entries(SEARCH_ATTRIBUTES).flatMap(([k, t]) => ['--search-attribute', `${k}=${t}`]),
     ...(opts.headless ? ['--headless'] : ['--ui-port', String(opts.uiPort)]),
   ];
+  let current = await launch(opts, args);
+  return {
+    address: `127.0.0.1:${opts.port}`,
+    uiUrl: opts.headless ? '' : `http://127.0.0.1:${opts.uiPort}`,
+    get process() {
+      return current.child;
+    },
+    stop: async () => {
+      const { child, exited } = current;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+    crash: async () => {
+      current.child.kill('SIGKILL');
+      await current.exited;
+    },
+    start: async () => {
+      current = await launch(opts, args);
+    },
+  };
+}
+
+/** Spawns the dev server and waits until its port answers and the namespace exists. */
+async function launch(opts: { cli: string; port: number; namespace: string; logger: Logger }, args: string[]) {
   const child = spawn(opts.cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => {
@@ -133,18 +163,7 @@ export async function startTemporalDevServer(opts: {
   }
   await waitForNamespace(opts.cli, opts.port, opts.namespace);
   opts.logger.debug({ port: opts.port }, 'temporal dev server ready');
-  return {
-    address: `127.0.0.1:${opts.port}`,
-    uiUrl: opts.headless ? '' : `http://127.0.0.1:${opts.uiPort}`,
-    process: child,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+  return { child, exited };
 }
 
 async function waitForNamespace(cli: string, port: number, namespace: string): Promise<void> {

@@ -65,3 +65,39 @@ describe('crashes', () => {
     expect((await call(`/api/v1/workflow/tasks/${erinTask.id}/approve`, tokens.erin, {})).body.data.instance.status).toBe('completed');
   }, 120_000);
 });
+
+describe('crashes of the stateful parts', () => {
+  it('PostgreSQL down: requests answer 503, nothing half-written; once it is back the approval goes through', async () => {
+    const started = await call('/api/v1/workflow/process-instances/start', tokens.alice, { processKey: 'leave_request', variables: { days: 1 } });
+    const id = started.body.data.instanceId;
+    const bobTask = await taskOf('bob', id);
+    const pg = await stack.crash('postgres');
+    const during = await call(`/api/v1/workflow/tasks/${bobTask.id}/approve`, tokens.bob, {});
+    expect(during.status).toBe(503);
+    expect(during.body.code).toBe(50300);
+    expect((await fetch(`${stack.baseUrl}/readyz`)).status).toBe(503);
+    await pg.restart();
+    const after = await call(`/api/v1/workflow/tasks/${bobTask.id}/approve`, tokens.bob, {});
+    expect(after.status).toBe(200);
+    expect(after.body.data.instance.status).toBe('completed');
+  }, 120_000);
+
+  it('Temporal dev server killed: running instances carry on once it is back', async () => {
+    const started = await call('/api/v1/workflow/process-instances/start', tokens.alice, { processKey: 'leave_request', variables: { days: 5 } });
+    const id = started.body.data.instanceId;
+    const bobTask = await taskOf('bob', id);
+    expect((await call(`/api/v1/workflow/tasks/${bobTask.id}/approve`, tokens.bob, {})).status).toBe(200);
+    const temporal = await stack.crash('temporal');
+    expect((await fetch(`${stack.baseUrl}/readyz`)).status).toBe(503);
+    await temporal.restart();
+    // Give the worker a moment to poll the restarted server again.
+    const deadline = Date.now() + 60_000;
+    while ((await fetch(`${stack.baseUrl}/readyz`)).status !== 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+    const erinTask = await taskOf('erin', id);
+    const res = await call(`/api/v1/workflow/tasks/${erinTask.id}/approve`, tokens.erin, {});
+    expect(res.status).toBe(200);
+    expect(res.body.data.instance.status).toBe('completed');
+    const trail = (await call(`/api/v1/workflow/process-instances/${id}`, tokens.alice)).body.data.trail;
+    expect(trail.filter((e: any) => e.type === 'approve').map((e: any) => e.userId)).toEqual(['bob', 'erin']);
+  }, 180_000);
+});
