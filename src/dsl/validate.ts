@@ -1,4 +1,4 @@
-// Deploy validation (DSL.md §5): every problem at once — document structure, reachability,
+// Deploy validation (docs/dsl.md#what-deploy-validates): every problem at once — document structure, reachability,
 // parallel regions, and the per-node rules in validate-nodes.ts.
 import { firstNode, graphIndex, walk } from './graph.js';
 import { parseProcess } from './parse.js';

@@ -1,4 +1,4 @@
-// Stuck instances, re-drive, force-resume and delete (DESIGN.md §4.4). Mounted at
+// Stuck instances, re-drive, force-resume and delete (docs/monitoring.md). Mounted at
 // /api/v1/workflow/process-instances before the instance router, so /stuck and /batch are
 // matched before /{id}.
 import * as admin from '../../services/instance-admin.js';

@@ -1,4 +1,4 @@
-// Instance suspend / activate (DESIGN.md §4.4): the initiator (process switch `suspend`) or
+// Instance suspend / activate (docs/contract.md#action-rules): the initiator (process switch `suspend`) or
 // workflow:instance:manage. Mounted at /api/v1/workflow/process-instances beside the instance router.
 import * as toolbox from '../../services/task-toolbox.js';
 import { json, ok } from '../envelope.js';

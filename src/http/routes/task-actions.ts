@@ -1,4 +1,4 @@
-// The approver's toolbox (DESIGN.md §4.3/§4.4): every task action beyond approve/reject/complete,
+// The approver's toolbox (docs/contract.md#action-rules, docs/task-actions.md): every task action beyond approve/reject/complete,
 // plus candidates, task variables, comments and deleting closed tasks. Mounted at
 // /api/v1/workflow/tasks beside the task queries router.
 import type { z } from '@hono/zod-openapi';

@@ -149,7 +149,7 @@ describe('evaluateCondition', () => {
 });
 
 describe('compileCondition', () => {
-  it('accepts the DSL.md subset', () => {
+  it('accepts the documented subset (docs/dsl.md#expressions-and-templates)', () => {
     for (const source of ['msg.days <= 3', "msg.dept in ['IT','HR']", "msg.title contains 'x'", 'len(msg.items) > 2', 'not msg.urgent', 'msg.x == nil']) {
       expect(compileCondition(source)).toEqual({ ok: true });
     }
