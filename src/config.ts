@@ -44,6 +44,12 @@ export const configSchema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   LOGIN_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  /**
+   * Reverse proxies in front of the server that append to X-Forwarded-For. 0: the header is
+   * ignored (anyone can write it) and the socket address is the client; N: the Nth address from
+   * the right is the client.
+   */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(32).default(0),
 
   HTTP_CALL_ALLOW_PRIVATE: bool.default(false),
   /** Host names an httpCall may reach even though they resolve to private addresses. */

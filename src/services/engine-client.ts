@@ -31,18 +31,23 @@ export async function startInstanceWorkflow(client: Client, config: Config, inpu
   return client.workflow.executeUpdateWithStart(m.sync, { startWorkflowOperation: start, updateId: `start-${instance.id}` });
 }
 
-/** Runs an Update on a live instance. The Idempotency-Key becomes the Update id. */
+/**
+ * Runs an Update on a live instance. `scopedKey` is the Idempotency-Key already scoped to the
+ * caller and the request and bound to its body (src/http/idempotency.ts), never the raw header:
+ * a raw key would let another user's or another task's request with the same key receive this
+ * request's answer instead of taking effect. Without one, every call is a new Update.
+ */
 export async function runUpdate<A>(
   client: Client,
   tenantId: string,
   instanceId: string,
   def: UpdateDefinition<ActionResult, [A]>,
   arg: A,
-  idempotencyKey?: string,
+  scopedKey?: string,
 ): Promise<ActionResult> {
   const handle = client.workflow.getHandle(sa.workflowIdOf(tenantId, instanceId));
   try {
-    return await handle.executeUpdate(def, { args: [arg], updateId: idempotencyKey ? `${def.name}:${idempotencyKey}` : randomUUID() });
+    return await handle.executeUpdate(def, { args: [arg], updateId: scopedKey ? `${def.name}:${scopedKey}` : randomUUID() });
   } catch (err) {
     if (err instanceof WorkflowNotFoundError || (err instanceof ServiceError && /not found|already completed/i.test(err.message))) {
       throw new AppError('INVALID_STATE', 'The instance has ended');
