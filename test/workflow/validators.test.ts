@@ -10,7 +10,8 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.stop());
 
-describe('validators', () => {
+// Each test has its own instance: they run concurrently.
+describe.concurrent('validators', () => {
   it('only the assignee may approve: NOT_ASSIGNEE, and nothing changes', async () => {
     const { instanceId } = await h.start(oneStep('v_single', users('bob')));
     const task = h.projection.taskOf(instanceId, 'bob');

@@ -95,7 +95,8 @@ export class FakeProjection {
   }
 
   tasks(instanceId: string): TaskState[] {
-    return [...this.of(instanceId).tasks.values()].sort((a, b) => a.createTime.localeCompare(b.createTime) || a.seq - b.seq);
+    // In creation order: snapshots list tasks in the order the engine created them.
+    return [...this.of(instanceId).tasks.values()];
   }
 
   openTasks(instanceId: string, activityId?: string): TaskState[] {
