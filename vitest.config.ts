@@ -29,6 +29,9 @@ export default defineConfig({
           name: 'workflow',
           include: ['test/workflow/**/*.test.ts'],
           globalSetup: ['test/workflow/support/global-setup.ts'],
+          // Files share their worker process's module cache (Temporal SDK, DSL): each file
+          // still runs its own Worker on its own task queue.
+          isolate: false,
           testTimeout: 20_000,
           hookTimeout: 60_000,
         },

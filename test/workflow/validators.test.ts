@@ -67,11 +67,12 @@ describe.concurrent('validators', () => {
     const { instanceId } = await h.start(oneStep('v_off', users('bob'), { actionPermissions: off }), {});
     const task = h.projection.taskOf(instanceId, 'bob');
     expect(h.projection.of(instanceId).snapshots.some((s) => s.actionPermissions[task.id]?.delegate === false)).toBe(true);
-    for (const [def, extra] of [
+    const cases: Array<[typeof m.transfer, Partial<m.TaskActionInput>]> = [
       [m.transfer, { assigneeUserId: 'carol' }],
       [m.delegate, { assigneeUserId: 'carol' }],
       [m.addSign, { assigneeUserIds: ['carol'] }],
-    ] as const) {
+    ];
+    for (const [def, extra] of cases) {
       expect((await h.refused(instanceId, def, { actor: h.actor('bob'), taskId: task.id, ...extra })).type, def.name).toBe('ACTION_DISABLED');
     }
   });
