@@ -32,7 +32,7 @@ export default defineConfig({
           // Files share their worker process's module cache (Temporal SDK, DSL): each file
           // still runs its own Worker on its own task queue.
           isolate: false,
-          testTimeout: 20_000,
+          testTimeout: 30_000,
           hookTimeout: 60_000,
         },
       },
