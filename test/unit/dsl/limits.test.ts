@@ -63,3 +63,47 @@ describe('definition size caps', () => {
     ]);
   });
 });
+
+describe('undecided flags (dominator pass) against a brute-force walk', () => {
+  it('agree on random graphs with branches and loops', () => {
+    let seed = 42;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let round = 0; round < 200; round++) {
+      const n = 3 + rnd(25);
+      const nodes: any[] = [{ id: 'n0', type: 'startTask' }];
+      for (let i = 1; i < n; i++) nodes.push({ id: `n${i}`, type: rnd(4) === 0 ? 'switch' : rnd(6) === 0 ? 'end' : 'userTask' });
+      nodes.push({ id: 'end', type: 'end' });
+      const connections: any[] = [];
+      for (let i = 0; i < n; i++) {
+        const fan = nodes[i].type === 'switch' ? 2 + rnd(2) : 1;
+        for (let k = 0; k < fan; k++) {
+          const to = rnd(4) === 0 ? rnd(n + 1) : Math.min(n, i + 1 + rnd(3));
+          connections.push({ fromId: `n${i}`, toId: to === n ? 'end' : `n${to}`, type: rnd(8) === 0 ? 'Reject' : 'Success' });
+        }
+      }
+      const doc: any = { ruleChain: { id: 'r' }, metadata: { firstNodeIndex: 0, nodes, connections } };
+      const starts = [`n${rnd(n)}`];
+      const ends = nodes.filter((x) => x.type === 'end').map((x) => x.id);
+      const reachesEnd = (skip: string) => {
+        const seen = new Set(starts.filter((s) => s !== skip));
+        const queue = [...seen];
+        while (queue.length) {
+          const id = queue.pop()!;
+          for (const c of connections) {
+            if (c.fromId !== id || c.type === 'Reject' || c.toId === skip || seen.has(c.toId)) continue;
+            seen.add(c.toId);
+            queue.push(c.toId);
+          }
+        }
+        return ends.some((e: string) => seen.has(e));
+      };
+      const anyEnd = reachesEnd('');
+      for (const { node, undecided } of approvalNodesAhead(doc, starts)) {
+        expect(undecided, `round ${round} node ${node.id}`).toBe(anyEnd && reachesEnd(node.id));
+      }
+    }
+  });
+});
