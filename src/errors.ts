@@ -16,6 +16,7 @@ export const ErrorCodes = {
   NOT_INITIATOR: { code: 40304, status: 403, message: 'Only the initiator may do this' },
   NOT_FOUND: { code: 40400, status: 404, message: 'Not found' },
   ROUTE_NOT_FOUND: { code: 40401, status: 404, message: 'No such route' },
+  METHOD_NOT_ALLOWED: { code: 40500, status: 405, message: 'Method not allowed on this path' },
   CONFLICT: { code: 40900, status: 409, message: 'Conflict' },
   INVALID_STATE: { code: 40901, status: 409, message: 'The current state does not allow this action' },
   NOT_ASSIGNEE: { code: 40902, status: 409, message: 'Only the assignee may act on this task' },
