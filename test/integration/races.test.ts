@@ -15,7 +15,7 @@ async function startMany(token: string, key: string, count: number): Promise<str
   return ids;
 }
 
-describe('races on one task', () => {
+describe.concurrent('races on one task', () => {
   let admin: string;
   const tokens: Record<string, string> = {};
   const members = Array.from({ length: N }, (_, i) => `racer${String(i).padStart(2, '0')}`);
