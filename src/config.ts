@@ -28,6 +28,15 @@ export const configSchema = z.object({
   WORKFLOW_BUNDLE_PATH: z.string().optional(),
   /** History events after which an instance continues as new (carrying its state). */
   WORKFLOW_HISTORY_LIMIT: z.coerce.number().int().min(50).default(2000),
+  /**
+   * Workflow runs the worker keeps in memory (sticky cache). Unbounded growth was ~1.4 MB per
+   * instance; an evicted run is rebuilt by replaying its (short, continued-as-new) history.
+   */
+  WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(1).default(250),
+  /** Workflow tasks run at once (capped at the cache size). */
+  WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(1).default(10),
+  /** Activities (projection, http calls) and local activities (directory look-ups) run at once, each. */
+  WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).default(20),
 
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   JWT_ISSUER: z.string().default('approval-service'),

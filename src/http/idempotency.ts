@@ -1,4 +1,4 @@
-// The Idempotency-Key header (DESIGN.md §2): read and validated in one place, scoped to the
+// The Idempotency-Key header (docs/contract.md, docs/http.md): read and validated in one place, scoped to the
 // caller and the request, and bound to the first request body it came with.
 import { createHash } from 'node:crypto';
 import { z } from '@hono/zod-openapi';

@@ -1,4 +1,4 @@
-// Input at the edge (DESIGN.md §2, docs/http.md "Input at the edge"): the one place that decides
+// Input at the edge (docs/http.md "Input at the edge"): the one place that decides
 // which client strings and JSON shapes the service accepts, so nothing PostgreSQL or Temporal
 // would choke on gets past the HTTP layer.
 import type { Context, MiddlewareHandler } from 'hono';

@@ -1,6 +1,6 @@
 // The HTTP side's access to instance workflows: start, and Updates with idempotency.
 import { randomUUID } from 'node:crypto';
-import { WithStartWorkflowOperation, WorkflowNotFoundError, ServiceError, type Client } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowNotFoundError, WorkflowUpdateFailedError, ServiceError, type Client } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import { AppError } from '../errors.js';
 import type { Config } from '../config.js';
@@ -46,13 +46,31 @@ export async function runUpdate<A>(
   scopedKey?: string,
 ): Promise<ActionResult> {
   const handle = client.workflow.getHandle(sa.workflowIdOf(tenantId, instanceId));
+  const updateId = scopedKey ? `${def.name}:${scopedKey}` : randomUUID();
   try {
-    return await handle.executeUpdate(def, { args: [arg], updateId: scopedKey ? `${def.name}:${scopedKey}` : randomUUID() });
+    return await retryUnprocessed(() => handle.executeUpdate(def, { args: [arg], updateId }));
   } catch (err) {
     if (err instanceof WorkflowNotFoundError || (err instanceof ServiceError && /not found|already completed/i.test(err.message))) {
       throw new AppError('INVALID_STATE', 'The instance has ended');
     }
     throw err;
+  }
+}
+
+/**
+ * The server refuses an Update "because it wasn't processed by worker" when the workflow task
+ * that carried it was lost (a worker restart or eviction under it). Nothing of it ran, so it is
+ * sent again (same id) instead of answering 500.
+ */
+async function retryUnprocessed<T>(send: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await send();
+    } catch (err) {
+      const unprocessed = err instanceof WorkflowUpdateFailedError && /wasn't processed by worker/i.test(`${err.message} ${err.cause?.message ?? ''}`);
+      if (!unprocessed || i >= attempts) throw err;
+      await new Promise((r) => setTimeout(r, 50 * i));
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Idempotency keys bound to the request body they first came with (DESIGN.md §2). `scope` is
+ * Idempotency keys bound to the request body they first came with (docs/contract.md, docs/http.md). `scope` is
  * sha256(tenant, user, method, path, key) and is also the Update id; `body_hash` is sha256 of the
  * canonical JSON body. Shared by every replica, so the same key with another body is refused
  * before any Update is sent.
