@@ -14,7 +14,8 @@ export const ErrorEnvelope = z
   .openapi('ErrorEnvelope');
 
 export const PageQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1).openapi({ param: { name: 'page', in: 'query' } }),
+  // .int() already refuses unsafe integers; .max() publishes that bound in the OpenAPI document.
+  page: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(1).openapi({ param: { name: 'page', in: 'query' } }),
   pageSize: z.coerce.number().int().min(1).max(200).default(20).openapi({ param: { name: 'pageSize', in: 'query' } }),
 });
 
