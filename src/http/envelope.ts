@@ -40,6 +40,7 @@ export const commonErrors = {
   404: errorResponse('Not found (also for objects of another tenant)'),
   409: errorResponse('The state does not allow the action'),
   413: errorResponse('Body too large'),
+  415: errorResponse('Body is not application/json'),
   422: errorResponse('DSL or condition does not validate'),
   429: errorResponse('Rate limited'),
   503: errorResponse('A dependency is unavailable'),
