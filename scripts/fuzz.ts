@@ -12,6 +12,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { createOrm } from '../src/db/orm.js';
 import { seed } from '../src/services/seed.js';
+import { deployDemoProcesses } from '../src/services/demo-processes.js';
 import { TOOLS_DIR } from '../src/runtime/temporal-cli.js';
 
 const run = promisify(execFile);
@@ -44,6 +45,8 @@ const options = {
   excludeChecks: env.FUZZ_EXCLUDE_CHECKS ?? '',
   phases: env.FUZZ_PHASES ?? '',
   workers: env.FUZZ_WORKERS ?? '2',
+  // Some actions on a broken instance hang ~40 s before a 503; a bound keeps the pass bounded.
+  requestTimeout: env.FUZZ_REQUEST_TIMEOUT ?? '10',
   seed: env.FUZZ_SEED ?? '',
   strict: env.FUZZ_STRICT === '1',
   logLevel: env.FUZZ_LOG_LEVEL ?? 'info',
@@ -153,6 +156,37 @@ const IDENTITIES_INTACT = `
     (select count(*) from roles r where r.code = 'admin' and r.tenant_id in ('system', 'demo') and r.permissions::jsonb @> '["*"]'::jsonb)::int as roles`;
 
 /**
+ * Test data the fuzzer can find through list responses (Schemathesis feeds ids it sees into
+ * path parameters): the example processes of `examples/` (as `npm start` deploys them) and a
+ * few running instances started by alice, so task and instance operations get past 404.
+ */
+async function fixtures(baseUrl: string, databaseUrl: string, pass: string) {
+  const orm = await createOrm(databaseUrl);
+  try {
+    await deployDemoProcesses(orm.em.fork());
+  } finally {
+    await orm.close();
+  }
+  const token = await login(baseUrl, 'alice');
+  const starts = [
+    { processKey: 'leave_request', variables: { days: 5 } },
+    { processKey: 'expense_claim', variables: { amount: 120 } },
+    { processKey: 'purchase_request', variables: { amount: 300 } },
+  ];
+  let started = 0;
+  for (const [i, body] of starts.entries()) {
+    const res = await fetch(`${baseUrl}/api/v1/workflow/process-instances/start`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ...body, businessKey: `fuzz-${pass}-${i}` }),
+    });
+    if (res.ok) started++;
+    else console.log(`fuzz: fixture ${body.processKey} did not start: ${res.status} ${(await res.text()).slice(0, 200)}`);
+  }
+  return started;
+}
+
+/**
  * Re-seeds every second while a pass runs: an admin pass finds its own user id in list responses
  * and deletes or deactivates itself (DELETE /users/admin answers 200), which would turn the rest
  * of the pass into 401s. The JWT names the user, so putting the row back revives the token.
@@ -244,7 +278,10 @@ interface PassResult {
   operations: { total: number; tested: number; errored: number };
   cases: { generated: number; withFailures: number; uniqueFailures: number };
   failuresByCheck: Record<string, { count: number; endpoints: string[] }>;
+  /** The pass could not run or complete. */
   errors: string[];
+  /** Errors Schemathesis reports about itself (not server responses). */
+  toolErrors: string[];
   serverErrors: Interaction[];
   checkFailures: CheckFailure[];
   identityLost: boolean;
@@ -312,6 +349,7 @@ function emptyPass(who: IdentityName, reportDir: string): PassResult {
     cases: { generated: 0, withFailures: 0, uniqueFailures: 0 },
     failuresByCheck: {},
     errors: [],
+    toolErrors: [],
     serverErrors: [],
     checkFailures: [],
     identityLost: false,
@@ -332,6 +370,7 @@ async function runPass(st: string, baseUrl: string, databaseUrl: string, who: Id
     '--header', `Authorization: Bearer ${token}`,
     '--max-examples', String(options.maxExamples),
     '--workers', options.workers,
+    '--request-timeout', options.requestTimeout,
     ...(options.seconds ? ['--max-time', String(options.seconds)] : []),
     ...(options.phases ? ['--phases', options.phases] : []),
     ...(options.seed ? ['--seed', options.seed] : []),
@@ -357,8 +396,10 @@ async function runPass(st: string, baseUrl: string, databaseUrl: string, who: Id
   closeSync(fd);
   const onSignal = () => child.kill('SIGINT');
   process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   const exitCode = await new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
   const seconds = (performance.now() - t0) / 1000;
   const identityRestores = await guard.stop();
   await reseed(databaseUrl);
@@ -374,7 +415,7 @@ async function runPass(st: string, baseUrl: string, databaseUrl: string, who: Id
   result.seed = report.seed ?? null;
   result.operations = { total: report.operations?.selected ?? 0, tested: report.operations?.tested ?? 0, errored: report.operations?.errored ?? 0 };
   result.cases = { generated: report.test_cases?.generated ?? 0, withFailures: report.test_cases?.with_failures ?? 0, uniqueFailures: report.test_cases?.unique_failures ?? 0 };
-  for (const e of report.errors ?? []) result.errors.push(typeof e === 'string' ? e : JSON.stringify(e).slice(0, 500));
+  for (const e of report.errors ?? []) result.toolErrors.push(typeof e === 'string' ? e : JSON.stringify(e).slice(0, 500));
   for (const [k, v] of Object.entries<any>(report.warnings ?? {})) if (Array.isArray(v) && v.length) result.warnings[k] = v.length;
   const ndjson = path.join(reportDir, 'events.ndjson');
   if (existsSync(ndjson)) Object.assign(result, parseNdjson(ndjson));
@@ -476,7 +517,8 @@ function markdown(passes: PassResult[], causes: Cause[], meta: Record<string, un
     out.push(`## ${p.identity} — failures by check`, '');
     if (p.identityRestores) out.push(`The pass deleted or deactivated a fuzzing identity; the guardian restored it ${p.identityRestores}×.`, '');
     if (p.identityLost) out.push('**The identity lost its access during this pass (token no longer accepted afterwards).**', '');
-    for (const e of p.errors) out.push(`* schemathesis error (tool, not server): ${e}`);
+    for (const e of p.errors) out.push(`* **error**: ${e}`);
+    for (const e of p.toolErrors) out.push(`* schemathesis error (tool, not server): ${e}`);
     for (const [check, g] of Object.entries(p.failuresByCheck).sort((a, b) => b[1].count - a[1].count)) {
       out.push(`* \`${check}\`: ${g.count} failing cases on ${g.endpoints.length} endpoints — ${g.endpoints.join(', ')}`);
     }
@@ -513,17 +555,24 @@ console.log(`fuzz: ${quick ? 'bounded (--quick)' : 'full'} run; identities ${opt
 const st = await findSchemathesis();
 const logFile = path.join(options.outDir, 'stack.log');
 const stack = await startFuzzStack(logFile);
-const stopOnSignal = () => void stack.stop().finally(() => process.exit(130));
+let interrupted = false;
+const stopOnSignal = () => {
+  interrupted = true;
+  void stack.stop().finally(() => process.exit(130));
+};
 process.once('SIGTERM', stopOnSignal);
+process.once('SIGINT', stopOnSignal);
 const startupSeconds = (performance.now() - t0) / 1000;
 console.log(`fuzz: stack up at ${stack.info.baseUrl} after ${startupSeconds.toFixed(0)} s (server log: ${path.relative(root, logFile)})`);
 
 const passes: PassResult[] = [];
 try {
   for (const who of options.identities) {
+    if (interrupted) break;
     let p: PassResult;
     try {
       await reseed(stack.info.databaseUrl);
+      await fixtures(stack.info.baseUrl, stack.info.databaseUrl, who);
       p = await runPass(st, stack.info.baseUrl, stack.info.databaseUrl, who);
     } catch (err) {
       p = emptyPass(who, path.join(options.outDir, who));
@@ -535,7 +584,8 @@ try {
     for (const [check, g] of Object.entries(p.failuresByCheck).sort((a, b) => b[1].count - a[1].count)) {
       console.log(`        ${check.padEnd(30)} ${String(g.count).padStart(5)} failing cases on ${g.endpoints.length} endpoint(s)`);
     }
-    for (const e of p.errors) console.log(`        schemathesis error (a tool error, not a server response): ${e}`);
+    for (const e of p.errors) console.log(`        ERROR ${e}`);
+    for (const e of p.toolErrors) console.log(`        schemathesis error (a tool error, not a server response): ${e}`);
     if (p.identityRestores) console.log(`        note: the pass deleted or deactivated a fuzzing identity; restored ${p.identityRestores}× (see docs/fuzz.md)`);
     if (p.identityLost) console.log(`        WARNING: ${who}'s token no longer works after the pass; later requests may have seen 401s`);
   }
@@ -580,7 +630,9 @@ const fiveXX = passes.reduce((n, p) => n + p.serverErrors.length, 0);
 if (fiveXX) failed.push(`${fiveXX} response(s) with a 5xx status (${causes.length} distinct)`);
 for (const p of passes) {
   if (p.exitCode !== 0 && p.exitCode !== 1) failed.push(`pass ${p.identity} did not complete (exit ${p.exitCode}): ${p.errors.join('; ').slice(0, 300)}`);
-  if (p.operations.tested === 0) failed.push(`pass ${p.identity} tested no operation`);
+  else if (p.operations.tested === 0) failed.push(`pass ${p.identity} tested no operation`);
+  const hangs = p.toolErrors.filter((e) => /time ?out|timed out|network|connection/i.test(e));
+  if (hangs.length) failed.push(`pass ${p.identity}: requests timed out or lost their connection (${hangs.join('; ').slice(0, 200)})`);
   if (options.strict && p.cases.withFailures) failed.push(`pass ${p.identity}: ${p.cases.withFailures} case(s) failed a check (FUZZ_STRICT=1)`);
 }
 if (failed.length) {
