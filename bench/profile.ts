@@ -106,10 +106,24 @@ export async function topStatements(orm: Orm, limit = 15): Promise<StatementRow[
     [limit],
   );
   return rows.map((r) => ({
-    query: String(r.query).replace(/\s+/g, ' ').slice(0, 220),
+    query: String(r.query).replace(/\s+/g, ' '),
     calls: Number(r.calls),
     totalMs: Math.round(Number(r.total_exec_time)),
     meanMs: Math.round(Number(r.mean_exec_time) * 100) / 100,
     rows: Number(r.rows),
   }));
+}
+
+/** EXPLAIN (GENERIC_PLAN) of normalised statements (PostgreSQL 16+): the plan shape, indexes used or not. */
+export async function genericPlans(orm: Orm, rows: StatementRow[]): Promise<Array<{ query: string; meanMs: number; plan: string }>> {
+  const out: Array<{ query: string; meanMs: number; plan: string }> = [];
+  for (const r of rows) {
+    try {
+      const plan = await orm.em.fork().getConnection().execute<any[]>(`explain (generic_plan) ${r.query}`, [], 'all');
+      out.push({ query: r.query, meanMs: r.meanMs, plan: plan.map((p) => p['QUERY PLAN']).join('\n') });
+    } catch (err) {
+      out.push({ query: r.query, meanMs: r.meanMs, plan: `(no plan: ${(err as Error).message.split('\n')[0]})` });
+    }
+  }
+  return out;
 }

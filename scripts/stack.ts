@@ -44,8 +44,8 @@ export interface StackOptions {
   logLevel?: string;
   /** Extra node flags for the worker process (the benchmark's --cpu-prof). */
   workerNodeArgs?: string[];
-  /** Libraries for the embedded PostgreSQL's shared_preload_libraries (e.g. pg_stat_statements); restarts it once before the worker and server start. */
-  pgPreload?: string[];
+  /** Server settings for the embedded PostgreSQL (ALTER SYSTEM), e.g. shared_preload_libraries for pg_stat_statements; restarts it once before the worker and server start. */
+  pgSettings?: Record<string, string>;
 }
 
 async function waitReady(url: string, children: ChildProcess[], timeoutMs = 120_000) {
@@ -88,8 +88,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const orm = await createOrm(runtime.databaseUrl);
     await migrate(orm);
     await seed(orm.em.fork(), { adminPassword: 'admin', demoPassword: 'demo', demo: true });
-    if (opts.pgPreload?.length && runtime.postgres) {
-      await orm.em.fork().execute(`alter system set shared_preload_libraries = '${opts.pgPreload.join(',').replace(/'/g, '')}'`);
+    if (opts.pgSettings && Object.keys(opts.pgSettings).length && runtime.postgres) {
+      for (const [k, v] of Object.entries(opts.pgSettings)) await orm.em.fork().execute(`alter system set ${k.replace(/[^\w.]/g, '')} = '${v.replace(/'/g, '')}'`);
       await orm.close();
       await runtime.postgres.stop();
       await runtime.postgres.start();
