@@ -1,70 +1,270 @@
-// `npm run bench`: timings of the real stack (embedded PostgreSQL, Temporal dev server, worker,
-// server) on this machine. Prints a table; nothing here is asserted.
+// `npm run bench` (docs/performance.md): one invocation on a throwaway embedded stack.
+//  1. The same workload on the service (over HTTP, real auth) and on a bare-Temporal baseline
+//     (bench/baseline: a minimal workflow with the same three Updates, its own worker process,
+//     the same Temporal server), one after the other: a 3-step sequential approval — start,
+//     then three approvers each find their task and approve. Latencies, instances/s, CPU ms
+//     per instance per process (from /proc), history events per instance, and ratio lines.
+//  2. The read model at scale: seeds archived and runtime tasks with SQL and times the lists
+//     for a typical user and a monitor.
+//  Also: instance views of the largest allowed definition (500 nodes).
+// BENCH_N, BENCH_CONCURRENCY size part 1 (defaults 200 and 8); BENCH_SCALE=0 skips part 2;
+// BENCH_PROFILE=1 adds a worker --cpu-prof and pg_stat_statements. Nothing is asserted.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
+import proto from '@temporalio/proto';
 import { startStack } from '../scripts/stack.js';
+import { createOrm } from '../src/db/orm.js';
+import * as bare from './baseline/workflows.js';
+import { cpuOfTrees, diffCpu, loadAverage } from './proc.js';
+import { ensurePgStatStatements, genericPlans, resetPgStatStatements, summarizeCpuProfile, topStatements, type ProfileSummary, type StatementRow } from './profile.js';
+import { sample, seedScale } from './scale.js';
 
-const N = Number(process.env.BENCH_INSTANCES ?? 40);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const N = env('BENCH_N', env('BENCH_INSTANCES', 200));
+const CONCURRENCY = env('BENCH_CONCURRENCY', 8);
+const WARMUP = env('BENCH_WARMUP', 24);
+const HISTORY_SAMPLE = env('BENCH_HISTORY_SAMPLE', 20);
+const SCALE = process.env.BENCH_SCALE !== '0';
+const SCALE_SIZE = { archivedTasks: env('BENCH_ARCHIVED_TASKS', 1_000_000), runtimeTasks: env('BENCH_RUNTIME_TASKS', 100_000), users: env('BENCH_USERS', 10_000) };
+const LIST_CALLS = env('BENCH_LIST_CALLS', 40);
+const DETAIL_CALLS = env('BENCH_DETAIL_CALLS', 50);
+const PROFILE = process.env.BENCH_PROFILE === '1';
+const root = path.resolve(import.meta.dirname, '..');
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+const outFile = process.env.BENCH_OUT ?? path.join(root, '.data', `bench-${stamp}.json`);
+const profileDir = path.join(root, '.data', `profile-${stamp}`);
+const APPROVERS = ['bob', 'erin', 'carol'];
 
-function stats(ms: number[]) {
+type Stats = { n: number; p50: number; p95: number; p99: number; max: number };
+function stats(ms: number[]): Stats {
   const s = [...ms].sort((a, b) => a - b);
-  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
-  return { n: s.length, p50: q(0.5), p95: q(0.95), p99: q(0.99), max: s[s.length - 1] };
+  const q = (p: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))] ?? NaN;
+  const r = (v: number) => Math.round(v * 10) / 10;
+  return { n: s.length, p50: r(q(0.5)), p95: r(q(0.95)), p99: r(q(0.99)), max: r(s[s.length - 1] ?? NaN) };
 }
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
-async function call(base: string, path: string, token?: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, {
+async function call(base: string, urlPath: string, token?: string, body?: unknown) {
+  const res = await fetch(`${base}${urlPath}`, {
     method: body ? 'POST' : 'GET',
     headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body ? { 'Content-Type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
   const json = (await res.json()) as any;
-  if (res.status >= 300) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+  if (res.status >= 300) throw Object.assign(new Error(`${urlPath}: ${res.status} ${JSON.stringify(json)}`), { status: res.status });
   return json.data;
 }
 
-async function timed<T>(into: number[], fn: () => Promise<T>): Promise<T> {
+async function timed<T>(into: number[] | null, fn: () => Promise<T>): Promise<T> {
   const t0 = performance.now();
   const out = await fn();
-  into.push(performance.now() - t0);
+  into?.push(performance.now() - t0);
   return out;
 }
 
-const t0 = performance.now();
-const stack = await startStack({ name: 'bench', logLevel: 'error' });
-const startupMs = performance.now() - t0;
-try {
-  const base = stack.baseUrl;
-  const login = async (u: string) => (await call(base, '/api/v1/auth/login', undefined, { username: u, password: u === 'admin' ? 'admin' : 'demo', tenantId: 'demo' })).accessToken as string;
-  const [admin, alice, bob, erin] = await Promise.all(['admin', 'alice', 'bob', 'erin'].map(login));
-  const { readFileSync } = await import('node:fs');
-  const dsl = JSON.parse(readFileSync(new URL('../examples/leave-request.json', import.meta.url), 'utf8'));
-  await call(base, '/api/v1/workflow/process-definitions/deploy', admin, { dsl });
+interface Recorder {
+  start: number[];
+  approve: number[];
+  todo: number[];
+  ids: string[];
+}
+const recorder = (): Recorder => ({ start: [], approve: [], todo: [], ids: [] });
 
-  const startMs: number[] = [];
-  const approveMs: number[] = [];
-  const listMs: number[] = [];
+/** Runs `count` instances, `CONCURRENCY` at a time; answers the wall time in seconds. */
+async function load(count: number, one: (i: number, rec: Recorder | null) => Promise<void>, rec: Recorder | null): Promise<number> {
   const wall0 = performance.now();
   let next = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (next < N) {
-        const i = next++;
-        const started = await timed(startMs, () => call(base, '/api/v1/workflow/process-instances/start', alice, { processKey: 'leave_request', businessKey: `bench-${i}`, variables: { days: 5 } }));
-        const todo = await timed(listMs, () => call(base, '/api/v1/workflow/process-instances/todo?pageSize=200', bob));
-        const bobTask = todo.items.find((t: any) => t.instanceId === started.instanceId);
-        await timed(approveMs, () => call(base, `/api/v1/workflow/tasks/${bobTask.id}/approve`, bob, {}));
-        const erinTodo = await call(base, '/api/v1/workflow/process-instances/todo?pageSize=200', erin);
-        const erinTask = erinTodo.items.find((t: any) => t.instanceId === started.instanceId);
-        await timed(approveMs, () => call(base, `/api/v1/workflow/tasks/${erinTask.id}/approve`, erin, {}));
-      }
+      while (next < count) await one(next++, rec);
     }),
   );
-  const wallS = (performance.now() - wall0) / 1000;
+  return (performance.now() - wall0) / 1000;
+}
+
+const eventName = (t: unknown) => String(proto.temporal.api.enums.v1.EventType[Number(t)] ?? t).replace(/^EVENT_TYPE_/, '');
+const tsMs = (t: any) => (t ? Number(t.seconds ?? 0) * 1000 + Number(t.nanos ?? 0) / 1e6 : NaN);
+
+/** Events per instance, by type, and how long the worker held workflow tasks (server timestamps). */
+async function histories(client: Client, workflowIds: string[]) {
+  const pick = workflowIds.filter((_, i) => i % Math.max(1, Math.floor(workflowIds.length / HISTORY_SAMPLE)) === 0).slice(0, HISTORY_SAMPLE);
+  const byType: Record<string, number> = {};
+  let events = 0;
+  const firstWft: number[] = [];
+  const laterWft: number[] = [];
+  for (const id of pick) {
+    const history = await client.workflow.getHandle(id).fetchHistory();
+    const list = history.events ?? [];
+    events += list.length;
+    const started = new Map<number, number>();
+    let first = true;
+    for (const e of list) {
+      const name = eventName(e.eventType);
+      byType[name] = (byType[name] ?? 0) + 1;
+      if (name === 'WORKFLOW_TASK_STARTED') started.set(Number(e.eventId), tsMs(e.eventTime));
+      if (name === 'WORKFLOW_TASK_COMPLETED') {
+        const from = started.get(Number(e.workflowTaskCompletedEventAttributes?.startedEventId));
+        if (from !== undefined) (first ? firstWft : laterWft).push(tsMs(e.eventTime) - from);
+        first = false;
+      }
+    }
+  }
+  const per = (v: number) => Math.round((v / Math.max(1, pick.length)) * 10) / 10;
+  return {
+    sampled: pick.length,
+    eventsPerInstance: per(events),
+    byType: Object.fromEntries(Object.entries(byType).sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, per(v)])),
+    firstWorkflowTaskMs: stats(firstWft),
+    laterWorkflowTaskMs: stats(laterWft),
+  };
+}
+
+interface PhaseResult {
+  instances: number;
+  wallS: number;
+  perSecond: number;
+  start: Stats;
+  approve: Stats;
+  todo: Stats;
+  cpuMsPerInstance: Record<string, number | null>;
+  cpuMsPerInstanceTotal: number;
+  loadClientCpuMsPerInstance: number;
+  history: Awaited<ReturnType<typeof histories>>;
+  windowUs: [number, number];
+  loadAverageAfter: string;
+}
+
+async function phase(
+  name: string,
+  pids: () => Record<'worker' | 'temporal' | 'server' | 'postgres', number | null>,
+  one: (i: number, rec: Recorder | null) => Promise<void>,
+  workflowIdOf: (id: string) => string,
+  client: Client,
+): Promise<PhaseResult> {
+  process.stdout.write(`${name}: warm-up (${WARMUP})… `);
+  await load(WARMUP, one, null);
+  process.stdout.write(`measuring ${N} at concurrency ${CONCURRENCY}… `);
+  const rec = recorder();
+  const cpu0 = cpuOfTrees(pids());
+  const client0 = process.cpuUsage();
+  const from = nowUs();
+  const wallS = await load(N, one, rec);
+  const to = nowUs();
+  const clientCpu = process.cpuUsage(client0);
+  const cpu = diffCpu(cpuOfTrees(pids()), cpu0);
+  console.log(`${wallS.toFixed(1)} s`);
+  const perInstance = Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, v === null ? null : Math.round((v / N) * 10) / 10]));
+  return {
+    instances: N,
+    wallS: Math.round(wallS * 100) / 100,
+    perSecond: Math.round((N / wallS) * 100) / 100,
+    start: stats(rec.start),
+    approve: stats(rec.approve),
+    todo: stats(rec.todo),
+    cpuMsPerInstance: perInstance,
+    cpuMsPerInstanceTotal: Math.round(Object.values(perInstance).reduce<number>((a, v) => a + (v ?? 0), 0) * 10) / 10,
+    loadClientCpuMsPerInstance: Math.round(((clientCpu.user + clientCpu.system) / 1000 / N) * 10) / 10,
+    history: await histories(client, rec.ids.map(workflowIdOf)),
+    windowUs: [from, to],
+    loadAverageAfter: loadAverage(),
+  };
+}
+
+function startBaselineWorker(temporalAddress: string, taskQueue: string): Promise<ChildProcess> {
+  const nodeArgs = PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.join(profileDir, 'baseline-worker')] : [];
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'bench', 'baseline', 'worker.ts')], {
+    cwd: root,
+    env: { ...process.env, TEMPORAL_ADDRESS: temporalAddress, BASELINE_TASK_QUEUE: taskQueue },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the baseline worker exited with ${code}`)));
+    child.stdout!.on('data', (d: Buffer) => {
+      if (d.toString().includes('baseline worker ready')) resolve(child);
+    });
+  });
+}
+
+async function stopChild(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await gone;
+  clearTimeout(timer);
+}
+
+/** A chain of three userTasks with fixed user approvers. */
+const chain3 = {
+  ruleChain: { id: 'bench_chain3', name: 'Bench: 3-step sequential approval' },
+  metadata: {
+    firstNodeIndex: 0,
+    nodes: [
+      { id: 'start', type: 'startTask', name: 'Start' },
+      ...APPROVERS.map((u, i) => ({ id: `t${i + 1}`, type: 'userTask', name: `Step ${i + 1}`, configuration: { approver: { type: 'user', userIds: [u] } } })),
+      { id: 'end', type: 'end', name: 'End' },
+    ],
+    connections: ['start', 't1', 't2', 't3', 'end'].slice(0, -1).map((from, i, all) => ({ fromId: from, toId: ['t1', 't2', 't3', 'end'][i], type: 'Success' })),
+  },
+};
+
+// ------------------------------------------------------------------------------------------
+const loadBefore = loadAverage();
+console.log(`bench: ${os.cpus().length} CPUs, load average ${loadBefore}; N=${N}, concurrency ${CONCURRENCY}, warm-up ${WARMUP}${PROFILE ? ', profiling' : ''}`);
+const t0 = performance.now();
+const stack = await startStack({
+  name: 'bench',
+  logLevel: 'error',
+  env: { LOGIN_RATE_LIMIT: '1000' },
+  ...(PROFILE
+    ? {
+        workerNodeArgs: ['--cpu-prof', '--cpu-prof-dir', path.join(profileDir, 'service-worker')],
+        // pg_stat_statements for the top statements (plans: EXPLAIN (GENERIC_PLAN) of the slowest, below).
+        pgSettings: { shared_preload_libraries: 'pg_stat_statements' },
+      }
+    : {}),
+});
+const startupMs = performance.now() - t0;
+const orm = await createOrm(stack.databaseUrl, { poolMax: 2 });
+const connection = await Connection.connect({ address: stack.temporalAddress });
+const client = new Client({ connection, namespace: 'default' });
+let baselineWorker: ChildProcess | undefined;
+const report: Record<string, any> = { when: new Date().toISOString(), machine: { cpus: os.cpus().length, loadAverageBefore: loadBefore, node: process.version }, config: { N, CONCURRENCY, WARMUP, scale: SCALE ? SCALE_SIZE : null, profile: PROFILE }, stackStartupMs: Math.round(startupMs) };
+const statements: Record<string, StatementRow[]> = {};
+const pgStat = PROFILE && (await ensurePgStatStatements(orm));
+try {
+  const base = stack.baseUrl;
+  const login = async (u: string) => (await call(base, '/api/v1/auth/login', undefined, { username: u, password: u === 'admin' ? 'admin' : 'demo', tenantId: 'demo' })).accessToken as string;
+  const tokens = Object.fromEntries(await Promise.all(['admin', 'alice', ...APPROVERS].map(async (u) => [u, await login(u)] as const)));
+  const deployed = await call(base, '/api/v1/workflow/process-definitions/deploy', tokens.admin, { dsl: chain3 });
+  const run = `${Date.now().toString(36)}`;
+
+  // ---- 1a. the service over HTTP ----
+  const serviceOne = async (i: number, rec: Recorder | null) => {
+    const started = await timed(rec?.start ?? null, () =>
+      call(base, '/api/v1/workflow/process-instances/start', tokens.alice, { processKey: 'bench_chain3', businessKey: `${run}-${rec ? 'm' : 'w'}-${i}`, variables: {} }),
+    );
+    rec?.ids.push(started.instanceId);
+    for (const user of APPROVERS) {
+      const todo = await timed(rec?.todo ?? null, () => call(base, '/api/v1/workflow/process-instances/todo?pageSize=50', tokens[user]));
+      const task = todo.items.find((t: any) => t.instanceId === started.instanceId);
+      if (!task) throw new Error(`${user} has no task of ${started.instanceId}`);
+      await timed(rec?.approve ?? null, () => call(base, `/api/v1/workflow/tasks/${task.id}/approve`, tokens[user], {}));
+    }
+  };
+  if (pgStat) await resetPgStatStatements(orm);
+  const servicePids = () => ({ ...stack.pids() });
+  const service = await phase('service', servicePids, serviceOne, (id) => `approval-demo-${id}`, client);
+  if (pgStat) statements.serviceWorkload = await topStatements(orm);
+  report.service = service;
 
   // Instance views of the largest definition allowed (docs/definitions.md: 500 nodes): a chain of
   // 498 userTasks between start and end, one instance waiting at the first task.
   const CHAIN = 498;
-  const DETAIL_CALLS = Number(process.env.BENCH_DETAIL_CALLS ?? 50);
   const chainNodes: unknown[] = [{ id: 'start', type: 'startTask', name: 'Start' }];
   const chainConnections: unknown[] = [];
   for (let i = 0; i < CHAIN; i++) {
@@ -73,26 +273,181 @@ try {
   }
   chainNodes.push({ id: 'end', type: 'end', name: 'End' });
   chainConnections.push({ fromId: `t${CHAIN - 1}`, toId: 'end', type: 'Success' });
-  await call(base, '/api/v1/workflow/process-definitions/deploy', admin, {
+  await call(base, '/api/v1/workflow/process-definitions/deploy', tokens.admin, {
     dsl: { ruleChain: { id: 'bench_largest', name: 'Largest allowed chain' }, metadata: { firstNodeIndex: 0, nodes: chainNodes, connections: chainConnections } },
   });
-  const largest = await call(base, '/api/v1/workflow/process-instances/start', alice, { processKey: 'bench_largest', businessKey: 'bench-largest' });
+  const largest = await call(base, '/api/v1/workflow/process-instances/start', tokens.alice, { processKey: 'bench_largest', businessKey: 'bench-largest' });
   const instanceMs: number[] = [];
   const detailMs: number[] = [];
   for (let i = 0; i < DETAIL_CALLS; i++) {
-    await timed(instanceMs, () => call(base, `/api/v1/workflow/process-instances/${largest.instanceId}`, alice));
-    await timed(detailMs, () => call(base, `/api/v1/workflow/process-instances/${largest.instanceId}/detail`, alice));
+    await timed(instanceMs, () => call(base, `/api/v1/workflow/process-instances/${largest.instanceId}`, tokens.alice));
+    await timed(detailMs, () => call(base, `/api/v1/workflow/process-instances/${largest.instanceId}/detail`, tokens.alice));
   }
-  const rows = {
-    'stack start-up (ms)': { n: 1, p50: Math.round(startupMs), p95: '', p99: '', max: '' },
-    'start instance → first tasks visible (ms)': stats(startMs),
-    'approve → next state visible (ms)': stats(approveMs),
-    'to-do list (ms)': stats(listMs),
-    [`instance GET /{id}, ${CHAIN + 2}-node definition (ms)`]: stats(instanceMs),
-    [`instance GET /{id}/detail, ${CHAIN + 2}-node definition (ms)`]: stats(detailMs),
+  report.largestDefinition = { nodes: CHAIN + 2, instance: stats(instanceMs), detail: stats(detailMs) };
+
+  // ---- 1b. the bare-Temporal baseline, same server, its own worker ----
+  const bareQueue = `bench-bare-${process.pid}`;
+  baselineWorker = await startBaselineWorker(stack.temporalAddress, bareQueue);
+  const bareOne = async (i: number, rec: Recorder | null) => {
+    const workflowId = `bare-${run}-${rec ? 'm' : 'w'}-${i}`;
+    await timed(rec?.start ?? null, () =>
+      client.workflow.executeUpdateWithStart(bare.sync, {
+        startWorkflowOperation: new WithStartWorkflowOperation(bare.bareApproval, { workflowId, taskQueue: bareQueue, args: [{ approvers: APPROVERS }], workflowIdConflictPolicy: 'USE_EXISTING' }),
+        updateId: `start-${workflowId}`,
+      }),
+    );
+    rec?.ids.push(workflowId);
+    const handle = client.workflow.getHandle(workflowId);
+    for (const user of APPROVERS) {
+      const state = await timed(rec?.todo ?? null, () => handle.query(bare.current));
+      if (state.assignee !== user) throw new Error(`${workflowId}: expected ${user}'s turn, found ${state.assignee}`);
+      await timed(rec?.approve ?? null, () => handle.executeUpdate(bare.approve, { args: [{ taskId: state.taskId!, userId: user }], updateId: randomUUID() }));
+    }
   };
-  console.table(Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, Object.fromEntries(Object.entries(v).map(([a, b]) => [a, typeof b === 'number' ? Math.round(b) : b]))])));
-  console.log(`${N} leave requests (countersign, two approvals each) at concurrency ${CONCURRENCY}: ${wallS.toFixed(1)} s, ${(N / wallS).toFixed(2)} instances/s`);
+  const barePids = () => ({ ...stack.pids(), worker: baselineWorker!.pid! });
+  const baseline = await phase('bare Temporal', barePids, bareOne, (id) => id, client);
+  report.bare = baseline;
+  await stopChild(baselineWorker);
+
+  const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+  report.ratios = {
+    approveP50: { value: ratio(service.approve.p50, baseline.approve.p50), target: '≤ 1.3' },
+    startP50: { value: ratio(service.start.p50, baseline.start.p50), target: '≤ 1.3' },
+    throughput: { value: ratio(service.perSecond, baseline.perSecond), target: '≥ 0.85' },
+    cpuPerInstance: { value: ratio(service.cpuMsPerInstanceTotal, baseline.cpuMsPerInstanceTotal), target: '≤ 1.25' },
+    historyEvents: { value: ratio(service.history.eventsPerInstance, baseline.history.eventsPerInstance), target: '' },
+  };
+
+  // ---- 2. the read model at scale ----
+  if (SCALE) {
+    console.log(`scale: seeding ${SCALE_SIZE.archivedTasks} archived and ${SCALE_SIZE.runtimeTasks} runtime tasks over ${SCALE_SIZE.users} users…`);
+    const seeded = await seedScale(orm, SCALE_SIZE, deployed.id).catch((err) => {
+      console.error(`scale: seeding failed, part 2 skipped: ${(err as Error).message}`);
+      return null;
+    });
+    if (seeded) {
+      console.log(`scale: seeded in ${seeded.seconds.toFixed(0)} s; timing the lists`);
+      if (pgStat) await resetPgStatStatements(orm);
+      const who = { 'typical user': await login(seeded.typicalUser), monitor: await login('admin') };
+      const lists: Record<string, string> = {
+        'to-do': '/api/v1/workflow/process-instances/todo?pageSize=20',
+        done: '/api/v1/workflow/process-instances/done?pageSize=20',
+        cc: '/api/v1/workflow/process-instances/cc?pageSize=20',
+        applications: '/api/v1/workflow/process-instances/applications?pageSize=20',
+        'task history': '/api/v1/workflow/tasks/history?pageSize=20',
+        overdue: '/api/v1/workflow/tasks/overdue?pageSize=20',
+        backlog: '/api/v1/workflow/tasks/backlog?pageSize=20',
+        statistics: '/api/v1/workflow/tasks/statistics',
+        'detail (50 trail entries)': `/api/v1/workflow/process-instances/${seeded.detailInstance}/detail`,
+      };
+      const scale: Record<string, Record<string, Stats | string>> = {};
+      for (const [listName, url] of Object.entries(lists)) {
+        scale[listName] = {};
+        for (const [whoName, token] of Object.entries(who)) {
+          try {
+            scale[listName][whoName] = stats(await sample(() => call(base, url, token), { maxCalls: LIST_CALLS, minCalls: 5, budgetMs: 6000 }));
+          } catch (err) {
+            scale[listName][whoName] = (err as { status?: number }).status === 403 ? 'forbidden' : `error: ${(err as Error).message.slice(0, 80)}`;
+          }
+        }
+      }
+      report.scale = { size: SCALE_SIZE, seedSeconds: Math.round(seeded.seconds), typicalUser: seeded.typicalUser, lists: scale };
+      if (pgStat) {
+        statements.scaleLists = await topStatements(orm, 20);
+        report.scalePlans = await genericPlans(orm, statements.scaleLists.slice(0, 10));
+      }
+    }
+  }
 } finally {
+  if (baselineWorker) await stopChild(baselineWorker).catch(() => undefined);
+  await connection.close().catch(() => undefined);
+  await orm.close().catch(() => undefined);
   await stack.stop();
 }
+
+// ---- profiles (written by the workers when they exit) ----
+if (PROFILE) {
+  const profiles: Record<string, ProfileSummary[]> = {};
+  for (const [who, window] of [['service-worker', report.service?.windowUs], ['baseline-worker', report.bare?.windowUs]] as const) {
+    try {
+      profiles[who] = readdirSync(path.join(profileDir, who))
+        .filter((f) => f.endsWith('.cpuprofile'))
+        .map((f) => summarizeCpuProfile(path.join(profileDir, who, f), window));
+    } catch {
+      profiles[who] = [];
+    }
+  }
+  report.profile = { dir: profileDir, workers: profiles, pgStatStatements: statements };
+}
+
+// ---- the table ----
+const f = (v: number | null | undefined) => (v === null || v === undefined || Number.isNaN(v) ? '—' : String(Math.round(v)));
+const lat = (s?: Stats) => (s ? `${f(s.p50)} / ${f(s.p95)} / ${f(s.p99)}` : '—');
+if (report.service && report.bare) {
+  const s: PhaseResult = report.service;
+  const b: PhaseResult = report.bare;
+  const cpu = (p: PhaseResult, k: string) => f(p.cpuMsPerInstance[k]);
+  const rows: Array<[string, string, string]> = [
+    ['start p50 / p95 / p99 (ms)', lat(s.start), lat(b.start)],
+    ['approve p50 / p95 / p99 (ms)', lat(s.approve), lat(b.approve)],
+    ['to-do p50 / p95 / p99 (ms)', `${lat(s.todo)} (HTTP list)`, `${lat(b.todo)} (Query)`],
+    ['instances/s', s.perSecond.toFixed(2), b.perSecond.toFixed(2)],
+    ['CPU ms/instance: worker', cpu(s, 'worker'), cpu(b, 'worker')],
+    ['CPU ms/instance: Temporal server', cpu(s, 'temporal'), cpu(b, 'temporal')],
+    ['CPU ms/instance: HTTP server', cpu(s, 'server'), `${cpu(b, 'server')} (idle)`],
+    ['CPU ms/instance: PostgreSQL', cpu(s, 'postgres'), `${cpu(b, 'postgres')} (idle)`],
+    ['CPU ms/instance: total', f(s.cpuMsPerInstanceTotal), f(b.cpuMsPerInstanceTotal)],
+    ['CPU ms/instance: load generator (not in total)', f(s.loadClientCpuMsPerInstance), f(b.loadClientCpuMsPerInstance)],
+    ['history events/instance', String(s.history.eventsPerInstance), String(b.history.eventsPerInstance)],
+    ['first workflow task held p50 (ms)', f(s.history.firstWorkflowTaskMs.p50), f(b.history.firstWorkflowTaskMs.p50)],
+    ['later workflow tasks held p50 (ms)', f(s.history.laterWorkflowTaskMs.p50), f(b.history.laterWorkflowTaskMs.p50)],
+  ];
+  const w0 = Math.max(...rows.map((r) => r[0].length));
+  const w1 = Math.max(7, ...rows.map((r) => r[1].length));
+  console.log(`\n${N} instances (3-step sequential approval) at concurrency ${CONCURRENCY}, after ${WARMUP} warm-up; load average before ${loadBefore}, after ${s.loadAverageAfter} / ${b.loadAverageAfter}`);
+  console.log(`${'metric'.padEnd(w0)}  ${'service'.padEnd(w1)}  bare Temporal`);
+  for (const r of rows) console.log(`${r[0].padEnd(w0)}  ${r[1].padEnd(w1)}  ${r[2]}`);
+  console.log('');
+  for (const [k, r] of Object.entries(report.ratios as Record<string, { value: number; target: string }>)) {
+    const met = r.target ? (r.target.startsWith('≤') ? r.value <= Number(r.target.slice(2)) : r.value >= Number(r.target.slice(2))) : null;
+    console.log(`ratio ${k.padEnd(15)} service/bare = ${r.value.toFixed(2)}${r.target ? `   target ${r.target}: ${met ? 'met' : 'NOT met'}` : ''}`);
+  }
+  console.log(`history events by type, service: ${JSON.stringify(s.history.byType)}`);
+  console.log(`history events by type, bare:    ${JSON.stringify(b.history.byType)}`);
+}
+if (report.largestDefinition) {
+  const l = report.largestDefinition;
+  console.log(`\n${l.nodes}-node definition: GET /{id} ${lat(l.instance)} ms, GET /{id}/detail ${lat(l.detail)} ms (p50 / p95 / p99); stack start-up ${report.stackStartupMs} ms`);
+}
+if (report.scale) {
+  const sc = report.scale;
+  console.log(`\nRead model at scale: ${sc.size.archivedTasks} archived + ${sc.size.runtimeTasks} runtime tasks, ${sc.size.users} users (seeded in ${sc.seedSeconds} s); p50 / p99 ms, up to ${LIST_CALLS} calls each`);
+  const cell = (v: Stats | string) => (typeof v === 'string' ? v : `${f(v.p50)} / ${f(v.p99)}`);
+  let worstList = 0;
+  for (const [name, byWho] of Object.entries(sc.lists as Record<string, Record<string, Stats | string>>)) {
+    console.log(`  ${name.padEnd(26)} typical user ${cell(byWho['typical user']).padEnd(14)} monitor ${cell(byWho.monitor)}`);
+    if (!name.startsWith('detail')) for (const v of Object.values(byWho)) if (typeof v !== 'string') worstList = Math.max(worstList, v.p99);
+  }
+  const detail = Object.values(sc.lists['detail (50 trail entries)'] as Record<string, Stats | string>).filter((v): v is Stats => typeof v !== 'string');
+  const worstDetail = Math.max(...detail.map((v) => v.p99));
+  report.ratios = { ...report.ratios, worstListP99Ms: { value: worstList, target: '≤ 20' }, detailP99Ms: { value: worstDetail, target: '≤ 15' } };
+  console.log(`worst list p99 = ${f(worstList)} ms   target ≤ 20: ${worstList <= 20 ? 'met' : 'NOT met'}`);
+  console.log(`detail (50 trail entries) p99 = ${f(worstDetail)} ms   target ≤ 15: ${worstDetail <= 15 ? 'met' : 'NOT met'}`);
+}
+if (report.profile) {
+  for (const [who, list] of Object.entries(report.profile.workers as Record<string, ProfileSummary[]>)) {
+    for (const p of list) {
+      console.log(`\nCPU profile ${who} ${path.basename(p.file)}: ${p.sampledMs} ms sampled${p.windowed ? ' in the measured window' : ' (whole run)'}`);
+      for (const o of p.byOrigin.slice(0, 8)) console.log(`  ${String(o.pct).padStart(5)}%  ${o.origin}`);
+      for (const t of p.topFunctions.slice(0, 12)) console.log(`  ${String(t.pct).padStart(5)}%  ${t.fn}`);
+    }
+  }
+  for (const [phaseName, rows] of Object.entries(statements)) {
+    console.log(`\npg_stat_statements, ${phaseName} (top by total time): calls, total ms, mean ms`);
+    for (const r of rows.slice(0, 12)) console.log(`  ${String(r.calls).padStart(6)} ${String(r.totalMs).padStart(7)} ${String(r.meanMs).padStart(8)}  ${r.query.slice(0, 150)}`);
+  }
+}
+mkdirSync(path.dirname(outFile), { recursive: true });
+writeFileSync(outFile, JSON.stringify(report, null, 2));
+console.log(`\nfigures: ${path.relative(process.cwd(), outFile)}${PROFILE ? `; profiles: ${path.relative(process.cwd(), profileDir)}` : ''}`);
+

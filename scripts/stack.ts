@@ -3,6 +3,7 @@
 // processes. Used by the integration tests' global setup and by the benchmark.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -32,7 +33,19 @@ export interface Stack {
   taskQueue: string;
   /** Crashes one part (SIGKILL; PostgreSQL: immediate shutdown) and answers how to bring it back. */
   crash(part: 'worker' | 'server' | 'postgres' | 'temporal'): Promise<{ restart(): Promise<void> }>;
+  /** Process ids of the parts now (PostgreSQL: the postmaster), for /proc CPU accounting. */
+  pids(): { worker: number; server: number; temporal: number | null; postgres: number | null };
   stop(): Promise<void>;
+}
+
+export interface StackOptions {
+  name: string;
+  env?: Record<string, string>;
+  logLevel?: string;
+  /** Extra node flags for the worker process (the benchmark's --cpu-prof). */
+  workerNodeArgs?: string[];
+  /** Server settings for the embedded PostgreSQL (ALTER SYSTEM), e.g. shared_preload_libraries for pg_stat_statements; restarts it once before the worker and server start. */
+  pgSettings?: Record<string, string>;
 }
 
 async function waitReady(url: string, children: ChildProcess[], timeoutMs = 120_000) {
@@ -45,7 +58,7 @@ async function waitReady(url: string, children: ChildProcess[], timeoutMs = 120_
   throw new Error(`server not ready at ${url}`);
 }
 
-export async function startStack(opts: { name: string; env?: Record<string, string>; logLevel?: string }): Promise<Stack> {
+export async function startStack(opts: StackOptions): Promise<Stack> {
   const logLevel = opts.logLevel ?? 'warn';
   const logger = createLogger(logLevel, opts.name);
   const dataDir = path.join(root, '.data', `${opts.name}-${process.pid}-${Date.now()}`);
@@ -75,7 +88,12 @@ export async function startStack(opts: { name: string; env?: Record<string, stri
     const orm = await createOrm(runtime.databaseUrl);
     await migrate(orm);
     await seed(orm.em.fork(), { adminPassword: 'admin', demoPassword: 'demo', demo: true });
-    await orm.close();
+    if (opts.pgSettings && Object.keys(opts.pgSettings).length && runtime.postgres) {
+      for (const [k, v] of Object.entries(opts.pgSettings)) await orm.em.fork().execute(`alter system set ${k.replace(/[^\w.]/g, '')} = '${v.replace(/'/g, '')}'`);
+      await orm.close();
+      await runtime.postgres.stop();
+      await runtime.postgres.start();
+    } else await orm.close();
     const jwtSecret = randomBytes(48).toString('base64url');
     const taskQueue = `${opts.name}-${process.pid}`;
     const env = {
@@ -91,7 +109,8 @@ export async function startStack(opts: { name: string; env?: Record<string, stri
       ...opts.env,
     };
     const launch = (script: string) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
+      const nodeArgs = script === 'worker.ts' ? opts.workerNodeArgs ?? [] : [];
+      const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
       children.push(child);
       return child;
     };
@@ -115,7 +134,16 @@ export async function startStack(opts: { name: string; env?: Record<string, stri
         },
       };
     };
-    return { baseUrl, databaseUrl: runtime.databaseUrl, temporalAddress: runtime.temporalAddress, jwtSecret, taskQueue, crash, stop };
+    const pids = () => {
+      let postgres: number | null = null;
+      try {
+        postgres = Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]) || null;
+      } catch {
+        // not embedded, or not running
+      }
+      return { worker: running.worker.pid!, server: running.server.pid!, temporal: runtime!.temporal?.process.pid ?? null, postgres };
+    };
+    return { baseUrl, databaseUrl: runtime.databaseUrl, temporalAddress: runtime.temporalAddress, jwtSecret, taskQueue, crash, pids, stop };
   } catch (err) {
     await stop();
     throw err;

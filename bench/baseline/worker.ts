@@ -1,0 +1,20 @@
+// Worker of the bare baseline (bench/baseline/workflows.ts), run as its own process by
+// bench/run.ts: TEMPORAL_ADDRESS, BASELINE_TASK_QUEUE. It bundles only the baseline workflow.
+import path from 'node:path';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+
+Runtime.install({ logger: new DefaultLogger('ERROR') });
+const address = process.env.TEMPORAL_ADDRESS;
+const taskQueue = process.env.BASELINE_TASK_QUEUE;
+if (!address || !taskQueue) throw new Error('TEMPORAL_ADDRESS and BASELINE_TASK_QUEUE must be set');
+const connection = await NativeConnection.connect({ address });
+const worker = await Worker.create({
+  connection,
+  namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
+  taskQueue,
+  workflowsPath: path.join(import.meta.dirname, 'workflows.ts'),
+});
+// Tells the parent that the bundle is built and polling has begun.
+console.log('baseline worker ready');
+await worker.run();
+await connection.close();

@@ -1,0 +1,49 @@
+// The bare-Temporal baseline of `npm run bench`: the least a workflow needs to run a 3-step
+// sequential approval with the service's message shape — a start Update (`sync`, sent with
+// update-with-start), one validated `approve` Update per step, a Query for "my task". No
+// activities, no search-attribute upserts, no read model. Bundled on its own by
+// bench/baseline/worker.ts; nothing of the service's workflows/ is imported.
+import { allHandlersFinished, condition, defineQuery, defineUpdate, setHandler } from '@temporalio/workflow';
+
+export interface BareState {
+  step: number;
+  taskId: string | null;
+  assignee: string | null;
+  status: 'active' | 'completed';
+}
+export interface BareApproveInput {
+  taskId: string;
+  userId: string;
+  comment?: string;
+}
+
+export const sync = defineUpdate<BareState, []>('sync');
+export const approve = defineUpdate<BareState, [BareApproveInput]>('approve');
+export const current = defineQuery<BareState>('current');
+
+export async function bareApproval(input: { approvers: string[] }): Promise<BareState> {
+  let step = 0;
+  const state = (): BareState => {
+    const done = step >= input.approvers.length;
+    return { step, taskId: done ? null : `t${step}`, assignee: done ? null : input.approvers[step], status: done ? 'completed' : 'active' };
+  };
+  setHandler(sync, () => state());
+  setHandler(current, () => state());
+  setHandler(
+    approve,
+    (a) => {
+      step++;
+      return state();
+    },
+    {
+      validator: (a) => {
+        const s = state();
+        if (s.status !== 'active') throw new Error('The instance has ended');
+        if (a.taskId !== s.taskId) throw new Error(`No open task ${a.taskId}`);
+        if (a.userId !== s.assignee) throw new Error('Only the assignee may act on this task');
+      },
+    },
+  );
+  await condition(() => step >= input.approvers.length && allHandlersFinished());
+  return state();
+}
