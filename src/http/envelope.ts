@@ -13,20 +13,8 @@ export const ErrorEnvelope = z
   .object({ code: z.number().int(), data: z.unknown().nullable(), message: z.string() })
   .openapi('ErrorEnvelope');
 
-export const PageQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1).openapi({ param: { name: 'page', in: 'query' } }),
-  pageSize: z.coerce.number().int().min(1).max(200).default(20).openapi({ param: { name: 'pageSize', in: 'query' } }),
-});
-
 export function page<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });
-}
-
-export interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  pageSize: number;
 }
 
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ErrorEnvelope } } });

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../errors.js';
 import { Department, Role, Tenant, User, type IDepartment, type IRole, type IUser } from '../db/entities/index.js';
-import { hashPassword } from './passwords.js';
-import type { Page } from '../http/envelope.js';
+import { hashPassword } from '../infra/passwords.js';
+import type { Page } from '../paging.js';
 
 export interface PageOpts {
   page: number;

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { AppError } from '../errors.js';
-import type { AppDeps, Principal } from '../http/context.js';
+import type { AppDeps, Principal } from '../context.js';
 import type { ProcessDocument } from '../dsl/index.js';
 import type { StartInput } from '../../workflows/engine/types.js';
 import * as m from '../../workflows/messages.js';

@@ -1,8 +1,8 @@
 // Monitoring views over the read model (docs/contract.md#lists): stuck instances, the caller's
 // statistics, overdue tasks and the backlog by process. See docs/monitoring.md.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppDeps, Principal } from '../http/context.js';
-import type { Page } from '../http/envelope.js';
+import type { AppDeps, Principal } from '../context.js';
+import type { Page } from '../paging.js';
 import { actorOf } from './engine-client.js';
 import { holds, Permissions } from './permissions.js';
 import { ALL_TASKS, Where, instanceView, paged, taskView, todoWhere } from './read-model.js';

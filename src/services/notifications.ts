@@ -2,7 +2,7 @@
 // Read here by the REST endpoints and by the WebSocket notifier (live push and resume).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../errors.js';
-import type { Page } from '../http/envelope.js';
+import type { Page } from '../paging.js';
 import { Where, paged } from './read-model.js';
 
 export interface Recipient {

@@ -1,7 +1,7 @@
 // Queries over the read model. Every list merges the runtime and archive tables.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../errors.js';
-import type { Page } from '../http/envelope.js';
+import type { Page } from '../paging.js';
 import type { InstanceStatus, TaskKind, TaskStatus } from '../../workflows/engine/types.js';
 
 export const ALL_INSTANCES = `(select * from instances union all select * from instances_archive)`;

@@ -1,7 +1,7 @@
 // Task reads and the dispatch of task actions to the instance workflow.
 import type { UpdateDefinition } from '@temporalio/common';
 import { AppError } from '../errors.js';
-import type { AppDeps, Principal } from '../http/context.js';
+import type { AppDeps, Principal } from '../context.js';
 import type { ActionResult } from '../../workflows/engine/types.js';
 import type { TaskActionInput } from '../../workflows/messages.js';
 import { actorOf, runUpdate } from './engine-client.js';

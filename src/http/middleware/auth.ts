@@ -2,7 +2,8 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { AppError } from '../../errors.js';
 import { loadPrincipal } from '../../services/auth.js';
 import { holds } from '../../services/permissions.js';
-import type { AppEnv, Principal } from '../context.js';
+import type { Principal } from '../../context.js';
+import type { AppEnv } from '../context.js';
 
 /**
  * Bearer token → principal; `X-Tenant-Id` must match the token's tenant. Idempotent: several

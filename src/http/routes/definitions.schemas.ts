@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { IsoDate, PageQuery } from '../envelope.js';
+import { IsoDate } from '../envelope.js';
+import { PageQuery } from '../../paging.js';
 
 /** The DSL document itself: its content is checked by the DSL validator (422), not here. */
 export const Dsl = z.record(z.string(), z.unknown()).openapi('ProcessDsl', { description: 'Process document in the rule-chain DSL (docs/dsl.md)' });

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { IsoDate, PageQuery } from '../envelope.js';
+import { IsoDate } from '../envelope.js';
+import { PageQuery } from '../../paging.js';
 
 const Id = z.string().min(1).max(100).regex(/^[A-Za-z0-9_.@-]+$/, 'letters, digits, _ . @ - only');
 

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { PageQuery } from '../envelope.js';
+import {  } from '../envelope.js';
+import { PageQuery } from '../../paging.js';
 import { Instance } from './instances.schemas.js';
 
 export const StuckQuery = PageQuery.extend({ processKey: z.string().optional() });

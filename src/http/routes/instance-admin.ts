@@ -9,7 +9,7 @@ import { createRouter, defineRoute } from '../router.js';
 import { need } from '../middleware/auth.js';
 import { IdParam } from './instances.schemas.js';
 import * as s from './instance-admin.schemas.js';
-import type { AppDeps } from '../context.js';
+import type { AppDeps } from '../../context.js';
 import { idempotency, IdempotencyHeaders } from '../idempotency.js';
 
 const tags = ['process-instances'];

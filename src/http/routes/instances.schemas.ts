@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { IsoDate, PageQuery } from '../envelope.js';
+import { IsoDate } from '../envelope.js';
+import { PageQuery } from '../../paging.js';
 import { TimestampQuery, VariablesInput, VARIABLES_TOO_LARGE, variablesSizeOk } from '../input.js';
 
 export const Variables = z.record(z.string(), z.unknown()).openapi('Variables');

@@ -3,13 +3,14 @@ import * as instances from '../../services/instances.js';
 import * as lifecycle from '../../services/instance-actions.js';
 import { Permissions } from '../../services/permissions.js';
 import { AppError } from '../../errors.js';
-import { json, jsonBody, ok, page, PageQuery } from '../envelope.js';
+import { json, jsonBody, ok, page } from '../envelope.js';
+import { PageQuery } from '../../paging.js';
 import { createRouter, defineRoute } from '../router.js';
 import { need } from '../middleware/auth.js';
 import { Task } from './tasks.schemas.js';
 import * as s from './instances.schemas.js';
 import { idempotency, IdempotencyHeaders } from '../idempotency.js';
-import type { AppDeps } from '../context.js';
+import type { AppDeps } from '../../context.js';
 
 const tags = ['process-instances'];
 
@@ -66,6 +67,8 @@ export function instanceRoutes(deps: AppDeps) {
     ['withdraw', 'withdraw', 'Withdraw (initiator): the instance is terminated'],
     ['terminate', 'terminate', 'Terminate (workflow:instance:manage); a no-op on an ended instance'],
     ['complete', 'complete', 'Complete (workflow:instance:manage)'],
+    ['suspend', 'suspend', 'Suspend: open tasks become suspended and every task action is refused until activation; a draft is 409'],
+    ['activate', 'activate', 'Activate a suspended instance: its tasks get back the status they had'],
   ] as const) {
     r.openapi(
       defineRoute({ method: 'post', path: `/{id}/${path}`, tags, summary, request: { params: s.IdParam, headers: IdempotencyHeaders, body: { required: false, content: { 'application/json': { schema: s.ActionBody } } } }, responses: { 200: json(s.InstanceStatus) } }),

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { PageQuery } from '../envelope.js';
+import {  } from '../envelope.js';
+import { PageQuery } from '../../paging.js';
 import { Task } from './tasks.schemas.js';
 
 const n = z.number().int();

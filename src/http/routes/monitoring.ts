@@ -7,7 +7,7 @@ import { json, ok, page } from '../envelope.js';
 import { createRouter, defineRoute } from '../router.js';
 import { need } from '../middleware/auth.js';
 import * as s from './monitoring.schemas.js';
-import type { AppDeps } from '../context.js';
+import type { AppDeps } from '../../context.js';
 
 const tags = ['tasks'];
 

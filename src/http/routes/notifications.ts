@@ -3,7 +3,7 @@
 // ../notification-socket.ts on the HTTP server itself.
 import * as notifications from '../../services/notifications.js';
 import { AppError } from '../../errors.js';
-import type { AppDeps, Router } from '../context.js';
+import type { Router } from '../context.js';
 import { json, ok, page } from '../envelope.js';
 import { em } from '../middleware/auth.js';
 import { createRouter, defineRoute } from '../router.js';
@@ -55,12 +55,4 @@ export function notificationSocketDocRoutes(): Router {
     },
   );
   return r;
-}
-
-/** Both routers, mounted by ./index.ts. */
-export function notificationRouters(_deps?: AppDeps): Array<[string, Router]> {
-  return [
-    ['/api/v1/notifications', notificationRoutes()],
-    ['/api/v1/ws', notificationSocketDocRoutes()],
-  ];
 }

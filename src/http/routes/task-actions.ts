@@ -6,13 +6,14 @@ import * as m from '../../../workflows/messages.js';
 import * as tasks from '../../services/tasks.js';
 import * as toolbox from '../../services/task-toolbox.js';
 import { Permissions } from '../../services/permissions.js';
-import { json, jsonBody, ok, page, PageQuery } from '../envelope.js';
+import { json, jsonBody, ok, page } from '../envelope.js';
+import { PageQuery } from '../../paging.js';
 import { createRouter, defineRoute } from '../router.js';
 import { need } from '../middleware/auth.js';
 import { ActionResult, IdParam } from './tasks.schemas.js';
 import * as s from './task-actions.schemas.js';
 import { idempotency, IdempotencyHeaders } from '../idempotency.js';
-import type { AppDeps } from '../context.js';
+import type { AppDeps } from '../../context.js';
 
 const tags = ['tasks'];
 const optionalBody = <T>(schema: T) => ({ required: false, content: { 'application/json': { schema } } }) as any;

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { IsoDate, PageQuery } from '../envelope.js';
+import { IsoDate } from '../envelope.js';
+import { PageQuery } from '../../paging.js';
 import { TimestampQuery, VariablesInput } from '../input.js';
 
 export const Candidates = z.object({ userIds: z.array(z.string()), roleIds: z.array(z.string()), deptIds: z.array(z.string()) }).openapi('Candidates');

@@ -7,7 +7,7 @@ import { createRouter, defineRoute } from '../router.js';
 import { need } from '../middleware/auth.js';
 import * as s from './tasks.schemas.js';
 import { idempotency, IdempotencyHeaders } from '../idempotency.js';
-import type { AppDeps } from '../context.js';
+import type { AppDeps } from '../../context.js';
 
 const tags = ['tasks'];
 const optionalBody = <T>(schema: T) => ({ required: false, content: { 'application/json': { schema } } }) as any;
