@@ -40,4 +40,9 @@ export function jsonBody<T extends z.ZodType>(schema: T) {
   return { required: true, content: { 'application/json': { schema } } };
 }
 
+/** A JSON body a route accepts but does not require: an absent body reads as `{}` (see actionInput). */
+export function optionalBody<T extends z.ZodType>(schema: T) {
+  return { required: false, content: { 'application/json': { schema } } };
+}
+
 export const IsoDate = z.string().openapi({ format: 'date-time' });

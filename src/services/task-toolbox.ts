@@ -14,8 +14,9 @@ import { holds, Permissions } from './permissions.js';
 import { findInstanceRow, findTaskRow, isParticipant } from './read-model.js';
 import { getTask, taskAction } from './tasks.js';
 
-type Body = Omit<m.TaskActionInput, 'actor' | 'taskId'>;
-type TaskUpdate = UpdateDefinition<ActionResult, [m.TaskActionInput]>;
+/** What a client sends with a task action (the actor and task id are the server's). */
+export type TaskActionBody = Omit<m.TaskActionInput, 'actor' | 'taskId'>;
+export type TaskUpdate = UpdateDefinition<ActionResult, [m.TaskActionInput]>;
 
 const OPEN = ['pending', 'active', 'waiting', 'suspended'];
 const iso = (v: unknown) => new Date(v as string).toISOString();
@@ -48,7 +49,7 @@ async function requireDirectoryRefs(em: EntityManager, tenantId: string, refs: {
 }
 
 /** A task action whose body names people: they must exist before the workflow hears of them. */
-export async function actWithPeople(deps: AppDeps, principal: Principal, taskId: string, def: TaskUpdate, body: Body, idempotencyKey?: string) {
+export async function actWithPeople(deps: AppDeps, principal: Principal, taskId: string, def: TaskUpdate, body: TaskActionBody, idempotencyKey?: string) {
   const em = deps.orm.em.fork();
   await requireUsers(em, principal.tenantId, [...(body.assigneeUserId ? [body.assigneeUserId] : []), ...(body.assigneeUserIds ?? [])]);
   return taskAction(deps, principal, taskId, def, body, idempotencyKey);

@@ -73,3 +73,4 @@ export const TenantCreated = z.object({ id: z.string(), name: z.string(), admin:
 
 export const IdParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
 export const CodeParam = z.object({ code: z.string().openapi({ param: { name: 'code', in: 'path' } }) });
+export const RoleQuery = PageQuery;
