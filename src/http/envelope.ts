@@ -44,5 +44,3 @@ export function jsonBody<T extends z.ZodType>(schema: T) {
 export function optionalBody<T extends z.ZodType>(schema: T) {
   return { required: false, content: { 'application/json': { schema } } };
 }
-
-export const IsoDate = z.string().openapi({ format: 'date-time' });

@@ -105,22 +105,6 @@ export function methodGuard(routes: () => ReadonlyArray<{ method: string; path: 
 
 // ---------- shared schemas ----------
 
-/** A timestamp query parameter: ISO-8601 with offset, parsed once, handed on as a UTC ISO string. */
-export const TimestampQuery = z
-  .string()
-  .datetime({ offset: true })
-  .transform((s, ctx) => {
-    const d = new Date(s);
-    const year = d.getUTCFullYear();
-    // PostgreSQL refuses offsets beyond ±15:59, which Date normalises; years are kept to 0001–9999.
-    if (Number.isNaN(d.getTime()) || year < 1 || year > 9999) {
-      ctx.addIssue({ code: 'custom', message: 'not a timestamp between 0001 and 9999 (UTC)' });
-      return z.NEVER;
-    }
-    return d.toISOString();
-  })
-  .openapi({ type: 'string', format: 'date-time', description: 'ISO-8601 with offset; years 0001–9999 in UTC' });
-
 /** The serialized size check of client-sent variables (depth is already bounded by edgeInput). */
 export function variablesSizeOk(value: unknown): boolean {
   return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8') <= MAX_VARIABLES_BYTES;

@@ -6,12 +6,8 @@ import { compileProcess, parseProcess, validateConditions, validateExpressions, 
 import { refuseUnacceptable } from '../input-rules.js';
 import { AppError } from '../errors.js';
 import { ProcessDefinition, type DefinitionStatus, type IProcessDefinition } from '../db/entities/index.js';
-import type { Page } from '../paging.js';
+import type { Page, PageOpts } from '../paging.js';
 
-export interface PageOpts {
-  page: number;
-  pageSize: number;
-}
 
 type DslInput = Record<string, unknown>;
 

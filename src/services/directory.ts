@@ -3,12 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../errors.js';
 import { Department, Role, Tenant, User, type IDepartment, type IRole, type IUser } from '../db/entities/index.js';
 import { hashPassword } from '../infra/passwords.js';
-import type { Page } from '../paging.js';
+import type { Page, PageOpts } from '../paging.js';
 
-export interface PageOpts {
-  page: number;
-  pageSize: number;
-}
 
 export function userView(u: IUser) {
   return {

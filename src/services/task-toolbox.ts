@@ -6,7 +6,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UpdateDefinition } from '@temporalio/common';
 import { AppError } from '../errors.js';
 import type { AppDeps, Principal } from '../context.js';
-import type { Page } from '../paging.js';
+import type { Page, PageOpts } from '../paging.js';
 import type { ActionResult } from '../../workflows/engine/types.js';
 import * as m from '../../workflows/messages.js';
 import { actorOf, runUpdate } from './engine-client.js';
@@ -83,7 +83,7 @@ export async function changeCandidates(
 
 // ---------- candidates ----------
 
-export async function listCandidates(deps: AppDeps, principal: Principal, taskId: string, opts: { page: number; pageSize: number }): Promise<Page<{ type: 'user' | 'role' | 'dept'; id: string; name: string | null }>> {
+export async function listCandidates(deps: AppDeps, principal: Principal, taskId: string, opts: PageOpts): Promise<Page<{ type: 'user' | 'role' | 'dept'; id: string; name: string | null }>> {
   const em = deps.orm.em.fork();
   const row = await getTask(deps, principal, taskId);
   const c = (row.candidates ?? {}) as { userIds?: string[]; roleIds?: string[]; deptIds?: string[] };
@@ -148,7 +148,7 @@ function stableId(kind: string, principal: Principal, taskId: string, key: strin
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
-export async function listComments(deps: AppDeps, principal: Principal, taskId: string, opts: { page: number; pageSize: number }): Promise<Page<CommentView>> {
+export async function listComments(deps: AppDeps, principal: Principal, taskId: string, opts: PageOpts): Promise<Page<CommentView>> {
   const em = deps.orm.em.fork();
   await getTask(deps, principal, taskId);
   const [{ count }] = await em.execute<Array<{ count: string }>>(`select count(*) from task_comments where tenant_id = ? and task_id = ?`, [principal.tenantId, taskId]);

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { IsoDate } from '../envelope.js';
+import { IsoDate } from '../../shapes.js';
 import { PageQuery } from '../../paging.js';
 
 const Id = z.string().min(1).max(100).regex(/^[A-Za-z0-9_.@-]+$/, 'letters, digits, _ . @ - only');

@@ -1,9 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import {  } from '../envelope.js';
-import { PageQuery } from '../../paging.js';
-import { Instance } from './instances.schemas.js';
+import { Instance } from '../../shapes.js';
 
-export const StuckQuery = PageQuery.extend({ processKey: z.string().optional() });
+export { ProcessKeyQuery as StuckQuery } from '../../shapes.js';
 
 export const StuckInstance = Instance.extend({
   detail: z

@@ -30,11 +30,11 @@ export function instanceRoutes(deps: AppDeps) {
     async (c) => c.json(ok(await instances.listInstances(deps, c.get('principal'), c.req.valid('query'))), 200),
   );
   r.openapi(
-    defineRoute({ method: 'get', path: '/todo', tags, summary: 'My to-do: active tasks assigned to me and pending tasks I may claim', request: { query: PageQuery.extend({ processKey: z.string().optional() }) }, responses: { 200: json(page(Task)) } }),
+    defineRoute({ method: 'get', path: '/todo', tags, summary: 'My to-do: active tasks assigned to me and pending tasks I may claim', request: { query: s.ProcessKeyQuery }, responses: { 200: json(page(Task)) } }),
     async (c) => c.json(ok(await instances.todo(deps, c.get('principal'), c.req.valid('query'))), 200),
   );
   r.openapi(
-    defineRoute({ method: 'get', path: '/done', tags, summary: 'Tasks I closed', request: { query: PageQuery.extend({ processKey: z.string().optional() }) }, responses: { 200: json(page(Task)) } }),
+    defineRoute({ method: 'get', path: '/done', tags, summary: 'Tasks I closed', request: { query: s.ProcessKeyQuery }, responses: { 200: json(page(Task)) } }),
     async (c) => c.json(ok(await instances.done(deps, c.get('principal'), c.req.valid('query'))), 200),
   );
   r.openapi(
@@ -42,7 +42,7 @@ export function instanceRoutes(deps: AppDeps) {
     async (c) => c.json(ok(await instances.ccList(deps, c.get('principal'), c.req.valid('query'))), 200),
   );
   r.openapi(
-    defineRoute({ method: 'get', path: '/applications', tags, summary: 'Instances I started', request: { query: PageQuery.extend({ status: z.string().optional() }) }, responses: { 200: json(page(s.Instance)) } }),
+    defineRoute({ method: 'get', path: '/applications', tags, summary: 'Instances I started', request: { query: s.ApplicationsQuery }, responses: { 200: json(page(s.Instance)) } }),
     async (c) => c.json(ok(await instances.applications(deps, c.get('principal'), c.req.valid('query'))), 200),
   );
   r.openapi(

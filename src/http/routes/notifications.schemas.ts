@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { IsoDate } from '../envelope.js';
+import { IsoDate } from '../../shapes.js';
 import { PageQuery } from '../../paging.js';
 
 export const Notification = z
