@@ -94,21 +94,19 @@ function textFilters<K extends string>(...names: K[]) {
 }
 const statusFilter = (description: string) => z.string().optional().openapi({ description });
 
+/** `<prefix>After` and `<prefix>Before`, an optional time range (its bounds listed in the given order). */
+function timeRange<P extends string>(prefix: P, order: ['After', 'Before'] | ['Before', 'After']) {
+  const bound = TimestampQuery.optional();
+  return Object.fromEntries(order.map((end) => [`${prefix}${end}`, bound])) as { [K in `${P}After` | `${P}Before`]: typeof bound };
+}
+
 export const TaskQuery = PageQuery.extend({
-  ...textFilters('instanceId', 'assignee'),
-  status: statusFilter('comma-separated, e.g. pending,active'),
-  ...textFilters('processKey'),
-  dueBefore: TimestampQuery.optional(),
-  dueAfter: TimestampQuery.optional(),
+  ...textFilters('instanceId', 'assignee'), status: statusFilter('comma-separated, e.g. pending,active'), ...textFilters('processKey'), ...timeRange('due', ['Before', 'After']),
 });
 export type TaskQuery = z.infer<typeof TaskQuery>;
 
 export const InstanceQuery = PageQuery.extend({
-  ...textFilters('processKey', 'businessKey'),
-  status: statusFilter('comma-separated statuses'),
-  ...textFilters('initiator'),
-  startedAfter: TimestampQuery.optional(),
-  startedBefore: TimestampQuery.optional(),
+  ...textFilters('processKey', 'businessKey'), status: statusFilter('comma-separated statuses'), ...textFilters('initiator'), ...timeRange('started', ['After', 'Before']),
 });
 export type InstanceQuery = z.infer<typeof InstanceQuery>;
 

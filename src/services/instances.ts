@@ -10,7 +10,7 @@ import * as m from '../../workflows/messages.js';
 import { getActiveDefinition } from './definitions.js';
 import { actorOf, runUpdate, startInstanceWorkflow, workflowIdOf } from './engine-client.js';
 import { holds, Permissions } from './permissions.js';
-import { ALL_INSTANCES, ALL_TASKS, Where, definitionOf, findInstanceRow, instanceView, isParticipant, paged, taskView, todoWhere, trailView } from './read-model.js';
+import { ALL_INSTANCES, ALL_TASKS, Where, definitionOf, findInstanceRow, instanceView, isParticipant, paged, processFields, taskView, todoWhere, trailView } from './read-model.js';
 import type { PageOpts } from '../paging.js';
 import type { ApplicationsQuery, Instance, InstanceQuery, ProcessKeyQuery } from '../shapes.js';
 import { predictUpcoming } from './upcoming.js';
@@ -242,10 +242,7 @@ export async function ccList(deps: AppDeps, principal: Principal, q: PageOpts & 
   const from = `(select c.*, i.process_key, i.process_name, i.business_key, i.initiator_id, i.status from cc_records c join ${ALL_INSTANCES} i on i.id = c.instance_id)`;
   return paged(em, from, where, 'x.cc_time desc, x.instance_id', q, (r) => ({
     instanceId: r.instance_id as string,
-    processKey: r.process_key as string,
-    processName: r.process_name as string,
-    businessKey: r.business_key as string | null,
-    initiatorId: r.initiator_id as string,
+    ...processFields(r),
     activityId: r.activity_id as string,
     status: r.status as string,
     ccTime: new Date(r.cc_time).toISOString(),

@@ -28,14 +28,16 @@ export function instanceView(r: any): Instance {
   };
 }
 
+/** The process an instance runs, as a task or cc row carries it (joined from the instance). */
+export function processFields(r: any) {
+  return { processKey: r.process_key as string, processName: r.process_name as string, businessKey: r.business_key as string | null, initiatorId: r.initiator_id as string };
+}
+
 export function taskView(r: any): Task {
   return {
     id: r.id as string,
     instanceId: r.instance_id as string,
-    processKey: r.process_key as string,
-    processName: r.process_name as string,
-    businessKey: r.business_key as string | null,
-    initiatorId: r.initiator_id as string,
+    ...processFields(r),
     activityId: r.activity_id as string,
     name: r.name as string,
     kind: r.kind as TaskKind,

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Instance, IsoDate, TrailEntry } from '../../shapes.js';
+import { Instance, IsoDate, Task, TrailEntry } from '../../shapes.js';
 import { VariablesInput, VARIABLES_TOO_LARGE, variablesSizeOk } from '../input.js';
 
 export { ApplicationsQuery, Instance, InstanceQuery, ProcessKeyQuery, TrailEntry, Variables } from '../../shapes.js';
@@ -38,14 +38,9 @@ export const StartBody = z
 
 export const Started = z.object({ instanceId: z.string(), instance: Instance }).openapi('StartedInstance');
 
-export const CcRecord = z
-  .object({
-    instanceId: z.string(),
-    processKey: z.string(),
-    processName: z.string(),
-    businessKey: z.string().nullable(),
-    initiatorId: z.string(),
-    activityId: z.string(),
+/** The instance's process fields as a task carries them, and the copy's own. */
+export const CcRecord = Task.pick({ instanceId: true, processKey: true, processName: true, businessKey: true, initiatorId: true, activityId: true })
+  .extend({
     status: z.string(),
     ccTime: IsoDate,
     read: z.boolean(),
