@@ -23,8 +23,8 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 /**
  * Route middleware (`defineRoute({ middleware: [requirePermission(...)] })`): 403 unless the
- * caller holds one of the permissions. It runs after the router's `authenticate` and before the
- * route's validators, so a caller without the permission learns nothing about the body's shape.
+ * caller holds one of the permissions. It runs after the router's `authenticate` and after the
+ * route's validators (see createRouter), so a malformed body still answers 400 first.
  */
 export function requirePermission(...anyOf: string[]): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
