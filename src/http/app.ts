@@ -1,16 +1,55 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import { AppError } from '../errors.js';
 import { safeUrl } from '../logger.js';
-import type { AppDeps, AppEnv } from './context.js';
+import type { AppDeps } from '../context.js';
+import type { AppEnv } from './context.js';
 import { notFound, onError, validationHook } from './errors.js';
 import { edgeInput, methodGuard } from './input.js';
 import { docsRoutes } from './docs.js';
 import { healthRoutes } from './routes/health.js';
 import { authRoutes } from './routes/auth.js';
 import { departmentRoutes, roleRoutes, tenantRoutes, userRoutes } from './routes/directory.js';
-import { extraRoutes } from './routes/index.js';
+import { componentRoutes } from './routes/components.js';
+import { definitionRoutes } from './routes/definitions.js';
+import { instanceAdminRoutes } from './routes/instance-admin.js';
+import { instanceRoutes } from './routes/instances.js';
+import { monitoringRoutes } from './routes/monitoring.js';
+import { taskRoutes } from './routes/tasks.js';
+import { taskActionRoutes } from './routes/task-actions.js';
+import { notificationRoutes, notificationSocketDocRoutes } from './routes/notifications.js';
+
+const V1 = '/api/v1';
+const INSTANCES = `${V1}/workflow/process-instances`;
+const TASKS = `${V1}/workflow/tasks`;
+
+/**
+ * Every router and where it is mounted, in one list. Order matters where routers share a base
+ * path: one whose literal paths (`/stuck`, `/statistics`) would otherwise match another's `/{id}`
+ * comes first.
+ */
+function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any>]> {
+  return [
+    ['/', healthRoutes(deps)],
+    ['/', docsRoutes()],
+    [`${V1}/auth`, authRoutes(deps)],
+    [`${V1}/users`, userRoutes()],
+    [`${V1}/departments`, departmentRoutes()],
+    [`${V1}/roles`, roleRoutes()],
+    [`${V1}/tenants`, tenantRoutes()],
+    [`${V1}/workflow/process-definitions`, definitionRoutes()],
+    [`${V1}/components`, componentRoutes()],
+    [INSTANCES, instanceAdminRoutes(deps)], // before /{id}: /stuck, /batch
+    [INSTANCES, instanceRoutes(deps)],
+    [TASKS, monitoringRoutes(deps)], // before /{id}: /statistics, /overdue, /backlog
+    [TASKS, taskRoutes(deps)],
+    [TASKS, taskActionRoutes(deps)],
+    [`${V1}/notifications`, notificationRoutes()],
+    [`${V1}/ws`, notificationSocketDocRoutes()], // documents the WebSocket served by ./notification-socket.ts
+  ];
+}
 
 export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as any });
@@ -38,14 +77,7 @@ export function createApp(deps: AppDeps) {
   );
   app.use('/api/*', edgeInput);
 
-  app.route('/', healthRoutes(deps));
-  app.route('/', docsRoutes());
-  app.route('/api/v1/auth', authRoutes(deps));
-  app.route('/api/v1/users', userRoutes());
-  app.route('/api/v1/departments', departmentRoutes());
-  app.route('/api/v1/roles', roleRoutes());
-  app.route('/api/v1/tenants', tenantRoutes());
-  for (const [path, router] of extraRoutes(deps)) app.route(path, router);
+  for (const [path, router] of routers(deps)) app.route(path, router);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   app.doc31('/openapi.json', {

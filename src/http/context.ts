@@ -1,27 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { Client } from '@temporalio/client';
-import type { Config } from '../config.js';
-import type { Orm } from '../db/orm.js';
-import type { Logger } from '../logger.js';
-import type { TokenService } from '../services/tokens.js';
-
-export interface Principal {
-  tenantId: string;
-  userId: string;
-  username: string;
-  /** Role codes and department: pool membership (claim, to-do, visibility). */
-  roles: string[];
-  deptId: string | null;
-  permissions: Set<string>;
-}
-
-export interface AppDeps {
-  config: Config;
-  orm: Orm;
-  temporal: Client;
-  tokens: TokenService;
-  logger: Logger;
-}
+import type { AppDeps, Principal } from '../context.js';
 
 export type AppEnv = {
   Variables: {

@@ -13,21 +13,8 @@ export const ErrorEnvelope = z
   .object({ code: z.number().int(), data: z.unknown().nullable(), message: z.string() })
   .openapi('ErrorEnvelope');
 
-export const PageQuery = z.object({
-  // .int() already refuses unsafe integers; .max() publishes that bound in the OpenAPI document.
-  page: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(1).openapi({ param: { name: 'page', in: 'query' } }),
-  pageSize: z.coerce.number().int().min(1).max(200).default(20).openapi({ param: { name: 'pageSize', in: 'query' } }),
-});
-
 export function page<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });
-}
-
-export interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  pageSize: number;
 }
 
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ErrorEnvelope } } });
@@ -54,4 +41,7 @@ export function jsonBody<T extends z.ZodType>(schema: T) {
   return { required: true, content: { 'application/json': { schema } } };
 }
 
-export const IsoDate = z.string().openapi({ format: 'date-time' });
+/** A JSON body a route accepts but does not require: an absent body reads as `{}` (see actionInput). */
+export function optionalBody<T extends z.ZodType>(schema: T) {
+  return { required: false, content: { 'application/json': { schema } } };
+}

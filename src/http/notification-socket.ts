@@ -9,7 +9,7 @@ import { safeUrl, type Logger } from '../logger.js';
 import type { Orm } from '../db/orm.js';
 import { loadPrincipal } from '../services/auth.js';
 import { Notifier, parseAfterId } from '../services/notifier.js';
-import type { TokenService } from '../services/tokens.js';
+import type { TokenService } from '../infra/tokens.js';
 import { toAppError } from './errors.js';
 
 export const NOTIFICATION_SOCKET_PATH = '/api/v1/ws/notifications';

@@ -3,7 +3,7 @@ import { loadConfig, type Config } from '../config.js';
 import { createLogger } from '../logger.js';
 import { createOrm, migrate } from '../db/orm.js';
 import { seed } from '../services/seed.js';
-import { TokenService } from '../services/tokens.js';
+import { TokenService } from '../infra/tokens.js';
 import { createTemporalClient } from '../temporal/client.js';
 import { createApp } from '../http/app.js';
 import { startNotificationSocket } from '../http/notification-socket.js';

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../errors.js';
 import { User } from '../db/entities/index.js';
-import { verifyPassword } from './passwords.js';
-import type { TokenService } from './tokens.js';
+import { verifyPassword } from '../infra/passwords.js';
+import type { TokenService } from '../infra/tokens.js';
 import { permissionsOf } from './directory.js';
-import type { Principal } from '../http/context.js';
+import type { Principal } from '../context.js';
 
 export async function login(
   em: EntityManager,

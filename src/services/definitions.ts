@@ -3,15 +3,11 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { serviceFunctionNames } from '../../activities/service-functions.js';
 import { compileProcess, parseProcess, validateConditions, validateExpressions, type Problem, type ProcessDocument } from '../dsl/index.js';
-import { refuseUnacceptable } from '../http/input.js';
+import { refuseUnacceptable } from '../input-rules.js';
 import { AppError } from '../errors.js';
 import { ProcessDefinition, type DefinitionStatus, type IProcessDefinition } from '../db/entities/index.js';
-import type { Page } from '../http/envelope.js';
+import type { Page, PageOpts } from '../paging.js';
 
-export interface PageOpts {
-  page: number;
-  pageSize: number;
-}
 
 type DslInput = Record<string, unknown>;
 

@@ -2,13 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../errors.js';
 import { Department, Role, Tenant, User, type IDepartment, type IRole, type IUser } from '../db/entities/index.js';
-import { hashPassword } from './passwords.js';
-import type { Page } from '../http/envelope.js';
+import { hashPassword } from '../infra/passwords.js';
+import type { Page, PageOpts } from '../paging.js';
 
-export interface PageOpts {
-  page: number;
-  pageSize: number;
-}
 
 export function userView(u: IUser) {
   return {
@@ -108,10 +104,8 @@ export function listUsers(em: EntityManager, tenantId: string, opts: PageOpts & 
   return paged<IUser, UserView>(em, User, where, { username: 'asc' }, opts, userView);
 }
 
-export async function getUser(em: EntityManager, tenantId: string, id: string): Promise<IUser> {
-  const user = await em.findOne(User, { tenantId, id });
-  if (!user) throw new AppError('NOT_FOUND', `No user ${id}`);
-  return user;
+export function getUser(em: EntityManager, tenantId: string, id: string): Promise<IUser> {
+  return em.findOneOrFail(User, { tenantId, id }, { failHandler: () => new AppError('NOT_FOUND', `No user ${id}`) });
 }
 
 export interface UserInput {
@@ -184,10 +178,8 @@ export function listDepartments(em: EntityManager, tenantId: string, opts: PageO
   return paged<IDepartment, DepartmentView>(em, Department, where, { id: 'asc' }, opts, departmentView);
 }
 
-export async function getDepartment(em: EntityManager, tenantId: string, id: string): Promise<IDepartment> {
-  const dept = await em.findOne(Department, { tenantId, id });
-  if (!dept) throw new AppError('NOT_FOUND', `No department ${id}`);
-  return dept;
+export function getDepartment(em: EntityManager, tenantId: string, id: string): Promise<IDepartment> {
+  return em.findOneOrFail(Department, { tenantId, id }, { failHandler: () => new AppError('NOT_FOUND', `No department ${id}`) });
 }
 
 export interface DepartmentInput {
@@ -236,10 +228,8 @@ export function listRoles(em: EntityManager, tenantId: string, opts: PageOpts) {
   return paged<IRole, RoleView>(em, Role, { tenantId }, { code: 'asc' }, opts, roleView);
 }
 
-export async function getRole(em: EntityManager, tenantId: string, code: string): Promise<IRole> {
-  const role = await em.findOne(Role, { tenantId, code });
-  if (!role) throw new AppError('NOT_FOUND', `No role ${code}`);
-  return role;
+export function getRole(em: EntityManager, tenantId: string, code: string): Promise<IRole> {
+  return em.findOneOrFail(Role, { tenantId, code }, { failHandler: () => new AppError('NOT_FOUND', `No role ${code}`) });
 }
 
 export async function createRole(em: EntityManager, tenantId: string, input: { code: string; name?: string; permissions?: string[] }) {

@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 import * as m from '../../workflows/messages.js';
 import * as sa from '../../workflows/search-attributes.js';
 import type { ActionResult, StartInput } from '../../workflows/engine/types.js';
-import type { Principal } from '../http/context.js';
+import type { Principal } from '../context.js';
 import { holds, Permissions } from './permissions.js';
 
 export { workflowIdOf } from '../../workflows/search-attributes.js';

@@ -1,6 +1,6 @@
-// Instance lifecycle actions sent to the workflow.
+// Instance lifecycle actions sent to the workflow: withdraw, terminate, complete, suspend, activate.
 import { AppError } from '../errors.js';
-import type { AppDeps, Principal } from '../http/context.js';
+import type { AppDeps, Principal } from '../context.js';
 import * as m from '../../workflows/messages.js';
 import { actorOf, runUpdate } from './engine-client.js';
 import { holds, Permissions } from './permissions.js';
@@ -9,14 +9,17 @@ import { readableInstance } from './instances.js';
 
 const ENDED = ['completed', 'rejected', 'terminated'];
 
+export type InstanceAction = 'withdraw' | 'terminate' | 'complete' | 'suspend' | 'activate';
+
 export async function instanceAction(
   deps: AppDeps,
   principal: Principal,
   id: string,
-  action: 'withdraw' | 'terminate' | 'complete',
+  action: InstanceAction,
   body: { reason?: string; comment?: string },
   idempotencyKey?: string,
 ) {
+  if (action === 'suspend' || action === 'activate') return suspendOrActivateInstance(deps, principal, id, action, body, idempotencyKey);
   const em = deps.orm.em.fork();
   if (action !== 'withdraw' && !holds(principal.permissions, Permissions.INSTANCE_MANAGE)) {
     throw new AppError('FORBIDDEN', 'Permission required: workflow:instance:manage');
@@ -33,6 +36,27 @@ export async function instanceAction(
     throw new AppError('INVALID_STATE', `The instance has ended (${row.status})`);
   }
   const def = { withdraw: m.withdraw, terminate: m.terminate, complete: m.completeInstance }[action];
+  await runUpdate(deps.temporal, principal.tenantId, id, def, { actor: actorOf(principal), ...body }, idempotencyKey);
+  const after = await findInstanceRow(em, principal.tenantId, id);
+  return { id, status: after.status as string };
+}
+
+/** The initiator (process switch `suspend`, checked by the workflow) or workflow:instance:manage. */
+async function suspendOrActivateInstance(
+  deps: AppDeps,
+  principal: Principal,
+  id: string,
+  action: 'suspend' | 'activate',
+  body: { reason?: string; comment?: string },
+  idempotencyKey?: string,
+) {
+  const em = deps.orm.em.fork();
+  const row = await readableInstance(em, principal, id);
+  const manage = holds(principal.permissions, Permissions.INSTANCE_MANAGE);
+  if (!manage && row.initiator_id !== principal.userId) throw new AppError('NOT_INITIATOR', 'Only the initiator or workflow:instance:manage may suspend or activate');
+  if (row.status === 'draft') throw new AppError('INVALID_STATE', `A draft is not running: it cannot be ${action === 'suspend' ? 'suspended' : 'activated'}`);
+  if (row.archived) throw new AppError('INVALID_STATE', `The instance has ended (${row.status})`);
+  const def = action === 'suspend' ? m.suspendInstance : m.activateInstance;
   await runUpdate(deps.temporal, principal.tenantId, id, def, { actor: actorOf(principal), ...body }, idempotencyKey);
   const after = await findInstanceRow(em, principal.tenantId, id);
   return { id, status: after.status as string };

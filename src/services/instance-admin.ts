@@ -2,7 +2,7 @@
 // (workflow:admin); delete removes a draft or an ended instance from every read-model table.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../errors.js';
-import type { AppDeps, Principal } from '../http/context.js';
+import type { AppDeps, Principal } from '../context.js';
 import * as m from '../../workflows/messages.js';
 import { actorOf, runUpdate } from './engine-client.js';
 import { holds, Permissions } from './permissions.js';

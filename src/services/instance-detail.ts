@@ -1,6 +1,6 @@
 // The caller-specific parts of an instance's detail: the form with their field permissions,
 // and the actions they may take now.
-import type { Principal } from '../http/context.js';
+import type { Principal } from '../context.js';
 import type { Actor } from '../../workflows/messages.js';
 import { holds, Permissions } from './permissions.js';
 

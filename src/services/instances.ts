@@ -3,14 +3,16 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { AppError } from '../errors.js';
-import type { AppDeps, Principal } from '../http/context.js';
+import type { AppDeps, Principal } from '../context.js';
 import type { ProcessDocument } from '../dsl/index.js';
 import type { StartInput } from '../../workflows/engine/types.js';
 import * as m from '../../workflows/messages.js';
 import { getActiveDefinition } from './definitions.js';
 import { actorOf, runUpdate, startInstanceWorkflow, workflowIdOf } from './engine-client.js';
 import { holds, Permissions } from './permissions.js';
-import { ALL_INSTANCES, ALL_TASKS, Where, definitionOf, findInstanceRow, instanceView, isParticipant, paged, taskView, todoWhere, trailView, type InstanceView } from './read-model.js';
+import { ALL_INSTANCES, ALL_TASKS, Where, definitionOf, findInstanceRow, instanceView, isParticipant, paged, processFields, taskView, todoWhere, trailView } from './read-model.js';
+import type { PageOpts } from '../paging.js';
+import type { ApplicationsQuery, Instance, InstanceQuery, ProcessKeyQuery } from '../shapes.js';
 import { predictUpcoming } from './upcoming.js';
 import { formFor, allowedActions } from './instance-detail.js';
 
@@ -172,7 +174,7 @@ export async function getDetail(deps: AppDeps, principal: Principal, id: string)
   const openTasks = await em.execute(`select * from tasks where instance_id = ? and not deleted`, [id]);
   const def = await definitionOf(em, row);
   const form = formFor(def, row, actor.userId, openTasks);
-  const instance: InstanceView = instanceView(row);
+  const instance: Instance = instanceView(row);
   if (form?.hidden.length) for (const name of form.hidden) delete instance.variables[name];
   return {
     instance,
@@ -186,7 +188,7 @@ export async function getDetail(deps: AppDeps, principal: Principal, id: string)
 export async function listInstances(
   deps: AppDeps,
   principal: Principal,
-  q: { page: number; pageSize: number; processKey?: string; businessKey?: string; status?: string; initiator?: string; startedAfter?: string; startedBefore?: string },
+  q: InstanceQuery,
 ) {
   const em = deps.orm.em.fork();
   const where = new Where().add('x.tenant_id = ?', principal.tenantId);
@@ -207,21 +209,21 @@ export async function listInstances(
   return paged(em, ALL_INSTANCES, where, 'x.start_time desc, x.id', q, instanceView);
 }
 
-export async function applications(deps: AppDeps, principal: Principal, q: { page: number; pageSize: number; status?: string }) {
+export async function applications(deps: AppDeps, principal: Principal, q: ApplicationsQuery) {
   const em = deps.orm.em.fork();
   const where = new Where().add('x.tenant_id = ?', principal.tenantId).add('x.initiator_id = ?', principal.userId);
   if (q.status) where.add('x.status = any(array(select jsonb_array_elements_text(?::jsonb)))', JSON.stringify(q.status.split(',')));
   return paged(em, ALL_INSTANCES, where, 'x.start_time desc, x.id', q, instanceView);
 }
 
-export async function todo(deps: AppDeps, principal: Principal, q: { page: number; pageSize: number; processKey?: string }) {
+export async function todo(deps: AppDeps, principal: Principal, q: ProcessKeyQuery) {
   const em = deps.orm.em.fork();
   const where = todoWhere(principal.tenantId, actorOf(principal));
   if (q.processKey) where.add('x.process_key = ?', q.processKey);
   return paged(em, 'tasks', where, 'x.create_time desc, x.id', q, taskView);
 }
 
-export async function done(deps: AppDeps, principal: Principal, q: { page: number; pageSize: number; processKey?: string }) {
+export async function done(deps: AppDeps, principal: Principal, q: ProcessKeyQuery) {
   const em = deps.orm.em.fork();
   const where = new Where()
     .add('x.tenant_id = ?', principal.tenantId)
@@ -233,17 +235,14 @@ export async function done(deps: AppDeps, principal: Principal, q: { page: numbe
   return paged(em, ALL_TASKS, where, 'x.end_time desc nulls last, x.id', q, taskView);
 }
 
-export async function ccList(deps: AppDeps, principal: Principal, q: { page: number; pageSize: number; read?: boolean }) {
+export async function ccList(deps: AppDeps, principal: Principal, q: PageOpts & { read?: boolean }) {
   const em = deps.orm.em.fork();
   const where = new Where().add('x.tenant_id = ?', principal.tenantId).add('x.user_id = ?', principal.userId);
   if (q.read !== undefined) where.add('x.read = ?', q.read);
   const from = `(select c.*, i.process_key, i.process_name, i.business_key, i.initiator_id, i.status from cc_records c join ${ALL_INSTANCES} i on i.id = c.instance_id)`;
   return paged(em, from, where, 'x.cc_time desc, x.instance_id', q, (r) => ({
     instanceId: r.instance_id as string,
-    processKey: r.process_key as string,
-    processName: r.process_name as string,
-    businessKey: r.business_key as string | null,
-    initiatorId: r.initiator_id as string,
+    ...processFields(r),
     activityId: r.activity_id as string,
     status: r.status as string,
     ccTime: new Date(r.cc_time).toISOString(),

@@ -1,8 +1,9 @@
 // Monitoring views over the read model (docs/contract.md#lists): stuck instances, the caller's
 // statistics, overdue tasks and the backlog by process. See docs/monitoring.md.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppDeps, Principal } from '../http/context.js';
-import type { Page } from '../http/envelope.js';
+import type { AppDeps, Principal } from '../context.js';
+import type { Page } from '../paging.js';
+import type { OverdueQuery, ProcessKeyQuery } from '../shapes.js';
 import { actorOf } from './engine-client.js';
 import { holds, Permissions } from './permissions.js';
 import { ALL_TASKS, Where, instanceView, paged, taskView, todoWhere } from './read-model.js';
@@ -26,7 +27,7 @@ const SELF_ENDING = `('httpCall', 'subProcess', 'join')`;
  * task that keeps them moving (pools without candidates do not count) and no current node that
  * waits on an http call, a child process or a join timer.
  */
-export async function listStuck(deps: AppDeps, principal: Principal, q: { page: number; pageSize: number; processKey?: string }) {
+export async function listStuck(deps: AppDeps, principal: Principal, q: ProcessKeyQuery) {
   const em = deps.orm.em.fork();
   const from = `(select i.*, (select coalesce(jsonb_agg(distinct t.activity_id), '[]') from tasks t where t.instance_id = i.id and not t.deleted and ${emptyPool('t')}) as empty_pools
     from instances i)`;
@@ -78,7 +79,7 @@ export async function statistics(deps: AppDeps, principal: Principal) {
 }
 
 /** Open tasks past their due date, oldest due first; suspended instances' tasks are left out. */
-export async function overdueTasks(deps: AppDeps, principal: Principal, q: { page: number; pageSize: number; processKey?: string; assignee?: string }) {
+export async function overdueTasks(deps: AppDeps, principal: Principal, q: OverdueQuery) {
   const where = new Where()
     .add('x.tenant_id = ?', principal.tenantId)
     .add(WORK)
@@ -128,7 +129,7 @@ async function backlogRows(deps: AppDeps, principal: Principal, q: { processKey?
 }
 
 /** Open work per process: how much, how much unclaimed and overdue, and how old the oldest is. */
-export async function backlog(deps: AppDeps, principal: Principal, q: { page: number; pageSize: number; processKey?: string }): Promise<Page<BacklogRow>> {
+export async function backlog(deps: AppDeps, principal: Principal, q: ProcessKeyQuery): Promise<Page<BacklogRow>> {
   const em = deps.orm.em.fork();
   const { sql, params } = backlogSql(principal, q);
   const [{ n }] = await em.execute<Array<{ n: string }>>(`select count(*) as n from (${sql}) b`, params);

@@ -2,7 +2,7 @@
 // Read here by the REST endpoints and by the WebSocket notifier (live push and resume).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../errors.js';
-import type { Page } from '../http/envelope.js';
+import type { Page, PageOpts } from '../paging.js';
 import { Where, paged } from './read-model.js';
 
 export interface Recipient {
@@ -29,9 +29,7 @@ export type NotificationView = ReturnType<typeof notificationView>;
 /** Notification ids are bigserials: anything else names no notification. */
 export const isNotificationId = (id: string) => /^[1-9][0-9]{0,17}$/.test(id);
 
-export interface NotificationQuery {
-  page: number;
-  pageSize: number;
+export interface NotificationQuery extends PageOpts {
   unread?: boolean;
   kind?: string;
 }

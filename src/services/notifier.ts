@@ -5,7 +5,7 @@
 import { WebSocket, type RawData } from 'ws';
 import type { Orm } from '../db/orm.js';
 import type { Logger } from '../logger.js';
-import { PgListener } from './pg-listener.js';
+import { PgListener } from '../infra/pg-listener.js';
 import { findNotification, notificationMark, notificationsAfter, type NotificationView, type Recipient } from './notifications.js';
 
 export const NOTIFICATION_CHANNEL = 'notifications';

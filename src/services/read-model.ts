@@ -1,7 +1,8 @@
 // Queries over the read model. Every list merges the runtime and archive tables.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../errors.js';
-import type { Page } from '../http/envelope.js';
+import type { Page, PageOpts } from '../paging.js';
+import type { Instance, Task, TrailEntry } from '../shapes.js';
 import type { InstanceStatus, TaskKind, TaskStatus } from '../../workflows/engine/types.js';
 
 export const ALL_INSTANCES = `(select * from instances union all select * from instances_archive)`;
@@ -9,7 +10,7 @@ export const ALL_TASKS = `(select *, false as archived from tasks union all sele
 
 const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
 
-export function instanceView(r: any) {
+export function instanceView(r: any): Instance {
   return {
     id: r.id as string,
     processKey: r.process_key as string,
@@ -26,21 +27,22 @@ export function instanceView(r: any) {
     endReason: r.end_reason as string | null,
   };
 }
-export type InstanceView = ReturnType<typeof instanceView>;
 
-export function taskView(r: any) {
+/** The process an instance runs, as a task or cc row carries it (joined from the instance). */
+export function processFields(r: any) {
+  return { processKey: r.process_key as string, processName: r.process_name as string, businessKey: r.business_key as string | null, initiatorId: r.initiator_id as string };
+}
+
+export function taskView(r: any): Task {
   return {
     id: r.id as string,
     instanceId: r.instance_id as string,
-    processKey: r.process_key as string,
-    processName: r.process_name as string,
-    businessKey: r.business_key as string | null,
-    initiatorId: r.initiator_id as string,
+    ...processFields(r),
     activityId: r.activity_id as string,
     name: r.name as string,
     kind: r.kind as TaskKind,
     assignee: r.assignee as string | null,
-    candidates: r.candidates as { userIds: string[]; roleIds: string[]; deptIds: string[] },
+    candidates: r.candidates as Task['candidates'],
     status: r.status as TaskStatus,
     result: r.result as string | null,
     parentTaskId: r.parent_task_id as string | null,
@@ -51,9 +53,8 @@ export function taskView(r: any) {
     comment: r.comment as string | null,
   };
 }
-export type TaskView = ReturnType<typeof taskView>;
 
-export function trailView(r: any) {
+export function trailView(r: any): TrailEntry {
   return {
     id: r.id as string,
     type: r.type as string,
@@ -80,7 +81,7 @@ export class Where {
   }
 }
 
-export async function paged<T>(em: EntityManager, from: string, where: Where, order: string, opts: { page: number; pageSize: number }, view: (r: any) => T): Promise<Page<T>> {
+export async function paged<T>(em: EntityManager, from: string, where: Where, order: string, opts: PageOpts, view: (r: any) => T): Promise<Page<T>> {
   const [{ count }] = await em.execute<Array<{ count: string }>>(`select count(*) from ${from} x ${where}`, where.params);
   const rows = await em.execute(`select * from ${from} x ${where} order by ${order} limit ? offset ?`, [...where.params, opts.pageSize, (opts.page - 1) * opts.pageSize]);
   return { items: rows.map(view), total: Number(count), page: opts.page, pageSize: opts.pageSize };

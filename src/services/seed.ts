@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Department, Role, Tenant, User } from '../db/entities/index.js';
-import { hashPassword } from './passwords.js';
+import { hashPassword } from '../infra/passwords.js';
 import { Permissions, SYSTEM_TENANT } from './permissions.js';
 
 const EMPLOYEE = [Permissions.INSTANCE_START, Permissions.CREATE, Permissions.OPERATE, Permissions.DEFINITION_READ];

@@ -1,22 +1,22 @@
 // The approver's toolbox on the server side: the checks that need the directory or the read
 // model before an Update is sent, and the parts that live in PostgreSQL only (comments,
-// candidate and variable listings, deleting closed tasks, instance suspend/activate).
+// candidate and variable listings, deleting closed tasks).
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UpdateDefinition } from '@temporalio/common';
 import { AppError } from '../errors.js';
-import type { AppDeps, Principal } from '../http/context.js';
-import type { Page } from '../http/envelope.js';
+import type { AppDeps, Principal } from '../context.js';
+import type { Page, PageOpts } from '../paging.js';
 import type { ActionResult } from '../../workflows/engine/types.js';
 import * as m from '../../workflows/messages.js';
 import { actorOf, runUpdate } from './engine-client.js';
 import { holds, Permissions } from './permissions.js';
 import { findInstanceRow, findTaskRow, isParticipant } from './read-model.js';
-import { readableInstance } from './instances.js';
 import { getTask, taskAction } from './tasks.js';
 
-type Body = Omit<m.TaskActionInput, 'actor' | 'taskId'>;
-type TaskUpdate = UpdateDefinition<ActionResult, [m.TaskActionInput]>;
+/** What a client sends with a task action (the actor and task id are the server's). */
+export type TaskActionBody = Omit<m.TaskActionInput, 'actor' | 'taskId'>;
+export type TaskUpdate = UpdateDefinition<ActionResult, [m.TaskActionInput]>;
 
 const OPEN = ['pending', 'active', 'waiting', 'suspended'];
 const iso = (v: unknown) => new Date(v as string).toISOString();
@@ -49,7 +49,7 @@ async function requireDirectoryRefs(em: EntityManager, tenantId: string, refs: {
 }
 
 /** A task action whose body names people: they must exist before the workflow hears of them. */
-export async function actWithPeople(deps: AppDeps, principal: Principal, taskId: string, def: TaskUpdate, body: Body, idempotencyKey?: string) {
+export async function actWithPeople(deps: AppDeps, principal: Principal, taskId: string, def: TaskUpdate, body: TaskActionBody, idempotencyKey?: string) {
   const em = deps.orm.em.fork();
   await requireUsers(em, principal.tenantId, [...(body.assigneeUserId ? [body.assigneeUserId] : []), ...(body.assigneeUserIds ?? [])]);
   return taskAction(deps, principal, taskId, def, body, idempotencyKey);
@@ -83,7 +83,7 @@ export async function changeCandidates(
 
 // ---------- candidates ----------
 
-export async function listCandidates(deps: AppDeps, principal: Principal, taskId: string, opts: { page: number; pageSize: number }): Promise<Page<{ type: 'user' | 'role' | 'dept'; id: string; name: string | null }>> {
+export async function listCandidates(deps: AppDeps, principal: Principal, taskId: string, opts: PageOpts): Promise<Page<{ type: 'user' | 'role' | 'dept'; id: string; name: string | null }>> {
   const em = deps.orm.em.fork();
   const row = await getTask(deps, principal, taskId);
   const c = (row.candidates ?? {}) as { userIds?: string[]; roleIds?: string[]; deptIds?: string[] };
@@ -148,7 +148,7 @@ function stableId(kind: string, principal: Principal, taskId: string, key: strin
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
-export async function listComments(deps: AppDeps, principal: Principal, taskId: string, opts: { page: number; pageSize: number }): Promise<Page<CommentView>> {
+export async function listComments(deps: AppDeps, principal: Principal, taskId: string, opts: PageOpts): Promise<Page<CommentView>> {
   const em = deps.orm.em.fork();
   await getTask(deps, principal, taskId);
   const [{ count }] = await em.execute<Array<{ count: string }>>(`select count(*) from task_comments where tenant_id = ? and task_id = ?`, [principal.tenantId, taskId]);
@@ -191,27 +191,4 @@ export async function deleteTask(deps: AppDeps, principal: Principal, taskId: st
     await em.execute(`update ${table} set deleted = true where tenant_id = ? and id = ? and status <> all(array['pending','active','waiting','suspended'])`, [principal.tenantId, taskId]);
   }
   return { id: taskId, deleted: true as const };
-}
-
-// ---------- instance suspend / activate ----------
-
-/** The initiator (process switch `suspend`, checked by the workflow) or workflow:instance:manage. */
-export async function suspendOrActivateInstance(
-  deps: AppDeps,
-  principal: Principal,
-  id: string,
-  action: 'suspend' | 'activate',
-  body: { reason?: string; comment?: string },
-  idempotencyKey?: string,
-) {
-  const em = deps.orm.em.fork();
-  const row = await readableInstance(em, principal, id);
-  const manage = holds(principal.permissions, Permissions.INSTANCE_MANAGE);
-  if (!manage && row.initiator_id !== principal.userId) throw new AppError('NOT_INITIATOR', 'Only the initiator or workflow:instance:manage may suspend or activate');
-  if (row.status === 'draft') throw new AppError('INVALID_STATE', `A draft is not running: it cannot be ${action === 'suspend' ? 'suspended' : 'activated'}`);
-  if (row.archived) throw new AppError('INVALID_STATE', `The instance has ended (${row.status})`);
-  const def = action === 'suspend' ? m.suspendInstance : m.activateInstance;
-  await runUpdate(deps.temporal, principal.tenantId, id, def, { actor: actorOf(principal), ...body }, idempotencyKey);
-  const after = await findInstanceRow(em, principal.tenantId, id);
-  return { id, status: after.status as string };
 }

@@ -1,23 +1,13 @@
 // Task reads and the dispatch of task actions to the instance workflow.
 import type { UpdateDefinition } from '@temporalio/common';
 import { AppError } from '../errors.js';
-import type { AppDeps, Principal } from '../http/context.js';
+import type { AppDeps, Principal } from '../context.js';
 import type { ActionResult } from '../../workflows/engine/types.js';
 import type { TaskActionInput } from '../../workflows/messages.js';
+import type { TaskQuery } from '../shapes.js';
 import { actorOf, runUpdate } from './engine-client.js';
 import { holds, Permissions } from './permissions.js';
 import { ALL_TASKS, Where, findInstanceRow, findTaskRow, isParticipant, paged, taskView } from './read-model.js';
-
-export interface TaskQuery {
-  page: number;
-  pageSize: number;
-  instanceId?: string;
-  assignee?: string;
-  status?: string;
-  processKey?: string;
-  dueBefore?: string;
-  dueAfter?: string;
-}
 
 function filters(where: Where, q: TaskQuery) {
   if (q.instanceId) where.add('x.instance_id = ?', q.instanceId);

@@ -2,9 +2,13 @@
 // snapshot it sends to PostgreSQL. Pure types: shared by workflow, activities and HTTP side.
 import type { ProcessDocument } from '../../src/dsl/index.js';
 
-export type InstanceStatus = 'draft' | 'active' | 'suspended' | 'completed' | 'rejected' | 'terminated' | 'failed';
-export type TaskStatus = 'pending' | 'active' | 'waiting' | 'suspended' | 'completed' | 'cancelled';
-export type TaskKind = 'approval' | 'handle' | 'resubmit' | 'delay';
+// The status lists are declared once here; the HTTP schemas (src/shapes.ts) enumerate them too.
+export const INSTANCE_STATUSES = ['draft', 'active', 'suspended', 'completed', 'rejected', 'terminated', 'failed'] as const;
+export const TASK_STATUSES = ['pending', 'active', 'waiting', 'suspended', 'completed', 'cancelled'] as const;
+export const TASK_KINDS = ['approval', 'handle', 'resubmit', 'delay'] as const;
+export type InstanceStatus = (typeof INSTANCE_STATUSES)[number];
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+export type TaskKind = (typeof TASK_KINDS)[number];
 export type AddSignPosition = 'before' | 'after' | 'parallel';
 export type TaskResult =
   | 'approved'

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { AppError } from '../../errors.js';
 import { loadPrincipal } from '../../services/auth.js';
 import { holds } from '../../services/permissions.js';
-import type { AppEnv, Principal } from '../context.js';
+import type { AppEnv } from '../context.js';
 
 /**
  * Bearer token → principal; `X-Tenant-Id` must match the token's tenant. Idempotent: several
@@ -21,13 +21,18 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-/** Throws 403 unless the caller holds one of the permissions. */
-export function need(c: Context<AppEnv>, ...anyOf: string[]): Principal {
-  const principal = c.get('principal');
-  if (!holds(principal.permissions, ...anyOf)) {
-    throw new AppError('FORBIDDEN', `Permission required: ${anyOf.join(' or ')}`);
-  }
-  return principal;
+/**
+ * Route middleware (`defineRoute({ middleware: [requirePermission(...)] })`): 403 unless the
+ * caller holds one of the permissions. It runs after the router's `authenticate` and after the
+ * route's validators (see createRouter), so a malformed body still answers 400 first.
+ */
+export function requirePermission(...anyOf: string[]): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!holds(c.get('principal').permissions, ...anyOf)) {
+      throw new AppError('FORBIDDEN', `Permission required: ${anyOf.join(' or ')}`);
+    }
+    await next();
+  };
 }
 
 /** A request-scoped EntityManager (one fork per request, never the global one). */

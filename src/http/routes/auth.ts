@@ -5,8 +5,8 @@ import { login } from '../../services/auth.js';
 import { json, jsonBody, ok } from '../envelope.js';
 import { createRouter, defineRoute } from '../router.js';
 import { em } from '../middleware/auth.js';
-import { PgRateLimitStore } from '../rate-limit-store.js';
-import type { AppDeps } from '../context.js';
+import { PgRateLimitStore } from '../../infra/rate-limit-store.js';
+import type { AppDeps } from '../../context.js';
 import { clientAddress } from '../client-address.js';
 
 const LoginBody = z

@@ -1,5 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { IsoDate, PageQuery } from '../envelope.js';
+import { DefinitionStatuses } from '../../db/entities/definitions.js';
+import { IsoDate } from '../../shapes.js';
+import { PageQuery } from '../../paging.js';
 
 /** The DSL document itself: its content is checked by the DSL validator (422), not here. */
 export const Dsl = z.record(z.string(), z.unknown()).openapi('ProcessDsl', { description: 'Process document in the rule-chain DSL (docs/dsl.md)' });
@@ -10,7 +12,7 @@ export const Definition = z
     key: z.string(),
     name: z.string(),
     version: z.number().int().nullable().openapi({ description: 'null while a draft' }),
-    status: z.enum(['draft', 'active', 'retired']),
+    status: z.enum(DefinitionStatuses),
     category: z.string().nullable(),
     description: z.string().nullable(),
     dsl: Dsl,
@@ -25,7 +27,7 @@ export const DefinitionQuery = PageQuery.extend({
   key: z.string().optional(),
   name: z.string().optional().openapi({ description: 'Case-insensitive substring' }),
   category: z.string().optional(),
-  status: z.enum(['draft', 'active', 'retired']).optional(),
+  status: z.enum(DefinitionStatuses).optional(),
 });
 
 export const DslBody = z.object({ dsl: Dsl }).strict().openapi('DefinitionDslBody');

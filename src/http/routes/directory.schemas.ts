@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { IsoDate, PageQuery } from '../envelope.js';
+import { IsoDate } from '../../shapes.js';
+import { PageQuery } from '../../paging.js';
 
 const Id = z.string().min(1).max(100).regex(/^[A-Za-z0-9_.@-]+$/, 'letters, digits, _ . @ - only');
 
@@ -72,3 +73,4 @@ export const TenantCreated = z.object({ id: z.string(), name: z.string(), admin:
 
 export const IdParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
 export const CodeParam = z.object({ code: z.string().openapi({ param: { name: 'code', in: 'path' } }) });
+export const RoleQuery = PageQuery;

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { temporalReachable } from '../../temporal/client.js';
 import { createRouter, defineRoute } from '../router.js';
-import type { AppDeps } from '../context.js';
+import type { AppDeps } from '../../context.js';
 
 const Health = z.object({ status: z.enum(['ok', 'unavailable']), checks: z.record(z.string(), z.boolean()).optional() }).openapi('Health');
 

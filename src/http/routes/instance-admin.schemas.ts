@@ -1,8 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { PageQuery } from '../envelope.js';
-import { Instance } from './instances.schemas.js';
+import { Instance } from '../../shapes.js';
 
-export const StuckQuery = PageQuery.extend({ processKey: z.string().optional() });
+export { ProcessKeyQuery as StuckQuery } from '../../shapes.js';
 
 export const StuckInstance = Instance.extend({
   detail: z

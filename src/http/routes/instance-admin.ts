@@ -4,16 +4,16 @@
 import * as admin from '../../services/instance-admin.js';
 import * as monitoring from '../../services/monitoring.js';
 import { Permissions } from '../../services/permissions.js';
-import { json, jsonBody, ok, page } from '../envelope.js';
+import { json, jsonBody, ok, optionalBody, page } from '../envelope.js';
 import { createRouter, defineRoute } from '../router.js';
-import { need } from '../middleware/auth.js';
+import { requirePermission } from '../middleware/auth.js';
 import { IdParam } from './instances.schemas.js';
 import * as s from './instance-admin.schemas.js';
-import type { AppDeps } from '../context.js';
-import { idempotency, IdempotencyHeaders } from '../idempotency.js';
+import type { AppDeps } from '../../context.js';
+import { IdempotencyHeaders } from '../idempotency.js';
+import { actionInput } from '../request.js';
 
 const tags = ['process-instances'];
-const optionalBody = <T>(schema: T) => ({ required: false, content: { 'application/json': { schema } } }) as any;
 
 export function instanceAdminRoutes(deps: AppDeps) {
   const r = createRouter();
@@ -21,11 +21,12 @@ export function instanceAdminRoutes(deps: AppDeps) {
   r.openapi(
     defineRoute({
       method: 'get', path: '/stuck', tags,
+      middleware: [requirePermission(Permissions.MONITOR, Permissions.INSTANCE_MANAGE)],
       summary: 'Stuck instances (workflow:monitor or workflow:instance:manage): failed ones, and active ones nobody and nothing will move on',
       request: { query: s.StuckQuery }, responses: { 200: json(page(s.StuckInstance)) },
     }),
     async (c) => {
-      const p = need(c, Permissions.MONITOR, Permissions.INSTANCE_MANAGE);
+      const p = c.get('principal');
       return c.json(ok(await monitoring.listStuck(deps, p, c.req.valid('query'))), 200);
     },
   );
@@ -35,11 +36,10 @@ export function instanceAdminRoutes(deps: AppDeps) {
     ['force-resume', 'Force-resume (workflow:admin): a fork/join whose waiting branches are all stuck or failed moves on past its join; 409 on a linear instance or while branches are open'],
   ] as const) {
     r.openapi(
-      defineRoute({ method: 'post', path: `/{id}/${action}`, tags, summary, request: { params: IdParam, headers: IdempotencyHeaders, body: optionalBody(s.RepairBody) }, responses: { 200: json(s.RepairResult) } }),
+      defineRoute({ middleware: [requirePermission(Permissions.ADMIN)], method: 'post', path: `/{id}/${action}`, tags, summary, request: { params: IdParam, headers: IdempotencyHeaders, body: optionalBody(s.RepairBody) }, responses: { 200: json(s.RepairResult) } }),
       async (c) => {
-        const p = need(c, Permissions.ADMIN);
-        const body = ((c.req as any).valid('json') ?? {}) as { reason?: string };
-        return c.json(ok(await admin.repair(deps, p, c.req.valid('param').id, action, body, await idempotency(c, body))), 200);
+        const { id, body, key } = await actionInput(c);
+        return c.json(ok(await admin.repair(deps, c.get('principal'), id, action, body, key)), 200);
       },
     );
   }

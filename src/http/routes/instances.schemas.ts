@@ -1,39 +1,8 @@
 import { z } from '@hono/zod-openapi';
-import { IsoDate, PageQuery } from '../envelope.js';
-import { TimestampQuery, VariablesInput, VARIABLES_TOO_LARGE, variablesSizeOk } from '../input.js';
+import { Instance, IsoDate, Task, TrailEntry } from '../../shapes.js';
+import { VariablesInput, VARIABLES_TOO_LARGE, variablesSizeOk } from '../input.js';
 
-export const Variables = z.record(z.string(), z.unknown()).openapi('Variables');
-
-export const Instance = z
-  .object({
-    id: z.string(),
-    processKey: z.string(),
-    processVersion: z.number().int().nullable(),
-    definitionId: z.string(),
-    processName: z.string(),
-    businessKey: z.string().nullable(),
-    status: z.enum(['draft', 'active', 'suspended', 'completed', 'rejected', 'terminated', 'failed']),
-    initiatorId: z.string(),
-    variables: Variables,
-    currentNodes: z.array(z.string()),
-    startTime: IsoDate,
-    endTime: IsoDate.nullable(),
-    endReason: z.string().nullable(),
-  })
-  .openapi('Instance');
-
-export const TrailEntry = z
-  .object({
-    id: z.string(),
-    type: z.string(),
-    activityId: z.string().nullable(),
-    taskId: z.string().nullable(),
-    userId: z.string().nullable(),
-    comment: z.string().nullable(),
-    time: IsoDate,
-    detail: z.record(z.string(), z.unknown()).nullable(),
-  })
-  .openapi('TrailEntry');
+export { ApplicationsQuery, Instance, InstanceQuery, ProcessKeyQuery, TrailEntry, Variables } from '../../shapes.js';
 
 export const Upcoming = z
   .object({
@@ -69,23 +38,9 @@ export const StartBody = z
 
 export const Started = z.object({ instanceId: z.string(), instance: Instance }).openapi('StartedInstance');
 
-export const InstanceQuery = PageQuery.extend({
-  processKey: z.string().optional(),
-  businessKey: z.string().optional(),
-  status: z.string().optional().openapi({ description: 'comma-separated statuses' }),
-  initiator: z.string().optional(),
-  startedAfter: TimestampQuery.optional(),
-  startedBefore: TimestampQuery.optional(),
-});
-
-export const CcRecord = z
-  .object({
-    instanceId: z.string(),
-    processKey: z.string(),
-    processName: z.string(),
-    businessKey: z.string().nullable(),
-    initiatorId: z.string(),
-    activityId: z.string(),
+/** The instance's process fields as a task carries them, and the copy's own. */
+export const CcRecord = Task.pick({ instanceId: true, processKey: true, processName: true, businessKey: true, initiatorId: true, activityId: true })
+  .extend({
     status: z.string(),
     ccTime: IsoDate,
     read: z.boolean(),

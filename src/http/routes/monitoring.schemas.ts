@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { PageQuery } from '../envelope.js';
-import { Task } from './tasks.schemas.js';
+import { Task } from '../../shapes.js';
+
+export { OverdueQuery, ProcessKeyQuery as BacklogQuery } from '../../shapes.js';
 
 const n = z.number().int();
 
@@ -18,11 +19,7 @@ export const Statistics = z
   })
   .openapi('TaskStatistics');
 
-export const OverdueQuery = PageQuery.extend({ processKey: z.string().optional(), assignee: z.string().optional() });
-
 export const OverdueTask = Task.extend({ overdueSeconds: n }).openapi('OverdueTask');
-
-export const BacklogQuery = PageQuery.extend({ processKey: z.string().optional() });
 
 export const BacklogRow = z
   .object({

@@ -5,9 +5,9 @@ import * as monitoring from '../../services/monitoring.js';
 import { Permissions } from '../../services/permissions.js';
 import { json, ok, page } from '../envelope.js';
 import { createRouter, defineRoute } from '../router.js';
-import { need } from '../middleware/auth.js';
+import { requirePermission } from '../middleware/auth.js';
 import * as s from './monitoring.schemas.js';
-import type { AppDeps } from '../context.js';
+import type { AppDeps } from '../../context.js';
 
 const tags = ['tasks'];
 
@@ -25,22 +25,24 @@ export function monitoringRoutes(deps: AppDeps) {
   r.openapi(
     defineRoute({
       method: 'get', path: '/overdue', tags,
+      middleware: [requirePermission(Permissions.MONITOR)],
       summary: 'Open tasks past their due date, oldest first (workflow:monitor); suspended instances are left out',
       request: { query: s.OverdueQuery }, responses: { 200: json(page(s.OverdueTask)) },
     }),
     async (c) => {
-      const p = need(c, Permissions.MONITOR);
+      const p = c.get('principal');
       return c.json(ok(await monitoring.overdueTasks(deps, p, c.req.valid('query'))), 200);
     },
   );
   r.openapi(
     defineRoute({
       method: 'get', path: '/backlog', tags,
+      middleware: [requirePermission(Permissions.MONITOR)],
       summary: 'Open work by process: open, unclaimed, overdue, age of the oldest task (workflow:monitor)',
       request: { query: s.BacklogQuery }, responses: { 200: json(page(s.BacklogRow)) },
     }),
     async (c) => {
-      const p = need(c, Permissions.MONITOR);
+      const p = c.get('principal');
       return c.json(ok(await monitoring.backlog(deps, p, c.req.valid('query'))), 200);
     },
   );

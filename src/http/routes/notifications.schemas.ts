@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { IsoDate, PageQuery } from '../envelope.js';
+import { IsoDate } from '../../shapes.js';
+import { PageQuery } from '../../paging.js';
 
 export const Notification = z
   .object({

@@ -3,15 +3,13 @@
 // ../notification-socket.ts on the HTTP server itself.
 import * as notifications from '../../services/notifications.js';
 import { AppError } from '../../errors.js';
-import type { AppDeps, Router } from '../context.js';
-import { json, ok, page } from '../envelope.js';
+import type { Router } from '../context.js';
+import { json, ok, optionalBody, page } from '../envelope.js';
 import { em } from '../middleware/auth.js';
 import { createRouter, defineRoute } from '../router.js';
 import * as s from './notifications.schemas.js';
 
 const tags = ['notifications'];
-const optionalBody = <T>(schema: T) => ({ required: false, content: { 'application/json': { schema } } }) as any;
-const recipient = (c: any): notifications.Recipient => c.get('principal');
 
 export function notificationRoutes(): Router {
   const r = createRouter();
@@ -19,17 +17,17 @@ export function notificationRoutes(): Router {
     defineRoute({ method: 'get', path: '/', tags, summary: "The caller's notifications, newest first", request: { query: s.NotificationQuery }, responses: { 200: json(page(s.Notification)) } }),
     async (c) => {
       const q = c.req.valid('query');
-      return c.json(ok(await notifications.listNotifications(em(c), recipient(c), { ...q, unread: q.unread === 'true' })), 200);
+      return c.json(ok(await notifications.listNotifications(em(c), c.get('principal'), { ...q, unread: q.unread === 'true' })), 200);
     },
   );
   // Registered before /{id}/read.
   r.openapi(
     defineRoute({ method: 'post', path: '/read-all', tags, summary: "Mark all the caller's notifications read", request: { body: optionalBody(s.NoBody) }, responses: { 200: json(s.ReadAllResult) } }),
-    async (c) => c.json(ok(await notifications.markAllRead(em(c), recipient(c))), 200),
+    async (c) => c.json(ok(await notifications.markAllRead(em(c), c.get('principal'))), 200),
   );
   r.openapi(
     defineRoute({ method: 'post', path: '/{id}/read', tags, summary: 'Mark one notification read (a repeat keeps the first read time)', request: { params: s.NotificationIdParam, body: optionalBody(s.NoBody) }, responses: { 200: json(s.Notification) } }),
-    async (c) => c.json(ok(await notifications.markRead(em(c), recipient(c), c.req.valid('param').id)), 200),
+    async (c) => c.json(ok(await notifications.markRead(em(c), c.get('principal'), c.req.valid('param').id)), 200),
   );
   return r;
 }
@@ -55,12 +53,4 @@ export function notificationSocketDocRoutes(): Router {
     },
   );
   return r;
-}
-
-/** Both routers, mounted by ./index.ts. */
-export function notificationRouters(_deps?: AppDeps): Array<[string, Router]> {
-  return [
-    ['/api/v1/notifications', notificationRoutes()],
-    ['/api/v1/ws', notificationSocketDocRoutes()],
-  ];
 }

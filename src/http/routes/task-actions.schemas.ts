@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { IsoDate } from '../envelope.js';
+import { IsoDate } from '../../shapes.js';
 import { VARIABLES_TOO_LARGE, variablesSizeOk } from '../input.js';
 
 const text = (max: number) => z.string().max(max);

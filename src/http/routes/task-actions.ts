@@ -1,166 +1,132 @@
-// The approver's toolbox (docs/contract.md#action-rules, docs/task-actions.md): every task action beyond approve/reject/complete,
-// plus candidates, task variables, comments and deleting closed tasks. Mounted at
+// Task actions (docs/contract.md#action-rules, docs/task-actions.md): approve/reject/complete and the approver's
+// toolbox, plus candidates, task variables, comments and deleting closed tasks. Mounted at
 // /api/v1/workflow/tasks beside the task queries router.
 import type { z } from '@hono/zod-openapi';
 import * as m from '../../../workflows/messages.js';
+import type { AppDeps, Principal } from '../../context.js';
 import * as tasks from '../../services/tasks.js';
 import * as toolbox from '../../services/task-toolbox.js';
 import { Permissions } from '../../services/permissions.js';
-import { json, jsonBody, ok, page, PageQuery } from '../envelope.js';
+import { PageQuery } from '../../paging.js';
+import { json, jsonBody, ok, optionalBody, page } from '../envelope.js';
 import { createRouter, defineRoute } from '../router.js';
-import { need } from '../middleware/auth.js';
-import { ActionResult, IdParam } from './tasks.schemas.js';
+import { requirePermission } from '../middleware/auth.js';
+import { IdempotencyHeaders } from '../idempotency.js';
+import { actionInput } from '../request.js';
+import { ActionResult, DecisionBody, IdParam } from './tasks.schemas.js';
 import * as s from './task-actions.schemas.js';
-import { idempotency, IdempotencyHeaders } from '../idempotency.js';
-import type { AppDeps } from '../context.js';
 
 const tags = ['tasks'];
-const optionalBody = <T>(schema: T) => ({ required: false, content: { 'application/json': { schema } } }) as any;
+const { OPERATE, MONITOR, ADMIN, INSTANCE_MANAGE } = Permissions;
+
+type Run = (deps: AppDeps, p: Principal, id: string, body: toolbox.TaskActionBody, key: string | undefined) => Promise<z.infer<typeof ActionResult>>;
+
+/** An action that answers the task and instance after it: its path, who may, its body and what runs it. */
+interface TaskActionRoute {
+  path: string;
+  summary: string;
+  perms: string[];
+  body: z.ZodType;
+  /** No body (or `{}`) is fine. */
+  optional?: boolean;
+  run: Run;
+}
+
+const update = (def: toolbox.TaskUpdate): Run => (deps, p, id, body, key) => tasks.taskAction(deps, p, id, def, body, key);
+// Actions that name people: they must exist in the directory.
+const withPeople = (def: toolbox.TaskUpdate): Run => (deps, p, id, body, key) => toolbox.actWithPeople(deps, p, id, def, body, key);
+const candidates = (change: 'add' | 'remove'): Run => (deps, p, id, body, key) => toolbox.changeCandidates(deps, p, id, change, body, key);
+
+const actions: TaskActionRoute[] = [
+  { path: '/{id}/approve', summary: 'Approve (the assignee; the delegatee while delegated)', perms: [OPERATE], body: DecisionBody, optional: true, run: update(m.approve) },
+  { path: '/{id}/reject', summary: 'Reject: the node\'s reject strategy applies', perms: [OPERATE], body: DecisionBody, optional: true, run: update(m.reject) },
+  { path: '/{id}/complete', summary: 'Complete a handle or resubmit task (an admin may end a delay early)', perms: [OPERATE], body: DecisionBody, optional: true, run: update(m.complete) },
+  { path: '/urge/{id}', summary: 'Urge: notify the current handlers (initiator or workflow:monitor; once per task per 10 minutes)', perms: [OPERATE, MONITOR], body: s.UrgeBody, optional: true, run: update(m.urge) },
+  { path: '/{id}/claim', summary: 'Claim a pending task (a candidate)', perms: [OPERATE], body: s.EmptyBody, optional: true, run: update(m.claim) },
+  { path: '/{id}/unclaim', summary: 'Unclaim: back to the pool (the claimer)', perms: [OPERATE], body: s.EmptyBody, optional: true, run: update(m.unclaim) },
+  { path: '/{id}/resolve', summary: 'Resolve a delegation: the task returns to the owner (delegatee or owner)', perms: [OPERATE], body: s.EmptyBody, optional: true, run: update(m.resolve) },
+  { path: '/{id}/withdraw', summary: 'Withdraw the application this task belongs to (initiator)', perms: [OPERATE], body: s.ReasonBody, optional: true, run: update(m.withdrawTask) },
+  { path: '/{id}/suspend', summary: 'Suspend the task (initiator with switch suspend, or workflow:instance:manage)', perms: [OPERATE, INSTANCE_MANAGE], body: s.ReasonBody, optional: true, run: update(m.suspendTask) },
+  { path: '/{id}/activate', summary: 'Resume a suspended task', perms: [OPERATE, INSTANCE_MANAGE], body: s.ReasonBody, optional: true, run: update(m.activateTask) },
+  { path: '/{id}/return', summary: 'Return to the most recently completed approval node before this one', perms: [OPERATE], body: s.ReturnBody, run: update(m.returnTask) },
+  { path: '/{id}/reduce-sign', summary: 'Remove signers who have not acted (answer lists removed and kept)', perms: [OPERATE], body: s.ReduceSignBody, run: update(m.reduceSign) },
+  { path: '/{id}/transfer', summary: 'Transfer the task to another user for good', perms: [OPERATE], body: s.AssigneeBody, run: withPeople(m.transfer) },
+  { path: '/{id}/delegate', summary: 'Delegate: the same task goes to the delegatee and returns to you after they decide', perms: [OPERATE], body: s.AssigneeBody, run: withPeople(m.delegate) },
+  { path: '/{id}/add-sign', summary: 'Add signers (position before (default), after or parallel)', perms: [OPERATE], body: s.AddSignBody, run: withPeople(m.addSign) },
+  {
+    path: '/{id}/reassign', summary: 'Reassign an active or pending task (workflow:admin)', perms: [ADMIN], body: s.AssigneeBody,
+    run: (deps, p, id, body, key) => toolbox.reassign(deps, p, id, body as z.infer<typeof s.AssigneeBody>, key),
+  },
+  { path: '/{id}/candidates', summary: 'Add candidates to a pending pool (workflow:admin)', perms: [ADMIN], body: s.CandidatesBody, run: candidates('add') },
+  { path: '/{id}/candidates/remove', summary: 'Remove candidates from a pending pool (workflow:admin or the initiator)', perms: [ADMIN, OPERATE], body: s.CandidatesBody, run: candidates('remove') },
+];
 
 export function taskActionRoutes(deps: AppDeps) {
   const r = createRouter();
-  const bodyOf = <T>(c: any): Partial<T> => (c.req.valid('json') ?? {}) as Partial<T>;
-  const idOf = (c: any) => c.req.valid('param').id as string;
 
-  // Registered before the /{id}/... routes.
-  r.openapi(
-    defineRoute({ method: 'post', path: '/urge/{id}', tags, summary: 'Urge: notify the current handlers (initiator or workflow:monitor; once per task per 10 minutes)', request: { params: IdParam, headers: IdempotencyHeaders, body: optionalBody(s.UrgeBody) }, responses: { 200: json(ActionResult) } }),
-    async (c) => {
-      const p = need(c, Permissions.OPERATE, Permissions.MONITOR);
-      return c.json(ok(await tasks.taskAction(deps, p, idOf(c), m.urge, bodyOf<z.infer<typeof s.UrgeBody>>(c), await idempotency(c, bodyOf(c)))), 200);
-    },
-  );
-
-  // Actions whose body goes to the workflow as it is.
-  const plain = [
-    ['claim', m.claim, s.EmptyBody, 'Claim a pending task (a candidate)', [Permissions.OPERATE]],
-    ['unclaim', m.unclaim, s.EmptyBody, 'Unclaim: back to the pool (the claimer)', [Permissions.OPERATE]],
-    ['resolve', m.resolve, s.EmptyBody, 'Resolve a delegation: the task returns to the owner (delegatee or owner)', [Permissions.OPERATE]],
-    ['withdraw', m.withdrawTask, s.ReasonBody, 'Withdraw the application this task belongs to (initiator)', [Permissions.OPERATE]],
-    ['suspend', m.suspendTask, s.ReasonBody, 'Suspend the task (initiator with switch suspend, or workflow:instance:manage)', [Permissions.OPERATE, Permissions.INSTANCE_MANAGE]],
-    ['activate', m.activateTask, s.ReasonBody, 'Resume a suspended task', [Permissions.OPERATE, Permissions.INSTANCE_MANAGE]],
-  ] as const;
-  for (const [path, def, schema, summary, perms] of plain) {
+  for (const a of actions) {
     r.openapi(
-      defineRoute({ method: 'post', path: `/{id}/${path}`, tags, summary, request: { params: IdParam, headers: IdempotencyHeaders, body: optionalBody(schema) }, responses: { 200: json(ActionResult) } }),
+      defineRoute({
+        method: 'post', path: a.path, tags, summary: a.summary, middleware: [requirePermission(...a.perms)],
+        request: { params: IdParam, headers: IdempotencyHeaders, body: a.optional ? optionalBody(a.body) : jsonBody(a.body) },
+        responses: { 200: json(ActionResult) },
+      }),
       async (c) => {
-        const p = need(c, ...perms);
-        return c.json(ok(await tasks.taskAction(deps, p, idOf(c), def, bodyOf<m.TaskActionInput>(c), await idempotency(c, bodyOf(c)))), 200);
+        const { id, body, key } = await actionInput<toolbox.TaskActionBody>(c);
+        return c.json(ok(await a.run(deps, c.get('principal'), id, body, key)), 200);
       },
     );
   }
 
-  r.openapi(
-    defineRoute({ method: 'post', path: '/{id}/return', tags, summary: 'Return to the most recently completed approval node before this one', request: { params: IdParam, headers: IdempotencyHeaders, body: jsonBody(s.ReturnBody) }, responses: { 200: json(ActionResult) } }),
-    async (c) => {
-      const p = need(c, Permissions.OPERATE);
-      return c.json(ok(await tasks.taskAction(deps, p, idOf(c), m.returnTask, c.req.valid('json'), await idempotency(c, bodyOf(c)))), 200);
-    },
-  );
-  r.openapi(
-    defineRoute({ method: 'post', path: '/{id}/reduce-sign', tags, summary: 'Remove signers who have not acted (answer lists removed and kept)', request: { params: IdParam, headers: IdempotencyHeaders, body: jsonBody(s.ReduceSignBody) }, responses: { 200: json(ActionResult) } }),
-    async (c) => {
-      const p = need(c, Permissions.OPERATE);
-      return c.json(ok(await tasks.taskAction(deps, p, idOf(c), m.reduceSign, c.req.valid('json'), await idempotency(c, bodyOf(c)))), 200);
-    },
-  );
-
-  // Actions that name people: they must exist in the directory.
-  for (const [path, def, summary] of [
-    ['transfer', m.transfer, 'Transfer the task to another user for good'],
-    ['delegate', m.delegate, 'Delegate: the same task goes to the delegatee and returns to you after they decide'],
-  ] as const) {
-    r.openapi(
-      defineRoute({ method: 'post', path: `/{id}/${path}`, tags, summary, request: { params: IdParam, headers: IdempotencyHeaders, body: jsonBody(s.AssigneeBody) }, responses: { 200: json(ActionResult) } }),
-      async (c) => {
-        const p = need(c, Permissions.OPERATE);
-        return c.json(ok(await toolbox.actWithPeople(deps, p, idOf(c), def, c.req.valid('json'), await idempotency(c, bodyOf(c)))), 200);
-      },
-    );
-  }
-  r.openapi(
-    defineRoute({ method: 'post', path: '/{id}/add-sign', tags, summary: 'Add signers (position before (default), after or parallel)', request: { params: IdParam, headers: IdempotencyHeaders, body: jsonBody(s.AddSignBody) }, responses: { 200: json(ActionResult) } }),
-    async (c) => {
-      const p = need(c, Permissions.OPERATE);
-      return c.json(ok(await toolbox.actWithPeople(deps, p, idOf(c), m.addSign, c.req.valid('json'), await idempotency(c, bodyOf(c)))), 200);
-    },
-  );
-  r.openapi(
-    defineRoute({ method: 'post', path: '/{id}/reassign', tags, summary: 'Reassign an active or pending task (workflow:admin)', request: { params: IdParam, headers: IdempotencyHeaders, body: jsonBody(s.AssigneeBody) }, responses: { 200: json(ActionResult) } }),
-    async (c) => {
-      const p = need(c, Permissions.ADMIN);
-      return c.json(ok(await toolbox.reassign(deps, p, idOf(c), c.req.valid('json'), await idempotency(c, bodyOf(c)))), 200);
-    },
-  );
-
-  // Candidates
   r.openapi(
     defineRoute({ method: 'get', path: '/{id}/candidates', tags, summary: 'Candidates of the task (users, roles, departments)', request: { params: IdParam, query: PageQuery }, responses: { 200: json(page(s.Candidate)) } }),
-    async (c) => c.json(ok(await toolbox.listCandidates(deps, c.get('principal'), idOf(c), c.req.valid('query'))), 200),
-  );
-  r.openapi(
-    defineRoute({ method: 'post', path: '/{id}/candidates', tags, summary: 'Add candidates to a pending pool (workflow:admin)', request: { params: IdParam, headers: IdempotencyHeaders, body: jsonBody(s.CandidatesBody) }, responses: { 200: json(ActionResult) } }),
-    async (c) => {
-      const p = need(c, Permissions.ADMIN);
-      return c.json(ok(await toolbox.changeCandidates(deps, p, idOf(c), 'add', c.req.valid('json'), await idempotency(c, bodyOf(c)))), 200);
-    },
-  );
-  r.openapi(
-    defineRoute({ method: 'post', path: '/{id}/candidates/remove', tags, summary: 'Remove candidates from a pending pool (workflow:admin or the initiator)', request: { params: IdParam, headers: IdempotencyHeaders, body: jsonBody(s.CandidatesBody) }, responses: { 200: json(ActionResult) } }),
-    async (c) => {
-      const p = need(c, Permissions.ADMIN, Permissions.OPERATE);
-      return c.json(ok(await toolbox.changeCandidates(deps, p, idOf(c), 'remove', c.req.valid('json'), await idempotency(c, bodyOf(c)))), 200);
-    },
+    async (c) => c.json(ok(await toolbox.listCandidates(deps, c.get('principal'), c.req.valid('param').id, c.req.valid('query'))), 200),
   );
 
   // Task variables
+  const operate = [requirePermission(OPERATE)];
   r.openapi(
     defineRoute({ method: 'get', path: '/{id}/variables', tags, summary: 'Task variables (hidden fields left out)', request: { params: IdParam }, responses: { 200: json(s.TaskVariables) } }),
-    async (c) => c.json(ok(await toolbox.listTaskVariables(deps, c.get('principal'), idOf(c))), 200),
+    async (c) => c.json(ok(await toolbox.listTaskVariables(deps, c.get('principal'), c.req.valid('param').id)), 200),
   );
   r.openapi(
-    defineRoute({ method: 'post', path: '/{id}/variables', tags, summary: 'Set several task variables (merge; the node\'s formPermissions apply)', request: { params: IdParam, headers: IdempotencyHeaders, body: jsonBody(s.SetVariablesBody) }, responses: { 200: json(s.TaskVariables) } }),
+    defineRoute({ method: 'post', path: '/{id}/variables', tags, middleware: operate, summary: 'Set several task variables (merge; the node\'s formPermissions apply)', request: { params: IdParam, headers: IdempotencyHeaders, body: jsonBody(s.SetVariablesBody) }, responses: { 200: json(s.TaskVariables) } }),
     async (c) => {
-      const p = need(c, Permissions.OPERATE);
-      return c.json(ok(await toolbox.writeTaskVariables(deps, p, idOf(c), { set: c.req.valid('json').variables }, await idempotency(c, bodyOf(c)))), 200);
+      const { id, body, key } = await actionInput(c);
+      return c.json(ok(await toolbox.writeTaskVariables(deps, c.get('principal'), id, { set: body.variables }, key)), 200);
     },
   );
   r.openapi(
-    defineRoute({ method: 'put', path: '/{id}/variables/{variableName}', tags, summary: 'Update one task variable', request: { params: s.VariableParam, headers: IdempotencyHeaders, body: jsonBody(s.ValueBody) }, responses: { 200: json(s.TaskVariables) } }),
+    defineRoute({ method: 'put', path: '/{id}/variables/{variableName}', tags, middleware: operate, summary: 'Update one task variable', request: { params: s.VariableParam, headers: IdempotencyHeaders, body: jsonBody(s.ValueBody) }, responses: { 200: json(s.TaskVariables) } }),
     async (c) => {
-      const p = need(c, Permissions.OPERATE);
-      const { id, variableName } = c.req.valid('param');
-      return c.json(ok(await toolbox.writeTaskVariables(deps, p, id, { set: { [variableName]: c.req.valid('json').value ?? null } }, await idempotency(c, bodyOf(c)))), 200);
+      const { id, body, key } = await actionInput(c);
+      return c.json(ok(await toolbox.writeTaskVariables(deps, c.get('principal'), id, { set: { [c.req.valid('param').variableName]: body.value ?? null } }, key)), 200);
     },
   );
   r.openapi(
-    defineRoute({ method: 'delete', path: '/{id}/variables/{variableName}', tags, summary: 'Delete one task variable', request: { params: s.VariableParam, headers: IdempotencyHeaders }, responses: { 200: json(s.TaskVariables) } }),
+    defineRoute({ method: 'delete', path: '/{id}/variables/{variableName}', tags, middleware: operate, summary: 'Delete one task variable', request: { params: s.VariableParam, headers: IdempotencyHeaders }, responses: { 200: json(s.TaskVariables) } }),
     async (c) => {
-      const p = need(c, Permissions.OPERATE);
-      const { id, variableName } = c.req.valid('param');
-      return c.json(ok(await toolbox.writeTaskVariables(deps, p, id, { delete: [variableName] }, await idempotency(c, bodyOf(c)))), 200);
+      const { id, key } = await actionInput(c);
+      return c.json(ok(await toolbox.writeTaskVariables(deps, c.get('principal'), id, { delete: [c.req.valid('param').variableName] }, key)), 200);
     },
   );
 
   // Comments
   r.openapi(
     defineRoute({ method: 'get', path: '/{id}/comments', tags, summary: 'Comments on the task, oldest first', request: { params: IdParam, query: PageQuery }, responses: { 200: json(page(s.Comment)) } }),
-    async (c) => c.json(ok(await toolbox.listComments(deps, c.get('principal'), idOf(c), c.req.valid('query'))), 200),
+    async (c) => c.json(ok(await toolbox.listComments(deps, c.get('principal'), c.req.valid('param').id, c.req.valid('query'))), 200),
   );
   r.openapi(
-    defineRoute({ method: 'post', path: '/{id}/comments', tags, summary: 'Add a comment (participants; node switch addComment)', request: { params: IdParam, headers: IdempotencyHeaders, body: jsonBody(s.CommentBody) }, responses: { 201: json(s.Comment, 'Created') } }),
+    defineRoute({ method: 'post', path: '/{id}/comments', tags, middleware: operate, summary: 'Add a comment (participants; node switch addComment)', request: { params: IdParam, headers: IdempotencyHeaders, body: jsonBody(s.CommentBody) }, responses: { 201: json(s.Comment, 'Created') } }),
     async (c) => {
-      const p = need(c, Permissions.OPERATE);
-      return c.json(ok(await toolbox.addComment(deps, p, idOf(c), c.req.valid('json').comment, await idempotency(c, bodyOf(c)))), 201);
+      const { id, body, key } = await actionInput(c);
+      return c.json(ok(await toolbox.addComment(deps, c.get('principal'), id, body.comment, key)), 201);
     },
   );
 
   r.openapi(
-    defineRoute({ method: 'delete', path: '/{id}', tags, summary: 'Delete a closed task (workflow:admin); a live task is 409', request: { params: IdParam }, responses: { 200: json(s.Deleted) } }),
-    async (c) => {
-      const p = need(c, Permissions.ADMIN);
-      return c.json(ok(await toolbox.deleteTask(deps, p, idOf(c))), 200);
-    },
+    defineRoute({ method: 'delete', path: '/{id}', tags, middleware: [requirePermission(ADMIN)], summary: 'Delete a closed task (workflow:admin); a live task is 409', request: { params: IdParam }, responses: { 200: json(s.Deleted) } }),
+    async (c) => c.json(ok(await toolbox.deleteTask(deps, c.get('principal'), c.req.valid('param').id)), 200),
   );
   return r;
 }

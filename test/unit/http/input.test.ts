@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { acceptableString, inspectJson, MAX_JSON_DEPTH, TimestampQuery } from '../../../src/http/input.js';
+import { acceptableString, inspectJson, MAX_JSON_DEPTH } from '../../../src/input-rules.js';
+import { TimestampQuery } from '../../../src/shapes.js';
 
 function nested(depth: number): unknown {
   let v: unknown = 'leaf';

@@ -1,7 +1,7 @@
 import { SignJWT, jwtVerify, createRemoteJWKSet, decodeProtectedHeader, errors as joseErrors, type JWTPayload } from 'jose';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import { acceptableString } from '../http/input.js';
+import { acceptableString } from '../input-rules.js';
 
 export interface TokenClaims {
   sub: string;

@@ -1,0 +1,25 @@
+// What every request and use case works with: the process-wide dependencies and the caller.
+// Declared below both src/http/ and src/services/, so services never import the HTTP layer.
+import type { Client } from '@temporalio/client';
+import type { Config } from './config.js';
+import type { Orm } from './db/orm.js';
+import type { Logger } from './logger.js';
+import type { TokenService } from './infra/tokens.js';
+
+export interface Principal {
+  tenantId: string;
+  userId: string;
+  username: string;
+  /** Role codes and department: pool membership (claim, to-do, visibility). */
+  roles: string[];
+  deptId: string | null;
+  permissions: Set<string>;
+}
+
+export interface AppDeps {
+  config: Config;
+  orm: Orm;
+  temporal: Client;
+  tokens: TokenService;
+  logger: Logger;
+}

@@ -1,0 +1,122 @@
+// The shapes the API answers and the list queries it takes, declared once as zod schemas: the
+// routes document and validate with them, services and tests use their z.infer types.
+import { z } from '@hono/zod-openapi';
+import { INSTANCE_STATUSES, TASK_KINDS, TASK_STATUSES } from '../workflows/engine/types.js';
+import { PageQuery } from './paging.js';
+
+export const IsoDate = z.string().openapi({ format: 'date-time' });
+
+/** A timestamp query parameter: ISO-8601 with offset, parsed once, handed on as a UTC ISO string. */
+export const TimestampQuery = z
+  .string()
+  .datetime({ offset: true })
+  .transform((s, ctx) => {
+    const d = new Date(s);
+    const year = d.getUTCFullYear();
+    // PostgreSQL refuses offsets beyond ±15:59, which Date normalises; years are kept to 0001–9999.
+    if (Number.isNaN(d.getTime()) || year < 1 || year > 9999) {
+      ctx.addIssue({ code: 'custom', message: 'not a timestamp between 0001 and 9999 (UTC)' });
+      return z.NEVER;
+    }
+    return d.toISOString();
+  })
+  .openapi({ type: 'string', format: 'date-time', description: 'ISO-8601 with offset; years 0001–9999 in UTC' });
+
+// ---------- tasks and instances ----------
+
+export const Candidates = z.object({ userIds: z.array(z.string()), roleIds: z.array(z.string()), deptIds: z.array(z.string()) }).openapi('Candidates');
+
+export const Task = z
+  .object({
+    id: z.string(),
+    instanceId: z.string(),
+    processKey: z.string(),
+    processName: z.string(),
+    businessKey: z.string().nullable(),
+    initiatorId: z.string(),
+    activityId: z.string(),
+    name: z.string(),
+    kind: z.enum(TASK_KINDS),
+    assignee: z.string().nullable(),
+    candidates: Candidates,
+    status: z.enum(TASK_STATUSES),
+    result: z.string().nullable(),
+    parentTaskId: z.string().nullable(),
+    owner: z.string().nullable(),
+    dueDate: IsoDate.nullable(),
+    createTime: IsoDate,
+    endTime: IsoDate.nullable(),
+    comment: z.string().nullable(),
+  })
+  .openapi('Task');
+export type Task = z.infer<typeof Task>;
+
+export const Variables = z.record(z.string(), z.unknown()).openapi('Variables');
+
+export const Instance = z
+  .object({
+    id: z.string(),
+    processKey: z.string(),
+    processVersion: z.number().int().nullable(),
+    definitionId: z.string(),
+    processName: z.string(),
+    businessKey: z.string().nullable(),
+    status: z.enum(INSTANCE_STATUSES),
+    initiatorId: z.string(),
+    variables: Variables,
+    currentNodes: z.array(z.string()),
+    startTime: IsoDate,
+    endTime: IsoDate.nullable(),
+    endReason: z.string().nullable(),
+  })
+  .openapi('Instance');
+export type Instance = z.infer<typeof Instance>;
+
+export const TrailEntry = z
+  .object({
+    id: z.string(),
+    type: z.string(),
+    activityId: z.string().nullable(),
+    taskId: z.string().nullable(),
+    userId: z.string().nullable(),
+    comment: z.string().nullable(),
+    time: IsoDate,
+    detail: z.record(z.string(), z.unknown()).nullable(),
+  })
+  .openapi('TrailEntry');
+export type TrailEntry = z.infer<typeof TrailEntry>;
+
+// ---------- list queries ----------
+
+/** Optional plain-text filters, one per name. */
+function textFilters<K extends string>(...names: K[]) {
+  return Object.fromEntries(names.map((n) => [n, z.string().optional()])) as { [N in K]: z.ZodOptional<z.ZodString> };
+}
+const statusFilter = (description: string) => z.string().optional().openapi({ description });
+
+/** `<prefix>After` and `<prefix>Before`, an optional time range (its bounds listed in the given order). */
+function timeRange<P extends string>(prefix: P, order: ['After', 'Before'] | ['Before', 'After']) {
+  const bound = TimestampQuery.optional();
+  return Object.fromEntries(order.map((end) => [`${prefix}${end}`, bound])) as { [K in `${P}After` | `${P}Before`]: typeof bound };
+}
+
+export const TaskQuery = PageQuery.extend({
+  ...textFilters('instanceId', 'assignee'), status: statusFilter('comma-separated, e.g. pending,active'), ...textFilters('processKey'), ...timeRange('due', ['Before', 'After']),
+});
+export type TaskQuery = z.infer<typeof TaskQuery>;
+
+export const InstanceQuery = PageQuery.extend({
+  ...textFilters('processKey', 'businessKey'), status: statusFilter('comma-separated statuses'), ...textFilters('initiator'), ...timeRange('started', ['After', 'Before']),
+});
+export type InstanceQuery = z.infer<typeof InstanceQuery>;
+
+/** My to-do, my done tasks, the backlog and stuck instances: by process. */
+export const ProcessKeyQuery = PageQuery.extend(textFilters('processKey'));
+export type ProcessKeyQuery = z.infer<typeof ProcessKeyQuery>;
+
+/** Instances I started. */
+export const ApplicationsQuery = PageQuery.extend(textFilters('status'));
+export type ApplicationsQuery = z.infer<typeof ApplicationsQuery>;
+
+export const OverdueQuery = PageQuery.extend(textFilters('processKey', 'assignee'));
+export type OverdueQuery = z.infer<typeof OverdueQuery>;
