@@ -75,9 +75,9 @@ describe('Temporal Web UI metadata', () => {
 
     expect(await details(h)).toMatch(/^waiting for bob at Manager approval \(mgr\) since \d{4}-\d\d-\d\d \d\d:\d\d UTC, due /);
     await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve', { comment: 'ok' });
-    expect(await details(h)).toMatch(/^waiting for carol at Finance approval \(fin\) since \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    expect(await details(h)).toMatch(/^waiting for carol at Finance approval \(fin\) since \d{4}-\d\d-\d\d \d\d:\d\d UTC(  \n|$)/);
     await actOk(t.carol, (await myTask(t.carol, id)).id, 'approve');
-    expect(await details(h)).toMatch(/^completed at \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    expect(await details(h)).toMatch(/^completed at \d{4}-\d\d-\d\d \d\d:\d\d UTC(  \n|$)/);
 
     // Summaries of activities and timers, and Update ids that say who did what.
     const events = await allEvents(h.workflowId);
@@ -110,5 +110,26 @@ describe('Temporal Web UI metadata', () => {
     expect(summaries).toContain(`GET http://localhost:${port}/budget at Check budget`);
     expect(summaries.some((s) => /^delay at Cooling-off until \d{4}-\d\d-\d\d \d\d:\d\d UTC$/.test(s!))).toBe(true);
     expect(summaries.some((s) => /^read model #\d+: failed/.test(s!))).toBe(true);
+  });
+
+  it('a run that continued as new shows its waits and, in its current details, the summary continue-as-new cannot carry', async () => {
+    const key = `uican_${Date.now()}`;
+    const people = ['bob', 'carol', 'dave', 'erin', 'frank', 'grace'];
+    await deploy(t.admin, doc(key, 'Long chain', [
+      node('start', 'startTask', 'Start'),
+      node('chain', 'userTask', 'Chain', { approver: { type: 'user', userIds: people }, approveMode: 'sequential' }),
+      node('end', 'end', 'End'),
+    ], [conn('start', 'chain'), conn('chain', 'end')]));
+    const id = await start(t.alice, key, {}, 'CAN-1');
+    const h = handleOf(id);
+    const firstRun = (await h.describe()).runId;
+    for (const who of people.slice(0, 5)) await actOk(t[who], (await myTask(t[who], id)).id, 'approve');
+    const d = await h.describe();
+    expect(d.runId, 'the test stack continues as new after 60 events').not.toBe(firstRun);
+    // Temporal's continue-as-new command has no user metadata: the new run has no static summary.
+    expect(await d.staticSummary()).toBeUndefined();
+    const current = await details(h);
+    expect(current).toMatch(/^waiting for grace at Chain \(chain\) since /);
+    expect(current).toMatch(/\n\s*Long chain v1 · CAN-1 · by alice \(continued run; started \d{4}-\d\d-\d\d \d\d:\d\d UTC\)$/);
   });
 });

@@ -2,7 +2,8 @@
 // built-in __temporal_workflow_metadata query): who or what it waits for, where, since when — or
 // where it failed and why. Also the summaries of its timers and activities. Deterministic: built
 // from engine state and workflow time only.
-import { setCurrentDetails } from '@temporalio/workflow';
+import { setCurrentDetails, workflowInfo } from '@temporalio/workflow';
+import { staticSummaryOf } from '../ui-metadata.js';
 import type { DslNode } from '../../src/dsl/index.js';
 import type { Engine } from './engine.js';
 import type { TaskState } from './types.js';
@@ -80,9 +81,15 @@ function waits(engine: Engine): string[] {
 
 /** The current details text (markdown; first line is the headline). */
 export function currentDetails(engine: Engine): string {
-  if (engine.ended) {
-    return `${engine.status} at ${shortTime(engine.endTime)}${engine.endReason ? `: ${engine.endReason}` : ''}`;
-  }
+  const lines: string[] = [];
+  if (engine.ended) lines.push(`${engine.status} at ${shortTime(engine.endTime)}${engine.endReason ? `: ${engine.endReason}` : ''}`);
+  else lines.push(...openLines(engine));
+  // Continue-as-new cannot carry the static summary/details: a continued run repeats the summary.
+  if (workflowInfo().continuedFromExecutionRunId) lines.push(`${staticSummaryOf(engine.info)} (continued run; started ${shortTime(engine.info.startTime)})`);
+  return lines.join('  \n');
+}
+
+function openLines(engine: Engine): string[] {
   const lines: string[] = [];
   const d = engine.detail as { failedNode?: string; reason?: string; at?: string } | null;
   if (engine.status === 'failed' && d?.failedNode) {
@@ -92,7 +99,7 @@ export function currentDetails(engine: Engine): string {
   lines.push(...w.slice(0, MAX_LINES));
   if (w.length > MAX_LINES) lines.push(`… and ${w.length - MAX_LINES} more`);
   if (lines.length === 0) lines.push(engine.status === 'active' ? 'running' : engine.status);
-  return lines.join('  \n');
+  return lines;
 }
 
 /** Publishes the current details (cheap; no command, no history event). */
