@@ -8,7 +8,8 @@ import { registerTaskActions } from './engine/task-actions.js';
 import { registerAdminActions } from './engine/admin-actions.js';
 import * as m from './messages.js';
 import { InstanceStatus } from './search-attributes.js';
-import type { StartInput } from './engine/types.js';
+import { refreshDetails } from './engine/details.js';
+import type { ProjectionSnapshot, StartInput } from './engine/types.js';
 
 export interface ApprovalOutcome {
   status: string;
@@ -42,6 +43,7 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
     spawn(engine, first.id, null);
   }
   engine.releaseStart();
+  if (input.carried) refreshDetails(engine); // a continued run shows its carried waits at once
 
   // Long-lived instances hand their state to a fresh run before the history grows large.
   const limit = input.historyLimit ?? DEFAULT_HISTORY_LIMIT;
@@ -65,13 +67,22 @@ async function project(engine: Engine, durable: boolean): Promise<void> {
   for (;;) {
     await condition(() => engine.seq > engine.projectedSeq && engine.quiet());
     const snapshot = engine.snapshot();
-    const writer = durable ? projection : legacyProjection;
-    await writer.project({ tenantId: engine.info.tenantId, snapshot });
+    if (durable) await projection.project.executeWithOptions({ summary: projectionSummary(snapshot) }, [{ tenantId: engine.info.tenantId, snapshot }]);
+    else await legacyProjection.project({ tenantId: engine.info.tenantId, snapshot });
     engine.markProjected(snapshot);
+    refreshDetails(engine); // the Web UI's current details follow every settled state
     if (engine.status !== status) {
       status = engine.status;
       upsertSearchAttributes([{ key: InstanceStatus, value: status }]);
     }
     if (snapshot.ended && engine.projectedSeq >= engine.seq) return;
   }
+}
+
+/** "read model #14: active, 2 tasks, 3 trail entries" — the projection activity's UI summary. */
+function projectionSummary(s: ProjectionSnapshot): string {
+  const parts: string[] = [s.instance.status];
+  if (s.tasks.length) parts.push(`${s.tasks.length} task${s.tasks.length === 1 ? '' : 's'}`);
+  if (s.trail.length) parts.push(`${s.trail.length} trail entr${s.trail.length === 1 ? 'y' : 'ies'}`);
+  return `read model #${s.seq}: ${parts.join(', ')}${s.ended ? ' (final)' : ''}`;
 }

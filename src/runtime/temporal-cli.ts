@@ -18,6 +18,7 @@ export const SEARCH_ATTRIBUTES = {
   InstanceStatus: 'Keyword',
   Initiator: 'Keyword',
   TenantId: 'Keyword',
+  ProcessVersion: 'Int',
 } as const;
 
 async function onPath(cmd: string): Promise<string | null> {

@@ -6,6 +6,7 @@ import { AppError } from '../errors.js';
 import type { Config } from '../config.js';
 import * as m from '../../workflows/messages.js';
 import * as sa from '../../workflows/search-attributes.js';
+import { staticDetailsOf, staticSummaryOf } from '../../workflows/ui-metadata.js';
 import type { ActionResult, StartInput } from '../../workflows/engine/types.js';
 import type { Principal } from '../context.js';
 import { holds, Permissions } from './permissions.js';
@@ -25,8 +26,12 @@ export async function startInstanceWorkflow(client: Client, config: Config, inpu
       { key: sa.InstanceStatus, value: 'active' },
       { key: sa.Initiator, value: instance.initiatorId },
       { key: sa.TenantId, value: instance.tenantId },
+      ...(instance.processVersion === null ? [] : [{ key: sa.ProcessVersion, value: instance.processVersion }]),
     ],
     memo: { processName: instance.processName, processVersion: instance.processVersion, definitionId: instance.definitionId },
+    // What the Web UI's list and workflow page show without opening payloads (docs/operations-ui.md).
+    staticSummary: staticSummaryOf(instance),
+    staticDetails: staticDetailsOf(instance),
   });
   return client.workflow.executeUpdateWithStart(m.sync, { startWorkflowOperation: start, updateId: `start-${instance.id}` });
 }
@@ -46,7 +51,9 @@ export async function runUpdate<A>(
   scopedKey?: string,
 ): Promise<ActionResult> {
   const handle = client.workflow.getHandle(sa.workflowIdOf(tenantId, instanceId));
-  const updateId = scopedKey ? `${def.name}:${scopedKey}` : randomUUID();
+  // Without a key: "approve-by-bob-<uuid>", so the Web UI's Update events read as who did what.
+  const actorId = (arg as { actor?: { userId?: unknown } } | undefined)?.actor?.userId;
+  const updateId = scopedKey ? `${def.name}:${scopedKey}` : typeof actorId === 'string' ? `${def.name}-by-${actorId}-${randomUUID()}` : `${def.name}-${randomUUID()}`;
   try {
     return await retryUnprocessed(() => handle.executeUpdate(def, { args: [arg], updateId }));
   } catch (err) {

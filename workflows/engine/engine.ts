@@ -310,15 +310,17 @@ export class Engine {
 
   /**
    * Waits for `predicate` (or the end of the instance). While parked, this path does not count
-   * as busy, so the projection and pending Updates may complete.
+   * as busy, so the projection and pending Updates may complete. `timerSummary` labels the
+   * timeout's timer in the Web UI.
    */
-  async park(predicate: () => boolean, timeoutMs?: number): Promise<boolean> {
+  async park(predicate: () => boolean, timeoutMs?: number, timerSummary?: string): Promise<boolean> {
     const wake = () => this.ended || predicate();
     if (!wake()) this.waits++;
     this.parked.add(wake);
     this.release();
     try {
-      const met = timeoutMs === undefined ? (await condition(wake), true) : await condition(wake, timeoutMs);
+      const met =
+        timeoutMs === undefined ? (await condition(wake), true) : timerSummary ? await condition(wake, timeoutMs, { summary: timerSummary }) : await condition(wake, timeoutMs);
       return met;
     } finally {
       this.parked.delete(wake);

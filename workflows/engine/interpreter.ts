@@ -5,6 +5,7 @@ import { Engine, Halt, type NodeRun, type Region, type Token } from './engine.js
 import { config, startUserTask, templateContext, watchDue } from './user-task.js';
 import { edges, hasEdge, NodeFailure, type Step } from './flow.js';
 import { delay, delayWait, httpCall, serviceTask, subProcess } from './system-nodes.js';
+import { nodeName } from './details.js';
 
 /**
  * Node steps the instance may take without any path really waiting (a park for a person, a
@@ -320,7 +321,11 @@ async function joinWait(engine: Engine, token: Token, node: DslNode, region: Reg
   const timeoutSec = Number(((node.configuration ?? {}) as { timeout?: number }).timeout ?? 0);
   token.parked = true;
   engine.touch();
-  const all = await engine.park(() => region.fired || region.arrived.length >= region.expected, Math.max(0, Date.parse(token.wakeAt!) - Date.parse(engine.now())));
+  const all = await engine.park(
+    () => region.fired || region.arrived.length >= region.expected,
+    Math.max(0, Date.parse(token.wakeAt!) - Date.parse(engine.now())),
+    `join timeout at ${nodeName(node)} (${timeoutSec}s)`,
+  );
   token.parked = false;
   token.wakeAt = null;
   if (all || region.fired) return { stop: true };

@@ -6,6 +6,8 @@ import { Engine, Halt, type NodeRun, type Token } from './engine.js';
 import { httpActivities, local } from './activities.js';
 import * as sa from '../search-attributes.js';
 import { templateContext } from './user-task.js';
+import { nodeName, safeUrl, shortTime } from './details.js';
+import { staticDetailsOf, staticSummaryOf } from '../ui-metadata.js';
 import { causeMessage, hasEdge, NodeFailure, type Step } from './flow.js';
 import type { TaskState } from './types.js';
 
@@ -27,7 +29,7 @@ export async function delay(engine: Engine, token: Token, node: DslNode): Promis
 export async function delayWait(engine: Engine, token: Token, run: NodeRun, task: TaskState): Promise<Step> {
   token.parked = true;
   engine.touch();
-  const early = await engine.park(() => !engine.isOpen(task), Math.max(0, Date.parse(token.wakeAt!) - Date.parse(engine.now())));
+  const early = await engine.park(() => !engine.isOpen(task), Math.max(0, Date.parse(token.wakeAt!) - Date.parse(engine.now())), `delay at ${task.name} until ${shortTime(token.wakeAt)}`);
   token.parked = false;
   token.wakeAt = null;
   if (!early) engine.closeTask(task, 'completed', 'Delay elapsed');
@@ -39,7 +41,9 @@ export async function serviceTask(engine: Engine, node: DslNode): Promise<Step> 
   const cfg = (node.configuration ?? {}) as { functionName: string; param?: unknown };
   const param = cfg.param === undefined || cfg.param === '' ? engine.variables : typeof cfg.param === 'string' ? resolveTemplateValue(cfg.param, templateContext(engine)) : cfg.param;
   try {
-    const out = await local.runServiceFunction({ name: cfg.functionName, param, variables: engine.variables, instanceId: engine.info.id, tenantId: engine.info.tenantId });
+    const out = await local.runServiceFunction.executeWithOptions({ summary: `service function ${cfg.functionName} at ${nodeName(node)}` }, [
+      { name: cfg.functionName, param, variables: engine.variables, instanceId: engine.info.id, tenantId: engine.info.tenantId },
+    ]);
     Object.assign(engine.variables, out);
     engine.touch();
     return { follow: 'Success' };
@@ -71,7 +75,8 @@ export async function httpCall(engine: Engine, token: Token, node: DslNode): Pro
   engine.touch();
   let response: { status: number; body: unknown };
   try {
-    response = await engine.parkOn(httpActivities(timeoutMs).httpCall(request));
+    const summary = `${request.method} ${safeUrl(request.url)} at ${nodeName(node)}`;
+    response = await engine.parkOn(httpActivities(timeoutMs).httpCall.executeWithOptions({ summary }, [request]));
   } catch (err) {
     if (err instanceof Halt) throw err;
     token.parked = false;
@@ -86,7 +91,7 @@ export async function httpCall(engine: Engine, token: Token, node: DslNode): Pro
   if (response.status >= 400) {
     engine.trail('system', { activityId: node.id, comment: `HTTP call answered ${response.status}` });
     if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
-    throw new NodeFailure(`HTTP call answered ${response.status}`);
+    throw new NodeFailure(`HTTP call answered ${response.status} from ${request.method} ${safeUrl(request.url)}`);
   }
   const body = response.body;
   if ((cfg.flattenOutput ?? true) && body && typeof body === 'object' && !Array.isArray(body)) {
@@ -110,7 +115,9 @@ export async function subProcess(engine: Engine, token: Token, node: DslNode): P
   const cfg = (node.configuration ?? {}) as { targetId: string };
   let start;
   try {
-    start = await local.prepareSubProcess({ tenantId: engine.info.tenantId, processKey: cfg.targetId, childInstanceId: engine.newId(), initiatorId: engine.info.initiatorId, parentInstanceId: engine.info.id, parentBusinessKey: engine.info.businessKey, nodeId: node.id, variables: engine.variables });
+    start = await local.prepareSubProcess.executeWithOptions({ summary: `prepare sub-process ${cfg.targetId} at ${nodeName(node)}` }, [
+      { tenantId: engine.info.tenantId, processKey: cfg.targetId, childInstanceId: engine.newId(), initiatorId: engine.info.initiatorId, parentInstanceId: engine.info.id, parentBusinessKey: engine.info.businessKey, nodeId: node.id, variables: engine.variables },
+    ]);
   } catch (err) {
     throw new NodeFailure(`sub-process ${cfg.targetId}: ${causeMessage(err)}`);
   }
@@ -127,7 +134,10 @@ export async function subProcess(engine: Engine, token: Token, node: DslNode): P
       { key: sa.InstanceStatus, value: 'active' },
       { key: sa.Initiator, value: start.input.instance.initiatorId },
       { key: sa.TenantId, value: start.input.instance.tenantId },
+      ...(start.input.instance.processVersion === null ? [] : [{ key: sa.ProcessVersion, value: start.input.instance.processVersion }]),
     ],
+    staticSummary: staticSummaryOf(start.input.instance),
+    staticDetails: staticDetailsOf(start.input.instance, { instanceId: engine.info.id, nodeId: node.id }),
     memo: { processName: start.input.instance.processName, processVersion: start.input.instance.processVersion, parentInstanceId: engine.info.id },
   });
   const result = await engine.parkOn(child.result());

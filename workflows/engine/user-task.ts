@@ -4,6 +4,7 @@ import type { DslNode } from '../../src/dsl/index.js';
 import { resolveTemplateValue } from '../../src/dsl/index.js';
 import { Engine, emptyCandidates, type ApproveMode, type NodeRun } from './engine.js';
 import { local } from './activities.js';
+import { nodeName, shortTime } from './details.js';
 import type { TaskKind, TaskResult, TaskState } from './types.js';
 
 export interface UserTaskConfig {
@@ -74,7 +75,9 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
   const kind: TaskKind = cfg.kind === 'handle' ? 'handle' : 'approval';
   const approver = { ...(cfg.approver ?? { type: 'user' }) };
   if (approver.type === 'initiatorSelect') approver.userIds = initiatorSelection(engine, approver.expression);
-  const resolved = await local.resolveApprovers({ tenantId: engine.info.tenantId, initiatorId: engine.info.initiatorId, approver });
+  const resolved = await local.resolveApprovers.executeWithOptions({ summary: `resolve approvers for ${nodeName(node)}` }, [
+    { tenantId: engine.info.tenantId, initiatorId: engine.info.initiatorId, approver },
+  ]);
 
   const mode: ApproveMode = cfg.approveMode ?? 'single';
   const run: NodeRun = {
@@ -306,7 +309,10 @@ export function watchDue(engine: Engine, run: NodeRun, task: TaskState, cfg: Use
   const action = cfg.timeout?.action ?? 'remind';
   void (async () => {
     const ms = Math.max(0, Date.parse(task.dueDate!) - Date.parse(engine.now()));
-    const closed = await condition(() => engine.ended || !engine.isOpen(task) || run.outcome !== null, ms);
+    const whom = task.assignee ?? (task.candidates.userIds.join(', ') || 'the pool');
+    const what = action === 'remind' ? `remind ${whom}` : action === 'autoApprove' ? `auto-approve for ${whom}` : `auto-reject for ${whom}`;
+    const summary = `${what} at ${task.name} (due ${shortTime(task.dueDate)})`;
+    const closed = await condition(() => engine.ended || !engine.isOpen(task) || run.outcome !== null, ms, { summary });
     if (closed) return;
     // Suspended instances are left out of overdue handling until they are active again.
     await condition(() => engine.ended || !engine.isOpen(task) || engine.status === 'active');

@@ -57,7 +57,7 @@ export async function setup(project: TestProject) {
     TestWorkflowEnvironment.createLocal({
       server: {
         executable: { type: 'existing-path', path: cli },
-        searchAttributes: [sa.ProcessKey, sa.BusinessKey, sa.InstanceStatus, sa.Initiator, sa.TenantId],
+        searchAttributes: [sa.ProcessKey, sa.BusinessKey, sa.InstanceStatus, sa.Initiator, sa.TenantId, sa.ProcessVersion],
         extraArgs: ['--log-level', 'error'],
       },
     }),
