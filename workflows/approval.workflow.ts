@@ -1,7 +1,7 @@
 // One process instance: interprets the deployed DSL snapshot until the instance ends.
 import { allHandlersFinished, condition, continueAsNew, patched, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { Engine } from './engine/engine.js';
-import { DURABLE_PROJECTION, legacyProjection, projection } from './engine/activities.js';
+import { DURABLE_PROJECTION, PATHS_BEFORE_UPDATES, legacyProjection, projection } from './engine/activities.js';
 import { canCarry, resumeAll, spawn } from './engine/interpreter.js';
 import { registerCoreActions } from './engine/actions.js';
 import { registerTaskActions } from './engine/task-actions.js';
@@ -26,12 +26,24 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
   // start hold (their start's `sync` answered before the first projection).
   const durable = patched(DURABLE_PROJECTION);
   if (!durable) engine.releaseStart();
+  // Runs recorded before PATHS_BEFORE_UPDATES registered the Update handlers before launching the
+  // paths (see below); they replay that way.
+  const pathsFirst = patched(PATHS_BEFORE_UPDATES);
 
-  // Message handling
-  registerCoreActions(engine);
-  registerTaskActions(engine);
-  registerAdminActions(engine);
-  setHandler(m.status, () => ({ status: engine.status, currentNodes: engine.currentNodes(), seq: engine.seq }));
+  // Message handling. An Update that reached the run before its first workflow task (typically the
+  // next decision, right after continue-as-new) is buffered and dispatched the moment its handler
+  // is registered. So the handlers are registered once every path is launched and, in a continued
+  // run, parked on what it waits for: the action then wakes the path that waits for it, and its
+  // answer comes after that path ran on. (Registered first, a decision decided a run no path
+  // awaited yet; the resumed path, finding no undecided run, ran its userTask again and the final
+  // decision answered `active` with fresh ballots.)
+  const registerHandlers = () => {
+    registerCoreActions(engine);
+    registerTaskActions(engine);
+    registerAdminActions(engine);
+    setHandler(m.status, () => ({ status: engine.status, currentNodes: engine.currentNodes(), seq: engine.seq }));
+  };
+  if (!pathsFirst) registerHandlers();
 
   // Main logic
   const projector = project(engine, durable);
@@ -42,6 +54,7 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
     const first = input.doc.metadata.nodes[input.doc.metadata.firstNodeIndex ?? 0];
     spawn(engine, first.id, null);
   }
+  if (pathsFirst) registerHandlers();
   engine.releaseStart();
   if (input.carried) refreshDetails(engine); // a continued run shows its carried waits at once
 

@@ -1,6 +1,6 @@
 // The HTTP side's access to instance workflows: start, and Updates with idempotency.
 import { randomUUID } from 'node:crypto';
-import { WithStartWorkflowOperation, WorkflowNotFoundError, WorkflowUpdateFailedError, ServiceError, type Client } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, ServiceError, type Client } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import { AppError } from '../errors.js';
 import type { Config } from '../config.js';
@@ -55,7 +55,7 @@ export async function runUpdate<A>(
   const actorId = (arg as { actor?: { userId?: unknown } } | undefined)?.actor?.userId;
   const updateId = scopedKey ? `${def.name}:${scopedKey}` : typeof actorId === 'string' ? `${def.name}-by-${actorId}-${randomUUID()}` : `${def.name}-${randomUUID()}`;
   try {
-    return await retryUnprocessed(() => handle.executeUpdate(def, { args: [arg], updateId }));
+    return await retryUpdate(() => handle.executeUpdate(def, { args: [arg], updateId }));
   } catch (err) {
     if (err instanceof WorkflowNotFoundError || (err instanceof ServiceError && /not found|already completed/i.test(err.message))) {
       throw new AppError('INVALID_STATE', 'The instance has ended');
@@ -64,19 +64,65 @@ export async function runUpdate<A>(
   }
 }
 
+/** gRPC status codes (google.rpc.Code) the retry policy looks at. */
+const grpcStatus = { DEADLINE_EXCEEDED: 4, RESOURCE_EXHAUSTED: 8, UNAVAILABLE: 14 } as const;
+
+/** How long one request may keep re-sending its Update (docs/engine.md, "Update retries"). */
+export const UPDATE_RETRY_BUDGET_MS = 60_000;
+
 /**
- * The server refuses an Update "because it wasn't processed by worker" when the workflow task
- * that carried it was lost (a worker restart or eviction under it). Nothing of it ran, so it is
- * sent again (same id) instead of answering 500.
+ * Why an Update the server did not run to completion may be sent again with the same id, or null
+ * when it may not. Re-sending is safe whatever happened to the first attempt: the server keys
+ * Updates by id, so an attempt that was in fact accepted or completed answers with that Update's
+ * outcome instead of running it twice (and the workflow also remembers recent answers by id).
+ *
+ * - `aborted`: UNAVAILABLE "workflow update was aborted". With many Updates racing on one
+ *   instance the server replaces the workflow task that carries them (the worker's completion of
+ *   the old one fails with "Workflow task not found") and aborts every Update of the cleared
+ *   registry that was not yet accepted. The client's gRPC layer retries it 10 times within about
+ *   20 s; under heavy load that was exhausted and the request answered 503.
+ * - `exhausted`: RESOURCE_EXHAUSTED, e.g. the server's per-workflow limit of in-flight Updates
+ *   (history.maxInFlightUpdates, default 10) while 20 requests race on one task.
+ * - `unprocessed`: the Update failed "because it wasn't processed by worker" (the task that
+ *   carried it was lost before it ran).
+ * - `deadline`: the call's deadline passed before the Update reached a stage (busy server).
+ *
+ * A Temporal that cannot be reached at all is none of these (its UNAVAILABLE names no Update)
+ * and stays a 503 at once.
  */
-async function retryUnprocessed<T>(send: () => Promise<T>, attempts = 3): Promise<T> {
-  for (let i = 1; ; i++) {
+export function retryableUpdateError(err: unknown): 'aborted' | 'exhausted' | 'unprocessed' | 'deadline' | null {
+  if (err instanceof WorkflowUpdateFailedError) {
+    return /wasn't processed by worker/i.test(`${err.message} ${err.cause?.message ?? ''}`) ? 'unprocessed' : null;
+  }
+  const cause = (err as { cause?: { code?: unknown; details?: unknown; message?: unknown } } | null)?.cause;
+  const code = typeof cause?.code === 'number' ? cause.code : undefined;
+  const text = `${String(cause?.details ?? '')} ${String(cause?.message ?? '')}`;
+  if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return code === grpcStatus.DEADLINE_EXCEEDED ? 'deadline' : null;
+  if (!(err instanceof ServiceError)) return null;
+  if (code === grpcStatus.RESOURCE_EXHAUSTED) return 'exhausted';
+  if (code === grpcStatus.UNAVAILABLE && /update was aborted/i.test(text)) return 'aborted';
+  return null;
+}
+
+/**
+ * Sends an Update until it gets an answer (or a refusal), re-sending it with the same id while the
+ * server turns it away for a transient reason (retryableUpdateError), with exponential backoff and
+ * jitter, for at most `budgetMs` in total; then the last error stands (a 503).
+ */
+export async function retryUpdate<T>(send: () => Promise<T>, budgetMs = UPDATE_RETRY_BUDGET_MS): Promise<T> {
+  const started = Date.now();
+  for (let attempt = 1; ; attempt++) {
     try {
       return await send();
     } catch (err) {
-      const unprocessed = err instanceof WorkflowUpdateFailedError && /wasn't processed by worker/i.test(`${err.message} ${err.cause?.message ?? ''}`);
-      if (!unprocessed || i >= attempts) throw err;
-      await new Promise((r) => setTimeout(r, 50 * i));
+      const reason = retryableUpdateError(err);
+      if (!reason) throw err;
+      // Nothing of an unprocessed Update ran; a few re-sends are enough (a worker that keeps losing
+      // its tasks is an outage, not a race).
+      if (reason === 'unprocessed' && attempt >= 3) throw err;
+      const pause = Math.min(2_000, 50 * 2 ** Math.min(attempt - 1, 6)) * (0.5 + Math.random());
+      if (Date.now() - started + pause > budgetMs) throw err;
+      await new Promise((r) => setTimeout(r, pause));
     }
   }
 }

@@ -1,12 +1,21 @@
 // Conflicting actions that arrive together (DESIGN.md §2): N = 20 concurrent claims, approves
 // and transfers on one task, 20 rounds each. Exactly one request wins with a 200 that names the
-// winner; every other request gets 409 (never 500); the trail, the read model and /detail agree.
+// winner; every other request gets 409 (never 500, never 503); the trail, the read model and
+// /detail agree.
+//
+// Cost on a busy 2-core machine: each race starts its 20 instances up front, the three races run
+// concurrently (different instances), and a round reads only what it checks: the winner's 200
+// already carries the task row and instance from the read model, so it is not read again; the
+// trail is read once (through /detail for claims, the winner's view). Timeouts allow for a very
+// loaded machine (a round whose Updates the server aborts or throttles waits for their re-sends).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createTenant, login } from '../helpers/api.js';
 import { act, deploy, instance, oneStep, start } from '../helpers/flow.js';
 
 const N = 20;
 const ROUNDS = Number(process.env.RACE_ROUNDS ?? 20);
+/** Per race (20 rounds of 20 requests); measured 128-240 s on a very loaded 2-core machine. */
+const RACE_TIMEOUT_MS = 600_000;
 
 /** Starts `count` instances a few at a time (setup, not part of any race). */
 async function startMany(token: string, key: string, count: number): Promise<string[]> {
@@ -46,11 +55,6 @@ describe.concurrent('races on one task', () => {
     expect(open).toHaveLength(1);
     return open[0];
   };
-  const taskRow = async (taskId: string) => {
-    const r = await api(`/api/v1/workflow/tasks/${taskId}`, { token: admin });
-    expect(r.status).toBe(200);
-    return r.body.data;
-  };
 
   /** One round: every request at once; answers split into the winner and the losers. */
   async function race(requests: Array<() => Promise<{ status: number; body: any }>>, label: string) {
@@ -72,15 +76,13 @@ describe.concurrent('races on one task', () => {
       expect(task).toMatchObject({ status: 'pending', assignee: null });
       const { winner, body } = await race(members.map((u) => () => act(tokens[u], task.id, 'claim')), `claim round ${round}`);
       const who = members[winner];
+      // the 200 is the read model's task row, read after the winning Update completed
       expect(body.task, `claim round ${round}: the 200 names its caller`).toMatchObject({ id: task.id, status: 'active', assignee: who });
-      expect(await taskRow(task.id)).toMatchObject({ status: 'active', assignee: who });
-      const claims = ((await instance(admin, id)).trail as any[]).filter((e) => e.type === 'claim');
-      expect(claims.map((e) => e.userId)).toEqual([who]);
       const detail = await api(`/api/v1/workflow/process-instances/${id}/detail`, { token: tokens[who] });
       expect(detail.status).toBe(200);
       expect((detail.body.data.trail as any[]).filter((e) => e.type === 'claim').map((e) => e.userId)).toEqual([who]);
     }
-  }, 240_000);
+  }, RACE_TIMEOUT_MS);
 
   it(`the assignee approves ${N} times at once, ${ROUNDS} rounds: one approval`, async () => {
     const ids = await startMany(tokens.starter, 'race_single', ROUNDS);
@@ -93,9 +95,8 @@ describe.concurrent('races on one task', () => {
       const detail = await instance(admin, id);
       expect(detail.status).toBe('completed');
       expect((detail.trail as any[]).filter((e) => e.type === 'approve')).toHaveLength(1);
-      expect(await taskRow(task.id)).toMatchObject({ status: 'completed', result: 'approved' });
     }
-  }, 240_000);
+  }, RACE_TIMEOUT_MS);
 
   it(`the assignee transfers to ${N} people at once, ${ROUNDS} rounds: the 200 names the one it went to`, async () => {
     const ids = await startMany(tokens.starter, 'race_single', ROUNDS);
@@ -108,10 +109,9 @@ describe.concurrent('races on one task', () => {
       );
       const to = members[winner];
       expect(body.task).toMatchObject({ id: task.id, status: 'active', assignee: to });
-      expect(await taskRow(task.id)).toMatchObject({ status: 'active', assignee: to });
       const transfers = ((await instance(admin, id)).trail as any[]).filter((e) => e.type === 'transfer');
       expect(transfers).toHaveLength(1);
       expect(transfers[0].detail).toMatchObject({ from: 'boss', to });
     }
-  }, 240_000);
+  }, RACE_TIMEOUT_MS);
 });

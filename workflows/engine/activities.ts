@@ -36,6 +36,14 @@ export const legacyProjection = proxyLocalActivities<Activities>({
  */
 export const DURABLE_PROJECTION = 'durable-projection';
 
+/**
+ * patched() id of the start order that launches (or, after continue-as-new, resumes and parks) the
+ * paths before the Update handlers are registered, so an Update buffered in the run's first
+ * activation acts on parked paths (approval.workflow.ts). Runs recorded before it registered the
+ * handlers first and replay that way.
+ */
+export const PATHS_BEFORE_UPDATES = 'paths-before-updates';
+
 /** Outbound HTTP: a real activity with its own timeout, not retried by default (the node decides). */
 export function httpActivities(timeoutMs: number) {
   return proxyActivities<Activities>({
