@@ -7,6 +7,7 @@ import { registerCoreActions } from './engine/actions.js';
 import { registerTaskActions } from './engine/task-actions.js';
 import { registerAdminActions } from './engine/admin-actions.js';
 import * as m from './messages.js';
+import { registerReadModelQuery } from './read-model.js';
 import { InstanceStatus } from './search-attributes.js';
 import type { StartInput } from './engine/types.js';
 
@@ -27,6 +28,7 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
   registerTaskActions(engine);
   registerAdminActions(engine);
   setHandler(m.status, () => ({ status: engine.status, currentNodes: engine.currentNodes(), seq: engine.seq }));
+  registerReadModelQuery(engine);
 
   // Main logic
   const projector = project(engine);
