@@ -42,6 +42,8 @@ export default defineConfig({
         test: {
           name: 'production',
           include: ['test/production/**/*.test.ts'],
+          // After the other projects: it builds dist/ (as runtime.test.ts does) and wants the cores.
+          sequence: { groupOrder: 1 },
           // The first run builds the Temporal server from the Go module proxy (minutes).
           testTimeout: 300_000,
           hookTimeout: 900_000,

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm, symlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
@@ -85,6 +86,20 @@ export interface ProductionStackOptions {
   logLevel?: string;
   /** Keep the data folder after stop() (for debugging). */
   keepData?: boolean;
+}
+
+/** A free port in 20000–32767 (not one of `taken`). */
+async function freeLowPort(taken: Set<number>): Promise<number> {
+  for (;;) {
+    const port = 20000 + Math.floor(Math.random() * 12767);
+    if (taken.has(port)) continue;
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = net.createServer();
+      srv.once('error', () => resolve(false));
+      srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
 }
 
 async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string) {
@@ -189,7 +204,9 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
 
     // compose `temporal`: the server with the service's environment; host names and ports made local.
     const tEnv = envOf('temporal');
-    const portVars = Object.fromEntries(await Promise.all(TEMPORAL_PORT_VARIABLES.map(async (v) => [v, String(await freePort())] as const)));
+    // Temporal stores membership ports as smallint: below 32768 (the OS hands out higher ones).
+    const portVars: Record<string, string> = {};
+    for (const v of TEMPORAL_PORT_VARIABLES) portVars[v] = String(await freeLowPort(new Set(Object.values(portVars).map(Number))));
     const mounts = Object.fromEntries(
       ((compose.temporal as { volumes?: string[] }).volumes ?? []).map((v) => {
         const [from, to] = v.split(':');
