@@ -231,9 +231,11 @@ describe('production topology (compose configuration, real Temporal server)', ()
     }
     expect(actual).toEqual(expected);
     // Every ended instance is archived; the runtime tables hold none of them.
-    const archived = await orm.em.fork().execute<{ id: string; status: string }[]>(`select id, status from instances_archive where id = any(?)`, [Object.values(ids)]);
-    expect(archived).toHaveLength(6);
-    expect(await orm.em.fork().execute(`select id from instances where id = any(?)`, [Object.values(ids)])).toEqual([]);
+    const all = Object.values(ids);
+    const marks = all.map(() => '?').join(', ');
+    const archived = await orm.em.fork().execute<{ id: string; status: string }[]>(`select id, status from instances_archive where id in (${marks}) order by id`, all);
+    expect(Object.fromEntries(archived.map((r) => [r.id, r.status]))).toEqual(Object.fromEntries(Object.entries(ids).map(([name, id]) => [id, expected[name as keyof typeof ids].status])));
+    expect(await orm.em.fork().execute(`select id from instances where id in (${marks})`, all)).toEqual([]);
     bobSocket.ws.close();
     timings.scenarioSeconds = (Date.now() - started) / 1000;
   });
