@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects: pure unit tests; integration tests that share one provisioned stack
-// (PostgreSQL, Temporal dev server, worker, server) started by the global setup; and fast
-// workflow tests on @temporalio/testing with in-memory activity fakes (no HTTP, no PostgreSQL).
+// Four projects: pure unit tests; integration tests that share one provisioned stack
+// (PostgreSQL, Temporal dev server, worker, server) started by the global setup; fast
+// workflow tests on @temporalio/testing with in-memory activity fakes (no HTTP, no PostgreSQL);
+// and the production topology (`npm run test:production`: a real Temporal server built from Go,
+// two servers and two workers from dist/, docker-compose.yml's configuration), its own stack.
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -34,6 +36,17 @@ export default defineConfig({
           isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'production',
+          include: ['test/production/**/*.test.ts'],
+          // After the other projects: it builds dist/ (as runtime.test.ts does) and wants the cores.
+          sequence: { groupOrder: 1 },
+          // The first run builds the Temporal server from the Go module proxy (minutes).
+          testTimeout: 300_000,
+          hookTimeout: 900_000,
         },
       },
     ],

@@ -1,11 +1,12 @@
-// Replays every history under test/histories against the current workflow code and prints
-// one JSON line per history; exits non-zero on any nondeterminism. (`npm run replay`)
+// Replays every history under test/histories (or the folder given: `npm run replay -- <dir>`, e.g.
+// histories exported from production, docs/operations.md) against the current workflow code and
+// prints one JSON line per history; exits non-zero on any nondeterminism. (`npm run replay`)
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Runtime, Worker, DefaultLogger } from '@temporalio/worker';
 
 const root = path.resolve(import.meta.dirname, '..');
-const dir = path.join(root, 'test', 'histories');
+const dir = process.argv[2] ? path.resolve(process.argv[2]) : path.join(root, 'test', 'histories');
 Runtime.install({ logger: new DefaultLogger('WARN') });
 const histories = readdirSync(dir)
   .filter((f) => f.endsWith('.json'))

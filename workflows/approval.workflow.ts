@@ -7,6 +7,7 @@ import { registerCoreActions } from './engine/actions.js';
 import { registerTaskActions } from './engine/task-actions.js';
 import { registerAdminActions } from './engine/admin-actions.js';
 import * as m from './messages.js';
+import { registerReadModelQuery } from './read-model.js';
 import { InstanceStatus } from './search-attributes.js';
 import { refreshDetails } from './engine/details.js';
 import type { ProjectionSnapshot, StartInput } from './engine/types.js';
@@ -42,6 +43,7 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
     registerTaskActions(engine);
     registerAdminActions(engine);
     setHandler(m.status, () => ({ status: engine.status, currentNodes: engine.currentNodes(), seq: engine.seq }));
+    registerReadModelQuery(engine);
   };
   if (!pathsFirst) registerHandlers();
 

@@ -3,6 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { configSchema, loadConfig } from '../../src/config.js';
+import { SEARCH_ATTRIBUTES } from '../../src/runtime/temporal-cli.js';
+import { TEMPORAL_SERVER_VERSION } from '../../src/runtime/temporal-server.js';
+import { composeSearchAttributes, interpolate } from '../../scripts/production-stack.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const compose = parse(readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'));
@@ -44,6 +47,40 @@ describe('docker-compose.yml', () => {
     expect(compose.services.temporal.environment.POSTGRES_SEEDS).toBe('postgres');
     expect(compose.services['temporal-ui'].environment.TEMPORAL_ADDRESS).toBe('temporal:7233');
     expect(compose.services.worker.environment.WORKFLOW_BUNDLE_PATH).toBe('/app/dist/workflow-bundle.js');
+  });
+});
+
+// npm run test:production runs this design (scripts/production-stack.ts); these pin what it relies on.
+describe('docker-compose.yml and the production test', () => {
+  it('runs the Temporal server version the production test builds, set up by admin-tools of the same version', () => {
+    expect(compose.services.temporal.image).toBe(`temporalio/server:${TEMPORAL_SERVER_VERSION}`);
+    for (const name of ['temporal-schema', 'temporal-setup']) expect(compose.services[name].image).toBe(`temporalio/admin-tools:${TEMPORAL_SERVER_VERSION}`);
+    expect(compose.services.temporal.depends_on['temporal-schema'].condition).toBe('service_completed_successfully');
+    for (const name of ['server', 'worker']) expect(compose.services[name].depends_on['temporal-setup'].condition, name).toBe('service_completed_successfully');
+  });
+
+  it('keeps Temporal on the one PostgreSQL, as the same user', () => {
+    const pg = compose.services.postgres.environment;
+    const schema = compose.services['temporal-schema'].environment;
+    const temporal = compose.services.temporal.environment;
+    expect(schema).toMatchObject({ SQL_PLUGIN: 'postgres12', SQL_HOST: 'postgres', SQL_USER: pg.POSTGRES_USER, SQL_PASSWORD: pg.POSTGRES_PASSWORD });
+    expect(temporal).toMatchObject({ DB: 'postgres12', POSTGRES_SEEDS: 'postgres', POSTGRES_USER: pg.POSTGRES_USER, POSTGRES_PWD: pg.POSTGRES_PASSWORD });
+  });
+
+  it('registers every search attribute the engine writes', () => {
+    expect(composeSearchAttributes(compose.services)).toEqual({ ...SEARCH_ATTRIBUTES });
+  });
+
+  it('mounts a dynamic config file that exists, where DYNAMIC_CONFIG_FILE_PATH points', () => {
+    const [from, to] = compose.services.temporal.volumes[0].split(':');
+    expect(to).toBe(compose.services.temporal.environment.DYNAMIC_CONFIG_FILE_PATH);
+    expect(() => readFileSync(path.join(root, from), 'utf8')).not.toThrow();
+  });
+
+  it('interpolates ${VAR:-default} and refuses a missing ${VAR:?message} as compose does', () => {
+    expect(interpolate('x-${A:-d}-${B}', { B: 'b' })).toBe('x-d-b');
+    expect(interpolate('${A:-d}', { A: 'a' })).toBe('a');
+    expect(() => interpolate('${JWT_SECRET:?set it}', {})).toThrow(/JWT_SECRET: set it/);
   });
 });
 

@@ -1,0 +1,88 @@
+// `npm run rebuild-read-model [-- --tenant <id>]` (or `node dist/scripts/rebuild-read-model.js`):
+// writes the `instances` and `tasks` rows of every running instance back from its workflow's
+// state (the `readModelState` query), through the same projection code the workers use. Safe to
+// run at any time: rows already current are left alone (the projection only writes newer sequence
+// numbers), the workers keep projecting meanwhile. See docs/operations.md#rebuilding-the-read-model.
+import type { Client } from '@temporalio/client';
+import { createProjectionActivities } from '../activities/projection.js';
+import type { ActivityDeps } from '../activities/index.js';
+import { loadConfig } from '../src/config.js';
+import { createOrm, migrate, type Orm } from '../src/db/orm.js';
+import { createLogger, type Logger } from '../src/logger.js';
+import { requireRuntimeEnv } from '../src/main/server.js';
+import { createTemporalClient } from '../src/temporal/client.js';
+import { readModelState } from '../workflows/read-model.js';
+
+export interface RebuildReport {
+  /** Running workflows found in Temporal's visibility store. */
+  running: number;
+  /** Instances whose rows were written (or found current). */
+  rebuilt: number;
+  /** Workflows that did not answer the query (no worker, or a worker without the query). */
+  failed: Array<{ workflowId: string; error: string }>;
+  /** `instances` rows whose workflow is not running: ended after the backup they came from. */
+  orphans: string[];
+}
+
+export async function rebuildReadModel(deps: { orm: Orm; client: Client; logger: Logger; tenantId?: string; concurrency?: number }): Promise<RebuildReport> {
+  const { project } = createProjectionActivities({ orm: deps.orm, logger: deps.logger } as ActivityDeps);
+  const tenantFilter = deps.tenantId ? ` AND TenantId = '${deps.tenantId.replace(/'/g, '')}'` : '';
+  const query = `WorkflowType = 'approvalProcess' AND ExecutionStatus = 'Running'${tenantFilter}`;
+  const report: RebuildReport = { running: 0, rebuilt: 0, failed: [], orphans: [] };
+  const runningIds = new Set<string>();
+  const queue: string[] = [];
+  for await (const wf of deps.client.workflow.list({ query })) {
+    queue.push(wf.workflowId);
+    runningIds.add(wf.workflowId);
+  }
+  report.running = queue.length;
+  const one = async (workflowId: string) => {
+    try {
+      const snapshot = await deps.client.workflow.getHandle(workflowId).query(readModelState);
+      // An instance that just ended is archived by its own last projection.
+      if (snapshot.ended) return;
+      await project({ tenantId: snapshot.instance.tenantId, snapshot });
+      report.rebuilt++;
+    } catch (err) {
+      report.failed.push({ workflowId, error: (err as Error).message });
+    }
+  };
+  await Promise.all(
+    Array.from({ length: deps.concurrency ?? 8 }, async () => {
+      for (let id = queue.shift(); id !== undefined; id = queue.shift()) await one(id);
+    }),
+  );
+  const rows = await deps.orm.em.fork().execute<{ workflow_id: string | null }[]>(
+    `select workflow_id from instances${deps.tenantId ? ' where tenant_id = ?' : ''}`,
+    deps.tenantId ? [deps.tenantId] : [],
+  );
+  report.orphans = rows.map((r) => r.workflow_id ?? '').filter((id) => !runningIds.has(id));
+  return report;
+}
+
+async function main() {
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL, 'rebuild-read-model');
+  const { databaseUrl } = requireRuntimeEnv(config);
+  const tenantArg = process.argv.indexOf('--tenant');
+  const tenantId = tenantArg > 0 ? process.argv[tenantArg + 1] : undefined;
+  const orm = await createOrm(databaseUrl);
+  const client = createTemporalClient(config);
+  try {
+    // A fresh (empty) database gets its tables first.
+    await migrate(orm);
+    const report = await rebuildReadModel({ orm, client, logger, tenantId });
+    console.log(JSON.stringify(report, null, 2));
+    if (report.failed.length) process.exitCode = 1;
+  } finally {
+    await client.connection.close().catch(() => undefined);
+    await orm.close();
+  }
+}
+
+if (import.meta.filename === process.argv[1] || process.argv[1]?.endsWith('rebuild-read-model.ts') || process.argv[1]?.endsWith('rebuild-read-model.js')) {
+  await main().catch((err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

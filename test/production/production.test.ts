@@ -1,0 +1,357 @@
+// The production topology end to end (`npm run test:production`, part of `npm test`): PostgreSQL,
+// a real Temporal server on it (built from the Go module proxy, not the dev server), two HTTP
+// servers and two workers from the production build (dist/), configured as docker-compose.yml
+// configures its services (scripts/production-stack.ts reads the compose file). The leave-request
+// and expense examples run through both servers alternately while a worker is SIGKILLed, an HTTP
+// server is SIGKILLed and the Temporal server restarts; every instance must end as expected with
+// its exact trail, notifications must reach a WebSocket client of the other server, and the
+// read model's runtime tables, once emptied, must come back equal from `npm run rebuild-read-model`.
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrm, type Orm } from '../../src/db/orm.js';
+import { startProductionStack, type ProductionStack } from '../../scripts/production-stack.js';
+import { example } from '../helpers/flow.js';
+
+let stack: ProductionStack;
+let orm: Orm;
+const DEMO_PASSWORD = 'demo-production-pass';
+const tokens: Record<string, string> = {};
+const timings: Record<string, number> = {};
+/** Which server answers the next call: the two alternate; one that is down is skipped (a load balancer would). */
+let turn = 0;
+const down = new Set<number>();
+
+interface Res {
+  status: number;
+  body: any;
+  server: number;
+}
+
+async function call(p: string, opts: { token?: string; body?: unknown; server?: number } = {}): Promise<Res> {
+  let server = opts.server ?? turn++ % stack.baseUrls.length;
+  if (opts.server === undefined && down.has(server)) server = (server + 1) % stack.baseUrls.length;
+  const res = await fetch(`${stack.baseUrls[server]}${p}`, {
+    method: opts.body ? 'POST' : 'GET',
+    headers: { ...(opts.token ? { Authorization: `Bearer ${opts.token}` } : {}), ...(opts.body ? { 'Content-Type': 'application/json' } : {}) },
+    body: opts.body ? JSON.stringify(opts.body) : undefined,
+  });
+  return { status: res.status, body: await res.json(), server };
+}
+
+async function ok(p: string, opts: { token?: string; body?: unknown; server?: number } = {}) {
+  const res = await call(p, opts);
+  if (res.status >= 300) throw new Error(`${p} on server ${res.server}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+const startInstance = async (who: string, processKey: string, variables: Record<string, unknown>, businessKey: string) =>
+  (await ok('/api/v1/workflow/process-instances/start', { token: tokens[who], body: { processKey, variables, businessKey } })).instanceId as string;
+
+async function openTasks(who: string, instanceId: string) {
+  const items = (await ok('/api/v1/workflow/process-instances/todo?pageSize=200', { token: tokens[who] })).items as any[];
+  return items.filter((t) => t.instanceId === instanceId);
+}
+
+/** The user's one open task on the instance (at a node), waiting a little for projections. */
+async function taskOf(who: string, instanceId: string, activityId?: string) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const mine = (await openTasks(who, instanceId)).filter((t) => !activityId || t.activityId === activityId);
+    if (mine.length === 1) return mine[0];
+    if (Date.now() > deadline) throw new Error(`${who} has ${mine.length} open tasks on ${instanceId} ${activityId ?? ''}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+const act = (who: string, taskId: string, action: string, body: Record<string, unknown> = {}) =>
+  ok(`/api/v1/workflow/tasks/${taskId}/${action}`, { token: tokens[who], body });
+
+/** The trail as [type, user, node] triples: the exact record every run must produce. */
+async function trailOf(instanceId: string) {
+  const detail = await ok(`/api/v1/workflow/process-instances/${instanceId}`, { token: tokens.admin });
+  return { status: detail.status, trail: (detail.trail as any[]).map((e) => [e.type, e.userId ?? null, e.activityId ?? null]) };
+}
+
+async function waitReady(server: number) {
+  const deadline = Date.now() + 120_000;
+  while (!(await fetch(`${stack.baseUrls[server]}/readyz`).then((r) => r.ok).catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`server ${server} not ready`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+const runbookText = readFileSync(path.resolve(import.meta.dirname, '../../docs/operations.md'), 'utf8');
+/** The JSON report the rebuild prints (after npm's own header lines). */
+const reportOf = (stdout: string) => JSON.parse(/^\{[\s\S]*^\}/m.exec(stdout)![0]);
+
+/** A `<!-- runbook: name -->` shell block of docs/operations.md, run as written. */
+async function runbook(name: string, vars: Record<string, string> = {}) {
+  const found = new RegExp(`^([ \\t]*)<!-- runbook: ${name} -->\\s*\\n[ \\t]*\`\`\`sh\\n([\\s\\S]*?)\\n[ \\t]*\`\`\``, 'm').exec(runbookText);
+  if (!found) throw new Error(`docs/operations.md has no runbook block ${name}`);
+  const script = found[2].split('\n').map((l) => l.slice(found[1].length)).join('\n');
+  return (await stack.shell(script, { API: stack.baseUrls[turn++ % 2], TOKEN: tokens.admin, TENANT: 'demo', ...vars })).stdout;
+}
+
+/** A WebSocket client of one server, collecting notifications. */
+function listen(server: number, token: string) {
+  const url = `${stack.baseUrls[server].replace(/^http/, 'ws')}/api/v1/ws/notifications?token=${encodeURIComponent(token)}`;
+  const ws = new WebSocket(url);
+  const received: any[] = [];
+  const ready = new Promise<void>((resolve, reject) => {
+    ws.addEventListener('message', (ev) => {
+      const msg = JSON.parse(String(ev.data));
+      if (msg.type === 'ready') resolve();
+      if (msg.type === 'notification') received.push(msg.notification);
+    });
+    ws.addEventListener('error', () => reject(new Error('websocket error')));
+  });
+  return { ws, received, ready };
+}
+
+beforeAll(async () => {
+  const started = Date.now();
+  // The demo directory is seeded (SEED_DEMO and DEMO_PASSWORD are compose variables), so the
+  // examples' approvers exist; the build is the one CI ships (npm run build).
+  stack = await startProductionStack({ name: 'production', build: true, vars: { SEED_DEMO: 'true', DEMO_PASSWORD } });
+  timings.startSeconds = (Date.now() - started) / 1000;
+  orm = await createOrm(stack.databaseUrl, { poolMax: 2 });
+  tokens.admin = (await ok('/api/v1/auth/login', { body: { username: 'admin', password: stack.adminPassword, tenantId: 'demo' } })).accessToken;
+  for (const u of ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace']) {
+    tokens[u] = (await ok('/api/v1/auth/login', { body: { username: u, password: DEMO_PASSWORD, tenantId: 'demo' } })).accessToken;
+  }
+  for (const f of ['leave-request.json', 'expense-claim.json']) await ok('/api/v1/workflow/process-definitions/deploy', { token: tokens.admin, body: { dsl: example(f) } });
+}, 900_000);
+
+afterAll(async () => {
+  await orm?.close();
+  await stack?.stop();
+  console.log(`production topology: ${JSON.stringify(timings)}`);
+}, 120_000);
+
+describe('production topology (compose configuration, real Temporal server)', () => {
+  it('runs both examples through both servers while a worker and a server are killed and Temporal restarts', async () => {
+    const started = Date.now();
+    // A WebSocket client of server 1 sees what actions on server 0 cause.
+    const bobSocket = listen(1, tokens.bob);
+    await bobSocket.ready;
+    const seenOnSocket = await startInstance('alice', 'leave_request', { days: 2 }, 'P-LEAVE-SHORT');
+    const deadline = Date.now() + 30_000;
+    while (!bobSocket.received.some((n) => n.instanceId === seenOnSocket && n.kind === 'task_assigned')) {
+      if (Date.now() > deadline) throw new Error(`no notification on server 1's socket: ${JSON.stringify(bobSocket.received)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
+    const ids = {
+      leaveShort: seenOnSocket,
+      leaveMedium: await startInstance('alice', 'leave_request', { days: 5 }, 'P-LEAVE-MEDIUM'),
+      leaveLong: await startInstance('alice', 'leave_request', { days: 10 }, 'P-LEAVE-LONG'),
+      leaveRejected: await startInstance('alice', 'leave_request', { days: 1 }, 'P-LEAVE-REJECTED'),
+      expenseSmall: await startInstance('alice', 'expense_claim', { amount: 50 }, 'P-EXPENSE-SMALL'),
+      expenseLarge: await startInstance('alice', 'expense_claim', { amount: 20000 }, 'P-EXPENSE-LARGE'),
+    };
+
+    // Round 1, with worker 0 SIGKILLed while the approvals are in flight.
+    const round1 = Promise.all([
+      taskOf('bob', ids.leaveShort).then((t) => act('bob', t.id, 'approve', { comment: 'enjoy' })),
+      taskOf('bob', ids.leaveMedium).then((t) => act('bob', t.id, 'approve')),
+      taskOf('bob', ids.leaveLong).then((t) => act('bob', t.id, 'approve')),
+      taskOf('bob', ids.leaveRejected).then((t) => act('bob', t.id, 'reject', { comment: 'busy week' })),
+      taskOf('bob', ids.expenseSmall).then((t) => act('bob', t.id, 'reject', { comment: 'receipt missing' })),
+      taskOf('bob', ids.expenseLarge).then((t) => act('bob', t.id, 'approve')),
+    ]);
+    await new Promise((r) => setTimeout(r, 300));
+    const worker0 = await stack.kill('worker', 0);
+    await round1;
+
+    // Server 0 SIGKILLed: server 1 carries every call meanwhile.
+    const server0 = await stack.kill('server', 0);
+    down.add(0);
+    await act('erin', (await taskOf('erin', ids.leaveMedium)).id, 'approve');
+    await act('alice', (await taskOf('alice', ids.expenseSmall)).id, 'approve', { comment: 'receipt added' });
+    await worker0.restart();
+    await server0.restart();
+    down.delete(0);
+
+    // The Temporal server restarts (SIGTERM, then start on the same databases).
+    await stack.restartTemporal();
+    await Promise.all([waitReady(0), waitReady(1)]);
+    await act('carol', (await taskOf('carol', ids.leaveLong)).id, 'approve');
+    await act('bob', (await taskOf('bob', ids.expenseSmall)).id, 'approve');
+    for (const id of [ids.expenseSmall, ids.expenseLarge]) {
+      for (const [who, node] of [['grace', 'finance_check'], ['frank', 'budget_owner']] as const) {
+        const task = await taskOf(who, id, node);
+        await act(who, task.id, 'claim');
+        await act(who, task.id, 'approve');
+      }
+    }
+    await act('carol', (await taskOf('carol', ids.expenseLarge, 'directors')).id, 'approve');
+    await act('dave', (await taskOf('dave', ids.expenseLarge, 'directors')).id, 'approve');
+
+    type Entry = [string, string | null, string | null];
+    const leave = (...middle: Entry[]): Entry[] => [['start', 'alice', null], ...middle, ['cc', null, 'notify_hr']];
+    // After the fork both branches assign their pools; which comes first varies (sorted below).
+    const forkAssigns: Entry[] = [['assign', null, 'budget_owner'], ['assign', null, 'finance_check']];
+    const checks: Entry[] = [['claim', 'grace', 'finance_check'], ['approve', 'grace', 'finance_check'], ['claim', 'frank', 'budget_owner'], ['approve', 'frank', 'budget_owner']];
+    const expected: Record<keyof typeof ids, { status: string; trail: Entry[] }> = {
+      leaveShort: { status: 'completed', trail: leave(['assign', 'bob', 'manager_approval'], ['approve', 'bob', 'manager_approval']) },
+      leaveMedium: {
+        status: 'completed',
+        trail: leave(['assign', 'bob', 'manager_and_hr'], ['assign', 'erin', 'manager_and_hr'], ['approve', 'bob', 'manager_and_hr'], ['approve', 'erin', 'manager_and_hr']),
+      },
+      leaveLong: {
+        status: 'completed',
+        trail: leave(['assign', 'bob', 'management_chain'], ['assign', 'carol', 'management_chain'], ['approve', 'bob', 'management_chain'], ['approve', 'carol', 'management_chain']),
+      },
+      leaveRejected: { status: 'rejected', trail: [['start', 'alice', null], ['assign', 'bob', 'manager_approval'], ['reject', 'bob', 'manager_approval']] },
+      expenseSmall: {
+        status: 'completed',
+        trail: [
+          ['start', 'alice', null], ['assign', 'bob', 'manager'], ['reject', 'bob', 'manager'],
+          ['assign', 'alice', 'start'], ['complete', 'alice', 'start'], ['submit', 'alice', 'start'],
+          ['assign', 'bob', 'manager'], ['approve', 'bob', 'manager'], ['system', null, 'split'], ...forkAssigns, ...checks,
+        ],
+      },
+      expenseLarge: {
+        status: 'completed',
+        trail: [
+          ['start', 'alice', null], ['assign', 'bob', 'manager'], ['approve', 'bob', 'manager'], ['system', null, 'split'], ...forkAssigns, ...checks,
+          ['assign', 'carol', 'directors'], ['assign', 'dave', 'directors'], ['assign', 'frank', 'directors'], ['approve', 'carol', 'directors'], ['approve', 'dave', 'directors'],
+        ],
+      },
+    };
+    const actual: Record<string, { status: string; trail: Entry[] }> = {};
+    for (const [name, id] of Object.entries(ids)) {
+      const got = (await trailOf(id)) as { status: string; trail: Entry[] };
+      const split = got.trail.findIndex((e) => e[0] === 'system' && e[2] === 'split');
+      if (split >= 0) got.trail.splice(split + 1, 2, ...got.trail.slice(split + 1, split + 3).sort((a, b) => String(a[2]).localeCompare(String(b[2]))));
+      actual[name] = got;
+    }
+    expect(actual).toEqual(expected);
+    // Every ended instance is archived; the runtime tables hold none of them.
+    const all = Object.values(ids);
+    const marks = all.map(() => '?').join(', ');
+    const archived = await orm.em.fork().execute<{ id: string; status: string }[]>(`select id, status from instances_archive where id in (${marks}) order by id`, all);
+    expect(Object.fromEntries(archived.map((r) => [r.id, r.status]))).toEqual(Object.fromEntries(Object.entries(ids).map(([name, id]) => [id, expected[name as keyof typeof ids].status])));
+    expect(await orm.em.fork().execute(`select id from instances where id in (${marks})`, all)).toEqual([]);
+    bobSocket.ws.close();
+    timings.scenarioSeconds = (Date.now() - started) / 1000;
+  });
+
+  it('rebuilds the runtime read-model tables from the running workflows: npm run rebuild-read-model', async () => {
+    const started = Date.now();
+    const medium = await startInstance('alice', 'leave_request', { days: 5 }, 'R-LEAVE-MEDIUM');
+    await act('bob', (await taskOf('bob', medium)).id, 'approve', { comment: 'fine by me' });
+    const long = await startInstance('alice', 'leave_request', { days: 10 }, 'R-LEAVE-LONG');
+    await act('bob', (await taskOf('bob', long)).id, 'approve');
+    const expense = await startInstance('alice', 'expense_claim', { amount: 20000, purpose: 'servers' }, 'R-EXPENSE');
+    await act('bob', (await taskOf('bob', expense)).id, 'approve');
+    await act('grace', (await taskOf('grace', expense, 'finance_check')).id, 'claim');
+    const running = [medium, long, expense];
+    await taskOf('erin', medium);
+    await taskOf('carol', long);
+
+    const em = () => orm.em.fork();
+    const rows = async () => ({
+      // updated_at is the time of the write, not part of the state.
+      instances: await em().execute(`select * from instances order by id`).then((r) => r.map(({ updated_at, ...rest }: any) => rest)),
+      tasks: await em().execute(`select * from tasks order by id`),
+    });
+    const before = await rows();
+    expect(before.instances.map((i: any) => i.id).sort()).toEqual([...running].sort());
+    expect(before.tasks.length).toBeGreaterThanOrEqual(6);
+
+    await em().execute('truncate instances, tasks');
+    expect(await openTasks('erin', medium)).toEqual([]);
+
+    const report = reportOf(await runbook('rebuild-read-model'));
+    expect(report).toEqual({ running: 3, rebuilt: 3, failed: [], orphans: [] });
+    expect(await rows()).toEqual(before);
+
+    // A second run changes nothing; the rebuilt model serves the lists and the instances finish.
+    const again = reportOf(await runbook('rebuild-read-model'));
+    expect(again.rebuilt).toBe(3);
+    expect(await rows()).toEqual(before);
+    await act('erin', (await taskOf('erin', medium)).id, 'approve');
+    await act('carol', (await taskOf('carol', long)).id, 'approve');
+    await act('grace', (await taskOf('grace', expense, 'finance_check')).id, 'approve');
+    await act('frank', (await taskOf('frank', expense, 'budget_owner')).id, 'claim');
+    await act('frank', (await taskOf('frank', expense, 'budget_owner')).id, 'approve');
+    await act('carol', (await taskOf('carol', expense, 'directors')).id, 'approve');
+    await act('dave', (await taskOf('dave', expense, 'directors')).id, 'approve');
+    for (const id of running) expect((await trailOf(id)).status).toBe('completed');
+    timings.rebuildSeconds = (Date.now() - started) / 1000;
+  });
+
+  it("runs the runbook's commands: find an instance, the stuck list, re-drive, force-resume, terminate, replay production histories", async () => {
+    const started = Date.now();
+    const node = (id: string, type: string, configuration?: Record<string, unknown>) => ({ id, type, name: id, ...(configuration ? { configuration } : {}) });
+    const conn = (fromId: string, toId: string, type = 'Success') => ({ fromId, toId, type });
+    const user = (id: string, userIds: string[]) => node(id, 'userTask', { approver: { type: 'user', userIds } });
+    const doc = (id: string, nodes: unknown[], connections: unknown[]) => ({ ruleChain: { id, name: `Process ${id}`, root: true, additionalInfo: { category: 'Test' } }, metadata: { firstNodeIndex: 0, nodes, connections } });
+    // A switch with no Default (amount <= 100 fails), and a fork whose switch branch fails with go = false.
+    const picky = doc('picky', [node('s', 'startTask'), node('sw', 'switch', { cases: [{ case: 'msg.amount > 100', then: 'big' }] }), user('big', ['carol']), node('end', 'end')], [conn('s', 'sw'), conn('sw', 'big', 'big'), conn('big', 'end')]);
+    const parallel = doc('parallel', [
+      node('s', 'startTask'), node('f', 'fork'), user('ta', ['bob']),
+      node('sw', 'switch', { cases: [{ case: 'msg.go == true', then: 'yes' }] }), user('tb', ['carol']),
+      node('j', 'join', { timeout: 0 }), user('after', ['dave']), node('end', 'end'),
+    ], [conn('s', 'f'), conn('f', 'ta'), conn('f', 'sw'), conn('sw', 'tb', 'yes'), conn('ta', 'j'), conn('tb', 'j'), conn('j', 'after'), conn('after', 'end')]);
+    for (const dsl of [picky, parallel]) await ok('/api/v1/workflow/process-definitions/deploy', { token: tokens.admin, body: { dsl } });
+    const statusOf = async (id: string) => (await trailOf(id)).status;
+    const until = async (id: string, status: string) => {
+      const deadline = Date.now() + 30_000;
+      while ((await statusOf(id)) !== status) {
+        if (Date.now() > deadline) throw new Error(`${id} never became ${status}`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    };
+
+    // Finding an instance: API, detail, Temporal.
+    const leave = await startInstance('alice', 'leave_request', { days: 2 }, 'OPS-LEAVE');
+    await act('bob', (await taskOf('bob', leave)).id, 'approve');
+    expect((await runbook('find-instance', { BUSINESS_KEY: 'OPS-LEAVE' })).trim()).toBe(`${leave} completed leave_request`);
+    expect(JSON.parse(await runbook('instance-detail', { INSTANCE_ID: leave }))).toEqual({
+      status: 'completed',
+      currentNodes: [],
+      trail: (await trailOf(leave)).trail,
+    });
+    const listed = await runbook('find-workflow', { BUSINESS_KEY: 'OPS-LEAVE', INSTANCE_ID: leave });
+    expect(listed).toContain(`approval-demo-${leave}`);
+    expect(listed).toMatch(/Completed/);
+
+    // A failed instance: in the stuck list with its reason; fixed variables, re-drive, it goes on.
+    const failing = await startInstance('alice', 'picky', { amount: 5 }, 'OPS-PICKY');
+    await until(failing, 'failed');
+    expect(await runbook('stuck')).toMatch(new RegExp(`${failing} failed .*no case matched`));
+    await ok(`/api/v1/workflow/process-instances/${failing}/variables`, { token: tokens.admin, body: { variables: { amount: 500 } } });
+    expect(JSON.parse(await runbook('re-drive', { INSTANCE_ID: failing }))).toMatchObject({ id: failing, status: 'active', currentNodes: ['big'] });
+    await act('carol', (await taskOf('carol', failing)).id, 'approve');
+    await until(failing, 'completed');
+
+    // A fork whose failed branch holds the join: force-resume moves on after the join.
+    const forked = await startInstance('alice', 'parallel', { go: false }, 'OPS-FORK');
+    await until(forked, 'failed');
+    await act('bob', (await taskOf('bob', forked)).id, 'approve');
+    expect(JSON.parse(await runbook('force-resume', { INSTANCE_ID: forked }))).toMatchObject({ id: forked, status: 'active', currentNodes: ['after'] });
+    await taskOf('dave', forked, 'after');
+
+    // Before a release: replay the running workflows' histories against this code.
+    const historyDir = await mkdtemp(path.join(os.tmpdir(), 'histories-'));
+    try {
+      const replay = await runbook('replay-production-histories', { HISTORY_DIR: historyDir });
+      const lines = replay.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+      expect(lines.map((l) => l.history)).toContain(`approval-demo-${forked}.json`);
+      expect(lines.every((l) => l.ok)).toBe(true);
+    } finally {
+      await rm(historyDir, { recursive: true, force: true });
+    }
+
+    // Terminate: the instance ends, its tasks close, it is archived.
+    expect(JSON.parse(await runbook('terminate', { INSTANCE_ID: forked }))).toMatchObject({ id: forked, status: 'terminated' });
+    expect(await openTasks('dave', forked)).toEqual([]);
+    expect((await trailOf(forked)).status).toBe('terminated');
+    timings.runbookSeconds = (Date.now() - started) / 1000;
+  });
+});
