@@ -70,6 +70,8 @@ export const edgeInput: MiddlewareHandler<AppEnv> = async (c, next) => {
 interface DeclaredRoute {
   pattern: RegExp;
   method: string;
+  /** Parameter segments: a literal segment (`/deploy`) is more specific than `/{id}`. */
+  params: number;
 }
 
 function compile(path: string): RegExp {
@@ -82,18 +84,26 @@ function compile(path: string): RegExp {
 
 /**
  * A path that exists but not for this method answers 405 with `Allow` (before authentication).
- * The declared routes are read from the app once, on the first request (all are registered by then).
+ * `Allow` names the methods of the most specific routes that match (those of `/deploy`, not of
+ * `/{id}`), as the OpenAPI document lists them. The declared routes are read from the app once,
+ * on the first request (all are registered by then).
  */
 export function methodGuard(routes: () => ReadonlyArray<{ method: string; path: string }>): MiddlewareHandler<AppEnv> {
   let declared: DeclaredRoute[] | null = null;
   return async (c, next) => {
     declared ??= routes()
       .filter((r) => r.method !== 'ALL')
-      .map((r) => ({ pattern: compile(r.path), method: r.method.toUpperCase() }));
+      .map((r) => ({
+        pattern: compile(r.path),
+        method: r.method.toUpperCase(),
+        params: r.path.split('/').filter((seg) => seg === '*' || seg.startsWith(':')).length,
+      }));
     const method = c.req.method === 'HEAD' ? 'GET' : c.req.method;
     const matching = declared.filter((r) => r.pattern.test(c.req.path));
+    // Any matching route with this method handles the request (the router picks it).
     if (matching.length > 0 && !matching.some((r) => r.method === method)) {
-      const allow = new Set(matching.map((r) => r.method));
+      const specific = Math.min(...matching.map((r) => r.params));
+      const allow = new Set(matching.filter((r) => r.params === specific).map((r) => r.method));
       if (allow.has('GET')) allow.add('HEAD');
       const list = [...allow].sort().join(', ');
       c.header('Allow', list);

@@ -218,6 +218,12 @@ describe('methods', () => {
     const one = await api(`${I}/${instanceId}`, { method: 'PATCH' });
     expect(one.status).toBe(405);
     expect(one.headers.get('allow')).toContain('GET');
+    // A literal path names its own methods, not those of the `/{id}` routes it also matches.
+    const deploy = await api('/api/v1/workflow/process-definitions/deploy', { method: 'OPTIONS' });
+    expect(deploy.status).toBe(405);
+    expect(deploy.headers.get('allow')).toBe('POST');
+    const todo = await api('/api/v1/workflow/process-instances/todo', { method: 'OPTIONS' });
+    expect(todo.headers.get('allow')).toBe('GET, HEAD');
     // A declared method still authenticates, an unknown path is still 404.
     expect((await api('/api/v1/users', { method: 'GET' })).status).toBe(401);
     expect((await api('/api/v1/nothing-here', { method: 'PUT' })).status).toBe(404);
