@@ -3,7 +3,7 @@
 import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
+import net, { type LookupFunction } from 'node:net';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from './index.js';
 
@@ -40,8 +40,8 @@ function send(url: URL, req: HttpRequest, pinned: Array<{ address: string; famil
         method: req.method,
         headers: req.headers,
         signal: AbortSignal.timeout(req.timeoutMs),
-        lookup: (_host: string, options: { all?: boolean }, done: (...args: any[]) => void) =>
-          options?.all ? done(null, pinned) : done(null, pinned[0].address, pinned[0].family),
+        lookup: ((_host, options, done) =>
+          options?.all ? done(null, pinned) : done(null, pinned[0].address, pinned[0].family)) as LookupFunction,
       },
       (res) => {
         const chunks: Buffer[] = [];

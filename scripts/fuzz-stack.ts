@@ -27,7 +27,7 @@ const stop = async () => {
     process.exit(0);
   }
 };
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+process.on('SIGTERM', () => void stop());
+process.on('SIGINT', () => void stop());
 // Keeps the event loop alive until a signal arrives.
 setInterval(() => {}, 1 << 30);

@@ -74,14 +74,14 @@ async function findSchemathesis(): Promise<string> {
     try {
       await run('python3', ['-m', 'venv', venv]);
     } catch (err) {
-      throw new Error(`Could not create a Python venv (${(err as Error).message}). Install python3 with venv support, or set SCHEMATHESIS.`);
+      throw new Error(`Could not create a Python venv (${(err as Error).message}). Install python3 with venv support, or set SCHEMATHESIS.`, { cause: err });
     }
   }
   console.log(`fuzz: installing schemathesis==${SCHEMATHESIS_VERSION} from PyPI`);
   try {
     await run(path.join(venv, 'bin', 'pip'), ['install', '--quiet', `schemathesis==${SCHEMATHESIS_VERSION}`], { maxBuffer: 16 * 1024 * 1024 });
   } catch (err) {
-    throw new Error(`pip could not install schemathesis==${SCHEMATHESIS_VERSION} (${(err as Error).message.split('\n')[0]}). Set SCHEMATHESIS to a schemathesis binary.`);
+    throw new Error(`pip could not install schemathesis==${SCHEMATHESIS_VERSION} (${(err as Error).message.split('\n')[0]}). Set SCHEMATHESIS to a schemathesis binary.`, { cause: err });
   }
   return bin;
 }

@@ -8,7 +8,7 @@ export interface TemplateContext {
 
 const PLACEHOLDER = /\$\{([^{}]*)\}/g;
 const WHOLE = /^\$\{([^{}]*)\}$/;
-const PATH = /^(msg|metadata)((?:\.[A-Za-z0-9_\-]+)*)$/;
+const PATH = /^(msg|metadata)((?:\.[A-Za-z0-9_-]+)*)$/;
 
 /** Value at `msg.a.b` / `metadata.k`, or undefined when any step is missing. */
 export function lookupPath(ctx: TemplateContext, path: string): unknown {

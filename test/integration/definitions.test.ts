@@ -1,7 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-// @ts-ignore -- pg ships no type declarations and @types/pg is not a dependency
+// @ts-expect-error -- pg ships no type declarations and @types/pg is not a dependency
 import pg from 'pg';
 import { api, createDemoLikeTenant, createTenant, login } from '../helpers/api.js';
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, inject } from 'vitest';
-// @ts-ignore -- pg ships no types here
+// @ts-expect-error -- pg ships no types here
 import pg from 'pg';
 import { api, createDemoLikeTenant } from '../helpers/api.js';
 import { act, actOk, deploy, eventually, example, instance, myTask, oneStep, start } from '../helpers/flow.js';

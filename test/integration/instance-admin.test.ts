@@ -2,7 +2,7 @@
 // failed and of a stuck instance, force-resume past a join that never fired, delete and batch
 // delete — each with its refusals, permissions and tenancy.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-// @ts-ignore -- pg ships no type declarations and @types/pg is not a dependency
+// @ts-expect-error -- pg ships no type declarations and @types/pg is not a dependency
 import pg from 'pg';
 import { api, createDemoLikeTenant, createTenant } from '../helpers/api.js';
 import { actOk, deploy, instance, myTask, oneStep, start } from '../helpers/flow.js';

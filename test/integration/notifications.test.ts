@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { SignJWT } from 'jose';
 import WebSocket from 'ws';
-// @ts-ignore -- pg ships no types here
+// @ts-expect-error -- pg ships no types here
 import pg from 'pg';
 import { api, baseUrl, createDemoLikeTenant, login } from '../helpers/api.js';
 import { deploy, eventually, oneStep, start } from '../helpers/flow.js';

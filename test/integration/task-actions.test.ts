@@ -2,7 +2,7 @@
 // path (states, assignees, trail, list views right after the 200), its refusals, designer
 // switches, tenancy and permissions, and a race between two actions on one task.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-// @ts-ignore -- pg ships no type declarations and @types/pg is not a dependency
+// @ts-expect-error -- pg ships no type declarations and @types/pg is not a dependency
 import pg from 'pg';
 import { api, createDemoLikeTenant, login } from '../helpers/api.js';
 import { act, actOk, deploy, instance, myTask, oneStep, start, todo } from '../helpers/flow.js';

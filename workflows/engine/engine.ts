@@ -27,6 +27,15 @@ export class Halt extends Error {
   }
 }
 
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** A promise's outcome as a value, so the code after a wait runs whether it resolved or failed. */
+const settleOf = <T>(promise: Promise<T>): Promise<Settled<T>> =>
+  promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+
 export type ApproveMode = 'single' | 'any' | 'all' | 'sequential' | 'vote';
 export type RunOutcome = 'approved' | 'rejected' | 'returned' | 'cancelled' | 'completed';
 
@@ -318,26 +327,25 @@ export class Engine {
     if (!wake()) this.waits++;
     this.parked.add(wake);
     this.release();
-    try {
-      const met =
-        timeoutMs === undefined ? (await condition(wake), true) : timerSummary ? await condition(wake, timeoutMs, { summary: timerSummary }) : await condition(wake, timeoutMs);
-      return met;
-    } finally {
-      this.parked.delete(wake);
-      this.hold();
-      if (this.ended) throw new Halt();
-    }
+    const met = await settleOf(
+      timeoutMs === undefined ? condition(wake).then(() => true) : timerSummary ? condition(wake, timeoutMs, { summary: timerSummary }) : condition(wake, timeoutMs),
+    );
+    this.parked.delete(wake);
+    return this.resume(met);
   }
 
   /** Awaits work that may take long (http call, child process) without holding Updates back. */
   async parkOn<T>(promise: Promise<T>): Promise<T> {
     this.release();
-    try {
-      return await promise;
-    } finally {
-      this.hold();
-      if (this.ended) throw new Halt();
-    }
+    return this.resume(await settleOf(promise));
+  }
+
+  /** Back from a wait: running again; an instance that ended meanwhile halts the path whatever the wait gave. */
+  private resume<T>(outcome: Settled<T>): T {
+    this.hold();
+    if (this.ended) throw new Halt();
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
   }
 
   /** Nothing is running and nothing parked is about to wake: the instance waits for people or time. */

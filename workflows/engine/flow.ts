@@ -13,7 +13,7 @@ export class NodeFailure extends Error {}
 
 /** The innermost message of an activity failure. */
 export function causeMessage(err: unknown): string {
-  let e: any = err;
-  while (e?.cause) e = e.cause;
+  let e = err as { cause?: unknown; message?: string } | undefined;
+  while (e?.cause) e = e.cause as typeof e;
   return e?.message ?? String(err);
 }

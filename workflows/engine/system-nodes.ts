@@ -103,10 +103,10 @@ export async function httpCall(engine: Engine, token: Token, node: DslNode): Pro
 }
 
 function pick(value: unknown, path: string): unknown {
-  let cur: any = value;
+  let cur = value;
   for (const part of path.replace(/^body\.?/, '').split('.').filter(Boolean)) {
     if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, part)) return null;
-    cur = cur[part];
+    cur = (cur as Record<string, unknown>)[part];
   }
   return cur ?? null;
 }

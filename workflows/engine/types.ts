@@ -147,9 +147,9 @@ export interface CarriedState {
   status: InstanceStatus;
   detail: Record<string, unknown> | null;
   tasks: Record<string, TaskState>;
-  runs: Record<string, any>;
-  tokens: Record<string, any>;
-  regions: Record<string, any>;
+  runs: Record<string, unknown>;
+  tokens: Record<string, unknown>;
+  regions: Record<string, unknown>;
   completedApprovals: string[];
   lastUrge: Record<string, string>;
   seq: number;

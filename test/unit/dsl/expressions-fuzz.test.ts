@@ -126,7 +126,7 @@ describe('expression fuzzing', () => {
       result = evaluateCondition(expression, ctx);
       expect(typeof result).toBe('boolean');
     } catch (e) {
-      if (!(e instanceof ExpressionError)) throw new Error(`non-ExpressionError for ${JSON.stringify(expression)}: ${String(e)}`);
+      if (!(e instanceof ExpressionError)) throw new Error(`non-ExpressionError for ${JSON.stringify(expression)}: ${String(e)}`, { cause: e });
       result = e;
     }
     const ms = performance.now() - started;
