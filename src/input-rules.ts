@@ -10,6 +10,7 @@ export const MAX_VARIABLES_BYTES = 256 * 1024;
 
 // U+0000 (PostgreSQL text and jsonb cannot store it) and UTF-16 surrogates without their pair
 // (not valid Unicode: PostgreSQL's UTF-8 encoding refuses them).
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly the character PostgreSQL refuses
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Whether the service accepts this string anywhere (ids, names, values, claims). */
