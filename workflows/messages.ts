@@ -16,62 +16,77 @@ export interface Actor {
   deptId: string | null;
 }
 
-export interface TaskActionInput {
+/** What every task action names: who acts, on which task. Each Update's input mirrors its HTTP body
+ * (src/http/routes/task-actions.schemas.ts) plus this; docs/task-actions.md says which field
+ * becomes the trail comment. */
+export interface TaskRef {
   actor: Actor;
   taskId: string;
-  comment?: string;
-  reason?: string;
-  targetActivityId?: string;
-  assigneeUserId?: string;
-  assigneeUserIds?: string[];
-  position?: 'before' | 'after' | 'parallel';
-  variables?: Record<string, unknown>;
-  userIds?: string[];
-  roleIds?: string[];
-  deptIds?: string[];
-  message?: string;
 }
 
-export interface InstanceActionInput {
+/** approve, reject, complete (DecisionBody): `comment` is the trail comment. */
+export type DecisionInput = TaskRef & { comment?: string; variables?: Record<string, unknown> };
+/** returnTask (ReturnBody): `comment` is the trail comment; `reason` is kept in the trail detail. */
+export type ReturnInput = TaskRef & { targetActivityId: string; comment?: string; reason?: string };
+/** transfer, delegate, reassign (AssigneeBody): `reason` is the trail comment (reassign: within its text). */
+export type HandoverInput = TaskRef & { assigneeUserId: string; reason?: string };
+export type SignPosition = 'before' | 'after' | 'parallel';
+/** addSign (AddSignBody): `reason` is the trail comment. */
+export type AddSignInput = TaskRef & { assigneeUserIds: string[]; position?: SignPosition; reason?: string };
+/** reduceSign (ReduceSignBody): `reason` is the trail comment. */
+export type ReduceSignInput = TaskRef & { assigneeUserIds: string[]; reason?: string };
+/** withdrawTask, suspendTask, activateTask (ReasonBody): `reason` is the trail comment. */
+export type ReasonInput = TaskRef & { reason?: string };
+/** urge (UrgeBody): `message` is the trail comment and goes into the notification. */
+export type UrgeInput = TaskRef & { message?: string };
+/** addCandidates, removeCandidates (CandidatesBody). */
+export type CandidatesInput = TaskRef & { userIds?: string[]; roleIds?: string[]; deptIds?: string[] };
+/** setTaskVariables (SetTaskVariablesBody). */
+export type SetTaskVariablesInput = TaskRef & { variables: Record<string, unknown> };
+/** deleteTaskVariables. */
+export type DeleteTaskVariablesInput = TaskRef & { names: string[] };
+
+/** Instance-level actor. */
+export interface InstanceRef {
   actor: Actor;
-  reason?: string;
-  comment?: string;
-  variables?: Record<string, unknown>;
-  deleteNames?: string[];
 }
+/** withdraw, terminate, completeInstance, suspendInstance, activateInstance, reDrive, forceResume: `reason` is the trail comment. */
+export type InstanceReasonInput = InstanceRef & { reason?: string };
+/** setVariables. */
+export type SetVariablesInput = InstanceRef & { variables?: Record<string, unknown>; deleteNames?: string[] };
 
 // Instance-level
 export const sync = defineUpdate<ActionResult, []>('sync');
-export const setVariables = defineUpdate<ActionResult, [InstanceActionInput]>('setVariables');
-export const withdraw = defineUpdate<ActionResult, [InstanceActionInput]>('withdraw');
-export const terminate = defineUpdate<ActionResult, [InstanceActionInput]>('terminate');
-export const completeInstance = defineUpdate<ActionResult, [InstanceActionInput]>('completeInstance');
-export const suspendInstance = defineUpdate<ActionResult, [InstanceActionInput]>('suspendInstance');
-export const activateInstance = defineUpdate<ActionResult, [InstanceActionInput]>('activateInstance');
-export const reDrive = defineUpdate<ActionResult, [InstanceActionInput]>('reDrive');
-export const forceResume = defineUpdate<ActionResult, [InstanceActionInput]>('forceResume');
+export const setVariables = defineUpdate<ActionResult, [SetVariablesInput]>('setVariables');
+export const withdraw = defineUpdate<ActionResult, [InstanceReasonInput]>('withdraw');
+export const terminate = defineUpdate<ActionResult, [InstanceReasonInput]>('terminate');
+export const completeInstance = defineUpdate<ActionResult, [InstanceReasonInput]>('completeInstance');
+export const suspendInstance = defineUpdate<ActionResult, [InstanceReasonInput]>('suspendInstance');
+export const activateInstance = defineUpdate<ActionResult, [InstanceReasonInput]>('activateInstance');
+export const reDrive = defineUpdate<ActionResult, [InstanceReasonInput]>('reDrive');
+export const forceResume = defineUpdate<ActionResult, [InstanceReasonInput]>('forceResume');
 
 // Task-level
-export const approve = defineUpdate<ActionResult, [TaskActionInput]>('approve');
-export const reject = defineUpdate<ActionResult, [TaskActionInput]>('reject');
-export const complete = defineUpdate<ActionResult, [TaskActionInput]>('complete');
-export const claim = defineUpdate<ActionResult, [TaskActionInput]>('claim');
-export const unclaim = defineUpdate<ActionResult, [TaskActionInput]>('unclaim');
-export const returnTask = defineUpdate<ActionResult, [TaskActionInput]>('returnTask');
-export const transfer = defineUpdate<ActionResult, [TaskActionInput]>('transfer');
-export const delegate = defineUpdate<ActionResult, [TaskActionInput]>('delegate');
-export const resolve = defineUpdate<ActionResult, [TaskActionInput]>('resolve');
-export const addSign = defineUpdate<ActionResult, [TaskActionInput]>('addSign');
-export const reduceSign = defineUpdate<ActionResult, [TaskActionInput]>('reduceSign');
-export const withdrawTask = defineUpdate<ActionResult, [TaskActionInput]>('withdrawTask');
-export const urge = defineUpdate<ActionResult, [TaskActionInput]>('urge');
-export const suspendTask = defineUpdate<ActionResult, [TaskActionInput]>('suspendTask');
-export const activateTask = defineUpdate<ActionResult, [TaskActionInput]>('activateTask');
-export const reassign = defineUpdate<ActionResult, [TaskActionInput]>('reassign');
-export const addCandidates = defineUpdate<ActionResult, [TaskActionInput]>('addCandidates');
-export const removeCandidates = defineUpdate<ActionResult, [TaskActionInput]>('removeCandidates');
-export const setTaskVariables = defineUpdate<ActionResult, [TaskActionInput]>('setTaskVariables');
-export const deleteTaskVariables = defineUpdate<ActionResult, [TaskActionInput & { names: string[] }]>('deleteTaskVariables');
+export const approve = defineUpdate<ActionResult, [DecisionInput]>('approve');
+export const reject = defineUpdate<ActionResult, [DecisionInput]>('reject');
+export const complete = defineUpdate<ActionResult, [DecisionInput]>('complete');
+export const claim = defineUpdate<ActionResult, [TaskRef]>('claim');
+export const unclaim = defineUpdate<ActionResult, [TaskRef]>('unclaim');
+export const returnTask = defineUpdate<ActionResult, [ReturnInput]>('returnTask');
+export const transfer = defineUpdate<ActionResult, [HandoverInput]>('transfer');
+export const delegate = defineUpdate<ActionResult, [HandoverInput]>('delegate');
+export const resolve = defineUpdate<ActionResult, [TaskRef]>('resolve');
+export const addSign = defineUpdate<ActionResult, [AddSignInput]>('addSign');
+export const reduceSign = defineUpdate<ActionResult, [ReduceSignInput]>('reduceSign');
+export const withdrawTask = defineUpdate<ActionResult, [ReasonInput]>('withdrawTask');
+export const urge = defineUpdate<ActionResult, [UrgeInput]>('urge');
+export const suspendTask = defineUpdate<ActionResult, [ReasonInput]>('suspendTask');
+export const activateTask = defineUpdate<ActionResult, [ReasonInput]>('activateTask');
+export const reassign = defineUpdate<ActionResult, [HandoverInput]>('reassign');
+export const addCandidates = defineUpdate<ActionResult, [CandidatesInput]>('addCandidates');
+export const removeCandidates = defineUpdate<ActionResult, [CandidatesInput]>('removeCandidates');
+export const setTaskVariables = defineUpdate<ActionResult, [SetTaskVariablesInput]>('setTaskVariables');
+export const deleteTaskVariables = defineUpdate<ActionResult, [DeleteTaskVariablesInput]>('deleteTaskVariables');
 
 export interface InstanceStatusView {
   status: InstanceStatus;

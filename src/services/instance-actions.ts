@@ -9,6 +9,9 @@ import { readableInstance } from './instances.js';
 
 const ENDED = ['completed', 'rejected', 'terminated'];
 
+/** The body's `reason` is the trail comment; `comment` is its deprecated alias (docs/task-actions.md). */
+export const reasonOf = (body: { reason?: string; comment?: string }) => body.reason ?? body.comment;
+
 export type InstanceAction = 'withdraw' | 'terminate' | 'complete' | 'suspend' | 'activate';
 
 export async function instanceAction(
@@ -36,7 +39,7 @@ export async function instanceAction(
     throw new AppError('INVALID_STATE', `The instance has ended (${row.status})`);
   }
   const def = { withdraw: m.withdraw, terminate: m.terminate, complete: m.completeInstance }[action];
-  await runUpdate(deps.temporal, principal.tenantId, id, def, { actor: actorOf(principal), ...body }, idempotencyKey);
+  await runUpdate(deps.temporal, principal.tenantId, id, def, { actor: actorOf(principal), reason: reasonOf(body) }, idempotencyKey);
   const after = await findInstanceRow(em, principal.tenantId, id);
   return { id, status: after.status as string };
 }
@@ -57,7 +60,7 @@ async function suspendOrActivateInstance(
   if (row.status === 'draft') throw new AppError('INVALID_STATE', `A draft is not running: it cannot be ${action === 'suspend' ? 'suspended' : 'activated'}`);
   if (row.archived) throw new AppError('INVALID_STATE', `The instance has ended (${row.status})`);
   const def = action === 'suspend' ? m.suspendInstance : m.activateInstance;
-  await runUpdate(deps.temporal, principal.tenantId, id, def, { actor: actorOf(principal), ...body }, idempotencyKey);
+  await runUpdate(deps.temporal, principal.tenantId, id, def, { actor: actorOf(principal), reason: reasonOf(body) }, idempotencyKey);
   const after = await findInstanceRow(em, principal.tenantId, id);
   return { id, status: after.status as string };
 }

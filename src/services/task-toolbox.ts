@@ -15,8 +15,8 @@ import { findInstanceRow, findTaskRow, isParticipant } from './read-model.js';
 import { getTask, taskAction } from './tasks.js';
 
 /** What a client sends with a task action (the actor and task id are the server's). */
-export type TaskActionBody = Omit<m.TaskActionInput, 'actor' | 'taskId'>;
-export type TaskUpdate = UpdateDefinition<ActionResult, [m.TaskActionInput]>;
+export type BodyOf<A extends m.TaskRef> = Omit<A, 'actor' | 'taskId'>;
+export type TaskUpdate<A extends m.TaskRef> = UpdateDefinition<ActionResult, [A]>;
 
 const OPEN = ['pending', 'active', 'waiting', 'suspended'];
 const iso = (v: unknown) => new Date(v as string).toISOString();
@@ -49,14 +49,16 @@ async function requireDirectoryRefs(em: EntityManager, tenantId: string, refs: {
 }
 
 /** A task action whose body names people: they must exist before the workflow hears of them. */
-export async function actWithPeople(deps: AppDeps, principal: Principal, taskId: string, def: TaskUpdate, body: TaskActionBody, idempotencyKey?: string) {
+export async function actWithPeople<A extends m.HandoverInput | m.AddSignInput>(deps: AppDeps, principal: Principal, taskId: string, def: TaskUpdate<A>, body: BodyOf<A>, idempotencyKey?: string) {
   const em = deps.orm.em.fork();
-  await requireUsers(em, principal.tenantId, [...(body.assigneeUserId ? [body.assigneeUserId] : []), ...(body.assigneeUserIds ?? [])]);
+  const named = body as BodyOf<m.HandoverInput> | BodyOf<m.AddSignInput>;
+  const people = 'assigneeUserIds' in named ? named.assigneeUserIds : [named.assigneeUserId];
+  await requireUsers(em, principal.tenantId, people);
   return taskAction(deps, principal, taskId, def, body, idempotencyKey);
 }
 
 /** Reassign (workflow:admin); the system comment also lands in the task's comments. */
-export async function reassign(deps: AppDeps, principal: Principal, taskId: string, body: { assigneeUserId: string; reason?: string }, idempotencyKey?: string) {
+export async function reassign(deps: AppDeps, principal: Principal, taskId: string, body: BodyOf<m.HandoverInput>, idempotencyKey?: string) {
   const before = await getTask(deps, principal, taskId);
   const result = await actWithPeople(deps, principal, taskId, m.reassign, body, idempotencyKey);
   const text = `Reassigned by ${principal.userId} from ${before.assignee ?? 'the candidate pool'} to ${body.assigneeUserId}${body.reason ? `: ${body.reason}` : ''}`;
@@ -74,7 +76,7 @@ export async function changeCandidates(
   principal: Principal,
   taskId: string,
   change: 'add' | 'remove',
-  body: { userIds?: string[]; roleIds?: string[]; deptIds?: string[] },
+  body: BodyOf<m.CandidatesInput>,
   idempotencyKey?: string,
 ) {
   if (change === 'add') await requireDirectoryRefs(deps.orm.em.fork(), principal.tenantId, body);

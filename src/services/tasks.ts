@@ -3,7 +3,7 @@ import type { UpdateDefinition } from '@temporalio/common';
 import { AppError } from '../errors.js';
 import type { AppDeps, Principal } from '../context.js';
 import type { ActionResult } from '../../workflows/engine/types.js';
-import type { TaskActionInput } from '../../workflows/messages.js';
+import type { TaskRef } from '../../workflows/messages.js';
 import type { TaskQuery } from '../shapes.js';
 import { actorOf, runUpdate } from './engine-client.js';
 import { holds, Permissions } from './permissions.js';
@@ -50,19 +50,19 @@ export async function getTask(deps: AppDeps, principal: Principal, id: string, o
 }
 
 /** Sends one task action to the instance's workflow; answers the task and instance after it. */
-export async function taskAction(
+export async function taskAction<A extends TaskRef>(
   deps: AppDeps,
   principal: Principal,
   taskId: string,
-  def: UpdateDefinition<ActionResult, [TaskActionInput]>,
-  body: Omit<TaskActionInput, 'actor' | 'taskId'>,
+  def: UpdateDefinition<ActionResult, [A]>,
+  body: Omit<A, 'actor' | 'taskId'>,
   idempotencyKey?: string,
 ) {
   const em = deps.orm.em.fork();
   const row = await getTask(deps, principal, taskId);
   if (row.archived) throw new AppError('INVALID_STATE', 'The instance of this task has ended');
   const actor = actorOf(principal);
-  const result = await runUpdate(deps.temporal, principal.tenantId, row.instance_id, def, { ...body, actor, taskId }, idempotencyKey);
+  const result = await runUpdate(deps.temporal, principal.tenantId, row.instance_id, def, { ...body, actor, taskId } as A, idempotencyKey);
   const after = await findTaskRow(em, principal.tenantId, taskId).catch(() => row);
   const instance = await findInstanceRow(em, principal.tenantId, row.instance_id);
   return { task: taskView(after), instance: { id: instance.id as string, status: instance.status as string }, ...(result.removed ? { removed: result.removed, kept: result.kept } : {}) };

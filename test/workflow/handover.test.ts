@@ -45,7 +45,7 @@ describe.concurrent('return', () => {
     await h.decide(instanceId, 'erin');
     const task = h.projection.taskOf(instanceId, 'bob', 'n3');
     for (const target of ['n1', 'start', 'nowhere', undefined]) {
-      const refusal = await h.refused(instanceId, m.returnTask, { actor: h.actor('bob'), taskId: task.id, targetActivityId: target });
+      const refusal = await h.refused(instanceId, m.returnTask, { actor: h.actor('bob'), taskId: task.id, targetActivityId: target as string });
       expect(refusal, String(target)).toMatchObject({ type: 'INVALID_TARGET', data: { allowedTarget: 'n2' }, message: expect.stringContaining('only be returned to n2') });
     }
     expect((await h.refused(instanceId, m.returnTask, { actor: h.actor('erin'), taskId: task.id, targetActivityId: 'n2' })).type).toBe('NOT_ASSIGNEE');
@@ -88,7 +88,7 @@ describe.concurrent('delegate and resolve', () => {
 
     await h.act(instanceId, m.delegate, { actor: h.actor('dave'), taskId: task.id, assigneeUserId: 'carol' });
     expect((await h.refused(instanceId, m.resolve, { actor: h.actor('erin'), taskId: task.id })).type).toBe('NOT_ASSIGNEE');
-    expect(await h.act(instanceId, m.resolve, { actor: h.actor('carol'), taskId: task.id, comment: 'over to you' })).toMatchObject({ instanceStatus: 'active' });
+    expect(await h.act(instanceId, m.resolve, { actor: h.actor('carol'), taskId: task.id })).toMatchObject({ instanceStatus: 'active' });
     expect(h.projection.of(instanceId).tasks.get(task.id)).toMatchObject({ assignee: 'dave', owner: null, status: 'active' });
     expect(h.projection.of(instanceId).trail.find((e) => e.type === 'resolve')).toMatchObject({ userId: 'carol', detail: { owner: 'dave', delegatee: 'carol', by: 'delegatee' } });
 

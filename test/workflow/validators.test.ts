@@ -67,14 +67,13 @@ describe.concurrent('validators', () => {
     const { instanceId } = await h.start(oneStep('v_off', users('bob'), { actionPermissions: off }), {});
     const task = h.projection.taskOf(instanceId, 'bob');
     expect(h.projection.of(instanceId).snapshots.some((s) => s.actionPermissions[task.id]?.delegate === false)).toBe(true);
-    const cases: Array<[typeof m.transfer, Partial<m.TaskActionInput>]> = [
-      [m.transfer, { assigneeUserId: 'carol' }],
-      [m.delegate, { assigneeUserId: 'carol' }],
-      [m.addSign, { assigneeUserIds: ['carol'] }],
+    const bob = { actor: h.actor('bob'), taskId: task.id };
+    const refusals = [
+      await h.refused(instanceId, m.transfer, { ...bob, assigneeUserId: 'carol' }),
+      await h.refused(instanceId, m.delegate, { ...bob, assigneeUserId: 'carol' }),
+      await h.refused(instanceId, m.addSign, { ...bob, assigneeUserIds: ['carol'] }),
     ];
-    for (const [def, extra] of cases) {
-      expect((await h.refused(instanceId, def, { actor: h.actor('bob'), taskId: task.id, ...extra })).type, def.name).toBe('ACTION_DISABLED');
-    }
+    expect(refusals.map((r) => r.type)).toEqual(['ACTION_DISABLED', 'ACTION_DISABLED', 'ACTION_DISABLED']);
   });
 
   it('an ended instance refuses every action (INVALID_STATE), as the server maps a closed workflow', async () => {
@@ -88,9 +87,9 @@ describe.concurrent('validators', () => {
     expect(h.projection.trailTypes(instanceId)).toEqual(['start', 'assign', 'withdraw']);
     expect(await h.handle(instanceId).result()).toMatchObject({ status: 'terminated' });
 
-    for (const def of [m.approve, m.reject, m.delegate]) {
-      expect((await h.refused(instanceId, def, { actor: h.actor('bob'), taskId: task.id, assigneeUserId: 'carol' })).type, def.name).toBe('INVALID_STATE');
-    }
+    const bob = { actor: h.actor('bob'), taskId: task.id };
+    for (const def of [m.approve, m.reject]) expect((await h.refused(instanceId, def, bob)).type, def.name).toBe('INVALID_STATE');
+    expect((await h.refused(instanceId, m.delegate, { ...bob, assigneeUserId: 'carol' })).type).toBe('INVALID_STATE');
     expect((await h.refused(instanceId, m.withdraw, { actor: h.actor('alice') })).type).toBe('INVALID_STATE');
   });
 });

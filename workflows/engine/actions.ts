@@ -30,7 +30,7 @@ export function findTask(engine: Engine, taskId: string): TaskState {
 }
 
 /** An open, unsuspended task of a running instance (whoever holds it). */
-export function requireLive(engine: Engine, input: m.TaskActionInput): TaskState {
+export function requireLive(engine: Engine, input: m.TaskRef): TaskState {
   requireRunning(engine);
   const task = findTask(engine, input.taskId);
   if (!engine.isOpen(task)) fault('INVALID_STATE', `The task is ${task.status}${task.result ? ` (${task.result})` : ''}`);
@@ -39,7 +39,7 @@ export function requireLive(engine: Engine, input: m.TaskActionInput): TaskState
 }
 
 /** The rules every approver action shares: a live task, its turn, the caller's. */
-export function requireActionable(engine: Engine, input: m.TaskActionInput): TaskState {
+export function requireActionable(engine: Engine, input: m.TaskRef): TaskState {
   const task = requireLive(engine, input);
   if (task.status === 'pending') fault('INVALID_STATE', 'The task is in a candidate pool: claim it first');
   if (task.status === 'waiting') fault('INVALID_STATE', 'It is not this task\'s turn yet');
@@ -56,7 +56,7 @@ export function requireSwitch(engine: Engine, task: TaskState | null, name: stri
   }
 }
 
-function validateDecision(engine: Engine, input: m.TaskActionInput, decision: 'approve' | 'reject') {
+function validateDecision(engine: Engine, input: m.DecisionInput, decision: 'approve' | 'reject') {
   const task = requireActionable(engine, input);
   if (decision === 'reject' && (task.kind === 'handle' || task.kind === 'resubmit')) {
     fault('INVALID_STATE', `A ${task.kind} task cannot be rejected: complete it${task.kind === 'resubmit' ? ' or withdraw' : ''}`);
@@ -65,14 +65,14 @@ function validateDecision(engine: Engine, input: m.TaskActionInput, decision: 'a
 }
 
 /** The delegatee's decision goes back to the owner; the flow does not move. */
-function returnToOwner(engine: Engine, task: TaskState, decision: string, input: m.TaskActionInput) {
+function returnToOwner(engine: Engine, task: TaskState, decision: string, input: m.DecisionInput) {
   engine.trail(decision, { activityId: task.activityId, taskId: task.id, userId: input.actor.userId, comment: input.comment ?? null, detail: { delegated: true, owner: task.owner } });
   task.assignee = task.owner;
   task.owner = null;
   engine.setStatus(task, 'active');
 }
 
-function applyDecision(engine: Engine, input: m.TaskActionInput, decision: 'approve' | 'reject') {
+function applyDecision(engine: Engine, input: m.DecisionInput, decision: 'approve' | 'reject') {
   const task = engine.tasks[input.taskId];
   if (task.owner) return returnToOwner(engine, task, decision, input);
   if (input.variables && Object.keys(input.variables).length) {
@@ -146,7 +146,7 @@ export function registerCoreActions(engine: Engine) {
     engine,
     m.withdraw,
     (input) => {
-      engine.trail('withdraw', { userId: input.actor.userId, comment: input.reason ?? input.comment ?? null });
+      engine.trail('withdraw', { userId: input.actor.userId, comment: input.reason ?? null });
       engine.end('terminated', 'Withdrawn by applicant', 'withdrawn');
       return settle(engine, null);
     },
@@ -169,7 +169,7 @@ export function registerCoreActions(engine: Engine) {
       def as typeof m.terminate,
       (input) => {
         if (engine.ended) return settle(engine, null);
-        engine.trail(type, { userId: input.actor.userId, comment: input.reason ?? input.comment ?? null });
+        engine.trail(type, { userId: input.actor.userId, comment: input.reason ?? null });
         engine.end(status, input.reason ? `${reason}: ${input.reason}` : reason);
         return settle(engine, null);
       },

@@ -44,7 +44,7 @@ const waits = (engine: Engine) => Object.values(engine.tokens).map((t) => waitOf
 /** Paths a re-drive runs again: failed ones, and userTasks nobody can act on. */
 const redrivable = (w: PathWait) => w.state === 'failed' || (w.state === 'stuck' && w.node.type === 'userTask');
 
-function requireAdminOnRunning(engine: Engine, input: m.InstanceActionInput) {
+function requireAdminOnRunning(engine: Engine, input: m.InstanceReasonInput) {
   if (!input.actor.admin) fault('FORBIDDEN', 'Permission required: workflow:admin');
   if (engine.ended) fault('INVALID_STATE', `The instance has ended (${engine.status})`);
   if (engine.status === 'suspended') fault('INVALID_STATE', 'The instance is suspended: activate it first');

@@ -31,7 +31,7 @@ export function registerAdminTaskActions(engine: Engine) {
     (input) => {
       const task = engine.tasks[input.taskId];
       const from = task.assignee;
-      const to = input.assigneeUserId!;
+      const to = input.assigneeUserId;
       const reason = input.reason ?? null;
       task.assignee = to;
       task.owner = null;
@@ -43,8 +43,8 @@ export function registerAdminTaskActions(engine: Engine) {
     },
   );
 
-  const candidateLists = (input: m.TaskActionInput) => ({ userIds: input.userIds ?? [], roleIds: input.roleIds ?? [], deptIds: input.deptIds ?? [] });
-  const requirePool = (input: m.TaskActionInput) => {
+  const candidateLists = (input: m.CandidatesInput) => ({ userIds: input.userIds ?? [], roleIds: input.roleIds ?? [], deptIds: input.deptIds ?? [] });
+  const requirePool = (input: m.CandidatesInput) => {
     const task = requireLive(engine, input);
     if (task.status !== 'pending') fault('INVALID_STATE', `The task is ${task.status}: candidates are changed on a pending pool only`);
     const lists = candidateLists(input);
@@ -114,7 +114,7 @@ export function registerAdminTaskActions(engine: Engine) {
       const task = engine.tasks[input.taskId];
       Object.assign(task.variables, input.variables);
       engine.changed(task);
-      engine.trail('system', trailOf(task, input.actor, 'Task variables set', { taskVariables: { set: Object.keys(input.variables!) } }));
+      engine.trail('system', trailOf(task, input.actor, 'Task variables set', { taskVariables: { set: Object.keys(input.variables) } }));
     },
   );
 

@@ -7,7 +7,7 @@ import { refuse, trailOf, requireOwnTask, isCandidate, runOf, tasksOfActivation,
 
 // ---------- return ----------
 
-function validateReturn(engine: Engine, input: m.TaskActionInput) {
+function validateReturn(engine: Engine, input: m.ReturnInput) {
   const task = requireOwnTask(engine, input);
   if (task.kind !== 'approval' && task.kind !== 'handle') fault('INVALID_STATE', `A ${task.kind} task cannot be returned`);
   requireSwitch(engine, task, 'return');
@@ -18,11 +18,11 @@ function validateReturn(engine: Engine, input: m.TaskActionInput) {
   }
 }
 
-function applyReturn(engine: Engine, input: m.TaskActionInput) {
+function applyReturn(engine: Engine, input: m.ReturnInput) {
   const task = engine.tasks[input.taskId];
   const run = runOf(engine, task)!;
-  const target = input.targetActivityId!;
-  const comment = input.comment ?? input.reason ?? null;
+  const target = input.targetActivityId;
+  const comment = input.comment ?? null;
   engine.closeTask(task, 'returned', comment);
   for (const t of tasksOfActivation(engine, run)) engine.closeTask(t, 'cancelled');
   if (run.parentTaskId) engine.closeTask(engine.tasks[run.parentTaskId], 'returned');
@@ -55,7 +55,7 @@ export function registerHandoverActions(engine: Engine) {
       task.claimedBy = input.actor.userId;
       task.status = 'active';
       engine.changed(task);
-      engine.trail('claim', trailOf(task, input.actor, input.comment));
+      engine.trail('claim', trailOf(task, input.actor));
     },
   );
 
@@ -74,7 +74,7 @@ export function registerHandoverActions(engine: Engine) {
       task.claimedBy = null;
       task.status = 'pending';
       engine.changed(task);
-      engine.trail('unclaim', trailOf(task, input.actor, input.comment));
+      engine.trail('unclaim', trailOf(task, input.actor));
       for (const userId of task.candidates.userIds) if (userId !== input.actor.userId) engine.notify(userId, 'task_claimable', task.id, { activityId: task.activityId, name: task.name });
     },
   );
@@ -93,11 +93,11 @@ export function registerHandoverActions(engine: Engine) {
     (input) => {
       const task = engine.tasks[input.taskId];
       const from = task.assignee;
-      const to = input.assigneeUserId!;
+      const to = input.assigneeUserId;
       task.assignee = to;
       task.claimedBy = null;
       engine.setStatus(task, 'active');
-      engine.trail('transfer', trailOf(task, input.actor, input.reason ?? input.comment, { from, to, reason: input.reason ?? null }));
+      engine.trail('transfer', trailOf(task, input.actor, input.reason, { from, to, reason: input.reason ?? null }));
     },
   );
 
@@ -111,11 +111,11 @@ export function registerHandoverActions(engine: Engine) {
     (input) => {
       const task = engine.tasks[input.taskId];
       const from = task.assignee!;
-      const to = input.assigneeUserId!;
+      const to = input.assigneeUserId;
       task.owner = from;
       task.assignee = to;
       engine.setStatus(task, 'active');
-      engine.trail('delegate', trailOf(task, input.actor, input.reason ?? input.comment, { owner: from, to, reason: input.reason ?? null }));
+      engine.trail('delegate', trailOf(task, input.actor, input.reason, { owner: from, to, reason: input.reason ?? null }));
     },
   );
 
@@ -134,7 +134,7 @@ export function registerHandoverActions(engine: Engine) {
       task.owner = null;
       task.status = 'active';
       engine.changed(task);
-      engine.trail('resolve', trailOf(task, input.actor, input.comment ?? input.reason, { owner, delegatee, by: input.actor.userId === owner ? 'owner' : 'delegatee' }));
+      engine.trail('resolve', trailOf(task, input.actor, null, { owner, delegatee, by: input.actor.userId === owner ? 'owner' : 'delegatee' }));
       engine.notify(input.actor.userId === owner ? delegatee : owner, 'task_resolved', task.id, { activityId: task.activityId, owner, delegatee });
     },
   );

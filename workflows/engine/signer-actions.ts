@@ -14,7 +14,7 @@ interface ReducePlan {
 }
 
 /** Who is removed and who stays; refuses when the caller may not remove someone. Pure. */
-function planReduce(engine: Engine, input: m.TaskActionInput): ReducePlan {
+function planReduce(engine: Engine, input: m.ReduceSignInput): ReducePlan {
   requireRunning(engine);
   const task = findTask(engine, input.taskId);
   const run = runOf(engine, task);
@@ -56,7 +56,7 @@ function planReduce(engine: Engine, input: m.TaskActionInput): ReducePlan {
   return { remove, kept };
 }
 
-function applyReduce(engine: Engine, input: m.TaskActionInput): { removed: string[]; kept: string[] } {
+function applyReduce(engine: Engine, input: m.ReduceSignInput): { removed: string[]; kept: string[] } {
   const plan = planReduce(engine, input);
   const task = engine.tasks[input.taskId];
   const run = runOf(engine, task)!;
@@ -96,7 +96,7 @@ export function registerSignerActions(engine: Engine) {
       const run = runOf(engine, task)!;
       const cfg = config(engine.node(task.activityId));
       const position = input.position ?? 'before';
-      const users = [...new Set(input.assigneeUserIds!)];
+      const users = [...new Set(input.assigneeUserIds)];
       const added = users.map((userId) => {
         const active = position !== 'after';
         const sub = engine.createTask({
@@ -116,7 +116,7 @@ export function registerSignerActions(engine: Engine) {
         return sub.id;
       });
       if (position === 'before') engine.setStatus(task, 'waiting');
-      engine.trail('add_sign', trailOf(task, input.actor, input.reason ?? input.comment, { assigneeUserIds: users, position, subTaskIds: added, reason: input.reason ?? null }));
+      engine.trail('add_sign', trailOf(task, input.actor, input.reason, { assigneeUserIds: users, position, subTaskIds: added, reason: input.reason ?? null }));
     },
   );
 

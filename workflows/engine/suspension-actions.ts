@@ -60,7 +60,7 @@ export function registerSuspensionActions(engine: Engine) {
       const notified = new Set(engine.openTasks().flatMap(handlersOf));
       notified.delete(input.actor.userId);
       for (const userId of notified) engine.notify(userId, 'instance_withdrawn', null, { by: input.actor.userId });
-      engine.trail('withdraw', trailOf(task, input.actor, input.reason ?? input.comment, { via: 'task' }));
+      engine.trail('withdraw', trailOf(task, input.actor, input.reason, { via: 'task' }));
       engine.end('terminated', 'Withdrawn by applicant', 'withdrawn');
     },
   );
@@ -100,7 +100,7 @@ export function registerSuspensionActions(engine: Engine) {
       task.status = 'suspended';
       task.held = true;
       engine.changed(task);
-      engine.trail('suspend', trailOf(task, input.actor, input.reason ?? input.comment, { scope: 'task' }));
+      engine.trail('suspend', trailOf(task, input.actor, input.reason, { scope: 'task' }));
       for (const userId of handlersOf(task)) engine.notify(userId, 'task_suspended', task.id, { activityId: task.activityId });
     },
   );
@@ -119,7 +119,7 @@ export function registerSuspensionActions(engine: Engine) {
       task.suspendedFrom = null;
       task.held = false;
       engine.changed(task);
-      engine.trail('activate', trailOf(task, input.actor, input.reason ?? input.comment, { scope: 'task' }));
+      engine.trail('activate', trailOf(task, input.actor, input.reason, { scope: 'task' }));
       for (const userId of handlersOf(task)) engine.notify(userId, 'task_activated', task.id, { activityId: task.activityId });
       const run = runOf(engine, task);
       if (run) evaluate(engine, run, null);
@@ -130,7 +130,7 @@ export function registerSuspensionActions(engine: Engine) {
     engine,
     m.suspendInstance,
     (input) => {
-      suspendInstance(engine, input.actor, input.reason ?? input.comment ?? null);
+      suspendInstance(engine, input.actor, input.reason ?? null);
       return settle(engine, null);
     },
     {
@@ -146,7 +146,7 @@ export function registerSuspensionActions(engine: Engine) {
     engine,
     m.activateInstance,
     (input) => {
-      activateInstance(engine, input.actor, input.reason ?? input.comment ?? null);
+      activateInstance(engine, input.actor, input.reason ?? null);
       return settle(engine, null);
     },
     {

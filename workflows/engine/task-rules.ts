@@ -1,5 +1,6 @@
 // Shared rules of the task actions: who may act, on what, and the Update factory.
 import { ApplicationFailure } from '@temporalio/workflow';
+import type { UpdateDefinition } from '@temporalio/common';
 import type { ErrorCode } from '../../src/errors.js';
 import * as m from '../messages.js';
 import { Engine, type NodeRun } from './engine.js';
@@ -23,7 +24,7 @@ export const trailOf = (task: TaskState, actor: m.Actor, comment?: string | null
 });
 
 /** The assignee's own task: actionable, and not handed to a delegatee. */
-export function requireOwnTask(engine: Engine, input: m.TaskActionInput): TaskState {
+export function requireOwnTask(engine: Engine, input: m.TaskRef): TaskState {
   const task = requireActionable(engine, input);
   if (task.owner) fault('INVALID_STATE', `The task is delegated by ${task.owner}: the delegatee approves, rejects or resolves it`);
   return task;
@@ -45,20 +46,21 @@ export function requireNewToNode(engine: Engine, task: TaskState, userIds: strin
   if (busy.length) refuse('INVALID_TARGET', `Already an approver of this node: ${[...new Set(busy)].join(', ')}`, { userIds: [...new Set(busy)] });
 }
 
-export function requireTarget(input: m.TaskActionInput, self: string): string {
+export function requireTarget(input: m.HandoverInput, self: string): string {
   const to = input.assigneeUserId;
+  // The type says required; a hand-made payload may still lack it.
   if (!to) fault('VALIDATION_FAILED', 'assigneeUserId is required');
   if (to === self) fault('INVALID_TARGET', 'The task is already with this user');
   return to;
 }
 
 /** An Update on one task: validate, apply, then answer once the instance is settled. */
-export const defineTaskAction = (engine: Engine) => (
-  def: typeof m.claim,
-  validate: (input: m.TaskActionInput) => void,
-  apply: (input: m.TaskActionInput) => Partial<ActionResult> | void,
+export const defineTaskAction = (engine: Engine) => <A extends m.TaskRef>(
+  def: UpdateDefinition<ActionResult, [A]>,
+  validate: (input: A) => void,
+  apply: (input: A) => Partial<ActionResult> | void,
 ) =>
-  onUpdate(
+  onUpdate<UpdateDefinition<ActionResult, [A]>>(
     engine,
     def,
     (input) => {

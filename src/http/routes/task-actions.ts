@@ -13,13 +13,15 @@ import { createRouter, defineRoute } from '../router.js';
 import { requirePermission } from '../middleware/auth.js';
 import { IdempotencyHeaders } from '../idempotency.js';
 import { actionInput } from '../request.js';
+import { reasonOf } from '../../services/instance-actions.js';
 import { ActionResult, DecisionBody, IdParam } from './tasks.schemas.js';
 import * as s from './task-actions.schemas.js';
 
 const tags = ['tasks'];
 const { OPERATE, MONITOR, ADMIN, INSTANCE_MANAGE } = Permissions;
 
-type Run = (deps: AppDeps, p: Principal, id: string, body: toolbox.TaskActionBody, key: string | undefined) => Promise<z.infer<typeof ActionResult>>;
+/** `body` has passed the route's schema, which mirrors the Update's input (workflows/messages.ts). */
+type Run = (deps: AppDeps, p: Principal, id: string, body: object, key: string | undefined) => Promise<z.infer<typeof ActionResult>>;
 
 /** An action that answers the task and instance after it: its path, who may, its body and what runs it. */
 interface TaskActionRoute {
@@ -32,10 +34,13 @@ interface TaskActionRoute {
   run: Run;
 }
 
-const update = (def: toolbox.TaskUpdate): Run => (deps, p, id, body, key) => tasks.taskAction(deps, p, id, def, body, key);
+const update = <A extends m.TaskRef>(def: toolbox.TaskUpdate<A>): Run => (deps, p, id, body, key) => tasks.taskAction(deps, p, id, def, body as toolbox.BodyOf<A>, key);
+// ReasonBody: `reason` is the trail comment; `comment` is its deprecated alias, mapped here only.
+const withReason = (def: toolbox.TaskUpdate<m.ReasonInput>): Run => (deps, p, id, body, key) =>
+  tasks.taskAction(deps, p, id, def, { reason: reasonOf(body as z.infer<typeof s.ReasonBody>) }, key);
 // Actions that name people: they must exist in the directory.
-const withPeople = (def: toolbox.TaskUpdate): Run => (deps, p, id, body, key) => toolbox.actWithPeople(deps, p, id, def, body, key);
-const candidates = (change: 'add' | 'remove'): Run => (deps, p, id, body, key) => toolbox.changeCandidates(deps, p, id, change, body, key);
+const withPeople = <A extends m.HandoverInput | m.AddSignInput>(def: toolbox.TaskUpdate<A>): Run => (deps, p, id, body, key) => toolbox.actWithPeople(deps, p, id, def, body as toolbox.BodyOf<A>, key);
+const candidates = (change: 'add' | 'remove'): Run => (deps, p, id, body, key) => toolbox.changeCandidates(deps, p, id, change, body as z.infer<typeof s.CandidatesBody>, key);
 
 const actions: TaskActionRoute[] = [
   { path: '/{id}/approve', summary: 'Approve (the assignee; the delegatee while delegated)', perms: [OPERATE], body: DecisionBody, optional: true, run: update(m.approve) },
@@ -45,9 +50,9 @@ const actions: TaskActionRoute[] = [
   { path: '/{id}/claim', summary: 'Claim a pending task (a candidate)', perms: [OPERATE], body: s.EmptyBody, optional: true, run: update(m.claim) },
   { path: '/{id}/unclaim', summary: 'Unclaim: back to the pool (the claimer)', perms: [OPERATE], body: s.EmptyBody, optional: true, run: update(m.unclaim) },
   { path: '/{id}/resolve', summary: 'Resolve a delegation: the task returns to the owner (delegatee or owner)', perms: [OPERATE], body: s.EmptyBody, optional: true, run: update(m.resolve) },
-  { path: '/{id}/withdraw', summary: 'Withdraw the application this task belongs to (initiator)', perms: [OPERATE], body: s.ReasonBody, optional: true, run: update(m.withdrawTask) },
-  { path: '/{id}/suspend', summary: 'Suspend the task (initiator with switch suspend, or workflow:instance:manage)', perms: [OPERATE, INSTANCE_MANAGE], body: s.ReasonBody, optional: true, run: update(m.suspendTask) },
-  { path: '/{id}/activate', summary: 'Resume a suspended task', perms: [OPERATE, INSTANCE_MANAGE], body: s.ReasonBody, optional: true, run: update(m.activateTask) },
+  { path: '/{id}/withdraw', summary: 'Withdraw the application this task belongs to (initiator)', perms: [OPERATE], body: s.ReasonBody, optional: true, run: withReason(m.withdrawTask) },
+  { path: '/{id}/suspend', summary: 'Suspend the task (initiator with switch suspend, or workflow:instance:manage)', perms: [OPERATE, INSTANCE_MANAGE], body: s.ReasonBody, optional: true, run: withReason(m.suspendTask) },
+  { path: '/{id}/activate', summary: 'Resume a suspended task', perms: [OPERATE, INSTANCE_MANAGE], body: s.ReasonBody, optional: true, run: withReason(m.activateTask) },
   { path: '/{id}/return', summary: 'Return to the most recently completed approval node before this one', perms: [OPERATE], body: s.ReturnBody, run: update(m.returnTask) },
   { path: '/{id}/reduce-sign', summary: 'Remove signers who have not acted (answer lists removed and kept)', perms: [OPERATE], body: s.ReduceSignBody, run: update(m.reduceSign) },
   { path: '/{id}/transfer', summary: 'Transfer the task to another user for good', perms: [OPERATE], body: s.AssigneeBody, run: withPeople(m.transfer) },
@@ -72,7 +77,7 @@ export function taskActionRoutes(deps: AppDeps) {
         responses: { 200: json(ActionResult) },
       }),
       async (c) => {
-        const { id, body, key } = await actionInput<toolbox.TaskActionBody>(c);
+        const { id, body, key } = await actionInput<object>(c);
         return c.json(ok(await a.run(deps, c.get('principal'), id, body, key)), 200);
       },
     );
