@@ -11,6 +11,7 @@ import { healthRoutes } from './routes/health.js';
 import { authRoutes } from './routes/auth.js';
 import { departmentRoutes, roleRoutes, tenantRoutes, userRoutes } from './routes/directory.js';
 import { extraRoutes } from './routes/index.js';
+import { uiStatic } from './ui-static.js';
 
 export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as any });
@@ -56,6 +57,9 @@ export function createApp(deps: AppDeps) {
       description: 'Durable approval workflows on Temporal. Every response uses the envelope {code, data, message}.',
     },
   });
+
+  // The web console (ui/dist) at `/`; after every route, so only paths no route answered reach it.
+  app.use('*', uiStatic({ temporalUiUrl: process.env.TEMPORAL_UI_URL ?? null, namespace: deps.config.TEMPORAL_NAMESPACE }));
 
   app.notFound(notFound);
   app.onError(onError);
