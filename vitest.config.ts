@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects: pure unit tests; integration tests that share one provisioned stack
+// Four projects: pure unit tests; integration tests that share one provisioned stack
 // (PostgreSQL, Temporal dev server, worker, server) started by the global setup; and fast
-// workflow tests on @temporalio/testing with in-memory activity fakes (no HTTP, no PostgreSQL).
+// workflow tests on @temporalio/testing with in-memory activity fakes (no HTTP, no PostgreSQL);
+// and browser tests of the web console.
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -21,6 +22,17 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/setup/global-setup.ts'],
           testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        // The web console in a real browser (Debian chromium via playwright-core) against its
+        // own stack: the same global setup as the integration tests, plus chromium and the UI build.
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: ['test/browser/global-setup.ts', 'test/setup/global-setup.ts'],
+          testTimeout: 120_000,
           hookTimeout: 120_000,
         },
       },

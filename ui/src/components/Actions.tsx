@@ -112,6 +112,13 @@ export function ActionPanel({ instance, permissions, tasks, trail, nodes, known,
           </button>
         ))}
       </div>
+      {Object.entries(result).map(([a, r]) =>
+        r.ok || openForm !== a ? (
+          <p class={r.ok ? 'ok' : 'error'} role={r.ok ? 'status' : 'alert'} data-testid={r.ok ? 'action-ok' : 'action-error'} data-result-of={a}>
+            {r.text}
+          </p>
+        ) : null,
+      )}
       {available.map((a) => {
         const r = result[a];
         return (
@@ -165,7 +172,6 @@ export function ActionPanel({ instance, permissions, tasks, trail, nodes, known,
                 {r && !r.ok && <p class="error" role="alert" data-testid="action-error">{r.text}</p>}
               </form>
             )}
-            {r && (openForm !== a || r.ok) && <p class={r.ok ? 'ok' : 'error'} role={r.ok ? 'status' : 'alert'} data-testid={r.ok ? 'action-ok' : 'action-error'}>{r.text}</p>}
           </div>
         );
       })}

@@ -81,6 +81,20 @@ export function InstancePage({ id }: { id: string }) {
     if (first && inst.status !== 'draft') out[first.id] = 'done';
     for (const e of trail) if (e.activityId) out[e.activityId] = 'done';
     for (const u of upcoming) out[u.activityId] = 'upcoming';
+    // Everything reachable from the current nodes that has not run yet is upcoming too (the API's
+    // list names the approval steps; copies, branches and the end are ahead as well).
+    const live = inst.status === 'active' || inst.status === 'suspended' || inst.status === 'draft';
+    const connections: Array<{ fromId: string; toId: string }> = (def.data?.dsl as any)?.metadata?.connections ?? [];
+    const queue = live ? [...(inst.status === 'draft' && first ? [first.id] : []), ...inst.currentNodes] : [];
+    const seen = new Set(queue);
+    while (queue.length) {
+      const from = queue.shift()!;
+      for (const c of connections) if (c.fromId === from && !seen.has(c.toId)) {
+        seen.add(c.toId);
+        queue.push(c.toId);
+        if (!out[c.toId]) out[c.toId] = 'upcoming';
+      }
+    }
     for (const c of inst.currentNodes) out[c] = 'current';
     if (inst.status === 'completed') for (const n of nodes) if (n.type === 'end') out[n.id] = 'done';
     return out;
