@@ -23,7 +23,7 @@ function newestMtime(dir: string): number {
 }
 
 function sourcesStamp() {
-  return String(Math.max(newestMtime(uiDir), statSync(path.join(root, 'package-lock.json')).mtimeMs));
+  return String(Math.max(newestMtime(uiDir), statSync(path.join(root, 'package-lock.json')).mtimeMs, statSync(import.meta.filename).mtimeMs));
 }
 
 export function uiIsFresh(): boolean {
@@ -62,7 +62,15 @@ export async function buildUi(opts: { quiet?: boolean } = {}): Promise<UiSize> {
   const started = Date.now();
   const stamp = sourcesStamp();
   const { build } = await import('vite');
-  await build({ configFile: path.join(uiDir, 'vite.config.ts'), logLevel: opts.quiet ? 'warn' : 'info' });
+  // A production bundle even when called from a test run (NODE_ENV=test would select dev builds).
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: path.join(uiDir, 'vite.config.ts'), mode: 'production', logLevel: opts.quiet ? 'warn' : 'info' });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
   for (const f of walk(distDir)) if (/\.(js|css|html|svg|json)$/.test(f)) writeFileSync(`${f}.gz`, gzipSync(readFileSync(f), { level: 9 }));
   writeFileSync(stampFile, stamp);
   const size = uiSize();

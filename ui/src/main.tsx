@@ -5,7 +5,7 @@ import { badge } from './lib/badge';
 import { connected, startLive } from './lib/live';
 import { Link, match, navigate, useLocation } from './lib/router';
 import { session } from './lib/session';
-import { useStore } from './lib/store';
+import { firstContent, useStore } from './lib/store';
 import { Login } from './pages/Login';
 import { StartList, StartForm } from './pages/Start';
 import { Inbox } from './pages/Inbox';
@@ -52,7 +52,7 @@ function App() {
   const s = useStore(session);
   const count = useStore(badge);
   const live = useStore(connected);
-  useEffect(() => startLive(), []);
+  useEffect(() => void firstContent.then(startLive), []);
   if (!s) return <Login />;
   return (
     <>

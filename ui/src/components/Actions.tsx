@@ -91,12 +91,32 @@ export function ActionPanel({ instance, permissions, tasks, trail, nodes, known,
     }
   };
 
+  // A draft of mine: submitting it starts the instance (POST /{id}/submit-draft).
+  const draft = instance.status === 'draft' && instance.initiatorId === me;
+  const submitDraft = async () => {
+    setBusy(true);
+    try {
+      await call(api.POST('/api/v1/workflow/process-instances/{id}/submit-draft', { params: { path: { id: instance.id } } }));
+      setResult({ submitDraft: { ok: true, text: t.start.submitted } });
+      onDone();
+    } catch (err) {
+      setResult({ submitDraft: { ok: false, text: errorText(err) } });
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const commentLabel = (a: Name) => (a === 'approve' || a === 'reject' || a === 'complete' ? t.action.comment : a === 'urge' ? t.action.message : t.action.reason);
 
   return (
     <section class="card actions" aria-labelledby="actions-h" data-testid="actions">
       <h2 id="actions-h">{t.instance.actions}</h2>
-      {!available.length && <p class="muted">{t.instance.noActions}</p>}
+      {!available.length && !draft && <p class="muted">{t.instance.noActions}</p>}
+      {draft && (
+        <div class="buttons">
+          <button type="button" class="primary" data-action="submitDraft" disabled={busy} onClick={() => void submitDraft()}>{t.instance.submitDraft}</button>
+        </div>
+      )}
       <div class="buttons wrap">
         {available.map((a) => (
           <button

@@ -3,7 +3,7 @@
 import { api, call } from './api';
 import { onNotification } from './live';
 import { session } from './session';
-import { Store } from './store';
+import { Store, firstContent } from './store';
 
 export const badge = new Store<number | null>(null);
 
@@ -19,3 +19,4 @@ export async function refreshBadge() {
 
 onNotification(() => void refreshBadge());
 session.subscribe((s) => (s ? void refreshBadge() : badge.set(null)));
+void firstContent.then(() => refreshBadge());

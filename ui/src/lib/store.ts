@@ -25,3 +25,14 @@ export function useStore<T>(store: Store<T>): T {
   }, [store]);
   return v;
 }
+
+/** Resolved once the first page has its content (or after a short delay): background work
+ * (the notification socket, the badge count) starts then, off the first load's critical path. */
+let markReady: () => void = () => {};
+export const firstContent = new Promise<void>((resolve) => {
+  markReady = resolve;
+  setTimeout(resolve, 1500);
+});
+export function contentShown() {
+  markReady();
+}

@@ -3,7 +3,8 @@ import { t } from '../i18n';
 import { api, call, errorText, type Page, type Task, type Instance } from '../lib/api';
 import { refreshBadge } from '../lib/badge';
 import { onNotification } from '../lib/live';
-import { session } from "../lib/session";
+import { session } from '../lib/session';
+import { contentShown } from '../lib/store';
 import { Link, navigate, useLocation } from '../lib/router';
 import { ErrorText, Loading, Pager, Status, fmtTime, useAsync } from '../components/ui';
 
@@ -49,7 +50,12 @@ export function Inbox({ tab: raw }: { tab: string }) {
   const page = Number(query.get('page') ?? 1) || 1;
   const me = session.get()!.userId;
   const list = useAsync(() => load(tab, page, processKey, businessKey, me), [tab, page, processKey, businessKey]);
-  const cats = useAsync(() => call(api.GET('/api/v1/workflow/process-definitions/categories')), []);
+  // The process filter's choices load after the list, which is what the first load waits for.
+  const listed = !!list.data || !!list.error;
+  const cats = useAsync(() => (listed ? call(api.GET('/api/v1/workflow/process-definitions/categories')) : Promise.resolve(null)), [listed]);
+  useEffect(() => {
+    if (listed) contentShown();
+  }, [listed]);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [results, setResults] = useState<Record<string, { ok: boolean; text: string }>>({});
   const [batchComment, setBatchComment] = useState('');

@@ -96,6 +96,18 @@ export function InstancePage({ id }: { id: string }) {
       }
     }
     for (const c of inst.currentNodes) out[c] = 'current';
+    // Nodes that leave no trail (start, branches, forks) ran when a node after them ran.
+    const passing = new Set(['startTask', 'switch', 'inclusive', 'fork', 'join', 'ccTask', 'serviceTask', 'httpCall', 'delay']);
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const n of nodes) {
+        if (out[n.id] === 'done' || out[n.id] === 'current' || !passing.has(n.type)) continue;
+        if (connections.some((c) => c.fromId === n.id && (out[c.toId] === 'done' || out[c.toId] === 'current'))) {
+          out[n.id] = 'done';
+          changed = true;
+        }
+      }
+    }
     if (inst.status === 'completed') for (const n of nodes) if (n.type === 'end') out[n.id] = 'done';
     return out;
   }, [detail.data, def.data]);
@@ -234,16 +246,6 @@ function VariablesSection({ form, instance, tasks, onDone }: { form: any; instan
       setMsg({ ok: false, text: errorText(err) });
     }
   };
-  const submitDraft = async () => {
-    try {
-      await save();
-      await call(api.POST('/api/v1/workflow/process-instances/{id}/submit-draft', { params: { path: { id: instance.id } } }));
-      setMsg({ ok: true, text: t.start.submitted });
-      onDone();
-    } catch (err) {
-      setMsg({ ok: false, text: errorText(err) });
-    }
-  };
   return (
     <Section title={t.instance.variables} id="variables">
       <form onSubmit={(e) => { e.preventDefault(); void save(); }} noValidate>
@@ -251,7 +253,6 @@ function VariablesSection({ form, instance, tasks, onDone }: { form: any; instan
         {msg && <p class={msg.ok ? 'ok' : 'error'} role={msg.ok ? 'status' : 'alert'}>{msg.text}</p>}
         <div class="buttons">
           {writable && (myTask || draft) && <button type="submit">{t.instance.saveVariables}</button>}
-          {draft && <button type="button" class="primary" onClick={() => void submitDraft()}>{t.instance.submitDraft}</button>}
         </div>
       </form>
     </Section>
