@@ -51,7 +51,7 @@ try {
     const p = await ctx.newPage();
     await p.goto(`${stack.baseUrl}/inbox/todo`);
     await p.waitForSelector('[data-testid=list-todo] tbody tr');
-    loads.push(Math.round(await p.evaluate(() => performance.now())));
+    loads.push(Math.round(await p.evaluate(() => performance.getEntriesByName('inbox-rendered')[0]?.startTime ?? performance.now())));
     await ctx.close();
   }
   const sorted = [...loads].sort((a, b) => a - b);

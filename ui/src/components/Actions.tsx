@@ -31,7 +31,15 @@ export function ActionPanel({ instance, permissions, tasks, trail, nodes, known,
 
   // Return: the most recently completed approval node before mine (what the API allows), pre-selected.
   const approvalNodes = new Set(nodes.filter((n) => n.type === 'userTask').map((n) => n.id));
-  const returnTargets = [...new Set(trail.filter((e) => (e.type === 'approve' || e.type === 'auto_approve') && e.activityId && e.activityId !== mine?.activityId && approvalNodes.has(e.activityId)).map((e) => e.activityId!).reverse())];
+  const returnTargets = [
+    ...new Set(
+      trail
+        .filter((e) => (e.type === 'approve' || e.type === 'auto_approve') && e.activityId && e.activityId !== mine?.activityId && (!nodes.length || approvalNodes.has(e.activityId)))
+        .map((e) => e.activityId!)
+        .reverse(),
+    ),
+  ];
+  const returnTarget = target || returnTargets[0] || '';
   const nameOf = (id: string) => nodes.find((n) => n.id === id)?.name ?? id;
   // Reduce-sign: the signers I added (sub-tasks of my task) or the other open ballots of my node.
   const signers = mine
@@ -50,7 +58,7 @@ export function ActionPanel({ instance, permissions, tasks, trail, nodes, known,
     setOpenForm(a);
     setComment('');
     setUsers([]);
-    setTarget(returnTargets[0] ?? '');
+    setTarget('');
     setPosition('before');
   };
 
@@ -67,7 +75,7 @@ export function ActionPanel({ instance, permissions, tasks, trail, nodes, known,
         case 'approve': await call(api.POST('/api/v1/workflow/tasks/{id}/approve', { ...p, body: comment ? { comment } : {} })); break;
         case 'reject': await call(api.POST('/api/v1/workflow/tasks/{id}/reject', { ...p, body: comment ? { comment } : {} })); break;
         case 'complete': await call(api.POST('/api/v1/workflow/tasks/{id}/complete', { ...p, body: comment ? { comment } : {} })); break;
-        case 'return': await call(api.POST('/api/v1/workflow/tasks/{id}/return', { ...p, body: { targetActivityId: target, ...(reason ? { reason } : {}) } })); break;
+        case 'return': await call(api.POST('/api/v1/workflow/tasks/{id}/return', { ...p, body: { targetActivityId: returnTarget, ...(reason ? { reason } : {}) } })); break;
         case 'transfer': await call(api.POST('/api/v1/workflow/tasks/{id}/transfer', { ...p, body: { assigneeUserId: users[0]!, ...(reason ? { reason } : {}) } })); break;
         case 'delegate': await call(api.POST('/api/v1/workflow/tasks/{id}/delegate', { ...p, body: { assigneeUserId: users[0]!, ...(reason ? { reason } : {}) } })); break;
         case 'addSign': await call(api.POST('/api/v1/workflow/tasks/{id}/add-sign', { ...p, body: { assigneeUserIds: users, position, ...(reason ? { reason } : {}) } })); break;
@@ -148,7 +156,7 @@ export function ActionPanel({ instance, permissions, tasks, trail, nodes, known,
                 {a === 'return' && (
                   <div class="field">
                     <label for="return-target">{t.action.target}</label>
-                    <select id="return-target" name="targetActivityId" value={target} onChange={(e) => setTarget(e.currentTarget.value)}>
+                    <select id="return-target" name="targetActivityId" value={returnTarget} onChange={(e) => setTarget(e.currentTarget.value)}>
                       {returnTargets.map((id) => <option value={id}>{nameOf(id)}</option>)}
                       {nodes.filter((n) => n.type === 'userTask' && !returnTargets.includes(n.id) && n.id !== mine?.activityId).map((n) => <option value={n.id}>{n.name ?? n.id}</option>)}
                     </select>
