@@ -49,13 +49,7 @@ export function uiStatic(opts: UiOptions = {}): MiddlewareHandler {
     if (!dist) {
       dist = uiDistDir();
       if (dist) {
-        assets = serveStatic({
-          root: dist,
-          precompressed: true,
-          onFound: (file, ctx) => {
-            ctx.header('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
-          },
-        });
+        assets = serveStatic({ root: dist, precompressed: true });
       }
     }
     if (!dist || !assets) {
@@ -63,7 +57,12 @@ export function uiStatic(opts: UiOptions = {}): MiddlewareHandler {
       return c.html('<!doctype html><title>Approval service</title><p>The web console is not built: run <code>npm run build</code> (or <code>npm start</code>).</p>', 503);
     }
     const last = p.slice(p.lastIndexOf('/') + 1);
-    if (last.includes('.')) return assets(c, next);
+    if (last.includes('.')) {
+      const res = await assets(c, next);
+      // Vite's hashed file names never change content: cache them for good; anything else revalidates.
+      if (res && res.status < 300) res.headers.set('Cache-Control', p.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      return res;
+    }
     c.header('Cache-Control', 'no-cache');
     return c.html(indexHtml(dist));
   };
