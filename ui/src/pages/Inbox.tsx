@@ -60,7 +60,7 @@ export function Inbox({ tab: raw }: { tab: string }) {
     contentShown();
   }, [listed]);
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [results, setResults] = useState<Record<string, { ok: boolean; text: string }>>({});
+  const [results, setResults] = useState<Record<string, { ok: boolean; text: string; status?: string }>>({});
   const [batchComment, setBatchComment] = useState('');
   const [busy, setBusy] = useState(false);
   const [bkInput, setBkInput] = useState(businessKey);
@@ -109,7 +109,7 @@ export function Inbox({ tab: raw }: { tab: string }) {
           const body = batchComment ? { comment: batchComment } : {};
           if (decision === 'approve') await call(api.POST('/api/v1/workflow/tasks/{id}/approve', { params: { path: { id } }, body }));
           else await call(api.POST('/api/v1/workflow/tasks/{id}/reject', { params: { path: { id } }, body }));
-          out[id] = { ok: true, text: decision === 'approve' ? t.status.approved! : t.status.rejected! };
+          out[id] = { ok: true, text: decision === 'approve' ? t.status.approved! : t.status.rejected!, status: decision === 'approve' ? 'approved' : 'rejected' };
         } catch (err) {
           out[id] = { ok: false, text: errorText(err) };
         }
@@ -214,7 +214,7 @@ export function Inbox({ tab: raw }: { tab: string }) {
                       </td>
                       <td>{task.businessKey ?? '—'}</td>
                       <td>{task.initiatorId}</td>
-                      <td><Status value={tab === 'done' ? task.result ?? task.status : task.status} /></td>
+                      <td><Status value={res?.ok ? res.status : tab === 'done' ? task.result ?? task.status : task.status} /></td>
                       <td>{fmtTime(tab === 'done' ? task.endTime : task.createTime)}{tab === 'todo' && task.dueDate && <div class="muted small">{t.inbox.due} {fmtTime(task.dueDate)}</div>}</td>
                     </tr>
                   );

@@ -118,6 +118,8 @@ export function InstancePage({ id }: { id: string }) {
   const temporalBase = document.querySelector<HTMLMetaElement>('meta[name="app-temporal-ui"]')?.content || `${window.location.protocol}//${window.location.hostname}:8233`;
   const namespace = document.querySelector<HTMLMetaElement>('meta[name="app-temporal-namespace"]')?.content || 'default';
   const workflowId = `approval-${s.tenantId}-${instance.id}`;
+  // Steps ahead that the API's list leaves out (copies, service calls): from the graph.
+  const ahead = nodes.filter((n) => states[n.id] === 'upcoming' && n.type !== 'end' && n.type !== 'switch' && n.type !== 'inclusive' && n.type !== 'fork' && n.type !== 'join' && !upcoming.some((u) => u.activityId === n.id));
   const known = [...new Set([...trail.map((e) => e.userId), ...(tasks.data ?? []).map((x) => x.assignee), instance.initiatorId].filter((x): x is string => !!x))];
 
   return (
@@ -199,7 +201,7 @@ export function InstancePage({ id }: { id: string }) {
             </ol>
           </Section>
           <Section title={t.instance.upcoming} id="upcoming">
-            {!upcoming.length ? (
+            {!upcoming.length && !ahead.length ? (
               <p class="muted">{t.common.none}</p>
             ) : (
               <ul class="plain" data-testid="upcoming">
@@ -209,6 +211,11 @@ export function InstancePage({ id }: { id: string }) {
                     {u.approvers.length > 0 && <span>— {u.approvers.join(', ')}</span>}
                     {(u.candidates.roleIds.length > 0 || u.candidates.deptIds.length > 0) && <span> — pool {[...u.candidates.roleIds, ...u.candidates.deptIds].join(', ')}</span>}
                     {u.undecided && <span class="muted"> ({t.instance.upcomingUndecided})</span>}
+                  </li>
+                ))}
+                {ahead.map((n) => (
+                  <li>
+                    {n.name ?? n.id} <span class="muted">({n.type === 'ccTask' ? 'copy' : n.type})</span>
                   </li>
                 ))}
               </ul>
