@@ -38,7 +38,11 @@ export function uiStatic(opts: UiOptions = {}): MiddlewareHandler {
   const indexHtml = (dir: string) => {
     const file = path.join(dir, 'index.html');
     const mtime = statSync(file).mtimeMs;
-    if (!page || page.mtime !== mtime) page = { mtime, html: readFileSync(file, 'utf8').replace('<head>', `<head>${meta}`) };
+    if (!page || page.mtime !== mtime) {
+      const html = readFileSync(file, 'utf8');
+      const charset = /<meta charset="[^"]*">/i.exec(html);
+      page = { mtime, html: charset ? html.replace(charset[0], `${charset[0]}${meta}`) : html.replace('<head>', `<head>${meta}`) };
+    }
     return page.html;
   };
 
