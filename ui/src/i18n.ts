@@ -1,6 +1,9 @@
 // Every string the console shows, in one catalogue (English).
 export const t = {
   app: 'Approval center',
+  skip: 'Skip to content',
+  notFound: 'Page not found.',
+  nodeKind: { copy: 'copy', approval: 'approval', error: '⚠ error', pool: 'pool' },
   nav: { start: 'Start', inbox: 'Inbox', definitions: 'Definitions', monitoring: 'Monitoring', directory: 'Directory', logout: 'Log out', menu: 'Menu', main: 'Main navigation' },
   login: {
     title: 'Log in',
@@ -76,6 +79,7 @@ export const t = {
     started: 'Started',
     unread: 'unread',
     badge: (n: number) => `${n} to do`,
+    batch: 'Batch decisions',
   },
   instance: {
     title: 'Instance',
@@ -136,6 +140,9 @@ export const t = {
     confirm: 'Confirm',
     done: (name: string) => `${name}: done.`,
     pickUser: 'Search the directory',
+    userIds: 'user ids, comma-separated',
+    userId: 'user id',
+    notWritable: 'may not be changed at this step',
     noUser: 'Choose a user.',
     noUsers: 'Choose at least one user.',
   },
@@ -231,6 +238,8 @@ export const t = {
     parent: 'Parent',
     leader: 'Leader',
     forbidden: 'You do not have permission to see this page.',
+    dsl: 'Definition document (DSL)',
+    stats: { todo: 'To do', claimable: 'Claimable', overdue: 'Overdue', ccUnread: 'Copies unread', applicationsRunning: 'Applications running', doneToday: 'Done today' } as Record<string, string>,
   },
   errors: {
     network: 'The service cannot be reached. Check your connection and try again.',

@@ -35,7 +35,7 @@ function Routes() {
   if ((m = match('/admin/definitions/:id', path))) return s.can.definitionsWrite ? <DefinitionView id={m.id!} /> : <Forbidden />;
   if (path === '/admin/monitoring') return s.can.monitor ? <Monitoring /> : <Forbidden />;
   if (path === '/admin/directory') return s.can.directory ? <Directory /> : <Forbidden />;
-  return <p class="card">Page not found. <Link href="/inbox/todo">{t.nav.inbox}</Link></p>;
+  return <p class="card">{t.notFound} <Link href="/inbox/todo">{t.nav.inbox}</Link></p>;
 }
 
 function NavLink({ href, children, prefix }: { href: string; prefix?: string; children: any }) {
@@ -56,7 +56,7 @@ function App() {
   if (!s) return <Login />;
   return (
     <>
-      <a class="skip" href="#main">Skip to content</a>
+      <a class="skip" href="#main">{t.skip}</a>
       <header class="top">
         <strong class="brand">{t.app}</strong>
         <nav aria-label={t.nav.main}>

@@ -134,7 +134,7 @@ export function Diagram({ dsl, states = {}, problems = {}, title }: { dsl: any; 
               <title>{`${node.name ?? node.id} (${node.type})${stateWords[state] ? `: ${stateWords[state]}` : ''}${problems[node.id]?.length ? ` — ${problems[node.id]!.join('; ')}` : ''}`}</title>
               {diamond ? <polygon points={`${w / 2},0 ${w},${h / 2} ${w / 2},${h} 0,${h / 2}`} /> : <rect width={w} height={h} rx={round} />}
               <text x={w / 2} y={h / 2 - (node.type === 'userTask' || node.type === 'ccTask' ? 3 : -4)} class="name">{shorten(node.name ?? node.id, 24)}</text>
-              {(node.type === 'userTask' || node.type === 'ccTask') && <text x={w / 2} y={h / 2 + 13} class="type">{node.type === 'ccTask' ? 'copy' : state === 'error' ? '⚠ error' : stateWords[state] || 'approval'}</text>}
+              {(node.type === 'userTask' || node.type === 'ccTask') && <text x={w / 2} y={h / 2 + 13} class="type">{node.type === 'ccTask' ? t.nodeKind.copy : state === 'error' ? t.nodeKind.error : stateWords[state] || t.nodeKind.approval}</text>}
               {state === 'error' && node.type !== 'userTask' && node.type !== 'ccTask' && <text x={w - 8} y={12} class="type">⚠</text>}
             </g>
           );

@@ -113,9 +113,12 @@ export function FormFields({ fields, values, errors, onChange, idPrefix = 'f' }:
 export function apiFieldErrors(data: any): Record<string, string> {
   const out: Record<string, string> = {};
   for (const f of Array.isArray(data?.fields) ? data.fields : []) {
-    const m = /^variables\.([^.]+)/.exec(f.path ?? '');
+    if (typeof f === 'string') {
+      out[f] = t.action.notWritable; // 403 FIELD_NOT_WRITABLE names the fields
+      continue;
+    }
+    const m = /^variables\.([^.]+)/.exec(f?.path ?? '');
     if (m) out[m[1]!] = f.message;
   }
-  for (const name of Array.isArray(data?.fields) ? [] : Array.isArray(data?.fieldNames) ? data.fieldNames : []) out[name] = 'not writable here';
   return out;
 }

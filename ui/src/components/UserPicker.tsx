@@ -28,7 +28,7 @@ export function UserPicker({ id, label, multiple, value, onChange, known, exclud
     return (
       <div class="field">
         <label for={id}>{label}</label>
-        <input id={id} name={id} list={listId} value={value.join(', ')} placeholder={multiple ? 'user ids, comma-separated' : 'user id'}
+        <input id={id} name={id} list={listId} value={value.join(', ')} placeholder={multiple ? t.action.userIds : t.action.userId}
           onInput={(e) => onChange(e.currentTarget.value.split(',').map((s) => s.trim()).filter(Boolean))} />
         <datalist id={listId}>{known.filter((k) => !exclude.includes(k)).map((k) => <option value={k} />)}</datalist>
       </div>

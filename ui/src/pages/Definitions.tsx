@@ -91,7 +91,7 @@ export function DefinitionView({ id }: { id: string }) {
       <Section title={t.instance.diagram} id="diagram">
         <Diagram dsl={d.data.dsl} title={`${t.instance.diagram}: ${d.data.name}`} />
       </Section>
-      <Section title="DSL" id="dsl">
+      <Section title={t.admin.dsl} id="dsl">
         <pre class="code">{JSON.stringify(d.data.dsl, null, 2)}</pre>
       </Section>
     </>

@@ -146,7 +146,7 @@ export function Inbox({ tab: raw }: { tab: string }) {
         <button type="submit">{t.common.search}</button>
       </form>
       {tab === 'todo' && selectable.length > 0 && (
-        <div class="batch card" aria-label="Batch decisions">
+        <div class="batch card" aria-label={t.inbox.batch}>
           <label>
             {t.inbox.batchComment}
             <input name="batchComment" value={batchComment} onInput={(e) => setBatchComment(e.currentTarget.value)} />

@@ -209,13 +209,13 @@ export function InstancePage({ id }: { id: string }) {
                   <li>
                     <strong>{u.name}</strong>{' '}
                     {u.approvers.length > 0 && <span>— {u.approvers.join(', ')}</span>}
-                    {(u.candidates.roleIds.length > 0 || u.candidates.deptIds.length > 0) && <span> — pool {[...u.candidates.roleIds, ...u.candidates.deptIds].join(', ')}</span>}
+                    {(u.candidates.roleIds.length > 0 || u.candidates.deptIds.length > 0) && <span> — {t.nodeKind.pool} {[...u.candidates.roleIds, ...u.candidates.deptIds].join(', ')}</span>}
                     {u.undecided && <span class="muted"> ({t.instance.upcomingUndecided})</span>}
                   </li>
                 ))}
                 {ahead.map((n) => (
                   <li>
-                    {n.name ?? n.id} <span class="muted">({n.type === 'ccTask' ? 'copy' : n.type})</span>
+                    {n.name ?? n.id} <span class="muted">({n.type === 'ccTask' ? t.nodeKind.copy : n.type})</span>
                   </li>
                 ))}
               </ul>

@@ -34,7 +34,7 @@ export function Monitoring() {
           <dl class="facts">
             {['todo', 'claimable', 'overdue', 'ccUnread', 'applicationsRunning', 'doneToday'].map((k) => (
               <>
-                <dt>{k}</dt>
+                <dt>{t.admin.stats[k] ?? k}</dt>
                 <dd>{s[k]}</dd>
               </>
             ))}
