@@ -288,6 +288,21 @@ describe('web console', () => {
     await shot(dave, 'instance-add-sign');
   });
 
+  it('the initiator suspends, activates and withdraws from the UI, each checked through the API', async () => {
+    const { id } = await start('alice', 'leave_request', { days: 2, reason: 'lifecycle' });
+    const alice = await as('alice');
+    const status = async () => (await api(`/api/v1/workflow/process-instances/${id}`, { token: await token('alice') })).body.data.status;
+    await alice.goto(`${baseUrl()}/instances/${id}`);
+    for (const [action, expected] of [['suspend', 'suspended'], ['activate', 'active'], ['withdraw', 'terminated']] as const) {
+      await alice.click(`button[data-action=${action}]`);
+      await alice.fill(`#${action}-comment`, `${action} from the browser`);
+      await alice.click(`button[data-confirm=${action}]`);
+      await alice.waitForSelector(`[data-testid=action-ok][data-result-of=${action}]`);
+      expect(await status()).toBe(expected);
+    }
+    await shot(alice, 'instance-withdrawn');
+  });
+
   it('an error from the API is shown in words next to the action', async () => {
     const { id } = await start('alice', 'two_step', { amount: 7 });
     const bob = await as('bob');
