@@ -1,4 +1,4 @@
-# Server and worker image: `node dist/server.js` or `node dist/worker.js`.
+# Server and worker image: `node dist/server.js` (which also serves the web console from ui/dist) or `node dist/worker.js`.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -12,6 +12,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev && npm cache clean --force
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/ui/dist ./ui/dist
 USER node
 EXPOSE 3000
 CMD ["node", "dist/server.js"]

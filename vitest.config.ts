@@ -3,8 +3,9 @@ import { defineConfig } from 'vitest/config';
 // Four projects: pure unit tests; integration tests that share one provisioned stack
 // (PostgreSQL, Temporal dev server, worker, server) started by the global setup; fast
 // workflow tests on @temporalio/testing with in-memory activity fakes (no HTTP, no PostgreSQL);
-// and the production topology (`npm run test:production`: a real Temporal server built from Go,
-// two servers and two workers from dist/, docker-compose.yml's configuration), its own stack.
+// browser tests of the web console; and the production topology (`npm run test:production`: a
+// real Temporal server built from Go, two servers and two workers from dist/, docker-compose.yml's
+// configuration), its own stack.
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -23,6 +24,17 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/setup/global-setup.ts'],
           testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        // The web console in a real browser (Debian chromium via playwright-core) against its
+        // own stack: the same global setup as the integration tests, plus chromium and the UI build.
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: ['test/browser/global-setup.ts', 'test/setup/global-setup.ts'],
+          testTimeout: 120_000,
           hookTimeout: 120_000,
         },
       },

@@ -11,6 +11,7 @@ import { createOrm, migrate } from '../src/db/orm.js';
 import { seed } from '../src/services/seed.js';
 import { deployDemoProcesses } from '../src/services/demo-processes.js';
 import { waitForPort } from '../src/runtime/temporal-cli.js';
+import { ensureUi } from './build-ui.js';
 
 const started = Date.now();
 const root = path.resolve(import.meta.dirname, '..');
@@ -47,8 +48,12 @@ await seed(orm.em.fork(), { adminPassword: config.ADMIN_PASSWORD, demoPassword: 
 if (config.SEED_DEMO) await deployDemoProcesses(orm.em.fork());
 await orm.close();
 
+// The web console (ui/dist): built when missing or older than ui/ (a few seconds).
+await ensureUi({ quiet: true });
+
 const env = {
   ...process.env,
+  ...(runtime.temporalUiUrl ? { TEMPORAL_UI_URL: runtime.temporalUiUrl } : {}),
   DATABASE_URL: runtime.databaseUrl,
   TEMPORAL_ADDRESS: runtime.temporalAddress,
   JWT_SECRET: jwtSecret(),
@@ -101,6 +106,7 @@ await waitForPort(config.PORT, config.HOST === '0.0.0.0' ? '127.0.0.1' : config.
 const api = `http://${config.HOST}:${config.PORT}`;
 console.log(`
 Approval service is running (started in ${((Date.now() - started) / 1000).toFixed(1)} s)
+  Web console      ${api}/
   API              ${api}/api/v1
   API docs         ${api}/docs   (OpenAPI: ${api}/openapi.json)
   Temporal Web UI  ${runtime.temporalUiUrl ?? '(external Temporal)'}

@@ -50,6 +50,7 @@ function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any
     [`${V1}/ws`, notificationSocketDocRoutes()], // documents the WebSocket served by ./notification-socket.ts
   ];
 }
+import { uiStatic } from './ui-static.js';
 
 export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as any });
@@ -88,6 +89,9 @@ export function createApp(deps: AppDeps) {
       description: 'Durable approval workflows on Temporal. Every response uses the envelope {code, data, message}.',
     },
   });
+
+  // The web console (ui/dist) at `/`; after every route, so only paths no route answered reach it.
+  app.use('*', uiStatic({ temporalUiUrl: process.env.TEMPORAL_UI_URL ?? null, namespace: deps.config.TEMPORAL_NAMESPACE }));
 
   app.notFound(notFound);
   app.onError(onError);

@@ -1,0 +1,68 @@
+// `npm run bench:ui`: the web console's budgets on the embedded stack — JavaScript shipped
+// (gzipped, ≤ 250 KB) and the inbox's first load (≤ 1 s: navigation start to the rendered to-do
+// list, in a fresh browser context with an empty HTTP cache and a stored session; median of
+// BENCH_UI_RUNS). Exits 1 when a budget is exceeded. Needs Debian's chromium (CHROMIUM_PATH).
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { startStack } from '../scripts/stack.js';
+import { JS_BUDGET_GZIP, ensureUi, uiSize } from '../scripts/build-ui.js';
+
+const RUNS = Number(process.env.BENCH_UI_RUNS ?? 5);
+const LOAD_BUDGET_MS = 1000;
+const TASKS = Number(process.env.BENCH_UI_TASKS ?? 25);
+const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
+if (!executablePath) throw new Error('chromium not found: apt-get install -y chromium, or set CHROMIUM_PATH');
+
+await ensureUi({ quiet: true });
+const size = uiSize();
+const stack = await startStack({ name: 'bench-ui', logLevel: 'warn' });
+const browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'] });
+try {
+  const post = async (p: string, body: unknown, token?: string) => {
+    const res = await fetch(`${stack.baseUrl}${p}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+    const json = (await res.json()) as any;
+    if (res.status >= 300) throw new Error(`${p}: ${res.status} ${JSON.stringify(json)}`);
+    return json.data;
+  };
+  const tokenOf = async (username: string, password: string) => (await post('/api/v1/auth/login', { username, password, tenantId: 'demo' })).accessToken as string;
+  const admin = await tokenOf('admin', 'admin');
+  const dsl = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../examples/leave-request.json'), 'utf8'));
+  await post('/api/v1/workflow/process-definitions/deploy', { dsl }, admin);
+  const alice = await tokenOf('alice', 'demo');
+  // A to-do list with content: short leave requests go to bob.
+  for (let i = 0; i < TASKS; i++) await post('/api/v1/workflow/process-instances/start', { processKey: 'leave_request', businessKey: `BENCH-${i}`, variables: { days: 1 + (i % 3), reason: 'bench' } }, alice);
+
+  // Log in once through the page, keep the session (localStorage) for the cold loads.
+  const first = await browser.newContext();
+  const page = await first.newPage();
+  await page.goto(`${stack.baseUrl}/`);
+  await page.fill('input[name=username]', 'bob');
+  await page.fill('input[name=password]', 'demo');
+  await page.click('button[type=submit]');
+  await page.waitForSelector('[data-testid=list-todo]');
+  const storageState = await first.storageState();
+  await first.close();
+
+  const loads: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const ctx = await browser.newContext({ storageState });
+    const p = await ctx.newPage();
+    await p.goto(`${stack.baseUrl}/inbox/todo`);
+    await p.waitForSelector('[data-testid=list-todo] tbody tr');
+    loads.push(Math.round(await p.evaluate(() => performance.getEntriesByName('inbox-rendered')[0]?.startTime ?? performance.now())));
+    await ctx.close();
+  }
+  const sorted = [...loads].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  const load = os.loadavg()[0]!.toFixed(1);
+  console.log(`web console budgets (load average ${load} on ${os.cpus().length} CPUs)
+  JavaScript shipped   ${(size.jsGzipBytes / 1024).toFixed(1)} KB gzipped (${(size.jsBytes / 1024).toFixed(1)} KB raw)   budget ${JS_BUDGET_GZIP / 1024} KB   ${size.jsGzipBytes <= JS_BUDGET_GZIP ? 'ok' : 'OVER'}
+  CSS                  ${(size.cssGzipBytes / 1024).toFixed(1)} KB gzipped
+  inbox first load     median ${median} ms of ${RUNS} (${loads.join(', ')} ms), ${TASKS} tasks   budget ${LOAD_BUDGET_MS} ms   ${median <= LOAD_BUDGET_MS ? 'ok' : 'OVER'}`);
+  process.exitCode = size.jsGzipBytes <= JS_BUDGET_GZIP && median <= LOAD_BUDGET_MS ? 0 : 1;
+} finally {
+  await browser.close();
+  await stack.stop();
+}

@@ -1,0 +1,77 @@
+// Serves the web console (ui/, built by Vite into ui/dist) at `/`: hashed assets with a long
+// cache (gzip-precompressed copies when the browser takes them), every other GET that is not an
+// API, docs or health path answered with index.html so the console's own router takes over.
+// API paths never reach the fallback: an unknown /api path keeps its 404 envelope.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import type { MiddlewareHandler } from 'hono';
+
+const reserved = /^\/(api|docs|openapi\.json|healthz|readyz)(\/|$)/;
+
+/** ui/dist from the repository (tsx) or from the compiled dist/ tree. */
+export function uiDistDir(): string | null {
+  const here = import.meta.dirname;
+  const candidates = [
+    process.env.UI_DIST_DIR,
+    path.resolve(here, '../../ui/dist'),
+    path.resolve(here, '../../../ui/dist'),
+    path.resolve(process.cwd(), 'ui/dist'),
+  ].filter((p): p is string => !!p);
+  return candidates.find((p) => existsSync(path.join(p, 'index.html'))) ?? null;
+}
+
+export interface UiOptions {
+  /** The Temporal Web UI, for the "open in Temporal" links (null: the console guesses host:8233). */
+  temporalUiUrl?: string | null;
+  namespace?: string;
+}
+
+export function uiStatic(opts: UiOptions = {}): MiddlewareHandler {
+  let dist: string | null | undefined;
+  let page: { mtime: number; html: string } | null = null;
+  const meta =
+    `<meta name="app-temporal-ui" content="${escapeAttr(opts.temporalUiUrl ?? '')}">` +
+    `<meta name="app-temporal-namespace" content="${escapeAttr(opts.namespace ?? 'default')}">`;
+  let assets: MiddlewareHandler | null = null;
+
+  const indexHtml = (dir: string) => {
+    const file = path.join(dir, 'index.html');
+    const mtime = statSync(file).mtimeMs;
+    if (!page || page.mtime !== mtime) {
+      const html = readFileSync(file, 'utf8');
+      const charset = /<meta charset="[^"]*">/i.exec(html);
+      page = { mtime, html: charset ? html.replace(charset[0], `${charset[0]}${meta}`) : html.replace('<head>', `<head>${meta}`) };
+    }
+    return page.html;
+  };
+
+  return async (c, next) => {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
+    const p = c.req.path;
+    if (reserved.test(p)) return next();
+    if (!dist) {
+      dist = uiDistDir();
+      if (dist) {
+        assets = serveStatic({ root: dist, precompressed: true });
+      }
+    }
+    if (!dist || !assets) {
+      if (p !== '/') return next();
+      return c.html('<!doctype html><title>Approval service</title><p>The web console is not built: run <code>npm run build</code> (or <code>npm start</code>).</p>', 503);
+    }
+    const last = p.slice(p.lastIndexOf('/') + 1);
+    if (last.includes('.')) {
+      const res = await assets(c, next);
+      // Vite's hashed file names never change content: cache them for good; anything else revalidates.
+      if (res && res.status < 300) res.headers.set('Cache-Control', p.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      return res;
+    }
+    c.header('Cache-Control', 'no-cache');
+    return c.html(indexHtml(dist));
+  };
+}
+
+function escapeAttr(s: string) {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}

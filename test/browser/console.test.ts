@@ -1,0 +1,372 @@
+// The web console end to end: Debian chromium driven by playwright-core against the real stack
+// (server, worker, Temporal, PostgreSQL). Every check of an action made in the browser is
+// repeated through the API. Screenshots of each page go to test/browser/screenshots/ (ignored).
+import { mkdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { api, baseUrl, login } from '../helpers/api.js';
+import { JS_BUDGET_GZIP, uiSize } from '../../scripts/build-ui.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const shots = path.join(root, 'test/browser/screenshots');
+const TENANT = 'demo';
+const PASSWORD: Record<string, string> = { admin: 'admin' };
+const pw = (u: string) => PASSWORD[u] ?? 'demo';
+
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const tokens: Record<string, string> = {};
+const token = async (u: string) => (tokens[u] ??= await login(u, pw(u), TENANT));
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+}
+
+/** A fresh browser (own storage) logged in as `user` through the login page. */
+async function as(user: string, opts: { mobile?: boolean } = {}): Promise<Page> {
+  const context = await browser.newContext(opts.mobile ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } : { viewport: { width: 1280, height: 900 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  await page.goto(`${baseUrl()}/`);
+  await page.fill('input[name=tenant]', TENANT);
+  await page.fill('input[name=username]', user);
+  await page.fill('input[name=password]', pw(user));
+  await page.click('button[type=submit]');
+  await page.waitForSelector('[data-testid=whoami]');
+  return page;
+}
+
+async function deploy(dsl: unknown) {
+  const r = await api('/api/v1/workflow/process-definitions/deploy', { token: await token('admin'), body: { dsl } });
+  if (r.status !== 201) throw new Error(`deploy failed: ${JSON.stringify(r.body)}`);
+  return r.body.data;
+}
+
+async function start(user: string, processKey: string, variables: Record<string, unknown>, businessKey = `BK-${randomUUID().slice(0, 8)}`) {
+  const r = await api('/api/v1/workflow/process-instances/start', { token: await token(user), body: { processKey, businessKey, variables } });
+  if (r.status !== 201) throw new Error(`start failed: ${JSON.stringify(r.body)}`);
+  return { id: r.body.data.instanceId as string, businessKey };
+}
+
+async function tasksOf(instanceId: string) {
+  const r = await api(`/api/v1/workflow/tasks?instanceId=${instanceId}&pageSize=100`, { token: await token('admin') });
+  return r.body.data.items as any[];
+}
+
+function userTask(id: string, name: string, approver: unknown, extra: Record<string, unknown> = {}) {
+  return { id, type: 'userTask', name, configuration: { approver, approveMode: 'single', reject: { strategy: 'terminate' }, ...extra } };
+}
+
+function linear(key: string, name: string, steps: any[]) {
+  const nodes = [{ id: 'start', type: 'startTask', name: 'Start' }, ...steps, { id: 'end', type: 'end', name: 'End' }];
+  return {
+    ruleChain: { id: key, name, root: true, additionalInfo: { category: 'Browser tests', form: { fields: [{ name: 'amount', type: 'number', label: 'Amount', required: true }] } } },
+    metadata: { firstNodeIndex: 0, nodes, connections: nodes.slice(1).map((n, i) => ({ fromId: nodes[i]!.id, toId: n.id, type: 'Success' })) },
+  };
+}
+
+beforeAll(async () => {
+  mkdirSync(shots, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: inject('chromiumPath'),
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+  await deploy(JSON.parse(readFileSync(path.join(root, 'examples/leave-request.json'), 'utf8')));
+});
+
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => {});
+  await browser?.close();
+});
+
+describe('web console', () => {
+  it('serves the console at / and keeps the API, docs and 404 envelope', async () => {
+    const home = await fetch(`${baseUrl()}/inbox/todo`);
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain('<div id="app">');
+    expect((await fetch(`${baseUrl()}/openapi.json`)).status).toBe(200);
+    expect((await fetch(`${baseUrl()}/healthz`)).status).toBe(200);
+    expect((await fetch(`${baseUrl()}/docs`)).status).toBe(200);
+    const missing = await fetch(`${baseUrl()}/api/v1/nothing-here`);
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).code).toBe(40401);
+    expect((await fetch(`${baseUrl()}/assets/missing.js`)).status).toBe(404);
+  });
+
+  it('budgets: JavaScript ≤ 250 KB gzipped, inbox first load ≤ 1 s', async () => {
+    const size = uiSize();
+    const page = await as('erin');
+    // A cold load of the inbox: a new browser context (empty HTTP cache) that is already logged
+    // in (the session is in localStorage), timed by the page itself from navigation start to
+    // the rendered list.
+    const cold = await browser.newContext({ storageState: await page.context().storageState(), viewport: { width: 1280, height: 900 } });
+    contexts.push(cold);
+    const fresh = await cold.newPage();
+    await fresh.goto(`${baseUrl()}/inbox/todo`);
+    await fresh.waitForSelector('[data-testid=list-todo], main .card.muted');
+    const ms = Math.round(await fresh.evaluate(() => performance.getEntriesByName('inbox-rendered')[0]?.startTime ?? performance.now()));
+    const nav = await fresh.evaluate(() => JSON.parse(JSON.stringify(performance.getEntriesByType('navigation')[0])));
+    console.log(
+      `web console: JavaScript ${(size.jsGzipBytes / 1024).toFixed(1)} KB gzipped (${(size.jsBytes / 1024).toFixed(1)} KB raw), CSS ${(size.cssGzipBytes / 1024).toFixed(1)} KB gzipped; ` +
+        `inbox first load ${ms} ms to the rendered list (document loaded at ${Math.round(nav.loadEventEnd)} ms)`,
+    );
+    const resources = await fresh.evaluate(() => performance.getEntriesByType('resource').map((r) => `${new URL(r.name).pathname} ${Math.round(r.startTime)}+${Math.round(r.duration)}ms`));
+    console.log(`  requests: ${resources.join(', ')}`);
+    expect(size.jsGzipBytes).toBeLessThanOrEqual(JS_BUDGET_GZIP);
+    // The load budget is a timing: asserted unless the machine is oversubscribed (other stacks
+    // running beside this one), where it is reported only. `npm run bench:ui` measures it alone.
+    const loadPerCpu = os.loadavg()[0]! / os.cpus().length;
+    if (loadPerCpu < 2) expect(ms).toBeLessThanOrEqual(1000);
+    else console.warn(`  load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs: the 1 s load budget is reported, not asserted`);
+    await fresh.close();
+  });
+
+  it('alice starts a leave request; bob sees it live, approves with a comment; alice sees trail, reason and diagram', async () => {
+    const bob = await as('bob');
+    await bob.goto(`${baseUrl()}/inbox/todo`);
+    await bob.waitForSelector('h1');
+    await shot(bob, 'inbox-before');
+
+    const alice = await as('alice');
+    await alice.click('a[href="/start"]');
+    await alice.click('a[href="/start/leave_request"]');
+    await shot(alice, 'start-form');
+    // The required field is checked before anything is sent.
+    await alice.click('button[type=submit]');
+    await alice.waitForSelector('#start-days-err');
+    expect(await alice.textContent('#start-days-err')).toContain('Days is required');
+    const bk = `LEAVE-${randomUUID().slice(0, 8)}`;
+    await alice.fill('#businessKey', bk);
+    await alice.fill('#start-days', '5');
+    await alice.fill('#start-reason', 'Family trip');
+    expect(await alice.$('#start-hrNote')).toBeNull(); // hidden at the start node
+    await alice.click('button[type=submit]');
+    await alice.waitForSelector('[data-testid=instance-header]');
+    const instanceId = decodeURIComponent(new URL(alice.url()).pathname.split('/').pop()!);
+
+    // Bob's open inbox shows it without a reload (notification → refresh), with the badge.
+    const row = bob.locator(`tr[data-business-key="${bk}"]`);
+    await row.waitFor({ timeout: 15_000 });
+    expect(await bob.textContent('[data-testid=todo-badge]')).toMatch(/\d+/);
+    await shot(bob, 'inbox-live');
+
+    await row.locator('a').first().click();
+    await bob.waitForSelector('[data-testid=actions] button[data-action=approve]');
+    await shot(bob, 'instance-bob');
+    await bob.click('button[data-action=approve]');
+    await bob.fill('#approve-comment', 'Enjoy the trip');
+    await bob.click('button[data-confirm=approve]');
+    await bob.waitForSelector('[data-testid=action-ok]');
+
+    // Through the API: bob's task is approved with his comment.
+    const tasks = await tasksOf(instanceId);
+    const bobs = tasks.find((t) => t.assignee === 'bob');
+    expect(bobs?.result).toBe('approved');
+
+    await alice.reload();
+    await alice.waitForSelector('[data-testid=trail]');
+    const trail = alice.locator('[data-testid=trail]');
+    await expect.poll(() => trail.textContent(), { timeout: 20_000 }).toContain('Enjoy the trip');
+    const bobAssign = alice.locator('[data-testid=trail] li[data-type=assign][data-user=bob] [data-testid=assign-reason]');
+    expect(await bobAssign.textContent()).toContain('named as approver in the process');
+    // The diagram: the countersign node is still current (erin), the route is done, the copy step upcoming.
+    expect(await alice.getAttribute('[data-testid=diagram] [data-node-id=manager_and_hr]', 'data-state')).toBe('current');
+    expect(await alice.getAttribute('[data-testid=diagram] [data-node-id=start]', 'data-state')).toBe('done');
+    expect(await alice.getAttribute('[data-testid=diagram] [data-node-id=notify_hr]', 'data-state')).toBe('upcoming');
+    expect(await alice.$('[data-testid=diagram] .edge-label')).not.toBeNull(); // the switch's conditions
+    await shot(alice, 'instance-alice');
+  });
+
+  it('alice saves a leave request as a draft and submits it from its page', async () => {
+    const alice = await as('alice');
+    await alice.goto(`${baseUrl()}/start/leave_request`);
+    const bk = `DRAFT-${randomUUID().slice(0, 8)}`;
+    await alice.fill('#businessKey', bk);
+    await alice.fill('#start-days', '2');
+    await alice.click('text=Save as draft');
+    await alice.waitForSelector('button[data-action=submitDraft]');
+    const instanceId = decodeURIComponent(new URL(alice.url()).pathname.split('/').pop()!);
+    expect((await api(`/api/v1/workflow/process-instances/${instanceId}`, { token: await token('alice') })).body.data.status).toBe('draft');
+    await shot(alice, 'instance-draft');
+    await alice.click('button[data-action=submitDraft]');
+    await alice.waitForSelector('[data-testid=action-ok]');
+    await expect.poll(async () => (await api(`/api/v1/workflow/process-instances/${instanceId}`, { token: await token('alice') })).body.data.status, { timeout: 20_000 }).toBe('active');
+    await alice.goto(`${baseUrl()}/inbox/applications?bk=${bk}`);
+    await alice.waitForSelector(`[data-testid=list-applications] tr[data-instance-id="${instanceId}"]`);
+  });
+
+  it('batch decisions: several to-do items approved at once, each row shows its result', async () => {
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await start('alice', 'leave_request', { days: 1, reason: `batch ${i}` }, `BATCH-${i}-${randomUUID().slice(0, 6)}`)).id);
+    const bob = await as('bob');
+    await bob.goto(`${baseUrl()}/inbox/todo?bk=BATCH-`);
+    await bob.waitForSelector('[data-testid=list-todo]');
+    const boxes = bob.locator('[data-testid=list-todo] tbody tr[data-business-key^="BATCH-"] input[type=checkbox]:not([disabled])');
+    await expect.poll(() => boxes.count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+    for (let i = 0; i < (await boxes.count()); i++) await boxes.nth(i).check();
+    await bob.fill('input[name=batchComment]', 'Approved in one go');
+    await shot(bob, 'inbox-batch-selected');
+    await bob.click('text=/Approve selected/');
+    await expect.poll(() => bob.locator('[data-testid=row-result]').count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+    await shot(bob, 'inbox-batch');
+    for (const id of ids) {
+      const tasks = await tasksOf(id);
+      expect(tasks.some((t) => t.assignee === 'bob' && t.result === 'approved')).toBe(true);
+    }
+  });
+
+  it('pool task: two candidates see it; one claims; it disappears from the other list live', async () => {
+    await deploy(linear('pool_check', 'Pool check', [userTask('finance_pool', 'Finance pool', { type: 'role', roleIds: ['finance'] })]));
+    const frank = await as('frank');
+    const grace = await as('grace');
+    const { id, businessKey } = await start('alice', 'pool_check', { amount: 10 });
+    for (const p of [frank, grace]) await p.goto(`${baseUrl()}/inbox/todo`);
+    const sel = `tr[data-business-key="${businessKey}"]`;
+    await frank.waitForSelector(`${sel} .pool-tag`);
+    await grace.waitForSelector(`${sel} .pool-tag`);
+    await shot(grace, 'inbox-pool');
+
+    await frank.click(`${sel} a`);
+    await frank.click('button[data-action=claim]');
+    await frank.waitForSelector('[data-testid=action-ok]');
+    await grace.waitForSelector(sel, { state: 'detached', timeout: 15_000 });
+    const task = (await tasksOf(id)).find((t) => t.activityId === 'finance_pool');
+    expect(task.status).toBe('active');
+    expect(task.assignee).toBe('frank');
+  });
+
+  it('return, transfer and add-sign from the UI, each checked through the API', async () => {
+    await deploy(linear('two_step', 'Two steps', [userTask('step1', 'First check', { type: 'user', userIds: ['bob'] }), userTask('step2', 'Second check', { type: 'user', userIds: ['carol'] })]));
+    const { id } = await start('alice', 'two_step', { amount: 5 });
+    const first = (await tasksOf(id)).find((t) => t.activityId === 'step1' && t.status === 'active');
+    expect((await api(`/api/v1/workflow/tasks/${first.id}/approve`, { token: await token('bob'), body: {} })).status).toBe(200);
+
+    // Return: carol sends it back; the allowed target is pre-selected.
+    const carol = await as('carol');
+    await carol.goto(`${baseUrl()}/instances/${id}`);
+    await carol.click('button[data-action=return]');
+    expect(await carol.inputValue('#return-target')).toBe('step1');
+    await carol.fill('#return-comment', 'Please check the amount');
+    await shot(carol, 'action-return');
+    await carol.click('button[data-confirm=return]');
+    await carol.waitForSelector('[data-testid=action-ok]');
+    let tasks = await tasksOf(id);
+    expect(tasks.find((t) => t.assignee === 'carol')?.result).toBe('returned');
+    const again = tasks.find((t) => t.activityId === 'step1' && t.status === 'active');
+    expect(again?.assignee).toBe('bob');
+
+    // Transfer: bob hands the returned task to dave (user picker: typed id with suggestions).
+    const bob = await as('bob');
+    await bob.goto(`${baseUrl()}/instances/${id}`);
+    await bob.click('button[data-action=transfer]');
+    await bob.fill('#transfer-user', 'dave');
+    await bob.fill('#transfer-comment', 'Dave knows this one');
+    await bob.click('button[data-confirm=transfer]');
+    await bob.waitForSelector('[data-testid=action-ok]');
+    tasks = await tasksOf(id);
+    expect(tasks.find((t) => t.id === again.id)?.assignee).toBe('dave');
+
+    // Add-sign: dave asks erin to sign first.
+    const dave = await as('dave');
+    await dave.goto(`${baseUrl()}/instances/${id}`);
+    await dave.click('button[data-action=addSign]');
+    await dave.fill('#addsign-users', 'erin');
+    await dave.click('button[data-confirm=addSign]');
+    await dave.waitForSelector('[data-testid=action-ok]');
+    tasks = await tasksOf(id);
+    const sub = tasks.find((t) => t.parentTaskId === again.id && t.assignee === 'erin');
+    expect(sub?.status).toBe('active');
+    expect(tasks.find((t) => t.id === again.id)?.status).toBe('waiting');
+
+    await dave.reload();
+    await dave.waitForSelector('[data-testid=trail] li[data-type=add_sign]');
+    await shot(dave, 'instance-add-sign');
+  });
+
+  it('the initiator suspends, activates and withdraws from the UI, each checked through the API', async () => {
+    const { id } = await start('alice', 'leave_request', { days: 2, reason: 'lifecycle' });
+    const alice = await as('alice');
+    const status = async () => (await api(`/api/v1/workflow/process-instances/${id}`, { token: await token('alice') })).body.data.status;
+    await alice.goto(`${baseUrl()}/instances/${id}`);
+    for (const [action, expected] of [['suspend', 'suspended'], ['activate', 'active'], ['withdraw', 'terminated']] as const) {
+      await alice.click(`button[data-action=${action}]`);
+      await alice.fill(`#${action}-comment`, `${action} from the browser`);
+      await alice.click(`button[data-confirm=${action}]`);
+      await alice.waitForSelector(`[data-testid=action-ok][data-result-of=${action}]`);
+      expect(await status()).toBe(expected);
+    }
+    await shot(alice, 'instance-withdrawn');
+  });
+
+  it('an error from the API is shown in words next to the action', async () => {
+    const { id } = await start('alice', 'two_step', { amount: 7 });
+    const bob = await as('bob');
+    await bob.goto(`${baseUrl()}/instances/${id}`);
+    await bob.click('button[data-action=transfer]');
+    await bob.fill('#transfer-user', 'nobody-such');
+    await bob.click('button[data-confirm=transfer]');
+    const err = bob.locator('form[data-form=transfer] [data-testid=action-error]');
+    await err.waitFor();
+    const text = (await err.textContent()) ?? '';
+    expect(text.length).toBeGreaterThan(10);
+    expect(text).not.toMatch(/\b4\d{4}\b/); // never a raw code
+    await shot(bob, 'action-error');
+  });
+
+  it('admin imports an invalid DSL (error on the failing node), then a valid one and starts it', async () => {
+    const admin = await as('admin');
+    await admin.click('a[href="/admin/definitions"]');
+    await admin.waitForSelector('#dsl-file');
+    const key = `imported_${randomUUID().slice(0, 6)}`;
+    const bad = linear(key, 'Imported process', [userTask('broken', 'Broken approval', { type: 'nobody' })]);
+    await admin.setInputFiles('#dsl-file', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
+    await admin.click('#import button[type=submit]');
+    await admin.waitForSelector('[data-testid=problems]');
+    expect(await admin.getAttribute('#import [data-testid=diagram] [data-node-id=broken]', 'data-state')).toBe('error');
+    expect(await admin.getAttribute('#import [data-testid=diagram] [data-node-id=start]', 'data-state')).not.toBe('error');
+    await shot(admin, 'admin-import-invalid');
+
+    const good = linear(key, 'Imported process', [userTask('fixed', 'Fixed approval', { type: 'user', userIds: ['bob'] })]);
+    await admin.setInputFiles('#dsl-file', { name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(good)) });
+    await admin.click('#import button[type=submit]');
+    await admin.waitForSelector('[data-testid=deployed]');
+    await shot(admin, 'admin-definitions');
+    await admin.click('[data-testid=deployed] a');
+    await admin.fill('#start-amount', '42');
+    await admin.click('button[type=submit]');
+    await admin.waitForSelector('[data-testid=instance-header]');
+    expect(await admin.$('[data-testid=temporal-link]')).not.toBeNull();
+    const instanceId = decodeURIComponent(new URL(admin.url()).pathname.split('/').pop()!.split('?')[0]!);
+    const r = await api(`/api/v1/workflow/process-instances/${instanceId}`, { token: await token('admin') });
+    expect(r.body.data.processKey).toBe(key);
+    expect(r.body.data.status).toBe('active');
+
+    for (const [href, name] of [['/admin/monitoring', 'admin-monitoring'], ['/admin/directory', 'admin-directory']] as const) {
+      await admin.click(`a[href="${href}"]`);
+      await admin.waitForSelector('main h1');
+      await admin.waitForLoadState('networkidle');
+      await shot(admin, name);
+    }
+  });
+
+  it('a user without permission sees no admin pages, and the API refuses them anyway', async () => {
+    const alice = await as('alice', { mobile: true });
+    for (const href of ['/admin/definitions', '/admin/monitoring', '/admin/directory']) expect(await alice.$(`a[href="${href}"]`)).toBeNull();
+    await alice.goto(`${baseUrl()}/admin/definitions`);
+    await alice.waitForSelector('main [role=alert]');
+    expect(await alice.$('#dsl-file')).toBeNull();
+    await shot(alice, 'forbidden-mobile');
+    await alice.goto(`${baseUrl()}/inbox/applications`);
+    await alice.waitForSelector('[data-testid=list-applications]');
+    await shot(alice, 'applications-mobile');
+    const dsl = linear('alice_made', 'Alice made', [userTask('s', 'S', { type: 'user', userIds: ['bob'] })]);
+    expect((await api('/api/v1/workflow/process-definitions/import', { token: await token('alice'), body: { dsl } })).status).toBe(403);
+    expect((await api('/api/v1/users', { token: await token('alice') })).status).toBe(403);
+    expect((await api('/api/v1/workflow/process-instances/stuck', { token: await token('alice') })).status).toBe(403);
+  });
+});

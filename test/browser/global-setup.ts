@@ -1,0 +1,34 @@
+// Browser tests: Debian's chromium (installed with apt-get when missing; vendor browser
+// downloads do not work here) and a fresh build of the web console. The stack itself is
+// started by test/setup/global-setup.ts, listed next to this file in the vitest project.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import type { TestProject } from 'vitest/node';
+import { ensureUi } from '../../scripts/build-ui.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    chromiumPath: string;
+  }
+}
+
+function findChromium(): string | null {
+  for (const p of [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'])
+    if (p && existsSync(p)) return p;
+  return null;
+}
+
+export async function setup(project: TestProject) {
+  let chromium = findChromium();
+  if (!chromium) {
+    if (process.getuid?.() !== 0) throw new Error('chromium is missing: install it (apt-get install -y chromium) or set CHROMIUM_PATH');
+    console.log('browser tests: installing chromium with apt-get…');
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env });
+    chromium = findChromium();
+    if (!chromium) throw new Error('chromium was not found after apt-get install');
+  }
+  project.provide('chromiumPath', chromium);
+  await ensureUi({ quiet: true });
+}

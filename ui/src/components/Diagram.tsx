@@ -1,0 +1,148 @@
+// The process diagram: laid out by dagre from the DSL graph (or placed at the nodes'
+// layoutX/layoutY when every node has them), drawn as SVG. Nodes carry a state: current,
+// done, upcoming, idle, or error (a validation problem names them).
+import { Graph, layout } from '@dagrejs/dagre';
+import { useMemo } from 'preact/hooks';
+import { t } from '../i18n';
+
+export interface DslNode {
+  id: string;
+  type: string;
+  name?: string;
+  configuration?: any;
+  additionalInfo?: { layoutX?: number; layoutY?: number; [k: string]: unknown };
+}
+interface Connection {
+  fromId: string;
+  toId: string;
+  type: string;
+}
+export type NodeState = 'current' | 'done' | 'upcoming' | 'idle' | 'error';
+
+const W = 168;
+const H = 52;
+const SMALL = 40;
+
+function size(n: DslNode) {
+  return n.type === 'startTask' || n.type === 'end' ? { w: SMALL * 2.2, h: SMALL } : n.type === 'switch' || n.type === 'inclusive' || n.type === 'fork' || n.type === 'join' ? { w: 130, h: 56 } : { w: W, h: H };
+}
+
+function edgeLabel(from: DslNode | undefined, c: Connection): string {
+  if (c.type === 'Success') return '';
+  const cases: Array<{ case?: string; then?: string }> = from?.configuration?.cases ?? [];
+  const hit = cases.find((k) => k.then === c.type);
+  return hit?.case ? `${c.type}: ${hit.case}` : c.type;
+}
+
+function shorten(s: string, max: number) {
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+interface Laid {
+  nodes: Array<{ node: DslNode; x: number; y: number; w: number; h: number }>;
+  edges: Array<{ c: Connection; points: Array<{ x: number; y: number }>; label: string; lx: number; ly: number }>;
+  width: number;
+  height: number;
+}
+
+export function layoutDsl(dsl: any): Laid {
+  const nodes: DslNode[] = Array.isArray(dsl?.metadata?.nodes) ? dsl.metadata.nodes.filter((n: any) => n && typeof n.id === 'string') : [];
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const connections: Connection[] = (Array.isArray(dsl?.metadata?.connections) ? dsl.metadata.connections : []).filter(
+    (c: any) => c && byId.has(c.fromId) && byId.has(c.toId),
+  );
+  const placed = nodes.length > 0 && nodes.every((n) => typeof n.additionalInfo?.layoutX === 'number' && typeof n.additionalInfo?.layoutY === 'number');
+  if (placed) {
+    const out = nodes.map((node) => ({ node, x: node.additionalInfo!.layoutX! + size(node).w / 2, y: node.additionalInfo!.layoutY! + size(node).h / 2, ...size(node) }));
+    const at = new Map(out.map((n) => [n.node.id, n]));
+    const minX = Math.min(...out.map((n) => n.x - n.w / 2)) - 20;
+    const minY = Math.min(...out.map((n) => n.y - n.h / 2)) - 20;
+    for (const n of out) {
+      n.x -= minX;
+      n.y -= minY;
+    }
+    const edges = connections.map((c) => {
+      const a = at.get(c.fromId)!;
+      const b = at.get(c.toId)!;
+      const points = [border(a, b), border(b, a)];
+      return { c, points, label: edgeLabel(byId.get(c.fromId), c), lx: (a.x + b.x) / 2, ly: (a.y + b.y) / 2 };
+    });
+    return { nodes: out, edges, width: Math.max(...out.map((n) => n.x + n.w / 2)) + 20, height: Math.max(...out.map((n) => n.y + n.h / 2)) + 20 };
+  }
+  const g = new Graph({ multigraph: true });
+  g.setGraph({ rankdir: 'TB', nodesep: 30, ranksep: 46, edgesep: 14, marginx: 16, marginy: 16 });
+  for (const n of nodes) g.setNode(n.id, { width: size(n).w, height: size(n).h });
+  connections.forEach((c, i) => {
+    const label = edgeLabel(byId.get(c.fromId), c);
+    const text = shorten(label, 34);
+    g.setEdge(c.fromId, c.toId, { width: text ? text.length * 6.2 + 8 : 0, height: text ? 16 : 0, labelpos: 'c', label: text }, `e${i}`);
+  });
+  layout(g);
+  const laidNodes = nodes.map((node) => {
+    const v = g.node(node.id) as any;
+    return { node, x: v.x, y: v.y, w: v.width, h: v.height };
+  });
+  const edges = connections.map((c, i) => {
+    const e = g.edge({ v: c.fromId, w: c.toId, name: `e${i}` }) as any;
+    return { c, points: e.points as Array<{ x: number; y: number }>, label: e.label as string, lx: e.x ?? 0, ly: e.y ?? 0 };
+  });
+  const graph = g.graph() as any;
+  return { nodes: laidNodes, edges, width: graph.width ?? 300, height: graph.height ?? 200 };
+}
+
+function border(a: { x: number; y: number; w: number; h: number }, b: { x: number; y: number }) {
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  if (!dx && !dy) return { x: a.x, y: a.y };
+  const sx = Math.abs(dx) / (a.w / 2);
+  const sy = Math.abs(dy) / (a.h / 2);
+  const s = Math.max(sx, sy);
+  return { x: a.x + dx / s, y: a.y + dy / s };
+}
+
+const stateWords: Record<NodeState, string> = { current: t.instance.legendCurrent, done: t.instance.legendDone, upcoming: t.instance.legendUpcoming, idle: '', error: 'error' };
+
+export function Diagram({ dsl, states = {}, problems = {}, title }: { dsl: any; states?: Record<string, NodeState>; problems?: Record<string, string[]>; title: string }) {
+  const laid = useMemo(() => layoutDsl(dsl), [dsl]);
+  if (!laid.nodes.length) return <p class="muted">{t.common.none}</p>;
+  return (
+    <div class="diagram-wrap">
+      <svg class="diagram" viewBox={`0 0 ${laid.width} ${laid.height}`} width={laid.width} height={laid.height} role="img" aria-label={title} data-testid="diagram">
+        <title>{title}</title>
+        <defs>
+          <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+            <path d="M 0 0 L 10 5 L 0 10 z" class="arrowhead" />
+          </marker>
+        </defs>
+        {laid.edges.map((e) => (
+          <g class="edge" data-from={e.c.fromId} data-to={e.c.toId} data-type={e.c.type}>
+            <polyline points={e.points.map((p) => `${p.x},${p.y}`).join(' ')} marker-end="url(#arrow)" />
+            {e.label && (
+              <g class="edge-label">
+                <rect x={e.lx - (e.label.length * 6.2 + 8) / 2} y={e.ly - 9} width={e.label.length * 6.2 + 8} height={16} rx={3} />
+                <text x={e.lx} y={e.ly + 3}>{e.label}</text>
+              </g>
+            )}
+          </g>
+        ))}
+        {laid.nodes.map(({ node, x, y, w, h }) => {
+          const state: NodeState = problems[node.id]?.length ? 'error' : states[node.id] ?? 'idle';
+          const round = node.type === 'startTask' || node.type === 'end' ? h / 2 : node.type === 'userTask' ? 8 : 2;
+          const diamond = node.type === 'switch' || node.type === 'inclusive';
+          return (
+            <g class={`node node-${node.type} state-${state}`} data-node-id={node.id} data-state={state} transform={`translate(${x - w / 2},${y - h / 2})`}>
+              <title>{`${node.name ?? node.id} (${node.type})${stateWords[state] ? `: ${stateWords[state]}` : ''}${problems[node.id]?.length ? ` — ${problems[node.id]!.join('; ')}` : ''}`}</title>
+              {diamond ? <polygon points={`${w / 2},0 ${w},${h / 2} ${w / 2},${h} 0,${h / 2}`} /> : <rect width={w} height={h} rx={round} />}
+              <text x={w / 2} y={h / 2 - (node.type === 'userTask' || node.type === 'ccTask' ? 3 : -4)} class="name">{shorten(node.name ?? node.id, 24)}</text>
+              {(node.type === 'userTask' || node.type === 'ccTask') && <text x={w / 2} y={h / 2 + 13} class="type">{node.type === 'ccTask' ? t.nodeKind.copy : state === 'error' ? t.nodeKind.error : stateWords[state] || t.nodeKind.approval}</text>}
+              {state === 'error' && node.type !== 'userTask' && node.type !== 'ccTask' && <text x={w - 8} y={12} class="type">⚠</text>}
+            </g>
+          );
+        })}
+      </svg>
+      <p class="legend small">
+        <span class="key state-current">{t.instance.legendCurrent}</span> <span class="key state-done">{t.instance.legendDone}</span> <span class="key state-upcoming">{t.instance.legendUpcoming}</span>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+import { render } from 'preact';
+import { useEffect } from 'preact/hooks';
+import { t } from './i18n';
+import { badge } from './lib/badge';
+import { connected, startLive } from './lib/live';
+import { Link, match, navigate, useLocation } from './lib/router';
+import { session } from './lib/session';
+import { firstContent, useStore } from './lib/store';
+import { Login } from './pages/Login';
+import { StartList, StartForm } from './pages/Start';
+import { Inbox } from './pages/Inbox';
+import { InstancePage } from './pages/Instance';
+import { Definitions, DefinitionView } from './pages/Definitions';
+import { Monitoring } from './pages/Monitoring';
+import { Directory } from './pages/Directory';
+import './styles.css';
+
+function Forbidden() {
+  return <p class="card error" role="alert">{t.admin.forbidden}</p>;
+}
+
+function Routes() {
+  const { path } = useLocation();
+  const s = session.get()!;
+  let m: Record<string, string> | null;
+  if (path === '/' || path === '/inbox') {
+    navigate('/inbox/todo', true);
+    return null;
+  }
+  if (path === '/start') return <StartList />;
+  if ((m = match('/start/:key', path))) return <StartForm processKey={m.key!} />;
+  if ((m = match('/inbox/:tab', path))) return <Inbox tab={m.tab!} />;
+  if ((m = match('/instances/:id', path))) return <InstancePage id={m.id!} />;
+  if (path === '/admin/definitions') return s.can.definitionsWrite ? <Definitions /> : <Forbidden />;
+  if ((m = match('/admin/definitions/:id', path))) return s.can.definitionsWrite ? <DefinitionView id={m.id!} /> : <Forbidden />;
+  if (path === '/admin/monitoring') return s.can.monitor ? <Monitoring /> : <Forbidden />;
+  if (path === '/admin/directory') return s.can.directory ? <Directory /> : <Forbidden />;
+  return <p class="card">{t.notFound} <Link href="/inbox/todo">{t.nav.inbox}</Link></p>;
+}
+
+function NavLink({ href, children, prefix }: { href: string; prefix?: string; children: any }) {
+  const { path } = useLocation();
+  const current = path.startsWith(prefix ?? href);
+  return (
+    <Link href={href} aria-current={current ? 'page' : undefined} class={current ? 'current' : undefined}>
+      {children}
+    </Link>
+  );
+}
+
+function App() {
+  const s = useStore(session);
+  const count = useStore(badge);
+  const live = useStore(connected);
+  useEffect(() => void firstContent.then(startLive), []);
+  if (!s) return <Login />;
+  return (
+    <>
+      <a class="skip" href="#main">{t.skip}</a>
+      <header class="top">
+        <strong class="brand">{t.app}</strong>
+        <nav aria-label={t.nav.main}>
+          <NavLink href="/inbox/todo" prefix="/inbox">
+            {t.nav.inbox}
+            {count ? <span class="badge" data-testid="todo-badge" aria-label={t.inbox.badge(count)}>{count}</span> : null}
+          </NavLink>
+          <NavLink href="/start">{t.nav.start}</NavLink>
+          {s.can.definitionsWrite && <NavLink href="/admin/definitions">{t.nav.definitions}</NavLink>}
+          {s.can.monitor && <NavLink href="/admin/monitoring">{t.nav.monitoring}</NavLink>}
+          {s.can.directory && <NavLink href="/admin/directory">{t.nav.directory}</NavLink>}
+        </nav>
+        <span class="who">
+          <span class={live ? 'dot on' : 'dot'} title={live ? t.common.live : t.common.offline} aria-label={live ? t.common.live : t.common.offline} role="img" />
+          <span data-testid="whoami">{s.username}@{s.tenantId}</span>
+          <button type="button" onClick={() => session.close()}>{t.nav.logout}</button>
+        </span>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Routes />
+      </main>
+    </>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,195 @@
+import { useState } from 'preact/hooks';
+import { t } from '../i18n';
+import { ApiError, api, call, errorText, type Definition } from '../lib/api';
+import { Link, navigate } from '../lib/router';
+import { ErrorText, Loading, Pager, Section, Status, fmtTime, useAsync } from '../components/ui';
+import { Diagram } from '../components/Diagram';
+
+interface Problem {
+  nodeId: string | null;
+  field?: string;
+  message: string;
+}
+
+export function Definitions() {
+  const [page, setPage] = useState(1);
+  const list = useAsync(() => call(api.GET('/api/v1/workflow/process-definitions', { params: { query: { page, pageSize: 20 } } })), [page]);
+  const [versionsOf, setVersionsOf] = useState<string | null>(null);
+  const [msg, setMsg] = useState<Record<string, { ok: boolean; text: string }>>({});
+
+  const act = async (d: Definition, what: 'activate' | 'retire') => {
+    try {
+      if (what === 'activate') await call(api.POST('/api/v1/workflow/process-definitions/{id}/activate', { params: { path: { id: d.id } } }));
+      else await call(api.POST('/api/v1/workflow/process-definitions/{id}/retire', { params: { path: { id: d.id } } }));
+      setMsg({ [d.id]: { ok: true, text: t.action.done(t.admin[what]) } });
+      void list.reload(true);
+    } catch (err) {
+      setMsg({ [d.id]: { ok: false, text: errorText(err) } });
+    }
+  };
+
+  return (
+    <>
+      <h1>{t.admin.definitions}</h1>
+      <ImportPanel onDeployed={() => void list.reload(true)} />
+      <Section title={t.admin.definitions} id="definitions">
+        {list.loading && !list.data && <Loading />}
+        <ErrorText error={list.error} />
+        <div class="table-wrap">
+          <table class="list">
+            <thead>
+              <tr><th scope="col">{t.admin.name}</th><th scope="col">{t.admin.key}</th><th scope="col">{t.admin.version}</th><th scope="col">{t.admin.status}</th><th scope="col">{t.admin.deployed}</th><th scope="col"><span class="sr-only">{t.instance.actions}</span></th></tr>
+            </thead>
+            <tbody>
+              {list.data?.items.map((d) => (
+                <tr data-definition-key={d.key}>
+                  <td><Link href={`/admin/definitions/${encodeURIComponent(d.id)}`}>{d.name}</Link><div class="muted small">{d.category ?? ''}</div></td>
+                  <td>{d.key}</td>
+                  <td>{d.version ?? '—'}</td>
+                  <td><Status value={d.status} /></td>
+                  <td>{fmtTime(d.deployedAt)}</td>
+                  <td class="buttons">
+                    <button type="button" onClick={() => setVersionsOf(versionsOf === d.key ? null : d.key)} aria-expanded={versionsOf === d.key}>{t.admin.versions}</button>
+                    {d.status !== 'active' && <button type="button" onClick={() => void act(d, 'activate')}>{t.admin.activate}</button>}
+                    {d.status === 'active' && <button type="button" onClick={() => void act(d, 'retire')}>{t.admin.retire}</button>}
+                    {msg[d.id] && <span class={msg[d.id]!.ok ? 'ok small' : 'error small'} role="status">{msg[d.id]!.text}</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {list.data && <Pager page={page} pageSize={20} total={list.data.total} onPage={setPage} />}
+      </Section>
+      {versionsOf && <Versions processKey={versionsOf} />}
+    </>
+  );
+}
+
+function Versions({ processKey }: { processKey: string }) {
+  const v = useAsync(() => call(api.GET('/api/v1/workflow/process-definitions/key/{processKey}/versions', { params: { path: { processKey }, query: { pageSize: 100 } } })), [processKey]);
+  return (
+    <Section title={`${t.admin.versions}: ${processKey}`} id="versions">
+      <ErrorText error={v.error} />
+      <ul class="plain">
+        {v.data?.items.map((d) => (
+          <li><Link href={`/admin/definitions/${encodeURIComponent(d.id)}`}>v{d.version ?? '—'}</Link> <Status value={d.status} /> <span class="muted small">{fmtTime(d.deployedAt ?? d.createdAt)}</span></li>
+        ))}
+      </ul>
+    </Section>
+  );
+}
+
+export function DefinitionView({ id }: { id: string }) {
+  const d = useAsync(() => call(api.GET('/api/v1/workflow/process-definitions/{id}', { params: { path: { id } } })), [id]);
+  if (d.loading) return <Loading />;
+  if (!d.data) return <ErrorText error={d.error} />;
+  return (
+    <>
+      <p><Link href="/admin/definitions">← {t.admin.definitions}</Link></p>
+      <h1>{d.data.name} v{d.data.version ?? '—'} <Status value={d.data.status} /></h1>
+      <Section title={t.instance.diagram} id="diagram">
+        <Diagram dsl={d.data.dsl} title={`${t.instance.diagram}: ${d.data.name}`} />
+      </Section>
+      <Section title={t.admin.dsl} id="dsl">
+        <pre class="code">{JSON.stringify(d.data.dsl, null, 2)}</pre>
+      </Section>
+    </>
+  );
+}
+
+function ImportPanel({ onDeployed }: { onDeployed: () => void }) {
+  const [dsl, setDsl] = useState<any>(null);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const [problems, setProblems] = useState<Problem[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [deployed, setDeployed] = useState<Definition | null>(null);
+  const [conditions, setConditions] = useState<{ valid: boolean; results: any[] } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const pick = async (e: Event) => {
+    const file = (e.currentTarget as HTMLInputElement).files?.[0];
+    setProblems(null);
+    setError(null);
+    setDeployed(null);
+    setConditions(null);
+    setFileError(null);
+    if (!file) return setDsl(null);
+    try {
+      setDsl(JSON.parse(await file.text()));
+    } catch (err) {
+      setDsl(null);
+      setFileError(`${file.name}: ${err instanceof Error ? err.message : 'not JSON'}`);
+    }
+  };
+
+  const deploy = async (e: Event) => {
+    e.preventDefault();
+    if (!dsl) return;
+    setBusy(true);
+    setProblems(null);
+    setError(null);
+    try {
+      const d = await call(api.POST('/api/v1/workflow/process-definitions/import', { body: { dsl } as any }));
+      setDeployed(d);
+      onDeployed();
+    } catch (err) {
+      if (err instanceof ApiError && Array.isArray(err.data?.problems)) setProblems(err.data.problems);
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const validateConditions = async () => {
+    if (!dsl) return;
+    try {
+      setConditions(await call(api.POST('/api/v1/workflow/process-definitions/validate-conditions', { body: { dsl } })));
+      setError(null);
+    } catch (err) {
+      if (err instanceof ApiError && Array.isArray(err.data?.problems)) setProblems(err.data.problems);
+      setError(err);
+    }
+  };
+
+  const byNode: Record<string, string[]> = {};
+  for (const p of problems ?? []) if (p.nodeId) (byNode[p.nodeId] ??= []).push(`${p.field ? `${p.field}: ` : ''}${p.message}`);
+  for (const r of conditions?.results ?? []) if (!r.valid && r.nodeId) (byNode[r.nodeId] ??= []).push(`case ${r.caseIndex}: ${r.error}`);
+
+  return (
+    <Section title={t.admin.importTitle} id="import">
+      <form onSubmit={deploy}>
+        <div class="field">
+          <label for="dsl-file">{t.admin.importFile}</label>
+          <input id="dsl-file" name="file" type="file" accept="application/json,.json" onChange={(e) => void pick(e)} />
+        </div>
+        {fileError && <p class="error" role="alert">{fileError}</p>}
+        <div class="buttons">
+          <button type="submit" class="primary" disabled={!dsl || busy}>{t.admin.import}</button>
+          <button type="button" disabled={!dsl} onClick={() => void validateConditions()}>{t.admin.validate}</button>
+        </div>
+      </form>
+      {conditions?.valid && <p class="ok" role="status">{t.admin.conditionsOk}</p>}
+      {deployed && (
+        <p class="ok" role="status" data-testid="deployed">
+          {t.admin.imported(deployed.key, deployed.version)} <Link href={`/start/${encodeURIComponent(deployed.key)}`}>{t.admin.startIt}</Link>
+        </p>
+      )}
+      {error && !problems && <ErrorText error={error} />}
+      {problems && (
+        <div role="alert" data-testid="problems">
+          <p class="error">{t.admin.problems}:</p>
+          <ul class="problems">
+            {problems.map((p) => (
+              <li data-node-id={p.nodeId ?? ''}>
+                {p.nodeId && <strong>{p.nodeId}</strong>} {p.field && <code>{p.field}</code>} {p.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {dsl && <Diagram dsl={dsl} problems={byNode} title={`${t.instance.diagram}: ${dsl?.ruleChain?.name ?? ''}`} />}
+      {deployed && <button type="button" onClick={() => navigate(`/start/${encodeURIComponent(deployed.key)}`)}>{t.admin.startIt}</button>}
+    </Section>
+  );
+}

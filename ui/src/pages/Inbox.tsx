@@ -1,0 +1,252 @@
+import { useEffect, useState } from 'preact/hooks';
+import { t } from '../i18n';
+import { api, call, errorText, type Page, type Task, type Instance } from '../lib/api';
+import { refreshBadge } from '../lib/badge';
+import { onNotification } from '../lib/live';
+import { session } from '../lib/session';
+import { contentShown } from '../lib/store';
+import { Link, navigate, useLocation } from '../lib/router';
+import { ErrorText, Loading, Pager, Status, fmtTime, useAsync } from '../components/ui';
+
+const tabs = ['todo', 'done', 'cc', 'applications'] as const;
+type Tab = (typeof tabs)[number];
+const PAGE = 20;
+/** The to-do list also refreshes on this period: a pool task claimed by someone else sends nobody a notification. */
+const TODO_POLL_MS = 3000;
+
+type Row = { kind: 'task'; task: Task } | { kind: 'cc'; cc: any } | { kind: 'instance'; instance: Instance };
+
+async function load(tab: Tab, page: number, processKey: string, businessKey: string, me: string): Promise<Page<Row>> {
+  // The to-do, done and copied lists take no business key: with one, read a wide page and filter here.
+  const wide = businessKey && tab !== 'applications';
+  const query = { page: wide ? 1 : page, pageSize: wide ? 200 : PAGE, ...(processKey ? { processKey } : {}) };
+  let out: Page<Row>;
+  if (tab === 'todo' || tab === 'done') {
+    const path = tab === 'todo' ? '/api/v1/workflow/process-instances/todo' : '/api/v1/workflow/process-instances/done';
+    const p = await call(api.GET(path, { params: { query } }));
+    out = { ...p, items: p.items.map((task) => ({ kind: 'task' as const, task })) };
+  } else if (tab === 'cc') {
+    const p = await call(api.GET('/api/v1/workflow/process-instances/cc', { params: { query: { page: query.page, pageSize: query.pageSize } } }));
+    const items = p.items.filter((c) => !processKey || c.processKey === processKey);
+    out = { ...p, items: items.map((cc) => ({ kind: 'cc' as const, cc })) };
+  } else {
+    const p = await call(
+      api.GET('/api/v1/workflow/process-instances', { params: { query: { page, pageSize: PAGE, initiator: me, ...(processKey ? { processKey } : {}), ...(businessKey ? { businessKey } : {}) } } }),
+    );
+    return { ...p, items: p.items.map((instance) => ({ kind: 'instance' as const, instance })) };
+  }
+  if (!wide) return out;
+  const needle = businessKey.toLowerCase();
+  const keyOf = (r: Row) => (r.kind === 'task' ? r.task.businessKey : r.kind === 'cc' ? r.cc.businessKey : r.instance.businessKey) ?? '';
+  const all = out.items.filter((r) => keyOf(r).toLowerCase().includes(needle));
+  return { items: all.slice((page - 1) * PAGE, page * PAGE), total: all.length, page, pageSize: PAGE };
+}
+
+export function Inbox({ tab: raw }: { tab: string }) {
+  const tab = (tabs as readonly string[]).includes(raw) ? (raw as Tab) : 'todo';
+  const { query } = useLocation();
+  const processKey = query.get('process') ?? '';
+  const businessKey = query.get('bk') ?? '';
+  const page = Number(query.get('page') ?? 1) || 1;
+  const me = session.get()!.userId;
+  const list = useAsync(() => load(tab, page, processKey, businessKey, me), [tab, page, processKey, businessKey]);
+  // The process filter's choices load after the list, which is what the first load waits for.
+  const listed = !!list.data || !!list.error;
+  const cats = useAsync(() => (listed ? call(api.GET('/api/v1/workflow/process-definitions/categories')) : Promise.resolve(null)), [listed]);
+  useEffect(() => {
+    if (!listed) return;
+    // The first load's end, read by the budget checks (bench/ui.ts, the browser tests).
+    if (!performance.getEntriesByName('inbox-rendered').length) performance.mark('inbox-rendered');
+    contentShown();
+  }, [listed]);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [results, setResults] = useState<Record<string, { ok: boolean; text: string; status?: string }>>({});
+  const [batchComment, setBatchComment] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [bkInput, setBkInput] = useState(businessKey);
+
+  // Live: any notification (assigned, claimable, unavailable, ...) reloads the to-do list.
+  useEffect(() => {
+    if (tab !== 'todo') return;
+    const off = onNotification(() => void list.reload(true));
+    const poll = setInterval(() => document.visibilityState === 'visible' && void list.reload(true), TODO_POLL_MS);
+    return () => {
+      off();
+      clearInterval(poll);
+    };
+  }, [tab, list.reload]);
+  useEffect(() => setSelected(new Set()), [tab, page, processKey, businessKey]);
+
+  const go = (next: { process?: string; bk?: string; page?: number; tab?: string }) => {
+    const q = new URLSearchParams();
+    const p = next.process ?? processKey;
+    const b = next.bk ?? businessKey;
+    if (p) q.set('process', p);
+    if (b) q.set('bk', b);
+    if ((next.page ?? 1) > 1) q.set('page', String(next.page));
+    navigate(`/inbox/${next.tab ?? tab}${q.size ? `?${q}` : ''}`);
+  };
+
+  // Rows decided here stay on the page with their result, even once the list has moved on.
+  const [decided, setDecided] = useState<Record<string, Task>>({});
+  useEffect(() => setDecided({}), [tab, page, processKey, businessKey]);
+  const listed_ = list.data?.items ?? [];
+  const present = new Set(listed_.map((r) => (r.kind === 'task' ? r.task.id : '')));
+  const rows: Row[] = [...Object.values(decided).filter((task) => !present.has(task.id)).map((task) => ({ kind: 'task' as const, task })), ...listed_];
+  const selectable = rows.filter((r): r is { kind: 'task'; task: Task } => r.kind === 'task' && r.task.status === 'active' && r.task.kind === 'approval' && !results[r.task.id]?.ok);
+
+  const decide = async (decision: 'approve' | 'reject') => {
+    // No batch endpoint yet: one request per task, each row shows its own result.
+    setBusy(true);
+    const ids = [...selected];
+    const out: typeof results = {};
+    const keep: Record<string, Task> = {};
+    for (const r of rows) if (r.kind === 'task' && selected.has(r.task.id)) keep[r.task.id] = r.task;
+    setDecided((d) => ({ ...d, ...keep }));
+    await Promise.all(
+      ids.map(async (id) => {
+        try {
+          const body = batchComment ? { comment: batchComment } : {};
+          if (decision === 'approve') await call(api.POST('/api/v1/workflow/tasks/{id}/approve', { params: { path: { id } }, body }));
+          else await call(api.POST('/api/v1/workflow/tasks/{id}/reject', { params: { path: { id } }, body }));
+          out[id] = { ok: true, text: decision === 'approve' ? t.status.approved! : t.status.rejected!, status: decision === 'approve' ? 'approved' : 'rejected' };
+        } catch (err) {
+          out[id] = { ok: false, text: errorText(err) };
+        }
+        setResults((r) => ({ ...r, [id]: out[id]! }));
+      }),
+    );
+    setSelected(new Set(Object.entries(out).filter(([, r]) => !r.ok).map(([id]) => id)));
+    setBusy(false);
+    void refreshBadge();
+  };
+
+  return (
+    <>
+      <h1>{t.inbox.title}</h1>
+      <nav class="tabs" aria-label={t.inbox.title}>
+        {tabs.map((name) => (
+          <Link href={`/inbox/${name}`} aria-current={name === tab ? 'page' : undefined} class={name === tab ? 'current' : undefined}>
+            {t.inbox[name]}
+          </Link>
+        ))}
+      </nav>
+      <form class="filters" role="search" onSubmit={(e) => { e.preventDefault(); go({ bk: bkInput }); }}>
+        <label>
+          {t.common.filterProcess}
+          <select name="process" value={processKey} onChange={(e) => go({ process: e.currentTarget.value })}>
+            <option value="">{t.common.anyProcess}</option>
+            {cats.data?.flatMap((c) => c.definitions).map((d) => <option value={d.key}>{d.name}</option>)}
+          </select>
+        </label>
+        <label>
+          {t.common.filterBusinessKey}
+          <input name="bk" value={bkInput} onInput={(e) => setBkInput(e.currentTarget.value)} />
+        </label>
+        <button type="submit">{t.common.search}</button>
+      </form>
+      {tab === 'todo' && selectable.length > 0 && (
+        <div class="batch card" aria-label={t.inbox.batch}>
+          <label>
+            {t.inbox.batchComment}
+            <input name="batchComment" value={batchComment} onInput={(e) => setBatchComment(e.currentTarget.value)} />
+          </label>
+          <div class="buttons">
+            <button type="button" class="primary" disabled={busy || !selected.size} onClick={() => void decide('approve')}>{t.inbox.approveSelected(selected.size)}</button>
+            <button type="button" class="danger" disabled={busy || !selected.size} onClick={() => void decide('reject')}>{t.inbox.rejectSelected(selected.size)}</button>
+          </div>
+        </div>
+      )}
+      {list.loading && !list.data && <Loading />}
+      <ErrorText error={list.error} />
+      {list.data && !rows.length && <p class="card muted">{t.common.empty}</p>}
+      {rows.length > 0 && (
+        <div class="table-wrap">
+          <table class="list" data-testid={`list-${tab}`}>
+            <thead>
+              <tr>
+                {tab === 'todo' && (
+                  <th scope="col">
+                    <input
+                      type="checkbox"
+                      aria-label={t.inbox.selectAll}
+                      checked={selectable.length > 0 && selectable.every((r) => selected.has(r.task.id))}
+                      onChange={(e) => setSelected(e.currentTarget.checked ? new Set(selectable.map((r) => r.task.id)) : new Set())}
+                    />
+                  </th>
+                )}
+                <th scope="col">{tab === 'applications' || tab === 'cc' ? t.inbox.process : t.inbox.task}</th>
+                <th scope="col">{t.inbox.businessKey}</th>
+                <th scope="col">{t.inbox.initiator}</th>
+                <th scope="col">{t.inbox.status}</th>
+                <th scope="col">{tab === 'done' ? t.inbox.ended : tab === 'cc' ? t.inbox.copied : tab === 'applications' ? t.inbox.started : t.inbox.created}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => {
+                if (r.kind === 'task') {
+                  const task = r.task;
+                  const res = results[task.id];
+                  const canPick = task.status === 'active' && task.kind === 'approval' && !results[task.id]?.ok;
+                  return (
+                    <tr data-task-id={task.id} data-business-key={task.businessKey ?? ''} class={task.status === 'pending' ? 'pool' : undefined}>
+                      {tab === 'todo' && (
+                        <td>
+                          <input
+                            type="checkbox"
+                            aria-label={t.inbox.select(`${task.name} ${task.businessKey ?? ''}`)}
+                            disabled={!canPick}
+                            checked={selected.has(task.id)}
+                            onChange={(e) => {
+                              const next = new Set(selected);
+                              if (e.currentTarget.checked) next.add(task.id);
+                              else next.delete(task.id);
+                              setSelected(next);
+                            }}
+                          />
+                        </td>
+                      )}
+                      <td>
+                        <Link href={`/instances/${encodeURIComponent(task.instanceId)}`}>{task.name}</Link>
+                        <div class="muted small">{task.processName}</div>
+                        {task.status === 'pending' && <span class="tag pool-tag" title={t.inbox.poolHint}>{t.inbox.pool}</span>}
+                        {res && <div class={res.ok ? 'ok small' : 'error small'} role="status" data-testid="row-result">{res.text}</div>}
+                      </td>
+                      <td>{task.businessKey ?? '—'}</td>
+                      <td>{task.initiatorId}</td>
+                      <td><Status value={res?.ok ? res.status : tab === 'done' ? task.result ?? task.status : task.status} /></td>
+                      <td>{fmtTime(tab === 'done' ? task.endTime : task.createTime)}{tab === 'todo' && task.dueDate && <div class="muted small">{t.inbox.due} {fmtTime(task.dueDate)}</div>}</td>
+                    </tr>
+                  );
+                }
+                if (r.kind === 'cc') {
+                  const c = r.cc;
+                  return (
+                    <tr class={c.read ? undefined : 'unread'}>
+                      <td><Link href={`/instances/${encodeURIComponent(c.instanceId)}`}>{c.processName}</Link>{!c.read && <span class="tag">{t.inbox.unread}</span>}</td>
+                      <td>{c.businessKey ?? '—'}</td>
+                      <td>{c.initiatorId}</td>
+                      <td><Status value={c.status} /></td>
+                      <td>{fmtTime(c.ccTime)}</td>
+                    </tr>
+                  );
+                }
+                const i = r.instance;
+                return (
+                  <tr data-instance-id={i.id}>
+                    <td><Link href={`/instances/${encodeURIComponent(i.id)}`}>{i.processName}</Link></td>
+                    <td>{i.businessKey ?? '—'}</td>
+                    <td>{i.initiatorId}</td>
+                    <td><Status value={i.status} /></td>
+                    <td>{fmtTime(i.startTime)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {list.data && <Pager page={list.data.page} pageSize={PAGE} total={list.data.total} onPage={(p) => go({ page: p })} />}
+    </>
+  );
+}
