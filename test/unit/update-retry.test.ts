@@ -48,7 +48,7 @@ describe('Update retry policy', () => {
       calls++;
       throw aborted();
     }, 300)).rejects.toBeInstanceOf(ServiceError);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(Date.now() - started).toBeLessThan(10_000); // bounded by the budget, not retried for ever
     expect(calls).toBeGreaterThan(1);
     calls = 0;
     await expect(retryUpdate(async () => {

@@ -46,7 +46,8 @@ describe('definition size caps', () => {
     if (!result.ok) return;
     const t0 = performance.now();
     const ahead = approvalNodesAhead(result.doc, ['t0']);
-    expect(performance.now() - t0).toBeLessThan(200);
+    // A complexity guard (the quadratic walk took ~3.5 s here), not a speed target: the bench times it.
+    expect(performance.now() - t0).toBeLessThan(2000);
     expect(ahead).toHaveLength(MAX_NODES - 3);
     expect(ahead.every((a) => !a.undecided)).toBe(true);
   });

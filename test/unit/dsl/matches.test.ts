@@ -60,7 +60,8 @@ describe('matches (RE2 behind CEL conditions)', () => {
     const text = 'a'.repeat(MAX_TEXT_LENGTH - 1) + '!';
     const started = performance.now();
     expect(matches(text, pattern)).toBe(pattern.endsWith('!'));
-    expect(performance.now() - started).toBeLessThan(1000);
+    // A runaway guard, not a speed target: backtracking here would take astronomically long.
+    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it.each([

@@ -32,7 +32,7 @@ describe('inspectJson', () => {
     expect(inspectJson(nested(MAX_JSON_DEPTH + 1))?.message).toMatch(/deeper than 32/);
     const t0 = performance.now();
     expect(inspectJson(nested(200_000))).not.toBeNull();
-    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(performance.now() - t0).toBeLessThan(5000); // a runaway guard, generous for a loaded machine
   });
 });
 
