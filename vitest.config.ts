@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: pure unit tests, and integration tests that share one provisioned
-// stack (PostgreSQL, Temporal dev server, worker, server) started by the global setup.
+// Three projects: pure unit tests; integration tests that share one provisioned stack
+// (PostgreSQL, Temporal dev server, worker, server) started by the global setup; and fast
+// workflow tests on @temporalio/testing with in-memory activity fakes (no HTTP, no PostgreSQL).
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -21,6 +22,18 @@ export default defineConfig({
           globalSetup: ['test/setup/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'workflow',
+          include: ['test/workflow/**/*.test.ts'],
+          globalSetup: ['test/workflow/support/global-setup.ts'],
+          // Files share their worker process's module cache (Temporal SDK, DSL): each file
+          // still runs its own Worker on its own task queue.
+          isolate: false,
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
         },
       },
     ],

@@ -28,6 +28,15 @@ export const configSchema = z.object({
   WORKFLOW_BUNDLE_PATH: z.string().optional(),
   /** History events after which an instance continues as new (carrying its state). */
   WORKFLOW_HISTORY_LIMIT: z.coerce.number().int().min(50).default(2000),
+  /**
+   * Workflow runs the worker keeps in memory (sticky cache). Unbounded growth was ~1.4 MB per
+   * instance; an evicted run is rebuilt by replaying its (short, continued-as-new) history.
+   */
+  WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(1).default(250),
+  /** Workflow tasks run at once (capped at the cache size). */
+  WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(1).default(10),
+  /** Activities (projection, http calls) and local activities (directory look-ups) run at once, each. */
+  WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).default(20),
 
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   JWT_ISSUER: z.string().default('approval-service'),
@@ -44,6 +53,12 @@ export const configSchema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   LOGIN_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  /**
+   * Reverse proxies in front of the server that append to X-Forwarded-For. 0: the header is
+   * ignored (anyone can write it) and the socket address is the client; N: the Nth address from
+   * the right is the client.
+   */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(32).default(0),
 
   HTTP_CALL_ALLOW_PRIVATE: bool.default(false),
   /** Host names an httpCall may reach even though they resolve to private addresses. */

@@ -1,7 +1,7 @@
 // One process instance: interprets the deployed DSL snapshot until the instance ends.
-import { allHandlersFinished, condition, continueAsNew, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, patched, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { Engine } from './engine/engine.js';
-import { projection } from './engine/activities.js';
+import { DURABLE_PROJECTION, legacyProjection, projection } from './engine/activities.js';
 import { canCarry, resumeAll, spawn } from './engine/interpreter.js';
 import { registerCoreActions } from './engine/actions.js';
 import { registerTaskActions } from './engine/task-actions.js';
@@ -21,6 +21,10 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
   const engine = input.carried
     ? Engine.restore(input.instance, input.doc, input.variables, input.carried)
     : new Engine(input.instance, input.doc, input.variables);
+  // Runs recorded before DURABLE_PROJECTION replay as they ran: local-activity projection, and no
+  // start hold (their start's `sync` answered before the first projection).
+  const durable = patched(DURABLE_PROJECTION);
+  if (!durable) engine.releaseStart();
 
   // Message handling
   registerCoreActions(engine);
@@ -29,15 +33,15 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
   setHandler(m.status, () => ({ status: engine.status, currentNodes: engine.currentNodes(), seq: engine.seq }));
 
   // Main logic
-  const projector = project(engine);
-  engine.busy++;
+  const projector = project(engine, durable);
+  if (!durable) engine.hold();
   if (input.carried) resumeAll(engine);
   else {
     engine.trail('start', { userId: input.instance.initiatorId, detail: { processKey: input.instance.processKey, version: input.instance.processVersion } });
     const first = input.doc.metadata.nodes[input.doc.metadata.firstNodeIndex ?? 0];
     spawn(engine, first.id, null);
   }
-  engine.busy--;
+  engine.releaseStart();
 
   // Long-lived instances hand their state to a fresh run before the history grows large.
   const limit = input.historyLimit ?? DEFAULT_HISTORY_LIMIT;
@@ -56,12 +60,13 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
 }
 
 /** Mirrors every settled state into PostgreSQL, in order, until the final (archiving) write. */
-async function project(engine: Engine): Promise<void> {
+async function project(engine: Engine, durable: boolean): Promise<void> {
   let status = '';
   for (;;) {
     await condition(() => engine.seq > engine.projectedSeq && engine.quiet());
     const snapshot = engine.snapshot();
-    await projection.project({ tenantId: engine.info.tenantId, snapshot });
+    const writer = durable ? projection : legacyProjection;
+    await writer.project({ tenantId: engine.info.tenantId, snapshot });
     engine.markProjected(snapshot);
     if (engine.status !== status) {
       status = engine.status;

@@ -20,13 +20,91 @@ export function approvalNodesAhead(doc: ProcessDocument, fromNodeIds: readonly s
   const ends = [...reach].filter((id) => index.byId.get(id)?.type === 'end');
   const joins = forkJoinRequirements(doc, reach);
   const current = new Set(starts);
+  // Nodes every path to an end passes (dominators of the ends, joins read as "any branch"):
+  // decided for sure. Without joins that is exact; with them, waiting joins can only block
+  // more paths, so the others get the exact (per-node) walk.
+  const onEveryPath = ends.length > 0 ? endDominators(doc, starts, reach, ends) : new Set<string>();
 
   return order
     .filter((id) => !current.has(id) && index.byId.get(id)?.type === 'userTask')
     .map((id) => ({
       node: index.byId.get(id)!,
-      undecided: ends.length > 0 && reachesAnyEnd(doc, starts, id, ends, joins),
+      undecided: ends.length > 0 && !onEveryPath.has(id) && (joins.size === 0 || reachesAnyEnd(doc, starts, id, ends, joins)),
     }));
+}
+
+/**
+ * The nodes that lie on every predicted path from `starts` to any end: the dominators of a
+ * virtual sink after every end, computed once for the whole graph (Cooper, Harvey & Kennedy,
+ * "A Simple, Fast Dominance Algorithm"), iteratively so a long chain cannot overflow the stack.
+ */
+function endDominators(doc: ProcessDocument, starts: string[], reach: Set<string>, ends: string[]): Set<string> {
+  const index = graphIndex(doc);
+  const SOURCE = 0;
+  const ids = [...reach];
+  const num = new Map(ids.map((id, i) => [id, i + 1]));
+  const SINK = ids.length + 1;
+  const succ: number[][] = Array.from({ length: SINK + 1 }, () => []);
+  succ[SOURCE] = starts.map((id) => num.get(id)!);
+  for (const id of ids) {
+    const from = num.get(id)!;
+    for (const c of index.out.get(id) ?? []) {
+      const to = num.get(c.toId);
+      if (predicted(c) && to !== undefined) succ[from].push(to);
+    }
+  }
+  for (const e of ends) succ[num.get(e)!].push(SINK);
+
+  // Post-order by an explicit-stack depth-first search.
+  const post = new Array<number>(SINK + 1).fill(-1);
+  const order: number[] = [];
+  const visited = new Uint8Array(SINK + 1);
+  const stack: Array<[number, number]> = [[SOURCE, 0]];
+  visited[SOURCE] = 1;
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1];
+    const [v, i] = top;
+    if (i < succ[v].length) {
+      top[1]++;
+      const w = succ[v][i];
+      if (!visited[w]) {
+        visited[w] = 1;
+        stack.push([w, 0]);
+      }
+    } else {
+      post[v] = order.length;
+      order.push(v);
+      stack.pop();
+    }
+  }
+  if (!visited[SINK]) return new Set();
+  const preds: number[][] = Array.from({ length: SINK + 1 }, () => []);
+  for (let v = 0; v <= SINK; v++) if (visited[v]) for (const w of succ[v]) preds[w].push(v);
+
+  const idom = new Array<number>(SINK + 1).fill(-1);
+  idom[SOURCE] = SOURCE;
+  const intersect = (a: number, b: number) => {
+    while (a !== b) {
+      while (post[a] < post[b]) a = idom[a];
+      while (post[b] < post[a]) b = idom[b];
+    }
+    return a;
+  };
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (let k = order.length - 2; k >= 0; k--) {
+      const v = order[k]; // reverse post-order, the source (last) left out
+      let dom = -1;
+      for (const p of preds[v]) if (idom[p] !== -1) dom = dom === -1 ? p : intersect(p, dom);
+      if (dom !== idom[v]) {
+        idom[v] = dom;
+        changed = true;
+      }
+    }
+  }
+  const out = new Set<string>();
+  for (let v = idom[SINK]; v !== SOURCE; v = idom[v]) out.add(ids[v - 1]);
+  return out;
 }
 
 /**

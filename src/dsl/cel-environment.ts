@@ -1,7 +1,7 @@
 // CEL environments: one for evaluation (msg and metadata as maps) and cached typed ones for
 // checking conditions against a form's field types. Built once per module; deterministic.
 import { Environment } from '@marcbachmann/cel-js';
-import { regexMatches } from './regex.js';
+import { patternMatches } from './matches.js';
 
 function coreEnvironment(): Environment {
   const env = new Environment({
@@ -22,9 +22,9 @@ function coreEnvironment(): Environment {
   }
   env.registerOperator('double % double: double', (a: number, b: number) => a % b);
   env.registerOperator('int == double', (a: bigint, b: number) => Number(a) === b);
-  // `matches` goes to a linear-time matcher instead of JavaScript's backtracking RegExp.
+  // `matches` goes to RE2 (linear time) instead of JavaScript's backtracking RegExp.
   env.registerFunction('string.safeMatches(string): bool', (text: string, pattern: string) =>
-    regexMatches(text, pattern),
+    patternMatches(text, pattern),
   );
   return env;
 }

@@ -4,7 +4,7 @@
 // lists, unknown types) may be added only a few times. Together with the size limits on
 // variables this keeps every evaluation near-linear in the data it reads.
 import type { ASTNode } from '@marcbachmann/cel-js';
-import { compileRegex } from './regex.js';
+import { compilePattern } from './matches.js';
 
 const COMPREHENSIONS = new Set(['all', 'exists', 'exists_one', 'map', 'filter']);
 export const MAX_GROWING_ADDITIONS = 16;
@@ -59,7 +59,7 @@ export function checkBounds(root: ASTNode): void {
         return;
       }
       // Literal patterns are checked now so that deploy reports them.
-      if (name === 'safeMatches' && args[0]?.op === 'value' && typeof args[0].args === 'string') compileRegex(args[0].args);
+      if (name === 'safeMatches' && args[0]?.op === 'value' && typeof args[0].args === 'string') compilePattern(args[0].args);
     }
     for (const child of children(node)) visit(child, loop);
   };

@@ -1,4 +1,4 @@
-// Older GFlow userTask keys (DSL.md §3 table) → canonical configuration, plus canonical defaults.
+// Older GFlow userTask keys (docs/dsl.md#older-gflow-usertask-keys) → canonical configuration, plus canonical defaults.
 
 type Obj = Record<string, unknown>;
 

@@ -14,6 +14,10 @@ export interface ParseResult {
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
 
+/** Largest process a definition may describe. */
+export const MAX_NODES = 500;
+export const MAX_CONNECTIONS = 2000;
+
 export function parseProcess(input: unknown): ParseResult {
   const shape: Problem[] = []; // a broken shape means no document
   const other: Problem[] = [];
@@ -38,6 +42,17 @@ export function parseProcess(input: unknown): ParseResult {
   if (typeof firstNodeIndex !== 'number' || !Number.isInteger(firstNodeIndex)) {
     at(shape, 'metadata.firstNodeIndex', 'must be an integer');
   }
+  // Size caps (docs/definitions.md): every view of an instance walks the graph, so its size is bounded.
+  let oversized = false;
+  if (Array.isArray(metadata.nodes) && metadata.nodes.length > MAX_NODES) {
+    at(shape, 'metadata.nodes', `has ${metadata.nodes.length} nodes; at most ${MAX_NODES} are allowed`);
+    oversized = true;
+  }
+  if (Array.isArray(metadata.connections) && metadata.connections.length > MAX_CONNECTIONS) {
+    at(shape, 'metadata.connections', `has ${metadata.connections.length} connections; at most ${MAX_CONNECTIONS} are allowed`);
+    oversized = true;
+  }
+  if (oversized) return { doc: null, problems: [...shape, ...other] };
   const nodes: DslNode[] = [];
   if (!Array.isArray(metadata.nodes)) at(shape, 'metadata.nodes', 'required array of nodes');
   else {

@@ -1,4 +1,4 @@
-// Per-node deploy rules (DSL.md §5): supported type, configuration schema, and type-specific checks.
+// Per-node deploy rules (docs/dsl.md#what-deploy-validates): supported type, configuration schema, and type-specific checks.
 import type { z } from 'zod';
 import { formVariableTypes } from './conditions.js';
 import { compileCondition } from './expressions.js';

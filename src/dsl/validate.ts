@@ -1,5 +1,6 @@
-// Deploy validation (DSL.md §5): every problem at once — document structure, reachability,
-// parallel regions, and the per-node rules in validate-nodes.ts.
+// Deploy validation (docs/dsl.md#what-deploy-validates): every problem at once — document structure, reachability,
+// parallel regions, loops that never wait (cycles.ts), and the per-node rules in validate-nodes.ts.
+import { cycleProblems } from './cycles.js';
 import { firstNode, graphIndex, walk } from './graph.js';
 import { parseProcess } from './parse.js';
 import { regionOf } from './regions.js';
@@ -16,6 +17,7 @@ export function validateProcess(doc: ProcessDocument, opts: ValidateOptions = {}
     ...doc.metadata.nodes.flatMap((node) => nodeProblems(doc, node, opts)),
     ...reachabilityProblems(doc),
     ...regionProblems(doc),
+    ...cycleProblems(doc),
   ];
 }
 

@@ -5,6 +5,7 @@ import { AppError } from '../errors.js';
 import { safeUrl } from '../logger.js';
 import type { AppDeps, AppEnv } from './context.js';
 import { notFound, onError, validationHook } from './errors.js';
+import { edgeInput, methodGuard } from './input.js';
 import { docsRoutes } from './docs.js';
 import { healthRoutes } from './routes/health.js';
 import { authRoutes } from './routes/auth.js';
@@ -24,6 +25,8 @@ export function createApp(deps: AppDeps) {
       'request',
     );
   });
+  // Before authentication: a path that exists answers 405 for a method it does not declare.
+  app.use('*', methodGuard(() => app.routes));
   app.use(
     '/api/*',
     bodyLimit({
@@ -33,6 +36,7 @@ export function createApp(deps: AppDeps) {
       },
     }),
   );
+  app.use('/api/*', edgeInput);
 
   app.route('/', healthRoutes(deps));
   app.route('/', docsRoutes());

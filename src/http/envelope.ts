@@ -14,7 +14,8 @@ export const ErrorEnvelope = z
   .openapi('ErrorEnvelope');
 
 export const PageQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1).openapi({ param: { name: 'page', in: 'query' } }),
+  // .int() already refuses unsafe integers; .max() publishes that bound in the OpenAPI document.
+  page: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(1).openapi({ param: { name: 'page', in: 'query' } }),
   pageSize: z.coerce.number().int().min(1).max(200).default(20).openapi({ param: { name: 'pageSize', in: 'query' } }),
 });
 
@@ -39,7 +40,8 @@ export const commonErrors = {
   404: errorResponse('Not found (also for objects of another tenant)'),
   409: errorResponse('The state does not allow the action'),
   413: errorResponse('Body too large'),
-  422: errorResponse('DSL or condition does not validate'),
+  415: errorResponse('Body is not application/json'),
+  422: errorResponse('DSL or condition does not validate, or an Idempotency-Key reused with another body'),
   429: errorResponse('Rate limited'),
   503: errorResponse('A dependency is unavailable'),
 };

@@ -76,7 +76,9 @@ interface ZodIssueLike {
 export function validationHook(result: { success: boolean; error?: { issues: ZodIssueLike[] }; target?: string }) {
   if (result.success) return;
   const issues = result.error?.issues ?? [];
-  const fields = issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message, ...(i.keys ? { keys: i.keys } : {}) }));
+  // Query and path parameters are named as such (`query.startedAfter`, `path.id`); body fields plainly.
+  const prefix = result.target === 'query' ? 'query' : result.target === 'param' ? 'path' : '';
+  const fields = issues.map((i) => ({ path: [prefix, ...i.path.map(String)].filter(Boolean).join('.'), message: i.message, ...(i.keys ? { keys: i.keys } : {}) }));
   const unknown = issues.filter((i) => i.code === 'unrecognized_keys');
   if (unknown.length && result.target !== 'query') {
     throw new AppError('UNKNOWN_FIELD', `Unknown field(s): ${unknown.flatMap((i) => i.keys ?? []).join(', ')}`, { fields });

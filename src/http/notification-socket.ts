@@ -1,4 +1,4 @@
-// `GET /api/v1/ws/notifications?token=...` (DESIGN.md §4.1): the token is checked at the upgrade,
+// `GET /api/v1/ws/notifications?token=...` (docs/contract.md#authentication-tenants-and-permissions): the token is checked at the upgrade,
 // before any WebSocket exists; a refused upgrade gets a plain HTTP answer and a closed socket.
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { ServerType } from '@hono/node-server';

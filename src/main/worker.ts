@@ -17,6 +17,17 @@ export function workflowSource(config: Config): Pick<WorkerOptions, 'workflowBun
   return { workflowsPath: path.join(root, 'workflows', 'index.ts') };
 }
 
+/** Bounds the worker's memory and concurrency (docs/runtime.md, "Worker sizing"). */
+export function workerLimits(config: Config): Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentWorkflowTaskExecutions' | 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentLocalActivityExecutions'> {
+  return {
+    maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
+    // The SDK requires at most as many concurrent workflow tasks as cached runs.
+    maxConcurrentWorkflowTaskExecutions: Math.max(1, Math.min(config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS, config.WORKER_MAX_CACHED_WORKFLOWS)),
+    maxConcurrentActivityTaskExecutions: config.WORKER_MAX_CONCURRENT_ACTIVITIES,
+    maxConcurrentLocalActivityExecutions: config.WORKER_MAX_CONCURRENT_ACTIVITIES,
+  };
+}
+
 export async function runWorker(config: Config = loadConfig()) {
   const logger = createLogger(config.LOG_LEVEL, 'worker');
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
@@ -35,6 +46,7 @@ export async function runWorker(config: Config = loadConfig()) {
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     ...source,
     activities: createActivities({ orm, config, logger }),
+    ...workerLimits(config),
   });
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker started');
   // Worker.run() resolves after SIGINT/SIGTERM once in-flight tasks are done (the SDK's shutdown signals).

@@ -3,6 +3,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { serviceFunctionNames } from '../../activities/service-functions.js';
 import { compileProcess, parseProcess, validateConditions, validateExpressions, type Problem, type ProcessDocument } from '../dsl/index.js';
+import { refuseUnacceptable } from '../http/input.js';
 import { AppError } from '../errors.js';
 import { ProcessDefinition, type DefinitionStatus, type IProcessDefinition } from '../db/entities/index.js';
 import type { Page } from '../http/envelope.js';
@@ -77,11 +78,15 @@ export function checkConditions(input: { dsl?: DslInput; expressions?: string[] 
 }
 
 export async function readDslFile(file: File): Promise<DslInput> {
+  let dsl: DslInput;
   try {
-    return JSON.parse(await file.text());
+    dsl = JSON.parse(await file.text());
   } catch {
     throw new AppError('MALFORMED_JSON', `The file ${file.name || 'file'} is not JSON`);
   }
+  // The same rule as for JSON bodies (the multipart body skips the edge check).
+  refuseUnacceptable(dsl, 'file');
+  return dsl;
 }
 
 // ---------- reads ----------

@@ -64,6 +64,40 @@ async function requireRefs(em: EntityManager, tenantId: string, refs: { deptId?:
   if (missing.length) throw new AppError('VALIDATION_FAILED', missing.join('; '), { fields: missing });
 }
 
+// ---------- the tenant keeps an administrator ----------
+
+/** Active users of the tenant holding `*` or workflow:admin through one of their roles. */
+async function activeAdmins(em: EntityManager, tenantId: string): Promise<number> {
+  const rows = await em.execute<Array<{ n: number }>>(
+    `select count(*)::int as n from users u
+      where u.tenant_id = ? and u.active
+        and exists (select 1 from roles r
+                     where r.tenant_id = u.tenant_id and u.roles @> jsonb_build_array(r.code)
+                       and (r.permissions @> '["*"]'::jsonb or r.permissions @> '["workflow:admin"]'::jsonb))`,
+    [tenantId],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * Runs a directory change in a transaction and refuses it (409, rolled back) when it leaves a
+ * tenant that had an active administrator without one: nobody could repair instances or manage
+ * the directory any more. A per-tenant advisory lock serialises such changes, so two requests
+ * demoting the last two admins at once cannot both pass.
+ */
+async function keepingAnAdmin<T>(em: EntityManager, tenantId: string, change: (tx: EntityManager) => Promise<T>): Promise<T> {
+  return em.transactional(async (tx) => {
+    await tx.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`directory-admins:${tenantId}`]);
+    const before = await activeAdmins(tx, tenantId);
+    const result = await change(tx);
+    await tx.flush();
+    if (before > 0 && (await activeAdmins(tx, tenantId)) === 0) {
+      throw new AppError('LAST_ADMIN', 'This change would leave the tenant without an active user holding * or workflow:admin');
+    }
+    return result;
+  });
+}
+
 // ---------- users ----------
 
 export function listUsers(em: EntityManager, tenantId: string, opts: PageOpts & { deptId?: string; role?: string; q?: string }) {
@@ -112,7 +146,14 @@ export async function createUser(em: EntityManager, tenantId: string, input: Use
   return user;
 }
 
-export async function updateUser(em: EntityManager, tenantId: string, id: string, patch: Partial<Omit<UserInput, 'id'>>): Promise<IUser> {
+/** `actorId`: the caller, who may not deactivate themselves. */
+export async function updateUser(em: EntityManager, tenantId: string, id: string, patch: Partial<Omit<UserInput, 'id'>>, actorId?: string): Promise<IUser> {
+  if (actorId === id && patch.active === false) throw new AppError('CONFLICT', 'You cannot deactivate yourself');
+  if (patch.active === false || patch.roles) return keepingAnAdmin(em, tenantId, (tx) => applyUserPatch(tx, tenantId, id, patch));
+  return applyUserPatch(em, tenantId, id, patch);
+}
+
+async function applyUserPatch(em: EntityManager, tenantId: string, id: string, patch: Partial<Omit<UserInput, 'id'>>): Promise<IUser> {
   const user = await getUser(em, tenantId, id);
   if (patch.username && patch.username !== user.username && (await em.findOne(User, { tenantId, username: patch.username }))) {
     throw new AppError('ALREADY_EXISTS', `Username ${patch.username} is taken`);
@@ -126,10 +167,13 @@ export async function updateUser(em: EntityManager, tenantId: string, id: string
   return user;
 }
 
-export async function deleteUser(em: EntityManager, tenantId: string, id: string): Promise<void> {
-  const user = await getUser(em, tenantId, id);
-  em.remove(user);
-  await em.flush();
+/** `actorId`: the caller, who may not delete themselves. */
+export async function deleteUser(em: EntityManager, tenantId: string, id: string, actorId?: string): Promise<void> {
+  if (actorId === id) throw new AppError('CONFLICT', 'You cannot delete yourself');
+  await keepingAnAdmin(em, tenantId, async (tx) => {
+    const user = await getUser(tx, tenantId, id);
+    tx.remove(user);
+  });
 }
 
 // ---------- departments ----------
@@ -206,18 +250,20 @@ export async function createRole(em: EntityManager, tenantId: string, input: { c
 }
 
 export async function updateRole(em: EntityManager, tenantId: string, code: string, patch: { name?: string; permissions?: string[] }) {
-  const role = await getRole(em, tenantId, code);
-  em.assign(role, patch as any);
-  await em.flush();
-  return role;
+  return keepingAnAdmin(em, tenantId, async (tx) => {
+    const role = await getRole(tx, tenantId, code);
+    tx.assign(role, patch as any);
+    return role;
+  });
 }
 
 export async function deleteRole(em: EntityManager, tenantId: string, code: string): Promise<void> {
-  const role = await getRole(em, tenantId, code);
-  const holders = await em.count(User, { tenantId, roles: { $contains: [code] } } as any);
-  if (holders) throw new AppError('IN_USE', `Role ${code} is held by ${holders} users`);
-  em.remove(role);
-  await em.flush();
+  await keepingAnAdmin(em, tenantId, async (tx) => {
+    const role = await getRole(tx, tenantId, code);
+    const holders = await tx.count(User, { tenantId, roles: { $contains: [code] } } as any);
+    if (holders) throw new AppError('IN_USE', `Role ${code} is held by ${holders} users`);
+    tx.remove(role);
+  });
 }
 
 // ---------- tenants ----------

@@ -1,6 +1,6 @@
 // The HTTP side's access to instance workflows: start, and Updates with idempotency.
 import { randomUUID } from 'node:crypto';
-import { WithStartWorkflowOperation, WorkflowNotFoundError, ServiceError, type Client } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowNotFoundError, WorkflowUpdateFailedError, ServiceError, type Client } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import { AppError } from '../errors.js';
 import type { Config } from '../config.js';
@@ -31,23 +31,46 @@ export async function startInstanceWorkflow(client: Client, config: Config, inpu
   return client.workflow.executeUpdateWithStart(m.sync, { startWorkflowOperation: start, updateId: `start-${instance.id}` });
 }
 
-/** Runs an Update on a live instance. The Idempotency-Key becomes the Update id. */
+/**
+ * Runs an Update on a live instance. `scopedKey` is the Idempotency-Key already scoped to the
+ * caller and the request and bound to its body (src/http/idempotency.ts), never the raw header:
+ * a raw key would let another user's or another task's request with the same key receive this
+ * request's answer instead of taking effect. Without one, every call is a new Update.
+ */
 export async function runUpdate<A>(
   client: Client,
   tenantId: string,
   instanceId: string,
   def: UpdateDefinition<ActionResult, [A]>,
   arg: A,
-  idempotencyKey?: string,
+  scopedKey?: string,
 ): Promise<ActionResult> {
   const handle = client.workflow.getHandle(sa.workflowIdOf(tenantId, instanceId));
+  const updateId = scopedKey ? `${def.name}:${scopedKey}` : randomUUID();
   try {
-    return await handle.executeUpdate(def, { args: [arg], updateId: idempotencyKey ? `${def.name}:${idempotencyKey}` : randomUUID() });
+    return await retryUnprocessed(() => handle.executeUpdate(def, { args: [arg], updateId }));
   } catch (err) {
     if (err instanceof WorkflowNotFoundError || (err instanceof ServiceError && /not found|already completed/i.test(err.message))) {
       throw new AppError('INVALID_STATE', 'The instance has ended');
     }
     throw err;
+  }
+}
+
+/**
+ * The server refuses an Update "because it wasn't processed by worker" when the workflow task
+ * that carried it was lost (a worker restart or eviction under it). Nothing of it ran, so it is
+ * sent again (same id) instead of answering 500.
+ */
+async function retryUnprocessed<T>(send: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await send();
+    } catch (err) {
+      const unprocessed = err instanceof WorkflowUpdateFailedError && /wasn't processed by worker/i.test(`${err.message} ${err.cause?.message ?? ''}`);
+      if (!unprocessed || i >= attempts) throw err;
+      await new Promise((r) => setTimeout(r, 50 * i));
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-// Instance repairs and deletion (DESIGN.md §4.4): re-drive and force-resume go to the workflow
+// Instance repairs and deletion (docs/contract.md#action-rules): re-drive and force-resume go to the workflow
 // (workflow:admin); delete removes a draft or an ended instance from every read-model table.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../errors.js';

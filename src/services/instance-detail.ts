@@ -34,7 +34,7 @@ export function formFor(def: { form: any; dsl: any } | null, row: any, userId: s
 
 const taskActions = ['approve', 'reject', 'return', 'transfer', 'delegate', 'addSign', 'reduceSign', 'comment'] as const;
 
-/** Action names the caller may take now (DESIGN.md §4.3 `permissions`). */
+/** Action names the caller may take now (`permissions` in docs/contract.md#instance). */
 export function allowedActions(def: { dsl: any } | null, row: any, actor: Actor, principal: Principal, openTasks: any[]): string[] {
   const out = new Set<string>();
   const live = row.status === 'active' || row.status === 'suspended' || row.status === 'failed';

@@ -144,7 +144,7 @@ export async function submitDraft(deps: AppDeps, principal: Principal, id: strin
   return instanceView(await findInstanceRow(em, principal.tenantId, id));
 }
 
-/** 404 unless the caller may read the instance (DESIGN.md §4.3). */
+/** 404 unless the caller may read the instance (docs/contract.md#authentication-tenants-and-permissions). */
 export async function readableInstance(em: EntityManager, principal: Principal, id: string) {
   const row = await findInstanceRow(em, principal.tenantId, id);
   if (holds(principal.permissions, Permissions.INSTANCE_MANAGE, Permissions.MONITOR)) return row;

@@ -1,4 +1,4 @@
-// Monitoring views over the read model (DESIGN.md §4.3): stuck instances, the caller's
+// Monitoring views over the read model (docs/contract.md#lists): stuck instances, the caller's
 // statistics, overdue tasks and the backlog by process. See docs/monitoring.md.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps, Principal } from '../http/context.js';

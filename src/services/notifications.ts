@@ -1,4 +1,4 @@
-// The caller's in-app notifications: the outbox rows the projection appends (DESIGN.md §2).
+// The caller's in-app notifications: the outbox rows the projection appends (docs/notifications.md).
 // Read here by the REST endpoints and by the WebSocket notifier (live push and resume).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../errors.js';

@@ -1,4 +1,4 @@
-// Pushes the notification outbox to connected WebSocket clients (DESIGN.md §2): every server
+// Pushes the notification outbox to connected WebSocket clients (docs/notifications.md): every server
 // replica LISTENs on `notifications`, loads the row a NOTIFY names and sends it to that user's
 // sockets on this replica. Nothing lives only in memory: a client that was away resumes from the
 // last id it saw, and after a lost LISTEN connection every socket catches up from the table.

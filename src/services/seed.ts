@@ -31,7 +31,7 @@ async function ensureRole(em: EntityManager, tenantId: string, code: string, nam
   if (!(await em.findOne(Role, { tenantId, code }))) em.create(Role, { tenantId, code, name, permissions } as any);
 }
 
-/** Seeds the `system` tenant's admin, and the `demo` tenant of DESIGN.md §4.2. Idempotent. */
+/** Seeds the `system` tenant's admin, and the `demo` tenant of docs/contract.md#directory-and-demo-tenant. Idempotent. */
 export async function seed(em: EntityManager, opts: { adminPassword: string; demoPassword: string; demo: boolean }): Promise<void> {
   await em.transactional(async (tx) => {
     await tx.execute('select pg_advisory_xact_lock(727275)');

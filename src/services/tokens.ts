@@ -1,6 +1,7 @@
 import { SignJWT, jwtVerify, createRemoteJWKSet, decodeProtectedHeader, errors as joseErrors, type JWTPayload } from 'jose';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
+import { acceptableString } from '../http/input.js';
 
 export interface TokenClaims {
   sub: string;
@@ -65,6 +66,8 @@ export class TokenService {
     if (typeof payload.sub !== 'string' || typeof payload.tid !== 'string') {
       throw new AppError('INVALID_TOKEN', 'Token lacks sub or tid');
     }
+    // Claims reach SQL: a string PostgreSQL cannot store makes the token invalid, like any other defect.
+    if (!acceptableString(payload.sub) || !acceptableString(payload.tid)) throw new AppError('INVALID_TOKEN');
     return { sub: payload.sub, tid: payload.tid };
   }
 }

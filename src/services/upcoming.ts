@@ -22,8 +22,11 @@ export async function predictUpcoming(em: EntityManager, tenantId: string, row: 
   const current: string[] = row.current_nodes?.length ? row.current_nodes : row.status === 'draft' && first ? [first] : [];
   if (!current.length) return [];
   const out: UpcomingEntry[] = [];
+  const currentIds = new Set(current);
+  // One directory lookup per distinct approver rule, not per node.
+  const resolvedBy = new Map<string, ReturnType<typeof resolveApprovers>>();
   for (const { node, undecided } of approvalNodesAhead(doc, current)) {
-    if (current.includes(node.id)) continue;
+    if (currentIds.has(node.id)) continue;
     const approver = ((node.configuration ?? {}) as { approver?: { type: string; userIds?: string[]; roleIds?: string[]; deptIds?: string[]; levels?: number; expression?: string } }).approver ?? { type: 'user' };
     let approvers: string[] = [];
     let candidates = { roleIds: [] as string[], deptIds: [] as string[] };
@@ -32,7 +35,10 @@ export async function predictUpcoming(em: EntityManager, tenantId: string, row: 
       const value = picked ? row.variables?.[picked] : undefined;
       approvers = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(',').map((s) => s.trim()) : [];
     } else {
-      const resolved = await resolveApprovers(em, { tenantId, initiatorId: row.initiator_id, approver });
+      const key = JSON.stringify(approver);
+      let pending = resolvedBy.get(key);
+      if (!pending) resolvedBy.set(key, (pending = resolveApprovers(em, { tenantId, initiatorId: row.initiator_id, approver })));
+      const resolved = await pending;
       approvers = resolved.users.map((u) => u.userId);
       if (resolved.pool) candidates = { roleIds: resolved.pool.roleIds, deptIds: resolved.pool.deptIds };
     }

@@ -57,7 +57,7 @@ export async function createTenant(prefix = 't'): Promise<{ tenantId: string; ad
 }
 
 /**
- * A tenant with the demo directory (DESIGN.md §4.2): departments, managers, roles.
+ * A tenant with the demo directory (docs/contract.md#directory-and-demo-tenant): departments, managers, roles.
  * Returns tokens by user id.
  */
 export async function createDemoLikeTenant(prefix = 'd') {

@@ -63,6 +63,16 @@ describe('login', () => {
     expect(last.body.code).toBe(42900);
   });
 
+  it('ignores X-Forwarded-For by default: a new address per attempt still reaches 429', async () => {
+    const body = { username: `rotating-${Date.now()}`, password: 'x', tenantId: 'demo' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      statuses.push((await api('/api/v1/auth/login', { body, headers: { 'X-Forwarded-For': `203.0.113.${i + 1}` } })).status);
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(10)).toEqual([429, 429]);
+  });
+
   it('refuses a malformed login body with 400', async () => {
     const res = await api('/api/v1/auth/login', { body: { username: 'alice' } });
     expect(res.status).toBe(400);

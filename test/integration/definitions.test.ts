@@ -169,7 +169,7 @@ describe('process definitions', () => {
     expect((await get(`/${draft.body.data.id}`)).body.data).toMatchObject({ status: 'draft', version: null });
   });
 
-  it('deploys the three shared examples', async () => {
+  it('deploys the three example processes', async () => {
     const files = (await readdir(examplesDir)).filter((f) => f.endsWith('.json')).sort();
     expect(files).toHaveLength(3);
     for (const file of files) {

@@ -81,4 +81,64 @@ describe('directory', () => {
     expect((await api('/api/v1/users', { token: hr })).status).toBe(200);
     expect((await api('/api/v1/users', { token: hr, body: { username: 'z', password: 'pw-zz' } })).status).toBe(201);
   });
+
+  describe('a tenant keeps an administrator', () => {
+    let t: string;
+    let keeper: string;
+    let self: string;
+    const user = async (id: string) => (await api(`/api/v1/users/${id}`, { token: keeper })).body.data;
+    const refused = (res: { status: number; body: any }, code: number) => {
+      expect(res.status, JSON.stringify(res.body)).toBe(409);
+      expect(res.body.code).toBe(code);
+    };
+
+    beforeAll(async () => {
+      let tenant: string;
+      ({ adminToken: self, tenantId: tenant } = await createTenant('last'));
+      t = tenant;
+      // keeper manages the directory but is no administrator.
+      await api('/api/v1/roles', { token: self, body: { code: 'keeper', permissions: ['system:directory:manage'] } });
+      await api('/api/v1/users', { token: self, body: { id: 'keeper', username: 'keeper', password: 'pw-keeper', roles: ['keeper'] } });
+      keeper = await login('keeper', 'pw-keeper', t);
+    });
+
+    it('nobody deletes or deactivates themselves', async () => {
+      refused(await api('/api/v1/users/admin', { method: 'DELETE', token: self }), 40900);
+      refused(await api('/api/v1/users/admin', { method: 'PATCH', token: self, body: { active: false } }), 40900);
+      refused(await api('/api/v1/users/keeper', { method: 'DELETE', token: keeper }), 40900);
+      refused(await api('/api/v1/users/keeper', { method: 'PATCH', token: keeper, body: { active: false } }), 40900);
+      expect(await user('admin')).toMatchObject({ active: true, roles: ['admin'] });
+      expect((await user('keeper')).active).toBe(true);
+    });
+
+    it('the last active holder of * cannot be deleted, deactivated or lose the role, nor the role its *', async () => {
+      refused(await api('/api/v1/users/admin', { method: 'DELETE', token: keeper }), 40908);
+      refused(await api('/api/v1/users/admin', { method: 'PATCH', token: keeper, body: { active: false } }), 40908);
+      // Refused as a whole: the display name in the same patch is not written either.
+      refused(await api('/api/v1/users/admin', { method: 'PATCH', token: keeper, body: { roles: ['keeper'], displayName: 'Demoted' } }), 40908);
+      refused(await api('/api/v1/roles/admin', { method: 'PATCH', token: keeper, body: { permissions: ['system:directory:manage'] } }), 40908);
+      expect((await api('/api/v1/roles/admin', { method: 'DELETE', token: keeper })).status).toBe(409);
+      expect(await user('admin')).toMatchObject({ active: true, roles: ['admin'], displayName: 'admin' });
+      expect((await api('/api/v1/roles/admin', { token: keeper })).body.data.permissions).toEqual(['*']);
+      // Other changes to the last admin still work.
+      expect((await api('/api/v1/users/admin', { method: 'PATCH', token: keeper, body: { displayName: 'Boss' } })).status).toBe(200);
+    });
+
+    it('with workflow:admin held by someone else, the * holder may go; the new last admin is protected in turn', async () => {
+      await api('/api/v1/roles', { token: self, body: { code: 'wf-admin', permissions: ['workflow:admin'] } });
+      await api('/api/v1/users', { token: self, body: { id: 'second', username: 'second', password: 'pw-second', roles: ['wf-admin'] } });
+      // An inactive holder does not count.
+      await api('/api/v1/users', { token: self, body: { id: 'dormant', username: 'dormant', password: 'pw-dormant', roles: ['admin'], active: false } });
+      const demote = await api('/api/v1/users/admin', { method: 'PATCH', token: keeper, body: { roles: ['keeper'] } });
+      expect(demote.status, JSON.stringify(demote.body)).toBe(200);
+      refused(await api('/api/v1/roles/wf-admin', { method: 'PATCH', token: keeper, body: { permissions: ['approval:operate'] } }), 40908);
+      refused(await api('/api/v1/users/second', { method: 'PATCH', token: keeper, body: { active: false } }), 40908);
+      refused(await api('/api/v1/users/second', { method: 'DELETE', token: keeper }), 40908);
+      expect(await user('second')).toMatchObject({ active: true, roles: ['wf-admin'] });
+      expect((await api('/api/v1/roles/wf-admin', { token: keeper })).body.data.permissions).toEqual(['workflow:admin']);
+      // Waking the dormant * holder makes room again.
+      expect((await api('/api/v1/users/dormant', { method: 'PATCH', token: keeper, body: { active: true } })).status).toBe(200);
+      expect((await api('/api/v1/users/second', { method: 'DELETE', token: keeper })).status).toBe(200);
+    });
+  });
 });

@@ -51,6 +51,16 @@ describe('switch and inclusive', () => {
     await myTask(t.bob, b);
   });
 
+  it('matches runs RE2 (re2js) inside the workflow sandbox', async () => {
+    const k = key();
+    const d = doc(k, [node('s', 'startTask'), node('sw', 'switch', { cases: [{ case: "msg.code matches '^PO-\\\\d+$' && !(msg.code matches '(a+)+$')", then: 'big' }] }), user('big', ['carol']), user('small', ['bob']), node('end', 'end')],
+      [conn('s', 'sw'), conn('sw', 'big', 'big'), conn('sw', 'small', 'Default'), conn('big', 'end'), conn('small', 'end')]);
+    const a = await run(d, { code: 'PO-42' });
+    await myTask(t.carol, a);
+    const b = await start(t.alice, k, { code: 'a'.repeat(5000) + '!' });
+    await myTask(t.bob, b);
+  });
+
   it('a condition error takes the Failure edge; without one the instance fails and shows why', async () => {
     const k = key();
     const d = doc(k, [node('s', 'startTask'), node('sw', 'switch', { cases: [{ case: 'msg.amount > 100', then: 'big' }] }), user('big', ['carol']), user('oops', ['erin']), node('end', 'end')],

@@ -1,4 +1,4 @@
-// Instance repairs and deletion over real HTTP (DESIGN.md §4.4): the stuck list, re-drive of a
+// Instance repairs and deletion over real HTTP (docs/monitoring.md): the stuck list, re-drive of a
 // failed and of a stuck instance, force-resume past a join that never fired, delete and batch
 // delete — each with its refusals, permissions and tenancy.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

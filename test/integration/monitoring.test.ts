@@ -1,4 +1,4 @@
-// Monitoring views over real HTTP (DESIGN.md §4.3): the caller's statistics, overdue tasks and
+// Monitoring views over real HTTP (docs/monitoring.md): the caller's statistics, overdue tasks and
 // the backlog by process — counts on a tenant of their own, permissions, tenancy, paging.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createDemoLikeTenant, createTenant } from '../helpers/api.js';

@@ -1,4 +1,4 @@
-// The approver's toolbox over real HTTP (DESIGN.md §4.3/§4.4): every task action's success
+// The approver's toolbox over real HTTP (docs/contract.md#action-rules, docs/task-actions.md): every task action's success
 // path (states, assignees, trail, list views right after the 200), its refusals, designer
 // switches, tenancy and permissions, and a race between two actions on one task.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

@@ -12,5 +12,6 @@ describe('workflow bundle', () => {
     for (const forbidden of ['node_modules/@mikro-orm', 'node_modules/hono', 'node_modules/pg/', 'node_modules/pino', 'node_modules/@hono']) {
       expect(code, forbidden).not.toContain(forbidden);
     }
+    expect(code).toContain('node_modules/re2js'); // CEL `matches` runs inside the sandbox
   }, 120_000);
 });

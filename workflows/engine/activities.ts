@@ -8,11 +8,33 @@ export const local = proxyLocalActivities<Activities>({
   retry: { initialInterval: '200ms', maximumInterval: '10s', backoffCoefficient: 2 },
 });
 
-/** Read-model writes must eventually land: retried without limit. */
-export const projection = proxyLocalActivities<Activities>({
+/**
+ * Read-model writes must eventually land: retried without limit.
+ *
+ * A regular activity, not a local one: a local activity runs inside the workflow task, before the
+ * server has recorded that task. When that task is then lost (Updates racing on one instance make
+ * the server hand out a new task and refuse the old completion), its PostgreSQL writes stay while
+ * the state that produced them never happened — a claim the workflow never recorded showed up in
+ * the read model and in the winner's answer. A regular activity is scheduled by the completed task,
+ * so only durable state is ever projected.
+ */
+export const projection = proxyActivities<Activities>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '100ms', maximumInterval: '5s', backoffCoefficient: 2 },
 });
+
+/** The projection of runs recorded before the change above (replay only; see DURABLE_PROJECTION). */
+export const legacyProjection = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '100ms', maximumInterval: '5s', backoffCoefficient: 2 },
+});
+
+/**
+ * patched() id of the durable projection (the activity above) and of the start hold that makes a
+ * start's answer wait for its first projection (Engine.releaseStart). Runs recorded before it keep
+ * the local-activity projection and the early start answer on replay.
+ */
+export const DURABLE_PROJECTION = 'durable-projection';
 
 /** Outbound HTTP: a real activity with its own timeout, not retried by default (the node decides). */
 export function httpActivities(timeoutMs: number) {

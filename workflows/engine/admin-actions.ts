@@ -1,4 +1,4 @@
-// Admin repairs (DESIGN.md §4.4, workflow:admin): re-drive runs the current node of a failed or
+// Admin repairs (docs/monitoring.md, workflow:admin): re-drive runs the current node of a failed or
 // stuck path again; force-resume moves a parallel region past a join that will never fire.
 // Validators only read; handlers answer once the instance is settled (next tasks exist).
 import type { DslNode } from '../../src/dsl/index.js';

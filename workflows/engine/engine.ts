@@ -92,7 +92,14 @@ export class Engine {
 
   seq = 0;
   projectedSeq = 0;
-  busy = 0;
+  /**
+   * Paths that are running (not parked). Starts at 1: the workflow's start holds the instance
+   * until its first paths run (releaseStart), so an Update dispatched before that (the start's
+   * own `sync`, run when its handler is registered) cannot see an empty instance as settled.
+   */
+  private busy = 1;
+  /** Real waits so far (a park whose condition was not already met): the step budget's clock. */
+  waits = 0;
   ended = false;
   private trailCounter = 0;
   private parked = new Set<() => boolean>();
@@ -285,31 +292,48 @@ export class Engine {
 
   // ---------- waiting ----------
 
+  /** A path starts or resumes running: the instance is not quiet until it parks or ends. */
+  hold() {
+    this.busy++;
+  }
+
+  /** A path parked or ended. */
+  release() {
+    if (this.busy <= 0) throw new Error('engine: release without hold');
+    this.busy--;
+  }
+
+  /** The start (or the resume after continue-as-new) has launched its paths. */
+  releaseStart() {
+    this.release();
+  }
+
   /**
    * Waits for `predicate` (or the end of the instance). While parked, this path does not count
    * as busy, so the projection and pending Updates may complete.
    */
   async park(predicate: () => boolean, timeoutMs?: number): Promise<boolean> {
     const wake = () => this.ended || predicate();
+    if (!wake()) this.waits++;
     this.parked.add(wake);
-    this.busy--;
+    this.release();
     try {
       const met = timeoutMs === undefined ? (await condition(wake), true) : await condition(wake, timeoutMs);
       return met;
     } finally {
       this.parked.delete(wake);
-      this.busy++;
+      this.hold();
       if (this.ended) throw new Halt();
     }
   }
 
   /** Awaits work that may take long (http call, child process) without holding Updates back. */
   async parkOn<T>(promise: Promise<T>): Promise<T> {
-    this.busy--;
+    this.release();
     try {
       return await promise;
     } finally {
-      this.busy++;
+      this.hold();
       if (this.ended) throw new Halt();
     }
   }

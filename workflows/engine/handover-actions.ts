@@ -1,4 +1,4 @@
-// Claim and unclaim from pools; return; transfer, delegate and resolve (DESIGN.md §4.4).
+// Claim and unclaim from pools; return; transfer, delegate and resolve (docs/contract.md#action-rules).
 import { previousApprovalNode } from '../../src/dsl/index.js';
 import * as m from '../messages.js';
 import { Engine } from './engine.js';

@@ -6,19 +6,46 @@ import { config, startUserTask, templateContext, watchDue } from './user-task.js
 import { edges, hasEdge, NodeFailure, type Step } from './flow.js';
 import { delay, delayWait, httpCall, serviceTask, subProcess } from './system-nodes.js';
 
+/**
+ * Node steps the instance may take without any path really waiting (a park for a person, a
+ * timer, branches or a re-drive). Deploy refuses loops that never wait (src/dsl/cycles.ts); this
+ * budget catches whatever still runs away (a document that bypassed deploy, a userTask that
+ * approves itself in a loop, a zero delay): the path fails the instance instead of spinning.
+ */
+export const STEP_BUDGET = 1000;
+
 /** Starts a new path at `nodeId`. */
 export function spawn(engine: Engine, nodeId: string, regionId: string | null): Token {
   const token: Token = { id: engine.newId(), nodeId, regionId, parked: false, wakeAt: null };
   engine.tokens[token.id] = token;
-  engine.busy++;
+  engine.hold();
   void runPath(engine, token);
   return token;
 }
 
 async function runPath(engine: Engine, token: Token, first?: () => Promise<Step>): Promise<void> {
+  let steps = 0;
+  let waits = engine.waits;
+  const trace: string[] = [];
   try {
     for (let resumeStep = first; ; resumeStep = undefined) {
       const node = engine.node(token.nodeId);
+      if (engine.waits !== waits) {
+        waits = engine.waits;
+        steps = 0;
+        trace.length = 0;
+      }
+      if (++steps > STEP_BUDGET) {
+        const loop = [...new Set(trace.slice(-50))].join(', ');
+        await fail(engine, token, node, `step budget exceeded: ${STEP_BUDGET} node steps without reaching a wait (a loop that never waits through ${loop})`);
+        if (token.abandoned) return;
+        steps = 0;
+        waits = engine.waits;
+        trace.length = 0;
+        continue; // re-driven: run the node again
+      }
+      trace.push(node.id);
+      if (trace.length > 100) trace.splice(0, 50);
       let step: Step;
       try {
         step = resumeStep ? await resumeStep() : await execute(engine, token, node);
@@ -48,7 +75,7 @@ async function runPath(engine: Engine, token: Token, first?: () => Promise<Step>
   } catch (err) {
     if (!(err instanceof Halt)) throw err;
   } finally {
-    engine.busy--;
+    engine.release();
     delete engine.tokens[token.id];
     engine.touch();
   }
@@ -332,7 +359,7 @@ export function resumeAll(engine: Engine) {
     if (run && !run.outcome && engine.isOpen(task) && task.dueDate && task.kind === 'approval') watchDue(engine, run, task, config(engine.node(run.nodeId)));
   }
   for (const token of Object.values(engine.tokens)) {
-    engine.busy++;
+    engine.hold();
     void runPath(engine, token, () => resumeStep(engine, token));
   }
 }

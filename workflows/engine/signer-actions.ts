@@ -1,4 +1,4 @@
-// Add-sign and reduce-sign (DESIGN.md §4.4).
+// Add-sign and reduce-sign (docs/contract.md#action-rules).
 import * as m from '../messages.js';
 import { Engine } from './engine.js';
 import { fault, findTask, requireRunning, requireSwitch } from './actions.js';

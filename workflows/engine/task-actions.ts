@@ -1,7 +1,7 @@
 // The approver's toolbox beyond approve/reject: claim, return, transfer, delegate, add- and
 // reduce-sign, withdraw, urge, suspend/activate, reassign, candidates and task variables.
 // Each validator refuses before anything is written; each handler records its trail entry,
-// notifies the people concerned and answers once the instance is settled (DESIGN.md §4.4).
+// notifies the people concerned and answers once the instance is settled (docs/contract.md#action-rules).
 import type { Engine } from './engine.js';
 import { registerAdminTaskActions } from './admin-task-actions.js';
 import { registerHandoverActions } from './handover-actions.js';

@@ -7,6 +7,7 @@ import { createRouter, defineRoute } from '../router.js';
 import { em } from '../middleware/auth.js';
 import { PgRateLimitStore } from '../rate-limit-store.js';
 import type { AppDeps } from '../context.js';
+import { clientAddress } from '../client-address.js';
 
 const LoginBody = z
   .object({ username: z.string().min(1).max(200), password: z.string().min(1).max(1000), tenantId: z.string().min(1).optional() })
@@ -42,7 +43,7 @@ export function authRoutes(deps: AppDeps) {
       keyGenerator: async (c) => {
         const body = await c.req.json().catch(() => ({}));
         const username = typeof body?.username === 'string' ? body.username.slice(0, 200) : '';
-        const ip = c.req.header('x-forwarded-for')?.split(',')[0]?.trim() ?? (c.env as any)?.incoming?.socket?.remoteAddress ?? 'local';
+        const ip = clientAddress(c, deps.config.TRUST_PROXY_HOPS);
         return `login:${ip}:${username}`;
       },
       handler: () => {

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { IsoDate, PageQuery } from '../envelope.js';
 
 /** The DSL document itself: its content is checked by the DSL validator (422), not here. */
-export const Dsl = z.record(z.string(), z.unknown()).openapi('ProcessDsl', { description: 'Process document in the rule-chain DSL (DSL.md)' });
+export const Dsl = z.record(z.string(), z.unknown()).openapi('ProcessDsl', { description: 'Process document in the rule-chain DSL (docs/dsl.md)' });
 
 export const Definition = z
   .object({

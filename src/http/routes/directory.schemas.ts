@@ -31,7 +31,7 @@ export const UserCreate = z
   .strict()
   .openapi('UserCreate');
 
-export const UserPatch = UserCreate.omit({ id: true }).partial().strict().openapi('UserPatch');
+export const UserPatch = UserCreate.omit({ id: true }).partial().strict().refine((b) => Object.keys(b).length > 0, { message: 'send at least one field to change' }).openapi('UserPatch');
 
 export const UserQuery = PageQuery.extend({ deptId: z.string().optional(), role: z.string().optional(), q: z.string().optional() });
 
@@ -44,7 +44,7 @@ export const DepartmentCreate = z
   .strict()
   .openapi('DepartmentCreate');
 
-export const DepartmentPatch = DepartmentCreate.omit({ id: true }).partial().strict().openapi('DepartmentPatch');
+export const DepartmentPatch = DepartmentCreate.omit({ id: true }).partial().strict().refine((b) => Object.keys(b).length > 0, { message: 'send at least one field to change' }).openapi('DepartmentPatch');
 
 export const DepartmentQuery = PageQuery.extend({ parentId: z.string().optional() });
 
@@ -55,7 +55,7 @@ export const RoleCreate = z
   .strict()
   .openapi('RoleCreate');
 
-export const RolePatch = RoleCreate.omit({ code: true }).partial().strict().openapi('RolePatch');
+export const RolePatch = RoleCreate.omit({ code: true }).partial().strict().refine((b) => Object.keys(b).length > 0, { message: 'send at least one field to change' }).openapi('RolePatch');
 
 export const TenantCreate = z
   .object({

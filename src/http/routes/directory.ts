@@ -37,14 +37,14 @@ export function userRoutes() {
     defineRoute({ method: 'patch', path: '/{id}', tags, summary: 'Update a user (partial)', request: { params: s.IdParam, body: jsonBody(s.UserPatch) }, responses: { 200: json(s.User) } }),
     async (c) => {
       const p = need(c, Permissions.DIRECTORY_MANAGE);
-      return c.json(ok(directory.userView(await directory.updateUser(em(c), p.tenantId, c.req.valid('param').id, c.req.valid('json')))), 200);
+      return c.json(ok(directory.userView(await directory.updateUser(em(c), p.tenantId, c.req.valid('param').id, c.req.valid('json'), p.userId))), 200);
     },
   );
   r.openapi(
     defineRoute({ method: 'delete', path: '/{id}', tags, summary: 'Delete a user', request: { params: s.IdParam }, responses: { 200: json(Deleted) } }),
     async (c) => {
       const p = need(c, Permissions.DIRECTORY_MANAGE);
-      await directory.deleteUser(em(c), p.tenantId, c.req.valid('param').id);
+      await directory.deleteUser(em(c), p.tenantId, c.req.valid('param').id, p.userId);
       return c.json(ok({ deleted: true as const }), 200);
     },
   );

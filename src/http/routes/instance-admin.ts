@@ -1,4 +1,4 @@
-// Stuck instances, re-drive, force-resume and delete (DESIGN.md §4.4). Mounted at
+// Stuck instances, re-drive, force-resume and delete (docs/monitoring.md). Mounted at
 // /api/v1/workflow/process-instances before the instance router, so /stuck and /batch are
 // matched before /{id}.
 import * as admin from '../../services/instance-admin.js';
@@ -10,13 +10,13 @@ import { need } from '../middleware/auth.js';
 import { IdParam } from './instances.schemas.js';
 import * as s from './instance-admin.schemas.js';
 import type { AppDeps } from '../context.js';
+import { idempotency, IdempotencyHeaders } from '../idempotency.js';
 
 const tags = ['process-instances'];
 const optionalBody = <T>(schema: T) => ({ required: false, content: { 'application/json': { schema } } }) as any;
 
 export function instanceAdminRoutes(deps: AppDeps) {
   const r = createRouter();
-  const idem = (c: any) => c.req.header('Idempotency-Key') as string | undefined;
 
   r.openapi(
     defineRoute({
@@ -35,11 +35,11 @@ export function instanceAdminRoutes(deps: AppDeps) {
     ['force-resume', 'Force-resume (workflow:admin): a fork/join whose waiting branches are all stuck or failed moves on past its join; 409 on a linear instance or while branches are open'],
   ] as const) {
     r.openapi(
-      defineRoute({ method: 'post', path: `/{id}/${action}`, tags, summary, request: { params: IdParam, body: optionalBody(s.RepairBody) }, responses: { 200: json(s.RepairResult) } }),
+      defineRoute({ method: 'post', path: `/{id}/${action}`, tags, summary, request: { params: IdParam, headers: IdempotencyHeaders, body: optionalBody(s.RepairBody) }, responses: { 200: json(s.RepairResult) } }),
       async (c) => {
         const p = need(c, Permissions.ADMIN);
         const body = ((c.req as any).valid('json') ?? {}) as { reason?: string };
-        return c.json(ok(await admin.repair(deps, p, c.req.valid('param').id, action, body, idem(c))), 200);
+        return c.json(ok(await admin.repair(deps, p, c.req.valid('param').id, action, body, await idempotency(c, body))), 200);
       },
     );
   }

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { IsoDate, PageQuery } from '../envelope.js';
+import { TimestampQuery, VariablesInput, VARIABLES_TOO_LARGE, variablesSizeOk } from '../input.js';
 
 export const Variables = z.record(z.string(), z.unknown()).openapi('Variables');
 
@@ -60,7 +61,7 @@ export const StartBody = z
   .object({
     processKey: z.string().min(1),
     businessKey: z.string().max(200).nullable().optional(),
-    variables: Variables.optional(),
+    variables: VariablesInput.optional(),
     draft: z.boolean().optional(),
   })
   .strict()
@@ -73,8 +74,8 @@ export const InstanceQuery = PageQuery.extend({
   businessKey: z.string().optional(),
   status: z.string().optional().openapi({ description: 'comma-separated statuses' }),
   initiator: z.string().optional(),
-  startedAfter: z.string().datetime({ offset: true }).optional(),
-  startedBefore: z.string().datetime({ offset: true }).optional(),
+  startedAfter: TimestampQuery.optional(),
+  startedBefore: TimestampQuery.optional(),
 });
 
 export const CcRecord = z
@@ -93,8 +94,8 @@ export const CcRecord = z
 
 export const ActionBody = z.object({ reason: z.string().max(2000).optional(), comment: z.string().max(2000).optional() }).strict().openapi('InstanceActionBody');
 export const InstanceStatus = z.object({ id: z.string(), status: z.string() }).openapi('InstanceStatus');
-export const SetVariablesBody = z.object({ variables: Variables }).strict().openapi('SetVariables');
-export const UpdateVariableBody = z.object({ value: z.unknown() }).strict().openapi('UpdateVariable');
+export const SetVariablesBody = z.object({ variables: VariablesInput }).strict().openapi('SetVariables');
+export const UpdateVariableBody = z.object({ value: z.unknown().refine(variablesSizeOk, { message: VARIABLES_TOO_LARGE }) }).strict().openapi('UpdateVariable');
 
 export const IdParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
 export const VariableParam = IdParam.extend({ variableName: z.string().openapi({ param: { name: 'variableName', in: 'path' } }) });

@@ -8,6 +8,7 @@ import { createRouter, defineRoute } from '../router.js';
 import { need } from '../middleware/auth.js';
 import { Task } from './tasks.schemas.js';
 import * as s from './instances.schemas.js';
+import { idempotency, IdempotencyHeaders } from '../idempotency.js';
 import type { AppDeps } from '../context.js';
 
 const tags = ['process-instances'];
@@ -15,7 +16,7 @@ const tags = ['process-instances'];
 export function instanceRoutes(deps: AppDeps) {
   const r = createRouter();
   const principal = (c: any) => c.get('principal');
-  const idem = (c: any) => c.req.header('Idempotency-Key') as string | undefined;
+  const bodyOf = (c: any): unknown => c.req.valid('json') ?? {};
 
   r.openapi(
     defineRoute({ method: 'post', path: '/start', tags, summary: 'Start an instance (or create a draft with draft: true)', request: { body: jsonBody(s.StartBody) }, responses: { 201: json(s.Started, 'Started') } }),
@@ -67,8 +68,8 @@ export function instanceRoutes(deps: AppDeps) {
     ['complete', 'complete', 'Complete (workflow:instance:manage)'],
   ] as const) {
     r.openapi(
-      defineRoute({ method: 'post', path: `/{id}/${path}`, tags, summary, request: { params: s.IdParam, body: { required: false, content: { 'application/json': { schema: s.ActionBody } } } }, responses: { 200: json(s.InstanceStatus) } }),
-      async (c) => c.json(ok(await lifecycle.instanceAction(deps, principal(c), c.req.valid('param').id, action, c.req.valid('json') ?? {}, idem(c))), 200),
+      defineRoute({ method: 'post', path: `/{id}/${path}`, tags, summary, request: { params: s.IdParam, headers: IdempotencyHeaders, body: { required: false, content: { 'application/json': { schema: s.ActionBody } } } }, responses: { 200: json(s.InstanceStatus) } }),
+      async (c) => c.json(ok(await lifecycle.instanceAction(deps, principal(c), c.req.valid('param').id, action, c.req.valid('json') ?? {}, await idempotency(c, bodyOf(c)))), 200),
     );
   }
 
@@ -87,21 +88,21 @@ export function instanceRoutes(deps: AppDeps) {
     },
   );
   r.openapi(
-    defineRoute({ method: 'post', path: '/{id}/variables', tags, summary: 'Set several process variables (merge)', request: { params: s.IdParam, body: jsonBody(s.SetVariablesBody) }, responses: { 200: json(s.Variables) } }),
-    async (c) => c.json(ok(await instances.writeVariables(deps, principal(c), c.req.valid('param').id, { set: c.req.valid('json').variables }, idem(c))), 200),
+    defineRoute({ method: 'post', path: '/{id}/variables', tags, summary: 'Set several process variables (merge)', request: { params: s.IdParam, headers: IdempotencyHeaders, body: jsonBody(s.SetVariablesBody) }, responses: { 200: json(s.Variables) } }),
+    async (c) => c.json(ok(await instances.writeVariables(deps, principal(c), c.req.valid('param').id, { set: c.req.valid('json').variables }, await idempotency(c, bodyOf(c)))), 200),
   );
   r.openapi(
-    defineRoute({ method: 'put', path: '/{id}/variables/{variableName}', tags, summary: 'Update one process variable', request: { params: s.VariableParam, body: jsonBody(s.UpdateVariableBody) }, responses: { 200: json(s.Variables) } }),
+    defineRoute({ method: 'put', path: '/{id}/variables/{variableName}', tags, summary: 'Update one process variable', request: { params: s.VariableParam, headers: IdempotencyHeaders, body: jsonBody(s.UpdateVariableBody) }, responses: { 200: json(s.Variables) } }),
     async (c) => {
       const { id, variableName } = c.req.valid('param');
-      return c.json(ok(await instances.writeVariables(deps, principal(c), id, { set: { [variableName]: c.req.valid('json').value ?? null } }, idem(c))), 200);
+      return c.json(ok(await instances.writeVariables(deps, principal(c), id, { set: { [variableName]: c.req.valid('json').value ?? null } }, await idempotency(c, bodyOf(c)))), 200);
     },
   );
   r.openapi(
-    defineRoute({ method: 'delete', path: '/{id}/variables/{variableName}', tags, summary: 'Delete one process variable', request: { params: s.VariableParam }, responses: { 200: json(s.Variables) } }),
+    defineRoute({ method: 'delete', path: '/{id}/variables/{variableName}', tags, summary: 'Delete one process variable', request: { params: s.VariableParam, headers: IdempotencyHeaders }, responses: { 200: json(s.Variables) } }),
     async (c) => {
       const { id, variableName } = c.req.valid('param');
-      return c.json(ok(await instances.writeVariables(deps, principal(c), id, { delete: [variableName] }, idem(c))), 200);
+      return c.json(ok(await instances.writeVariables(deps, principal(c), id, { delete: [variableName] }, await idempotency(c, bodyOf(c)))), 200);
     },
   );
   return r;

@@ -1,4 +1,4 @@
-// Task monitoring views (DESIGN.md §4.3): statistics for the caller, overdue tasks and the
+// Task monitoring views (docs/monitoring.md): statistics for the caller, overdue tasks and the
 // backlog by process (workflow:monitor). Mounted at /api/v1/workflow/tasks before the task
 // router, so these paths are matched before /{id}.
 import * as monitoring from '../../services/monitoring.js';

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { IsoDate } from '../envelope.js';
+import { VARIABLES_TOO_LARGE, variablesSizeOk } from '../input.js';
 
 const text = (max: number) => z.string().max(max);
 const userId = z.string().min(1).max(200);
@@ -44,12 +45,12 @@ export const Candidate = z
 export const TaskVariables = z.record(z.string(), z.unknown()).openapi('TaskVariables');
 
 export const SetVariablesBody = z
-  .object({ variables: z.record(z.string().min(1).max(200), z.unknown()).refine((v) => Object.keys(v).length > 0, { message: 'at least one variable' }) })
+  .object({ variables: z.record(z.string().min(1).max(200), z.unknown()).refine((v) => Object.keys(v).length > 0, { message: 'at least one variable' }).refine(variablesSizeOk, { message: VARIABLES_TOO_LARGE }) })
   .strict()
   .openapi('SetTaskVariablesBody');
 
 export const ValueBody = z
-  .object({ value: z.unknown() })
+  .object({ value: z.unknown().refine(variablesSizeOk, { message: VARIABLES_TOO_LARGE }) })
   .strict()
   .refine((b) => Object.hasOwn(b, 'value'), { message: 'value is required', path: ['value'] })
   .openapi('TaskVariableValueBody');

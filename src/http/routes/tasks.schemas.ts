@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { IsoDate, PageQuery } from '../envelope.js';
+import { TimestampQuery, VariablesInput } from '../input.js';
 
 export const Candidates = z.object({ userIds: z.array(z.string()), roleIds: z.array(z.string()), deptIds: z.array(z.string()) }).openapi('Candidates');
 
@@ -32,8 +33,8 @@ export const TaskQuery = PageQuery.extend({
   assignee: z.string().optional(),
   status: z.string().optional().openapi({ description: 'comma-separated, e.g. pending,active' }),
   processKey: z.string().optional(),
-  dueBefore: z.string().datetime({ offset: true }).optional(),
-  dueAfter: z.string().datetime({ offset: true }).optional(),
+  dueBefore: TimestampQuery.optional(),
+  dueAfter: TimestampQuery.optional(),
 });
 
 export const ActionResult = z
@@ -46,7 +47,7 @@ export const ActionResult = z
   .openapi('TaskActionResult');
 
 export const DecisionBody = z
-  .object({ comment: z.string().max(4000).optional(), variables: z.record(z.string(), z.unknown()).optional() })
+  .object({ comment: z.string().max(4000).optional(), variables: VariablesInput.optional() })
   .strict()
   .openapi('DecisionBody');
 

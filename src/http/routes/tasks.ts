@@ -6,6 +6,7 @@ import { json, ok, page } from '../envelope.js';
 import { createRouter, defineRoute } from '../router.js';
 import { need } from '../middleware/auth.js';
 import * as s from './tasks.schemas.js';
+import { idempotency, IdempotencyHeaders } from '../idempotency.js';
 import type { AppDeps } from '../context.js';
 
 const tags = ['tasks'];
@@ -14,7 +15,6 @@ const optionalBody = <T>(schema: T) => ({ required: false, content: { 'applicati
 export function taskRoutes(deps: AppDeps) {
   const r = createRouter();
   const principal = (c: any) => c.get('principal');
-  const idem = (c: any) => c.req.header('Idempotency-Key') as string | undefined;
 
   r.openapi(
     defineRoute({ method: 'get', path: '/', tags, summary: 'Query tasks (runtime and archive)', request: { query: s.TaskQuery }, responses: { 200: json(page(s.Task)) } }),
@@ -39,11 +39,11 @@ export function taskRoutes(deps: AppDeps) {
     ['complete', m.complete, 'Complete a handle or resubmit task (an admin may end a delay early)'],
   ] as const) {
     r.openapi(
-      defineRoute({ method: 'post', path: `/{id}/${path}`, tags, summary, request: { params: s.IdParam, body: optionalBody(s.DecisionBody) }, responses: { 200: json(s.ActionResult) } }),
+      defineRoute({ method: 'post', path: `/{id}/${path}`, tags, summary, request: { params: s.IdParam, headers: IdempotencyHeaders, body: optionalBody(s.DecisionBody) }, responses: { 200: json(s.ActionResult) } }),
       async (c) => {
         const p = need(c, Permissions.OPERATE);
         const body = ((c.req as any).valid('json') ?? {}) as { comment?: string; variables?: Record<string, unknown> };
-        return c.json(ok(await tasks.taskAction(deps, p, c.req.valid('param').id, def, body, idem(c))), 200);
+        return c.json(ok(await tasks.taskAction(deps, p, c.req.valid('param').id, def, body, await idempotency(c, body))), 200);
       },
     );
   }

@@ -101,6 +101,11 @@ const snapshot = () => ({
   global: Object.getOwnPropertyNames(globalThis).sort(),
 });
 
+// A runaway guard, not a speed target (those live in the bench): catastrophic backtracking or an
+// unbounded macro takes seconds to minutes, while a loaded 2-core CI machine can make a normal case
+// take a few hundred milliseconds.
+const RUNAWAY_MS = 3_000;
+
 describe('expression fuzzing', () => {
   let before: ReturnType<typeof snapshot>;
   let slowest = { ms: 0, expression: '' };
@@ -110,7 +115,7 @@ describe('expression fuzzing', () => {
   afterAll(() => {
     expect(snapshot()).toEqual(before);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect(slowest.ms).toBeLessThan(250);
+    expect(slowest.ms).toBeLessThan(RUNAWAY_MS);
   });
 
   /** Evaluates and returns the outcome; anything but a boolean or an ExpressionError fails. */
@@ -126,7 +131,7 @@ describe('expression fuzzing', () => {
     }
     const ms = performance.now() - started;
     if (ms > slowest.ms) slowest = { ms, expression: expression.slice(0, 80) };
-    expect(ms, expression.slice(0, 80)).toBeLessThan(250);
+    expect(ms, expression.slice(0, 80)).toBeLessThan(RUNAWAY_MS);
     const compiled = compileCondition(expression, { days: 'number', s: 'string' });
     expect(typeof compiled.ok).toBe('boolean');
     return result;

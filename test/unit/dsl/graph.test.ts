@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   approvalNodesAhead,
@@ -16,9 +16,7 @@ import {
   type ProcessDocument,
 } from '../../../src/dsl/index.js';
 
-const exampleDir = ['../../../examples/', '../../../../shared/examples/']
-  .map((dir) => new URL(dir, import.meta.url))
-  .find((dir) => existsSync(dir))!;
+const exampleDir = new URL('../../../examples/', import.meta.url);
 
 function load(name: string): ProcessDocument {
   const result = compileProcess(JSON.parse(readFileSync(new URL(`${name}.json`, exampleDir), 'utf8')));

@@ -1,11 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compileProcess, parseProcess, type ProcessDocument, type UserTaskConfig } from '../../../src/dsl/index.js';
 
-// The examples live in the repository's examples/ once copied there, else next to the specs.
-const exampleDir = ['../../../examples/', '../../../../shared/examples/']
-  .map((dir) => new URL(dir, import.meta.url))
-  .find((dir) => existsSync(dir))!;
+const exampleDir = new URL('../../../examples/', import.meta.url);
 const example = (name: string): unknown => JSON.parse(readFileSync(new URL(`${name}.json`, exampleDir), 'utf8'));
 
 /** A start → userTask → end document around one userTask configuration. */
@@ -130,7 +127,7 @@ describe('document shape', () => {
   });
 });
 
-describe('older GFlow userTask keys (DSL.md §3 table)', () => {
+describe('older GFlow userTask keys (docs/dsl.md#older-gflow-usertask-keys)', () => {
   const rows: [string, Record<string, unknown>, Partial<UserTaskConfig>][] = [
     ['candidateType user + userIds', { candidateType: 'user', candidateConfig: { userIds: ['u1', 'u2'] } }, { approver: { type: 'user', userIds: ['u1', 'u2'] } }],
     ['candidateType role + roleIds', { candidateType: 'role', candidateConfig: { roleIds: ['finance'] } }, { approver: { type: 'role', roleIds: ['finance'] } }],

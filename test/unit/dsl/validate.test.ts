@@ -341,3 +341,41 @@ describe('automation nodes', () => {
     expect(single('delay', { delayMs: 0 })).toEqual([]);
   });
 });
+
+describe('loops that never wait', () => {
+  const sw = (then: string) => ({ cases: [{ case: 'msg.days > 3', then }] });
+  const loopProblems = (found: Problem[]) => found.filter((p) => p.message.includes('loop that never waits'));
+
+  it('refuses two switches whose defaults point at each other, naming both', () => {
+    const doc = proc(
+      [['start', 'startTask'], ['a', 'switch', sw('out')], ['b', 'switch', sw('out')], ['end', 'end']],
+      'start->a a-Default->b b-Default->a a-out->end b-out->end',
+    );
+    const found = loopProblems(problems(doc));
+    expect(found.map((p) => p.nodeId).sort()).toEqual(['a', 'b']);
+    expect(found[0]).toMatchObject({ field: 'connections', message: expect.stringContaining('(a, b)') });
+  });
+
+  it('refuses a self-loop and a loop through cc, http and service nodes', () => {
+    const self = proc([['start', 'startTask'], ['a', 'switch', sw('out')], ['end', 'end']], 'start->a a-Default->a a-out->end');
+    expect(loopProblems(problems(self)).map((p) => p.nodeId)).toEqual(['a']);
+    const cc = proc(
+      [['start', 'startTask'], ['c', 'ccTask', { userIds: ['bob'] }], ['a', 'switch', sw('out')], ['end', 'end']],
+      'start->c c->a a-Default->c a-out->end',
+    );
+    expect(loopProblems(problems(cc)).map((p) => p.nodeId).sort()).toEqual(['a', 'c']);
+  });
+
+  it('allows loops through a userTask or a delay', () => {
+    const viaTask = proc(
+      [['start', 'startTask'], ['task', 'userTask', manager], ['a', 'switch', sw('out')], ['end', 'end']],
+      'start->task task->a a-Default->task a-out->end',
+    );
+    expect(loopProblems(problems(viaTask))).toEqual([]);
+    const viaDelay = proc(
+      [['start', 'startTask'], ['wait', 'delay', { delayMs: 1000 }], ['a', 'switch', sw('out')], ['end', 'end']],
+      'start->wait wait->a a-Default->wait a-out->end',
+    );
+    expect(loopProblems(problems(viaDelay))).toEqual([]);
+  });
+});

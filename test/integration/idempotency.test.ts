@@ -1,0 +1,116 @@
+// Idempotency-Key (DESIGN.md §2): validated, scoped to the caller and the request, bound to the body.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, createDemoLikeTenant } from '../helpers/api.js';
+import { act, deploy, instance, myTask, oneStep, start } from '../helpers/flow.js';
+
+let t: Record<string, string>;
+const SEQ = 'idem_seq';
+const ONE = 'idem_one';
+
+beforeAll(async () => {
+  ({ tokens: t } = await createDemoLikeTenant('idem'));
+  await deploy(t.admin, oneStep(SEQ, { approver: { type: 'user', userIds: ['bob', 'carol'] }, approveMode: 'sequential' }));
+  await deploy(t.admin, oneStep(ONE, { approver: { type: 'user', userIds: ['bob'] } }));
+});
+
+const approvals = async (id: string) => ((await instance(t.alice, id)).trail as any[]).filter((e) => e.type === 'approve');
+const task = async (token: string, id: string) => (await api(`/api/v1/workflow/tasks/${id}`, { token })).body.data;
+
+describe('the header is validated', () => {
+  it('a 10 KB key is 400 VALIDATION_FAILED naming the header, and the action does not happen', async () => {
+    const id = await start(t.alice, ONE);
+    const mine = await myTask(t.bob, id);
+    const res = await act(t.bob, mine.id, 'approve', {}, { 'Idempotency-Key': 'k'.repeat(10 * 1024) });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe(40001);
+    expect(res.body.message).toContain('Idempotency-Key');
+    expect((await task(t.bob, mine.id)).status).toBe('active');
+    expect(await approvals(id)).toHaveLength(0);
+  });
+
+  it('256 characters or a character outside printable ASCII is 400 on every route that takes the header; 255 is fine', async () => {
+    const id = await start(t.alice, ONE);
+    const mine = await myTask(t.bob, id);
+    for (const key of ['k'.repeat(256), 'caf\u00e9', 'a\tb']) {
+      const res = await act(t.bob, mine.id, 'approve', {}, { 'Idempotency-Key': key });
+      expect(res.status, JSON.stringify(key)).toBe(400);
+      expect(res.body.code).toBe(40001);
+      const vars = await api(`/api/v1/workflow/process-instances/${id}/variables`, { token: t.alice, body: { variables: { x: 1 } }, headers: { 'Idempotency-Key': key } });
+      expect(vars.status).toBe(400);
+      expect(vars.body.message).toContain('Idempotency-Key');
+    }
+    expect((await instance(t.alice, id)).variables?.x).toBeUndefined();
+    const ok = await act(t.bob, mine.id, 'approve', {}, { 'Idempotency-Key': `${'k'.repeat(250)} ~!@#` });
+    expect(ok.status).toBe(200);
+  });
+
+  it('the OpenAPI document declares the header on the routes that take it', async () => {
+    const doc = (await api('/openapi.json')).body as any;
+    const params = (p: string, m: string) => (doc.paths[p]?.[m]?.parameters ?? []).map((x: any) => `${x.in}:${String(x.name).toLowerCase()}`);
+    expect(params('/api/v1/workflow/tasks/{id}/approve', 'post')).toContain('header:idempotency-key');
+    expect(params('/api/v1/workflow/tasks/{id}/transfer', 'post')).toContain('header:idempotency-key');
+    expect(params('/api/v1/workflow/process-instances/{id}/variables', 'post')).toContain('header:idempotency-key');
+    expect(params('/api/v1/workflow/process-instances/{id}/suspend', 'post')).toContain('header:idempotency-key');
+    expect(params('/api/v1/workflow/process-instances/{id}/re-drive', 'post')).toContain('header:idempotency-key');
+  });
+});
+
+describe('the key is scoped to the caller and the request', () => {
+  it('bob approves step 1 and carol step 2 with the same key: both take effect', async () => {
+    const id = await start(t.alice, SEQ);
+    const key = `shared-${id}`;
+    const first = await act(t.bob, (await myTask(t.bob, id)).id, 'approve', {}, { 'Idempotency-Key': key });
+    expect(first.status).toBe(200);
+    const carolTask = await myTask(t.carol, id);
+    const second = await act(t.carol, carolTask.id, 'approve', {}, { 'Idempotency-Key': key });
+    expect(second.status).toBe(200);
+    expect(second.body.data.task.id).toBe(carolTask.id);
+    expect(second.body.data.task.status).not.toBe('active');
+    expect(second.body.data.instance.status).toBe('completed');
+    expect((await approvals(id)).map((e) => e.userId)).toEqual(['bob', 'carol']);
+  });
+
+  it('the same caller with the same key on two tasks: both take effect', async () => {
+    const a = await start(t.alice, ONE);
+    const b = await start(t.alice, ONE);
+    const key = `mine-${a}`;
+    for (const id of [a, b]) {
+      const res = await act(t.bob, (await myTask(t.bob, id)).id, 'approve', {}, { 'Idempotency-Key': key });
+      expect(res.status).toBe(200);
+      expect(res.body.data.instance).toEqual({ id, status: 'completed' });
+    }
+  });
+
+  it('the same caller, key and body: the first answer again and one effect; another body: 422', async () => {
+    const id = await start(t.alice, SEQ);
+    const mine = await myTask(t.bob, id);
+    const headers = { 'Idempotency-Key': `again-${id}` };
+    const first = await act(t.bob, mine.id, 'approve', { comment: 'fine', variables: {} }, headers);
+    expect(first.status).toBe(200);
+    // The same body with its keys in another order is the same request.
+    const again = await act(t.bob, mine.id, 'approve', { variables: {}, comment: 'fine' }, headers);
+    expect(again.status).toBe(200);
+    expect(again.body.data.instance).toEqual(first.body.data.instance);
+    const other = await act(t.bob, mine.id, 'approve', { comment: 'something else' }, headers);
+    expect(other.status).toBe(422);
+    expect(other.body).toMatchObject({ code: 42201, data: null });
+    expect(other.body.message).toContain('Idempotency-Key');
+    const trail = await approvals(id);
+    expect(trail).toHaveLength(1);
+    expect(trail[0]).toMatchObject({ userId: 'bob', comment: 'fine' });
+    // carol's step is untouched by bob's retries.
+    expect((await myTask(t.carol, id)).status).toBe('active');
+  });
+
+  it('a reused key with another body on variables is 422 and writes nothing', async () => {
+    const id = await start(t.alice, ONE);
+    const headers = { 'Idempotency-Key': `vars-${id}` };
+    const path = `/api/v1/workflow/process-instances/${id}/variables`;
+    expect((await api(path, { token: t.alice, body: { variables: { x: 1 } }, headers })).status).toBe(200);
+    expect((await api(path, { token: t.alice, body: { variables: { x: 1 } }, headers })).status).toBe(200);
+    const other = await api(path, { token: t.alice, body: { variables: { x: 2 } }, headers });
+    expect(other.status).toBe(422);
+    expect(other.body.code).toBe(42201);
+    expect((await instance(t.alice, id)).variables.x).toBe(1);
+  });
+});

@@ -1,0 +1,234 @@
+// In-memory stand-ins for the activity set of activities/index.ts: same names and signatures,
+// a small directory instead of PostgreSQL, and a projection that keeps what it was sent.
+import { ApplicationFailure } from '@temporalio/common';
+import type { Activities } from '../../../activities/index.js';
+import type { ApproverInput } from '../../../activities/approvers.js';
+import type { SubProcessInput } from '../../../activities/engine-support.js';
+import type { HttpRequest } from '../../../activities/http-call.js';
+import { serviceFunctions } from '../../../activities/service-functions.js';
+import type { Candidates, InstanceRow, ProjectionSnapshot, ResolvedApprovers, TaskState, TrailEntry } from '../../../workflows/engine/types.js';
+
+export interface DirectoryUser {
+  id: string;
+  managerId?: string | null;
+  deptId?: string | null;
+  roles?: string[];
+  active?: boolean;
+}
+
+export interface Directory {
+  users: DirectoryUser[];
+  /** department id → leader */
+  departments: Record<string, string | null>;
+  /** role code → permissions */
+  roles: Record<string, string[]>;
+}
+
+/**
+ * The default directory: the demo tenant of src/services/seed.ts (alice → bob → carol → dave,
+ * erin in HR, frank and grace in finance, admin with `*`), plus u1…u6 for multi-approver nodes
+ * and an inactive user.
+ */
+export function defaultDirectory(): Directory {
+  return {
+    users: [
+      { id: 'admin', roles: ['admin'] },
+      { id: 'alice', deptId: 'eng', managerId: 'bob', roles: ['employee'] },
+      { id: 'bob', deptId: 'eng', managerId: 'carol', roles: ['employee'] },
+      { id: 'carol', deptId: 'exec', managerId: 'dave', roles: ['employee'] },
+      { id: 'dave', deptId: 'exec', managerId: null, roles: ['employee'] },
+      { id: 'erin', deptId: 'hr', managerId: 'carol', roles: ['employee'] },
+      { id: 'frank', deptId: 'finance', managerId: 'dave', roles: ['employee', 'finance'] },
+      { id: 'grace', deptId: 'finance', managerId: 'frank', roles: ['employee', 'finance'] },
+      ...['u1', 'u2', 'u3', 'u4', 'u5', 'u6'].map((id) => ({ id, deptId: 'ops', managerId: 'carol', roles: ['employee'] })),
+      { id: 'retired', deptId: 'eng', active: false, roles: ['employee'] },
+    ],
+    departments: { eng: 'bob', exec: 'dave', hr: 'erin', finance: 'frank', ops: 'u1' },
+    roles: { admin: ['*'], employee: ['workflow:instance:start'], finance: ['workflow:instance:start'] },
+  };
+}
+
+/** What the read model would hold for one instance, rebuilt from the snapshots it was sent. */
+export interface ProjectedInstance {
+  instance: InstanceRow;
+  /** seq of the snapshot `instance` came from */
+  instanceSeq: number;
+  tasks: Map<string, TaskState>;
+  trail: TrailEntry[];
+  notifications: ProjectionSnapshot['notifications'];
+  cc: ProjectionSnapshot['cc'];
+  snapshots: ProjectionSnapshot[];
+  archived: boolean;
+}
+
+export class FakeProjection {
+  readonly instances = new Map<string, ProjectedInstance>();
+
+  /** Same ordering rules as activities/projection.ts: rows only move forward by seq, events once by id. */
+  apply(snapshot: ProjectionSnapshot) {
+    const id = snapshot.instance.id;
+    let p = this.instances.get(id);
+    if (p?.archived) return;
+    if (!p) {
+      p = { instance: snapshot.instance, instanceSeq: 0, tasks: new Map(), trail: [], notifications: [], cc: [], snapshots: [], archived: false };
+      this.instances.set(id, p);
+    }
+    p.snapshots.push(structuredClone(snapshot));
+    if (snapshot.seq > p.instanceSeq) {
+      p.instance = structuredClone(snapshot.instance);
+      p.instanceSeq = snapshot.seq;
+    }
+    for (const t of snapshot.tasks) {
+      const prior = p.tasks.get(t.id);
+      if (!prior || prior.seq < t.seq) p.tasks.set(t.id, structuredClone(t));
+    }
+    for (const e of snapshot.trail) if (!p.trail.some((x) => x.id === e.id)) p.trail.push(structuredClone(e));
+    for (const n of snapshot.notifications) if (!p.notifications.some((x) => x.key === n.key)) p.notifications.push(structuredClone(n));
+    p.cc.push(...structuredClone(snapshot.cc));
+    if (snapshot.ended) p.archived = true;
+  }
+
+  of(instanceId: string): ProjectedInstance {
+    const p = this.instances.get(instanceId);
+    if (!p) throw new Error(`nothing projected for ${instanceId}`);
+    return p;
+  }
+
+  tasks(instanceId: string): TaskState[] {
+    // In creation order: snapshots list tasks in the order the engine created them.
+    return [...this.of(instanceId).tasks.values()];
+  }
+
+  openTasks(instanceId: string, activityId?: string): TaskState[] {
+    return this.tasks(instanceId).filter((t) => ['pending', 'active', 'waiting', 'suspended'].includes(t.status) && (!activityId || t.activityId === activityId));
+  }
+
+  /** The open, active task of `userId` (exactly one expected). */
+  taskOf(instanceId: string, userId: string, activityId?: string): TaskState {
+    const mine = this.openTasks(instanceId, activityId).filter((t) => t.assignee === userId && t.status === 'active');
+    if (mine.length !== 1) throw new Error(`${userId} has ${mine.length} active tasks on ${instanceId}: ${JSON.stringify(this.openTasks(instanceId).map((t) => [t.activityId, t.assignee, t.status]))}`);
+    return mine[0];
+  }
+
+  trailTypes(instanceId: string): string[] {
+    return [...this.of(instanceId).trail].sort((a, b) => a.seq - b.seq).map((e) => e.type);
+  }
+}
+
+export interface Fakes {
+  activities: Activities;
+  projection: FakeProjection;
+  directory: Directory;
+  /** Calls per activity name, for assertions on what the workflow asked for. */
+  calls: Array<{ name: string; input: unknown }>;
+}
+
+export function createFakeActivities(directory: Directory = defaultDirectory()): Fakes {
+  const projection = new FakeProjection();
+  const calls: Fakes['calls'] = [];
+  const user = (id: string | null | undefined) => (id ? directory.users.find((u) => u.id === id) ?? null : null);
+  const active = (id: string) => {
+    const u = user(id);
+    return u && u.active !== false ? u : null;
+  };
+  const admins = () =>
+    directory.users
+      .filter((u) => u.active !== false && (u.roles ?? []).some((r) => (directory.roles[r] ?? []).some((p) => p === '*' || p === 'workflow:admin')))
+      .map((u) => u.id)
+      .sort();
+  const poolMembers = (pool: Candidates) =>
+    directory.users
+      .filter((u) => u.active !== false && ((u.roles ?? []).some((r) => pool.roleIds.includes(r)) || (u.deptId != null && pool.deptIds.includes(u.deptId)) || pool.userIds.includes(u.id)))
+      .map((u) => u.id)
+      .sort();
+
+  const activities: Activities = {
+    async project({ snapshot }: { tenantId: string; snapshot: ProjectionSnapshot }): Promise<void> {
+      calls.push({ name: 'project', input: snapshot.seq });
+      projection.apply(snapshot);
+    },
+
+    async resolveApprovers(input: ApproverInput): Promise<ResolvedApprovers> {
+      calls.push({ name: 'resolveApprovers', input });
+      const { initiatorId, approver } = input;
+      const initiator = user(initiatorId);
+      const out: ResolvedApprovers = {
+        users: [],
+        pool: null,
+        poolSize: 0,
+        poolMembers: [],
+        poolReason: null,
+        admins: admins(),
+        managers: { [initiatorId]: initiator?.managerId ?? null },
+        deptLeaders: { [initiatorId]: initiator?.deptId ? directory.departments[initiator.deptId] ?? null : null },
+        problem: null,
+      };
+      switch (approver.type) {
+        case 'user':
+        case 'initiatorSelect': {
+          const rule = approver.type === 'user' ? 'user: listed in userIds' : 'initiatorSelect: chosen by the initiator';
+          const missing: string[] = [];
+          for (const id of approver.userIds ?? []) {
+            if (active(id)) out.users.push({ userId: id, reason: rule });
+            else missing.push(id);
+          }
+          if (missing.length) out.problem = `not active users: ${missing.join(', ')}`;
+          break;
+        }
+        case 'role':
+        case 'dept': {
+          const pool: Candidates = { userIds: [], roleIds: approver.type === 'role' ? approver.roleIds ?? [] : [], deptIds: approver.type === 'dept' ? approver.deptIds ?? [] : [] };
+          out.pool = pool;
+          out.poolMembers = poolMembers(pool);
+          out.poolSize = out.poolMembers.length;
+          out.poolReason = approver.type === 'role' ? `role pool: members of ${pool.roleIds.join(', ')}` : `department pool: members of ${pool.deptIds.join(', ')}`;
+          break;
+        }
+        case 'manager':
+        case 'multiLevelManager': {
+          const levels = approver.levels ?? 1;
+          const all = approver.type === 'multiLevelManager';
+          const max = all && levels < 0 ? 50 : Math.max(1, levels);
+          let current = initiator;
+          for (let level = 1; level <= max && current?.managerId; level++) {
+            const manager = user(current.managerId);
+            if (!manager) break;
+            if ((all || level === max) && manager.active !== false) out.users.push({ userId: manager.id, reason: `${approver.type}: level ${level} manager of ${initiatorId}` });
+            current = manager;
+          }
+          if (!out.users.length) out.problem = `${initiatorId} has no ${all ? 'managers' : `manager at level ${max}`}`;
+          break;
+        }
+        case 'initiatorSelf':
+          if (initiator && initiator.active !== false) out.users.push({ userId: initiatorId, reason: 'initiatorSelf: the initiator' });
+          break;
+        default:
+          throw ApplicationFailure.nonRetryable(`unknown approver type ${approver.type}`, 'VALIDATION_FAILED');
+      }
+      return out;
+    },
+
+    async httpCall(input: HttpRequest): Promise<{ status: number; body: unknown }> {
+      calls.push({ name: 'httpCall', input });
+      throw ApplicationFailure.nonRetryable('httpCall is not available in workflow tests', 'HTTP_CALL_REFUSED');
+    },
+
+    // The registered service functions are pure: the real ones run here.
+    async runServiceFunction(input: { name: string; param: unknown; variables: Record<string, unknown>; instanceId: string; tenantId: string }) {
+      calls.push({ name: 'runServiceFunction', input });
+      const fn = serviceFunctions[input.name];
+      if (!fn) throw ApplicationFailure.nonRetryable(`no service function ${input.name} is registered`, 'SERVICE_FUNCTION');
+      try {
+        return await fn(input.param, { variables: input.variables, instanceId: input.instanceId, tenantId: input.tenantId });
+      } catch (err) {
+        throw ApplicationFailure.nonRetryable(err instanceof Error ? err.message : String(err), 'SERVICE_FUNCTION');
+      }
+    },
+
+    async prepareSubProcess(input: SubProcessInput): Promise<never> {
+      calls.push({ name: 'prepareSubProcess', input });
+      throw ApplicationFailure.nonRetryable('sub-processes are not available in workflow tests', 'NOT_FOUND');
+    },
+  };
+  return { activities, projection, directory, calls };
+}

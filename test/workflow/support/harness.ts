@@ -1,0 +1,135 @@
+// Per test file: a client and ONE Worker (the shared bundle, the in-memory activity fakes, a task
+// queue of its own) on the dev server the global setup started. Instances start the way the
+// server starts them (Update-with-Start of `sync`) and actions go through the server's runUpdate.
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { compileProcess } from '../../../src/dsl/index.js';
+import { AppError } from '../../../src/errors.js';
+import type { Config } from '../../../src/config.js';
+import { runUpdate, startInstanceWorkflow, workflowIdOf } from '../../../src/services/engine-client.js';
+import { serviceFunctionNames } from '../../../activities/service-functions.js';
+import type { Actor } from '../../../workflows/messages.js';
+import * as m from '../../../workflows/messages.js';
+import type { ActionResult, StartInput } from '../../../workflows/engine/types.js';
+import { createFakeActivities, type Directory, type Fakes } from './fakes.js';
+
+export const TENANT = 'tenant-wf';
+
+let runtimeInstalled = false;
+
+export interface Refusal {
+  type: string;
+  message: string;
+  data: unknown;
+}
+
+export interface Harness {
+  env: TestWorkflowEnvironment;
+  fakes: Fakes;
+  projection: Fakes['projection'];
+  taskQueue: string;
+  actor(userId: string, extra?: Partial<Actor>): Actor;
+  start(dsl: unknown, opts?: { initiator?: string; variables?: Record<string, unknown>; historyLimit?: number; businessKey?: string }): Promise<{ instanceId: string; answer: ActionResult }>;
+  act<A>(instanceId: string, def: UpdateDefinition<ActionResult, [A]>, arg: A, idempotencyKey?: string): Promise<ActionResult>;
+  refused<A>(instanceId: string, def: UpdateDefinition<ActionResult, [A]>, arg: A): Promise<Refusal>;
+  /** `userId` approves (or rejects) their one active task on the instance. */
+  decide(instanceId: string, userId: string, decision?: 'approve' | 'reject', activityId?: string): Promise<ActionResult>;
+  handle(instanceId: string): ReturnType<TestWorkflowEnvironment['client']['workflow']['getHandle']>;
+  stop(): Promise<void>;
+}
+
+/** The error code an action was refused with, as the HTTP layer maps it (src/http/errors.ts). */
+export function refusalOf(err: unknown): Refusal {
+  if (err instanceof AppError) return { type: err.type, message: err.message, data: err.data };
+  if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
+    return { type: err.cause.type ?? 'UNKNOWN', message: err.cause.message, data: err.cause.details?.[0] ?? null };
+  }
+  throw err;
+}
+
+export async function startHarness(name: string, directory?: Directory): Promise<Harness> {
+  if (!runtimeInstalled) {
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
+    runtimeInstalled = true;
+  }
+  const env = await TestWorkflowEnvironment.createFromExistingServer({ address: inject('temporalAddress') });
+  const fakes = createFakeActivities(directory);
+  const taskQueue = `workflow-test-${name}-${randomUUID()}`;
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: { codePath: inject('workflowBundlePath') },
+    activities: fakes.activities,
+  });
+  const running = worker.run();
+  const config = { TEMPORAL_TASK_QUEUE: taskQueue } as Config;
+  const client = env.client;
+  const users = new Map(fakes.directory.users.map((u) => [u.id, u]));
+
+  const actor = (userId: string, extra: Partial<Actor> = {}): Actor => ({
+    userId,
+    admin: false,
+    manage: false,
+    monitor: false,
+    roles: users.get(userId)?.roles ?? [],
+    deptId: users.get(userId)?.deptId ?? null,
+    ...extra,
+  });
+
+  return {
+    env,
+    fakes,
+    projection: fakes.projection,
+    taskQueue,
+    actor,
+    async start(dsl, opts = {}) {
+      const compiled = compileProcess(dsl, { functions: serviceFunctionNames });
+      if (!compiled.ok) throw new Error(`DSL does not compile: ${JSON.stringify(compiled.problems)}`);
+      const doc = compiled.doc;
+      const instanceId = randomUUID();
+      const input: StartInput = {
+        instance: {
+          id: instanceId,
+          tenantId: TENANT,
+          definitionId: `def-${doc.ruleChain.id}`,
+          processKey: doc.ruleChain.id,
+          processVersion: 1,
+          processName: doc.ruleChain.name ?? doc.ruleChain.id,
+          businessKey: opts.businessKey ?? null,
+          initiatorId: opts.initiator ?? 'alice',
+          startTime: new Date().toISOString(),
+        },
+        doc,
+        variables: opts.variables ?? {},
+        ...(opts.historyLimit ? { historyLimit: opts.historyLimit } : {}),
+      };
+      const answer = await startInstanceWorkflow(client, config, input);
+      return { instanceId, answer };
+    },
+    act: (instanceId, def, arg, idempotencyKey) => runUpdate(client, TENANT, instanceId, def, arg, idempotencyKey),
+    async refused(instanceId, def, arg) {
+      try {
+        const answer = await runUpdate(client, TENANT, instanceId, def, arg);
+        throw new Error(`${def.name} was accepted: ${JSON.stringify(answer)}`);
+      } catch (err) {
+        return refusalOf(err);
+      }
+    },
+    decide(instanceId, userId, decision = 'approve', activityId) {
+      const task = fakes.projection.taskOf(instanceId, userId, activityId);
+      return runUpdate(client, TENANT, instanceId, decision === 'approve' ? m.approve : m.reject, { actor: actor(userId), taskId: task.id });
+    },
+    handle: (instanceId) => client.workflow.getHandle(workflowIdOf(TENANT, instanceId)),
+    async stop() {
+      worker.shutdown();
+      await running;
+      await env.teardown();
+    },
+  };
+}
+
+export { m };
