@@ -1,10 +1,22 @@
-// `npm test`: every vitest project, then (when run without arguments, as CI runs it) the bounded
-// Schemathesis pass. Arguments go to vitest, so `npm test -- test/unit/foo.test.ts` runs just that.
+// `npm test`: without arguments (as CI runs it) the typecheck, lint and format check, every vitest
+// project, then the bounded Schemathesis pass. With arguments, only vitest with them, so
+// `npm test -- test/unit/foo.test.ts` runs just that file.
 import { spawnSync } from 'node:child_process';
 
 const args = process.argv.slice(2);
-const run = (cmd: string, cmdArgs: string[]) => spawnSync(cmd, cmdArgs, { stdio: 'inherit', shell: false }).status ?? 1;
+const run = (cmd: string, cmdArgs: string[]) => spawnSync(cmd, cmdArgs, { stdio: 'inherit' }).status ?? 1;
 
-let status = run('vitest', ['run', ...args]);
-if (status === 0 && args.length === 0) status = run('npm', ['run', 'fuzz', '--', '--quick']);
-process.exit(status);
+const steps: Array<[string, string[]]> =
+  args.length > 0
+    ? [['vitest', ['run', ...args]]]
+    : [
+        ['npm', ['run', 'typecheck']],
+        ['npm', ['run', 'lint']],
+        ['npm', ['run', 'format:check']],
+        ['vitest', ['run']],
+        ['npm', ['run', 'fuzz', '--', '--quick']],
+      ];
+for (const [cmd, cmdArgs] of steps) {
+  const status = run(cmd, cmdArgs);
+  if (status !== 0) process.exit(status);
+}
