@@ -17,17 +17,28 @@ export interface SubProcessInput {
   variables: Record<string, unknown>;
 }
 
+export interface ServiceFunctionInput {
+  name: string;
+  param: unknown;
+  variables: Record<string, unknown>;
+  instanceId: string;
+  tenantId: string;
+}
+
+/** Runs a registered service function; any failure is final (SERVICE_FUNCTION). Pure: the workflow tests' fakes run it too. */
+export async function runServiceFunction(input: ServiceFunctionInput) {
+  const fn = serviceFunctions[input.name];
+  if (!fn) throw ApplicationFailure.nonRetryable(`no service function ${input.name} is registered`, 'SERVICE_FUNCTION');
+  try {
+    return await fn(input.param, { variables: input.variables, instanceId: input.instanceId, tenantId: input.tenantId });
+  } catch (err) {
+    throw ApplicationFailure.nonRetryable(err instanceof Error ? err.message : String(err), 'SERVICE_FUNCTION');
+  }
+}
+
 export function createEngineSupportActivities(deps: ActivityDeps) {
   return {
-    async runServiceFunction(input: { name: string; param: unknown; variables: Record<string, unknown>; instanceId: string; tenantId: string }) {
-      const fn = serviceFunctions[input.name];
-      if (!fn) throw ApplicationFailure.nonRetryable(`no service function ${input.name} is registered`, 'SERVICE_FUNCTION');
-      try {
-        return await fn(input.param, { variables: input.variables, instanceId: input.instanceId, tenantId: input.tenantId });
-      } catch (err) {
-        throw ApplicationFailure.nonRetryable(err instanceof Error ? err.message : String(err), 'SERVICE_FUNCTION');
-      }
-    },
+    runServiceFunction,
 
     /** Registers the child instance in the read model and answers how to start its workflow. */
     async prepareSubProcess(input: SubProcessInput) {

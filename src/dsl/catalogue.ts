@@ -1,7 +1,7 @@
 // The component catalogue behind GET /components: one JSON Schema per node type.
 import { z } from 'zod';
-import { approvalNodeTypes, nodeConfigSchemas, ruleChainNodeTypes } from './schemas.js';
-import type { NodeType } from './types.js';
+import { nodeConfigSchemas } from './schemas.js';
+import { approvalNodeTypes, ruleChainNodeTypes, type NodeType } from './types.js';
 
 export interface ComponentDescriptor {
   type: NodeType;

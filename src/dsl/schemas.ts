@@ -107,23 +107,3 @@ export const nodeConfigSchemas: Record<NodeType, z.ZodType> = {
   subProcess: subProcessConfigSchema,
   end: empty,
 };
-
-/** Node types of approval (BPM) processes. */
-export const approvalNodeTypes = [
-  'startTask',
-  'userTask',
-  'ccTask',
-  'switch',
-  'inclusive',
-  'fork',
-  'join',
-  'end',
-] as const satisfies readonly NodeType[];
-
-/** Automation node types (rule-chain side). */
-export const ruleChainNodeTypes = [
-  'serviceTask',
-  'httpCall',
-  'delay',
-  'subProcess',
-] as const satisfies readonly NodeType[];

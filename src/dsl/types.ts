@@ -1,19 +1,13 @@
 // The process document (GFlow rule-chain format) after parsing and normalisation.
 
-export const nodeTypes = [
-  'startTask',
-  'userTask',
-  'ccTask',
-  'switch',
-  'inclusive',
-  'fork',
-  'join',
-  'delay',
-  'serviceTask',
-  'httpCall',
-  'subProcess',
-  'end',
-] as const;
+/** Node types of approval (BPM) processes. */
+export const approvalNodeTypes = ['startTask', 'userTask', 'ccTask', 'switch', 'inclusive', 'fork', 'join', 'end'] as const;
+
+/** Automation node types (rule-chain side). */
+export const ruleChainNodeTypes = ['serviceTask', 'httpCall', 'delay', 'subProcess'] as const;
+
+/** Every node type: the two scopes of the component catalogue (GET /components) together. */
+export const nodeTypes = [...approvalNodeTypes, ...ruleChainNodeTypes] as const;
 
 export type NodeType = (typeof nodeTypes)[number];
 

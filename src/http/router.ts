@@ -1,7 +1,10 @@
 import { OpenAPIHono, createRoute, type RouteConfig } from '@hono/zod-openapi';
 import type { Handler, MiddlewareHandler } from 'hono';
+import type { z } from '@hono/zod-openapi';
 import type { AppEnv } from './context.js';
-import { commonErrors } from './envelope.js';
+import type { Principal } from '../context.js';
+import type { Page } from '../paging.js';
+import { commonErrors, json, ok, page } from './envelope.js';
 import { validationHook } from './errors.js';
 import { authenticate } from './middleware/auth.js';
 
@@ -39,4 +42,17 @@ export function defineRoute<const R extends RouteConfig>(config: R & { secured?:
     security: secured ? [{ bearerAuth: [] }] : [],
     responses: { ...commonErrors, ...rest.responses },
   });
+}
+
+/** A monitoring-style GET: one page of `row`s for the caller, narrowed by `query`, answered by `list`. */
+export function pagedGet<Q extends z.ZodObject, R extends z.ZodType>(
+  router: ReturnType<typeof createRouter>,
+  route: { path: string; tags: string[]; summary: string; middleware: MiddlewareHandler<AppEnv>[]; query: Q; row: R },
+  list: (principal: Principal, query: z.output<Q>) => Promise<Page<z.input<R>>>,
+) {
+  const { query, row, ...rest } = route;
+  router.openapi(
+    defineRoute({ method: 'get', ...rest, request: { query }, responses: { 200: json(page(row)) } }),
+    async (c: any) => c.json(ok(await list(c.get('principal'), c.req.valid('query'))), 200),
+  );
 }

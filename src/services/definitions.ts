@@ -7,25 +7,13 @@ import { refuseUnacceptable } from '../input-rules.js';
 import { AppError } from '../errors.js';
 import { ProcessDefinition, type DefinitionStatus, type IProcessDefinition } from '../db/entities/index.js';
 import type { Page, PageOpts } from '../paging.js';
+import { rowView } from './views.js';
 
 
 type DslInput = Record<string, unknown>;
 
 export function definitionView(d: IProcessDefinition) {
-  return {
-    id: d.id,
-    key: d.key,
-    name: d.name,
-    version: d.version ?? null,
-    status: d.status,
-    category: d.category ?? null,
-    description: d.description ?? null,
-    dsl: d.dsl,
-    createdBy: d.createdBy ?? null,
-    createdAt: d.createdAt.toISOString(),
-    updatedAt: d.updatedAt.toISOString(),
-    deployedAt: d.deployedAt ? d.deployedAt.toISOString() : null,
-  };
+  return rowView(d, ['id', 'key', 'name', 'version?', 'status', 'category?', 'description?', 'dsl', 'createdBy?', 'createdAt', 'updatedAt', 'deployedAt?']);
 }
 export type DefinitionView = ReturnType<typeof definitionView>;
 

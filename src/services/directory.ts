@@ -4,30 +4,21 @@ import { AppError } from '../errors.js';
 import { Department, Role, Tenant, User, type IDepartment, type IRole, type IUser } from '../db/entities/index.js';
 import { hashPassword } from '../infra/passwords.js';
 import type { Page, PageOpts } from '../paging.js';
+import { rowView } from './views.js';
 
 
 export function userView(u: IUser) {
-  return {
-    id: u.id,
-    username: u.username,
-    displayName: u.displayName,
-    deptId: u.deptId ?? null,
-    managerId: u.managerId ?? null,
-    roles: u.roles,
-    active: u.active,
-    createdAt: u.createdAt.toISOString(),
-    updatedAt: u.updatedAt.toISOString(),
-  };
+  return rowView(u, ['id', 'username', 'displayName', 'deptId?', 'managerId?', 'roles', 'active', 'createdAt', 'updatedAt']);
 }
 export type UserView = ReturnType<typeof userView>;
 
 export function departmentView(d: IDepartment) {
-  return { id: d.id, name: d.name, parentId: d.parentId ?? null, leaderId: d.leaderId ?? null };
+  return rowView(d, ['id', 'name', 'parentId?', 'leaderId?']);
 }
 export type DepartmentView = ReturnType<typeof departmentView>;
 
 export function roleView(r: IRole) {
-  return { code: r.code, name: r.name, permissions: r.permissions };
+  return rowView(r, ['code', 'name', 'permissions']);
 }
 export type RoleView = ReturnType<typeof roleView>;
 
@@ -45,6 +36,16 @@ async function paged<T extends object, V>(
     offset: (opts.page - 1) * opts.pageSize,
   });
   return { items: items.map(view), total, page: opts.page, pageSize: opts.pageSize };
+}
+
+/** The tenant's rows, narrowed by the filters that were given (unset and empty ones are left out). */
+function filters(tenantId: string, given: Record<string, unknown>): Record<string, unknown> {
+  return { tenantId, ...Object.fromEntries(Object.entries(given).filter(([, value]) => value)) };
+}
+
+/** The row `where` names, or NOT_FOUND naming `what`. */
+function one<T extends object>(em: EntityManager, entity: any, where: object, what: string): Promise<T> {
+  return em.findOneOrFail<T>(entity, where as any, { failHandler: () => new AppError('NOT_FOUND', `No ${what}`) });
 }
 
 async function requireRefs(em: EntityManager, tenantId: string, refs: { deptId?: string | null; managerId?: string | null; roles?: string[]; leaderId?: string | null; parentId?: string | null }) {
@@ -97,16 +98,15 @@ async function keepingAnAdmin<T>(em: EntityManager, tenantId: string, change: (t
 // ---------- users ----------
 
 export function listUsers(em: EntityManager, tenantId: string, opts: PageOpts & { deptId?: string; role?: string; q?: string }) {
-  const where: Record<string, unknown> = { tenantId };
-  if (opts.deptId) where.deptId = opts.deptId;
-  if (opts.q) where.$or = [{ username: { $ilike: `%${opts.q}%` } }, { displayName: { $ilike: `%${opts.q}%` } }];
-  if (opts.role) where.roles = { $contains: [opts.role] };
+  const where = filters(tenantId, {
+    deptId: opts.deptId,
+    $or: opts.q && [{ username: { $ilike: `%${opts.q}%` } }, { displayName: { $ilike: `%${opts.q}%` } }],
+    roles: opts.role && { $contains: [opts.role] },
+  });
   return paged<IUser, UserView>(em, User, where, { username: 'asc' }, opts, userView);
 }
 
-export function getUser(em: EntityManager, tenantId: string, id: string): Promise<IUser> {
-  return em.findOneOrFail(User, { tenantId, id }, { failHandler: () => new AppError('NOT_FOUND', `No user ${id}`) });
-}
+export const getUser = (em: EntityManager, tenantId: string, id: string) => one<IUser>(em, User, { tenantId, id }, `user ${id}`);
 
 export interface UserInput {
   id?: string;
@@ -173,14 +173,10 @@ export async function deleteUser(em: EntityManager, tenantId: string, id: string
 // ---------- departments ----------
 
 export function listDepartments(em: EntityManager, tenantId: string, opts: PageOpts & { parentId?: string }) {
-  const where: Record<string, unknown> = { tenantId };
-  if (opts.parentId) where.parentId = opts.parentId;
-  return paged<IDepartment, DepartmentView>(em, Department, where, { id: 'asc' }, opts, departmentView);
+  return paged<IDepartment, DepartmentView>(em, Department, filters(tenantId, { parentId: opts.parentId }), { id: 'asc' }, opts, departmentView);
 }
 
-export function getDepartment(em: EntityManager, tenantId: string, id: string): Promise<IDepartment> {
-  return em.findOneOrFail(Department, { tenantId, id }, { failHandler: () => new AppError('NOT_FOUND', `No department ${id}`) });
-}
+export const getDepartment = (em: EntityManager, tenantId: string, id: string) => one<IDepartment>(em, Department, { tenantId, id }, `department ${id}`);
 
 export interface DepartmentInput {
   id?: string;
@@ -228,9 +224,7 @@ export function listRoles(em: EntityManager, tenantId: string, opts: PageOpts) {
   return paged<IRole, RoleView>(em, Role, { tenantId }, { code: 'asc' }, opts, roleView);
 }
 
-export function getRole(em: EntityManager, tenantId: string, code: string): Promise<IRole> {
-  return em.findOneOrFail(Role, { tenantId, code }, { failHandler: () => new AppError('NOT_FOUND', `No role ${code}`) });
-}
+export const getRole = (em: EntityManager, tenantId: string, code: string) => one<IRole>(em, Role, { tenantId, code }, `role ${code}`);
 
 export async function createRole(em: EntityManager, tenantId: string, input: { code: string; name?: string; permissions?: string[] }) {
   if (await em.findOne(Role, { tenantId, code: input.code })) throw new AppError('ALREADY_EXISTS', `Role ${input.code} exists`);

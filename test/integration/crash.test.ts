@@ -14,7 +14,20 @@ async function call(p: string, token?: string, body?: unknown) {
   });
   return { status: res.status, body: (await res.json()) as any };
 }
+/** alice asks for `days` of leave (examples/leave-request.json: 1 day, bob decides; 5 days, bob and erin); the instance id. */
+const startLeave = async (days: number) =>
+  (await call('/api/v1/workflow/process-instances/start', tokens.alice, { processKey: 'leave_request', variables: { days } })).body.data.instanceId as string;
+const approve = (who: string, task: { id: string }, body: unknown) => call(`/api/v1/workflow/tasks/${task.id}/approve`, tokens[who], body);
 const taskOf = async (who: string, instanceId: string) => (await call('/api/v1/workflow/process-instances/todo', tokens[who])).body.data.items.find((x: any) => x.instanceId === instanceId);
+/** A 5-day leave whose first approval (bob's) was acknowledged; erin's countersign is next. */
+async function approvedByBob() {
+  const id = await startLeave(5);
+  expect((await approve('bob', await taskOf('bob', id), {})).status).toBe(200);
+  return id;
+}
+/** Who approved, in the order of the instance's trail. */
+const approvers = async (id: string) =>
+  (await call(`/api/v1/workflow/process-instances/${id}`, tokens.alice)).body.data.trail.filter((e: any) => e.type === 'approve').map((e: any) => e.userId);
 
 beforeAll(async () => {
   stack = await startStack({ name: 'crash', logLevel: 'error' });
@@ -28,65 +41,55 @@ afterAll(() => stack?.stop(), 60_000);
 
 describe('crashes', () => {
   it('an approval sent while the worker is down completes once a worker is back', async () => {
-    const started = await call('/api/v1/workflow/process-instances/start', tokens.alice, { processKey: 'leave_request', variables: { days: 5 } });
-    const id = started.body.data.instanceId;
+    const id = await startLeave(5);
     const bobTask = await taskOf('bob', id);
     const worker = await stack.crash('worker');
-    const approval = call(`/api/v1/workflow/tasks/${bobTask.id}/approve`, tokens.bob, { comment: 'sent during the outage' });
+    const approval = approve('bob', bobTask, { comment: 'sent during the outage' });
     await new Promise((r) => setTimeout(r, 1500));
     await worker.restart();
     const res = await approval;
     expect(res.status).toBe(200);
     expect(res.body.data.task.result).toBe('approved');
     const erinTask = await taskOf('erin', id);
-    expect((await call(`/api/v1/workflow/tasks/${erinTask.id}/approve`, tokens.erin, {})).body.data.instance.status).toBe('completed');
+    expect((await approve('erin', erinTask, {})).body.data.instance.status).toBe('completed');
   }, 120_000);
 
   it('a server crash loses no instance; another server process carries on', async () => {
-    const started = await call('/api/v1/workflow/process-instances/start', tokens.alice, { processKey: 'leave_request', variables: { days: 1 } });
-    const id = started.body.data.instanceId;
+    const id = await startLeave(1);
     const server = await stack.crash('server');
     await server.restart();
     const bobTask = await taskOf('bob', id);
     expect(bobTask).toBeTruthy();
-    expect((await call(`/api/v1/workflow/tasks/${bobTask.id}/approve`, tokens.bob, {})).body.data.instance.status).toBe('completed');
+    expect((await approve('bob', bobTask, {})).body.data.instance.status).toBe('completed');
   }, 120_000);
 
   it('a worker crash right after an acknowledged approval keeps it', async () => {
-    const started = await call('/api/v1/workflow/process-instances/start', tokens.alice, { processKey: 'leave_request', variables: { days: 5 } });
-    const id = started.body.data.instanceId;
-    const bobTask = await taskOf('bob', id);
-    expect((await call(`/api/v1/workflow/tasks/${bobTask.id}/approve`, tokens.bob, {})).status).toBe(200);
+    const id = await approvedByBob();
     const worker = await stack.crash('worker');
     await worker.restart();
-    const detail = await call(`/api/v1/workflow/process-instances/${id}`, tokens.alice);
-    expect(detail.body.data.trail.filter((e: any) => e.type === 'approve').map((e: any) => e.userId)).toEqual(['bob']);
+    expect(await approvers(id)).toEqual(['bob']);
     const erinTask = await taskOf('erin', id);
-    expect((await call(`/api/v1/workflow/tasks/${erinTask.id}/approve`, tokens.erin, {})).body.data.instance.status).toBe('completed');
+    expect((await approve('erin', erinTask, {})).body.data.instance.status).toBe('completed');
   }, 120_000);
 });
 
 describe('crashes of the stateful parts', () => {
   it('PostgreSQL down: requests answer 503, nothing half-written; once it is back the approval goes through', async () => {
-    const started = await call('/api/v1/workflow/process-instances/start', tokens.alice, { processKey: 'leave_request', variables: { days: 1 } });
-    const id = started.body.data.instanceId;
+    const id = await startLeave(1);
     const bobTask = await taskOf('bob', id);
     const pg = await stack.crash('postgres');
-    const during = await call(`/api/v1/workflow/tasks/${bobTask.id}/approve`, tokens.bob, {});
+    const during = await approve('bob', bobTask, {});
     expect(during.status).toBe(503);
     expect(during.body.code).toBe(50300);
     expect((await fetch(`${stack.baseUrl}/readyz`)).status).toBe(503);
     await pg.restart();
-    const after = await call(`/api/v1/workflow/tasks/${bobTask.id}/approve`, tokens.bob, {});
+    const after = await approve('bob', bobTask, {});
     expect(after.status).toBe(200);
     expect(after.body.data.instance.status).toBe('completed');
   }, 120_000);
 
   it('Temporal dev server killed: running instances carry on once it is back', async () => {
-    const started = await call('/api/v1/workflow/process-instances/start', tokens.alice, { processKey: 'leave_request', variables: { days: 5 } });
-    const id = started.body.data.instanceId;
-    const bobTask = await taskOf('bob', id);
-    expect((await call(`/api/v1/workflow/tasks/${bobTask.id}/approve`, tokens.bob, {})).status).toBe(200);
+    const id = await approvedByBob();
     const temporal = await stack.crash('temporal');
     expect((await fetch(`${stack.baseUrl}/readyz`)).status).toBe(503);
     await temporal.restart();
@@ -94,10 +97,9 @@ describe('crashes of the stateful parts', () => {
     const deadline = Date.now() + 60_000;
     while ((await fetch(`${stack.baseUrl}/readyz`)).status !== 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
     const erinTask = await taskOf('erin', id);
-    const res = await call(`/api/v1/workflow/tasks/${erinTask.id}/approve`, tokens.erin, {});
+    const res = await approve('erin', erinTask, {});
     expect(res.status).toBe(200);
     expect(res.body.data.instance.status).toBe('completed');
-    const trail = (await call(`/api/v1/workflow/process-instances/${id}`, tokens.alice)).body.data.trail;
-    expect(trail.filter((e: any) => e.type === 'approve').map((e: any) => e.userId)).toEqual(['bob', 'erin']);
+    expect(await approvers(id)).toEqual(['bob', 'erin']);
   }, 180_000);
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 // @ts-expect-error -- pg ships no type declarations and @types/pg is not a dependency
 import pg from 'pg';
 import { api, createDemoLikeTenant, createTenant, login } from '../helpers/api.js';
+import { processDoc, users } from '../helpers/dsl.js';
 
 const base = '/api/v1/workflow/process-definitions';
 const examplesDir = path.resolve(import.meta.dirname, '../..', 'examples');
@@ -11,24 +12,14 @@ const examplesDir = path.resolve(import.meta.dirname, '../..', 'examples');
 /** A small valid process: start → switch → (approve | end). */
 function dsl(key: string, opts: { name?: string; category?: string; description?: string; cases?: string[] } = {}) {
   const cases = opts.cases ?? ['msg.amount > 100'];
-  return {
-    ruleChain: { id: key, name: opts.name ?? `Process ${key}`, additionalInfo: { category: opts.category ?? 'Test', description: opts.description ?? 'a test process' } },
-    metadata: {
-      firstNodeIndex: 0,
-      nodes: [
-        { id: 'start', type: 'startTask', name: 'Start' },
-        { id: 'route', type: 'switch', name: 'Route', configuration: { cases: cases.map((c) => ({ case: c, then: 'big' })) } },
-        { id: 'approve', type: 'userTask', name: 'Approve', configuration: { approver: { type: 'user', userIds: ['bob'] } } },
-        { id: 'end', type: 'end', name: 'End' },
-      ],
-      connections: [
-        { fromId: 'start', toId: 'route', type: 'Success' },
-        { fromId: 'route', toId: 'approve', type: 'big' },
-        { fromId: 'route', toId: 'end', type: 'Default' },
-        { fromId: 'approve', toId: 'end', type: 'Success' },
-      ],
-    },
-  };
+  return processDoc(
+    { id: key, name: opts.name ?? `Process ${key}`, additionalInfo: { category: opts.category ?? 'Test', description: opts.description ?? 'a test process' } },
+    [
+      { id: 'route', type: 'switch', name: 'Route', configuration: { cases: cases.map((c) => ({ case: c, then: 'big' })) } },
+      { id: 'approve', type: 'userTask', name: 'Approve', configuration: users('bob') },
+    ],
+    [['start', 'route'], ['route', 'approve', 'big'], ['route', 'end', 'Default'], ['approve', 'end']],
+  );
 }
 
 describe('process definitions', () => {

@@ -13,9 +13,48 @@ const user = (id: string, userIds: string[], extra: Record<string, unknown> = {}
 function doc(id: string, nodes: unknown[], connections: unknown[], info: Record<string, unknown> = {}) {
   return { ruleChain: { id, name: id, root: true, additionalInfo: { category: 'Test', ...info } }, metadata: { firstNodeIndex: 0, nodes, connections } };
 }
+/** One more userTask off a decision: [edge type to it, its node id, its approver]. */
+type Branch = [edge: string, nodeId: string, approver: string];
+/**
+ * s → switch sw → big (carol's) when `condition` holds; `otherwise` [edge type, node id, approver]
+ * adds the other branch.
+ */
+function switchDoc(id: string, condition: string, otherwise?: Branch) {
+  const [edge, other, approver] = otherwise ?? [];
+  const branch = <T>(...items: T[]) => (other ? items : []);
+  return doc(
+    id,
+    [node('s', 'startTask'), node('sw', 'switch', { cases: [{ case: condition, then: 'big' }] }), user('big', ['carol']), ...branch(user(other!, [approver!])), node('end', 'end')],
+    [conn('s', 'sw'), conn('sw', 'big', 'big'), ...branch(conn('sw', other!, edge)), conn('big', 'end'), ...branch(conn(other!, 'end'))],
+  );
+}
+/** s → only (bob's; its reject goes back `toPrev`, where there is nothing) → end; `escape` adds the branch leaving `only`. */
+function jumpDoc(id: string, escape?: Branch) {
+  const [edge, other, approver] = escape ?? [];
+  const branch = <T>(...items: T[]) => (other ? items : []);
+  return doc(
+    id,
+    [node('s', 'startTask'), user('only', ['bob'], { reject: { strategy: 'toPrev' } }), ...branch(user(other!, [approver!])), node('end', 'end')],
+    [conn('s', 'only'), conn('only', 'end'), ...branch(conn('only', other!, edge), conn(other!, 'end'))],
+  );
+}
+/** bob rejects at `only` of a jumpDoc with that escape; the escape's approver gets its task. */
+async function expectEscape(escape: Branch) {
+  const id = await run(jumpDoc(key(), escape));
+  await actOk(t.bob, (await myTask(t.bob, id)).id, 'reject');
+  await myTask(t[escape[2]], id, escape[1]);
+}
 async function run(d: ReturnType<typeof doc>, variables: Record<string, unknown> = {}, who = 'alice') {
   await deploy(t.admin, d);
   return start(t[who], d.ruleChain.id, variables);
+}
+/** A switch on `condition`: `matching` variables reach carol's task, `others` go along Default to bob's. */
+async function expectRoutes(condition: string, matching: Record<string, unknown>, others: Record<string, unknown>) {
+  const k = key();
+  const a = await run(switchDoc(k, condition, ['Default', 'small', 'bob']), matching);
+  await myTask(t.carol, a);
+  const b = await start(t.alice, k, others);
+  await myTask(t.bob, b);
 }
 const open = async (id: string) => (await api(`/api/v1/workflow/tasks?instanceId=${id}&status=pending,active`, { token: t.admin })).body.data.items as any[];
 
@@ -42,34 +81,20 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 describe('switch and inclusive', () => {
   it('switch takes the first true case, else Default', async () => {
-    const k = key();
-    const d = doc(k, [node('s', 'startTask'), node('sw', 'switch', { cases: [{ case: "msg.amount > 100 and msg.kind == 'hw'", then: 'big' }] }), user('big', ['carol']), user('small', ['bob']), node('end', 'end')],
-      [conn('s', 'sw'), conn('sw', 'big', 'big'), conn('sw', 'small', 'Default'), conn('big', 'end'), conn('small', 'end')]);
-    const a = await run(d, { amount: 500, kind: 'hw' });
-    await myTask(t.carol, a);
-    const b = await start(t.alice, k, { amount: 5, kind: 'hw' });
-    await myTask(t.bob, b);
+    await expectRoutes("msg.amount > 100 and msg.kind == 'hw'", { amount: 500, kind: 'hw' }, { amount: 5, kind: 'hw' });
   });
 
   it('matches runs RE2 (re2js) inside the workflow sandbox', async () => {
-    const k = key();
-    const d = doc(k, [node('s', 'startTask'), node('sw', 'switch', { cases: [{ case: "msg.code matches '^PO-\\\\d+$' && !(msg.code matches '(a+)+$')", then: 'big' }] }), user('big', ['carol']), user('small', ['bob']), node('end', 'end')],
-      [conn('s', 'sw'), conn('sw', 'big', 'big'), conn('sw', 'small', 'Default'), conn('big', 'end'), conn('small', 'end')]);
-    const a = await run(d, { code: 'PO-42' });
-    await myTask(t.carol, a);
-    const b = await start(t.alice, k, { code: 'a'.repeat(5000) + '!' });
-    await myTask(t.bob, b);
+    await expectRoutes("msg.code matches '^PO-\\\\d+$' && !(msg.code matches '(a+)+$')", { code: 'PO-42' }, { code: 'a'.repeat(5000) + '!' });
   });
 
   it('a condition error takes the Failure edge; without one the instance fails and shows why', async () => {
     const k = key();
-    const d = doc(k, [node('s', 'startTask'), node('sw', 'switch', { cases: [{ case: 'msg.amount > 100', then: 'big' }] }), user('big', ['carol']), user('oops', ['erin']), node('end', 'end')],
-      [conn('s', 'sw'), conn('sw', 'big', 'big'), conn('sw', 'oops', 'Failure'), conn('big', 'end'), conn('oops', 'end')]);
+    const d = switchDoc(k, 'msg.amount > 100', ['Failure', 'oops', 'erin']);
     const a = await run(d, { amount: 'lots' });
     await myTask(t.erin, a);
     const k2 = key();
-    const d2 = doc(k2, [node('s', 'startTask'), node('sw', 'switch', { cases: [{ case: 'msg.amount > 100', then: 'big' }] }), user('big', ['carol']), node('end', 'end')],
-      [conn('s', 'sw'), conn('sw', 'big', 'big'), conn('big', 'end')]);
+    const d2 = switchDoc(k2, 'msg.amount > 100');
     await deploy(t.admin, d2);
     const b = await start(t.alice, k2, { amount: 5 }, `FAIL-${k2}`);
     const inst = await instance(t.alice, b);
@@ -309,25 +334,14 @@ describe('reject strategies', () => {
   });
 
   it('an impossible jump without a Reject edge follows the Failure edge; with neither the instance ends rejected', async () => {
-    const k = key();
-    const d = doc(k, [node('s', 'startTask'), user('only', ['bob'], { reject: { strategy: 'toPrev' } }), user('fallback', ['carol']), node('end', 'end')],
-      [conn('s', 'only'), conn('only', 'end'), conn('only', 'fallback', 'Failure'), conn('fallback', 'end')]);
-    const id = await run(d);
-    await actOk(t.bob, (await myTask(t.bob, id)).id, 'reject');
-    await myTask(t.carol, id, 'fallback');
-    const bare = key();
-    const id2 = await run(doc(bare, [node('s', 'startTask'), user('only', ['bob'], { reject: { strategy: 'toPrev' } }), node('end', 'end')], [conn('s', 'only'), conn('only', 'end')]));
+    await expectEscape(['Failure', 'fallback', 'carol']);
+    const id2 = await run(jumpDoc(key()));
     const res = await actOk(t.bob, (await myTask(t.bob, id2)).id, 'reject', { comment: 'no' });
     expect(res.instance.status).toBe('rejected');
   });
 
   it('an impossible jump follows the Reject edge', async () => {
-    const k = key();
-    const d = doc(k, [node('s', 'startTask'), user('only', ['bob'], { reject: { strategy: 'toPrev' } }), user('rework', ['erin']), node('end', 'end')],
-      [conn('s', 'only'), conn('only', 'end'), conn('only', 'rework', 'Reject'), conn('rework', 'end')]);
-    const id = await run(d);
-    await actOk(t.bob, (await myTask(t.bob, id)).id, 'reject');
-    await myTask(t.erin, id, 'rework');
+    await expectEscape(['Reject', 'rework', 'erin']);
   });
 });
 

@@ -2,27 +2,23 @@
 // and the histories the replay test keeps (RECORD_HISTORIES=1 rewrites test/histories/).
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { Client, Connection } from '@temporalio/client';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { findTemporalCli } from '../../src/runtime/temporal-cli.js';
 import { createLogger } from '../../src/logger.js';
 import { api, createDemoLikeTenant } from '../helpers/api.js';
+import { temporalClient } from '../helpers/temporal.js';
 import { act, actOk, deploy, example, instance, myTask, oneStep, start } from '../helpers/flow.js';
 
 let t: Record<string, string>;
 let tenantId: string;
-let client: Client;
-let connection: Connection;
+const client = temporalClient();
 
 beforeAll(async () => {
   ({ tokens: t, tenantId } = await createDemoLikeTenant('tp'));
-  connection = await Connection.connect({ address: inject('temporalAddress') });
-  client = new Client({ connection, namespace: 'default' });
   await deploy(t.admin, example('leave-request.json'));
 });
-afterAll(() => connection?.close());
 
 const wfId = (id: string) => `approval-${tenantId}-${id}`;
 let canRun: { workflowId: string; runId: string } | undefined;

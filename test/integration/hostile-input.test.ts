@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { SignJWT } from 'jose';
 import { api, createTenant, login } from '../helpers/api.js';
 import { deploy, myTask, oneStep, start } from '../helpers/flow.js';
+import { userChain } from '../helpers/dsl.js';
 
 const NUL = '\u0000';
 const LONE = '\uD800';
@@ -170,17 +171,7 @@ describe('JSON depth and variable size limits', () => {
 });
 
 describe('definition size', () => {
-  function chain(tasks: number, key: string) {
-    const nodes: any[] = [{ id: 'start', type: 'startTask', name: 'Start' }];
-    const connections: any[] = [];
-    for (let i = 0; i < tasks; i++) {
-      nodes.push({ id: `t${i}`, type: 'userTask', name: `Step ${i}`, configuration: { approver: { type: 'user', userIds: ['bob'] } } });
-      connections.push({ fromId: i === 0 ? 'start' : `t${i - 1}`, toId: `t${i}`, type: 'Success' });
-    }
-    nodes.push({ id: 'end', type: 'end', name: 'End' });
-    connections.push({ fromId: `t${tasks - 1}`, toId: 'end', type: 'Success' });
-    return { ruleChain: { id: key, name: key }, metadata: { firstNodeIndex: 0, nodes, connections } };
-  }
+  const chain = (tasks: number, key: string) => userChain(tasks, { id: key, name: key });
 
   it('refuses more than 500 nodes with 422 and a clear problem', async () => {
     const res = await api(`${D}/deploy`, { token: admin, body: { dsl: chain(600, 'too_big') } });

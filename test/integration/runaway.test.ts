@@ -2,46 +2,33 @@
 // that bypasses deploy makes its instance `failed` once the interpreter's step budget is spent,
 // instead of spinning its workflow task at 100% CPU with no instance row.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { Client, Connection } from '@temporalio/client';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, createTenant } from '../helpers/api.js';
+import { temporalClient } from '../helpers/temporal.js';
 import { deploy, eventually, oneStep } from '../helpers/flow.js';
+import { processDoc, testChain } from '../helpers/dsl.js';
 import { parseProcess } from '../../src/dsl/index.js';
 import type { StartInput } from '../../workflows/engine/types.js';
 
 /** start → a; switches a and b send each other their defaults; the case `msg.out` leaves. */
-const pingPong = (key: string) => ({
-  ruleChain: { id: key, name: `Process ${key}`, root: true, additionalInfo: { category: 'Test' } },
-  metadata: {
-    firstNodeIndex: 0,
-    nodes: [
-      { id: 'start', type: 'startTask', name: 'Start' },
+const pingPong = (key: string) =>
+  processDoc(
+    testChain(key),
+    [
       { id: 'a', type: 'switch', name: 'A', configuration: { cases: [{ case: 'msg.out == true', then: 'out' }] } },
       { id: 'b', type: 'switch', name: 'B', configuration: { cases: [{ case: 'msg.out == true', then: 'out' }] } },
-      { id: 'end', type: 'end', name: 'End' },
     ],
-    connections: [
-      { fromId: 'start', toId: 'a', type: 'Success' },
-      { fromId: 'a', toId: 'b', type: 'Default' },
-      { fromId: 'b', toId: 'a', type: 'Default' },
-      { fromId: 'a', toId: 'end', type: 'out' },
-      { fromId: 'b', toId: 'end', type: 'out' },
-    ],
-  },
-});
+    [['start', 'a'], ['a', 'b', 'Default'], ['b', 'a', 'Default'], ['a', 'end', 'out'], ['b', 'end', 'out']],
+  );
 
 describe('loops that never wait', () => {
   let admin: string;
   let tenantId: string;
-  let connection: Connection;
-  let client: Client;
 
   beforeAll(async () => {
     ({ adminToken: admin, tenantId } = await createTenant('loop'));
-    connection = await Connection.connect({ address: inject('temporalAddress') });
-    client = new Client({ connection, namespace: 'default' });
   });
-  afterAll(() => connection?.close());
+  const client = temporalClient();
 
   it('deploy refuses a loop of switches with 422 DSL_INVALID naming its nodes; a loop through a userTask deploys', async () => {
     const res = await api('/api/v1/workflow/process-definitions/deploy', { token: admin, body: { dsl: pingPong('loop_refused') } });

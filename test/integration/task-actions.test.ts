@@ -6,27 +6,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import pg from 'pg';
 import { api, createDemoLikeTenant, login } from '../helpers/api.js';
 import { act, actOk, deploy, instance, myTask, oneStep, start, todo } from '../helpers/flow.js';
+import { linear, processDoc, testChain, users } from '../helpers/dsl.js';
 
-type Node = { id: string; configuration: Record<string, unknown>; additionalInfo?: Record<string, unknown> };
-
-/** start → userTasks in order → end. */
-function linear(key: string, nodes: Node[], processInfo: Record<string, unknown> = {}) {
-  const ids = ['start', ...nodes.map((n) => n.id), 'end'];
-  return {
-    ruleChain: { id: key, name: `Process ${key}`, root: true, additionalInfo: { category: 'Test', ...processInfo } },
-    metadata: {
-      firstNodeIndex: 0,
-      nodes: [
-        { id: 'start', type: 'startTask', name: 'Start' },
-        ...nodes.map((n) => ({ id: n.id, type: 'userTask', name: `Node ${n.id}`, configuration: n.configuration, ...(n.additionalInfo ? { additionalInfo: n.additionalInfo } : {}) })),
-        { id: 'end', type: 'end', name: 'End' },
-      ],
-      connections: ids.slice(1).map((to, i) => ({ fromId: ids[i], toId: to, type: 'Success' })),
-    },
-  };
-}
-
-const users = (...userIds: string[]) => ({ approver: { type: 'user', userIds } });
 const allOff = { transfer: false, delegate: false, return: false, addSign: false, reduceSign: false, addComment: false, terminate: false };
 
 describe('task actions', () => {
@@ -79,30 +60,20 @@ describe('task actions', () => {
       ]),
     );
     await deploy(t.admin, linear('ta_back_all', [{ id: 'n1', configuration: users('dave') }, { id: 'n2', configuration: { ...users('bob', 'carol'), approveMode: 'all' } }]));
-    await deploy(t.admin, {
-      ruleChain: { id: 'ta_fork', name: 'Fork', root: true, additionalInfo: { category: 'Test' } },
-      metadata: {
-        firstNodeIndex: 0,
-        nodes: [
-          { id: 'start', type: 'startTask', name: 'Start' },
+    await deploy(
+      t.admin,
+      processDoc(
+        testChain('ta_fork', {}, 'Fork'),
+        [
           { id: 'pre', type: 'userTask', name: 'Pre', configuration: users('dave') },
           { id: 'split', type: 'fork', name: 'Split' },
           { id: 'a', type: 'userTask', name: 'A', configuration: users('bob') },
           { id: 'b', type: 'userTask', name: 'B', configuration: users('carol') },
           { id: 'merge', type: 'join', name: 'Merge' },
-          { id: 'end', type: 'end', name: 'End' },
         ],
-        connections: [
-          { fromId: 'start', toId: 'pre', type: 'Success' },
-          { fromId: 'pre', toId: 'split', type: 'Success' },
-          { fromId: 'split', toId: 'a', type: 'Success' },
-          { fromId: 'split', toId: 'b', type: 'Success' },
-          { fromId: 'a', toId: 'merge', type: 'Success' },
-          { fromId: 'b', toId: 'merge', type: 'Success' },
-          { fromId: 'merge', toId: 'end', type: 'Success' },
-        ],
-      },
-    });
+        [['start', 'pre'], ['pre', 'split'], ['split', 'a'], ['split', 'b'], ['a', 'merge'], ['b', 'merge'], ['merge', 'end']],
+      ),
+    );
     viewer = await login('victor', 'pw-victor', tenantOf(t.admin));
     db = new pg.Client({ connectionString: inject('databaseUrl') });
     await db.connect();

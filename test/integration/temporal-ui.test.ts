@@ -4,17 +4,17 @@
 // search attribute the saved queries use.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { createDemoLikeTenant } from '../helpers/api.js';
+import { temporalClient } from '../helpers/temporal.js';
 import { actOk, deploy, eventually, instance, myTask, start } from '../helpers/flow.js';
 
 let t: Record<string, string>;
 let tenantId: string;
-let client: Client;
-let connection: Connection;
+const client = temporalClient();
 let server: http.Server;
 let port = 0;
 
@@ -27,14 +27,11 @@ const doc = (id: string, name: string, nodes: unknown[], connections: unknown[])
 
 beforeAll(async () => {
   ({ tokens: t, tenantId } = await createDemoLikeTenant('ui'));
-  connection = await Connection.connect({ address: inject('temporalAddress') });
-  client = new Client({ connection, namespace: 'default' });
   server = http.createServer((req, res) => res.writeHead(502).end('bad gateway'));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   port = (server.address() as AddressInfo).port;
 });
 afterAll(async () => {
-  await connection?.close();
   await new Promise<void>((r) => server.close(() => r()));
 });
 

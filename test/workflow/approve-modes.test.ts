@@ -1,13 +1,9 @@
 // Approve modes and thresholds (DSL.md: approveMode, voteRule), approvers from the directory.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, m, type Harness } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { useHarness, m } from './support/harness.js';
 import { example, oneStep, users } from './support/dsl.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness('modes');
-});
-afterAll(async () => h?.stop());
+const h = useHarness('modes');
 
 const three = users('bob', 'carol', 'erin');
 

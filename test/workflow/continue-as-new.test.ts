@@ -1,16 +1,12 @@
 // Continue-as-new: with a small historyLimit the instance hands its state to fresh runs while
 // approvals go on; tasks, trail and remembered Update answers survive the hand-over.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, m, type Harness } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { useHarness, m } from './support/harness.js';
 import { oneStep, users } from './support/dsl.js';
 
-let h: Harness;
 /** Each test makes 10-15 sequential Updates, each with a projection activity: ~5 s when idle, 30 s was exceeded on a very loaded 2-core machine. */
 const LONG = 120_000;
-beforeAll(async () => {
-  h = await startHarness('can');
-});
-afterAll(async () => h?.stop());
+const h = useHarness('can');
 
 describe.concurrent('continue-as-new', () => {
   it('rolls over during a long sequential node; state, trail and a repeated Update id survive', async () => {

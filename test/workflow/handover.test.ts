@@ -1,13 +1,9 @@
 // Return, delegate/resolve and transfer at the workflow level (HTTP contract: task-actions.test.ts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, m, type Harness } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { useHarness, m } from './support/harness.js';
 import { linear, users } from './support/dsl.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness('handover');
-});
-afterAll(async () => h?.stop());
+const h = useHarness('handover');
 
 /** n1 (dave) → n2 (erin) → n3 (bob) */
 const chain = (key: string) =>

@@ -1,13 +1,9 @@
 // Add-sign (before / after / parallel) and reduce-sign (removed / kept) at the workflow level.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, m, type Harness } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { useHarness, m, type Harness } from './support/harness.js';
 import { oneStep, users } from './support/dsl.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness('signers');
-});
-afterAll(async () => h?.stop());
+const h = useHarness('signers');
 
 const state = (h: Harness, instanceId: string) => h.projection.tasks(instanceId).map((t) => `${t.assignee}:${t.status}${t.result ? `:${t.result}` : ''}`);
 

@@ -1,14 +1,10 @@
 // Update validators: illegal actions are refused with the error code the HTTP layer maps,
 // before anything is written (no trail entry, no task change).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, m, type Harness } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { useHarness, m } from './support/harness.js';
 import { linear, oneStep, users } from './support/dsl.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness('validators');
-});
-afterAll(async () => h?.stop());
+const h = useHarness('validators');
 
 // Each test has its own instance: they run concurrently.
 describe.concurrent('validators', () => {

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { timestamps } from './columns.js';
 
 export const DefinitionStatuses = ['draft', 'active', 'retired'] as const;
 export type DefinitionStatus = (typeof DefinitionStatuses)[number];
@@ -20,8 +21,7 @@ export const ProcessDefinition = defineEntity({
     form: p.json<unknown>().nullable(),
     createdBy: p.string().nullable(),
     updatedBy: p.string().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    ...timestamps(),
     deployedAt: p.datetime().nullable(),
   },
 });

@@ -4,8 +4,8 @@
 import * as admin from '../../services/instance-admin.js';
 import * as monitoring from '../../services/monitoring.js';
 import { Permissions } from '../../services/permissions.js';
-import { json, jsonBody, ok, optionalBody, page } from '../envelope.js';
-import { createRouter, defineRoute } from '../router.js';
+import { json, jsonBody, ok, optionalBody } from '../envelope.js';
+import { createRouter, defineRoute, pagedGet } from '../router.js';
 import { requirePermission } from '../middleware/auth.js';
 import { IdParam } from './instances.schemas.js';
 import * as s from './instance-admin.schemas.js';
@@ -18,17 +18,15 @@ const tags = ['process-instances'];
 export function instanceAdminRoutes(deps: AppDeps) {
   const r = createRouter();
 
-  r.openapi(
-    defineRoute({
-      method: 'get', path: '/stuck', tags,
+  pagedGet(
+    r,
+    {
+      path: '/stuck', tags,
       middleware: [requirePermission(Permissions.MONITOR, Permissions.INSTANCE_MANAGE)],
       summary: 'Stuck instances (workflow:monitor or workflow:instance:manage): failed ones, and active ones nobody and nothing will move on',
-      request: { query: s.StuckQuery }, responses: { 200: json(page(s.StuckInstance)) },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      return c.json(ok(await monitoring.listStuck(deps, p, c.req.valid('query'))), 200);
+      query: s.StuckQuery, row: s.StuckInstance,
     },
+    (p, q) => monitoring.listStuck(deps, p, q),
   );
 
   for (const [action, summary] of [

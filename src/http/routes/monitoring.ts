@@ -3,8 +3,8 @@
 // router, so these paths are matched before /{id}.
 import * as monitoring from '../../services/monitoring.js';
 import { Permissions } from '../../services/permissions.js';
-import { json, ok, page } from '../envelope.js';
-import { createRouter, defineRoute } from '../router.js';
+import { json, ok } from '../envelope.js';
+import { createRouter, defineRoute, pagedGet } from '../router.js';
 import { requirePermission } from '../middleware/auth.js';
 import * as s from './monitoring.schemas.js';
 import type { AppDeps } from '../../context.js';
@@ -22,29 +22,16 @@ export function monitoringRoutes(deps: AppDeps) {
     }),
     async (c) => c.json(ok(await monitoring.statistics(deps, c.get('principal'))), 200),
   );
-  r.openapi(
-    defineRoute({
-      method: 'get', path: '/overdue', tags,
-      middleware: [requirePermission(Permissions.MONITOR)],
-      summary: 'Open tasks past their due date, oldest first (workflow:monitor); suspended instances are left out',
-      request: { query: s.OverdueQuery }, responses: { 200: json(page(s.OverdueTask)) },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      return c.json(ok(await monitoring.overdueTasks(deps, p, c.req.valid('query'))), 200);
-    },
+  const middleware = [requirePermission(Permissions.MONITOR)];
+  pagedGet(
+    r,
+    { path: '/overdue', tags, middleware, summary: 'Open tasks past their due date, oldest first (workflow:monitor); suspended instances are left out', query: s.OverdueQuery, row: s.OverdueTask },
+    (p, q) => monitoring.overdueTasks(deps, p, q),
   );
-  r.openapi(
-    defineRoute({
-      method: 'get', path: '/backlog', tags,
-      middleware: [requirePermission(Permissions.MONITOR)],
-      summary: 'Open work by process: open, unclaimed, overdue, age of the oldest task (workflow:monitor)',
-      request: { query: s.BacklogQuery }, responses: { 200: json(page(s.BacklogRow)) },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      return c.json(ok(await monitoring.backlog(deps, p, c.req.valid('query'))), 200);
-    },
+  pagedGet(
+    r,
+    { path: '/backlog', tags, middleware, summary: 'Open work by process: open, unclaimed, overdue, age of the oldest task (workflow:monitor)', query: s.BacklogQuery, row: s.BacklogRow },
+    (p, q) => monitoring.backlog(deps, p, q),
   );
   return r;
 }

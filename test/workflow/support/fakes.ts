@@ -3,9 +3,8 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Activities } from '../../../activities/index.js';
 import type { ApproverInput } from '../../../activities/approvers.js';
-import type { SubProcessInput } from '../../../activities/engine-support.js';
+import { runServiceFunction, type ServiceFunctionInput, type SubProcessInput } from '../../../activities/engine-support.js';
 import type { HttpRequest } from '../../../activities/http-call.js';
-import { serviceFunctions } from '../../../activities/service-functions.js';
 import type { Candidates, InstanceRow, ProjectionSnapshot, ResolvedApprovers, TaskState, TrailEntry } from '../../../workflows/engine/types.js';
 
 export interface DirectoryUser {
@@ -214,15 +213,9 @@ export function createFakeActivities(directory: Directory = defaultDirectory()):
     },
 
     // The registered service functions are pure: the real ones run here.
-    async runServiceFunction(input: { name: string; param: unknown; variables: Record<string, unknown>; instanceId: string; tenantId: string }) {
+    async runServiceFunction(input: ServiceFunctionInput) {
       calls.push({ name: 'runServiceFunction', input });
-      const fn = serviceFunctions[input.name];
-      if (!fn) throw ApplicationFailure.nonRetryable(`no service function ${input.name} is registered`, 'SERVICE_FUNCTION');
-      try {
-        return await fn(input.param, { variables: input.variables, instanceId: input.instanceId, tenantId: input.tenantId });
-      } catch (err) {
-        throw ApplicationFailure.nonRetryable(err instanceof Error ? err.message : String(err), 'SERVICE_FUNCTION');
-      }
+      return runServiceFunction(input);
     },
 
     async prepareSubProcess(input: SubProcessInput): Promise<never> {

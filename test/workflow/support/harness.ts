@@ -2,7 +2,7 @@
 // queue of its own) on the dev server the global setup started. Instances start the way the
 // server starts them (Update-with-Start of `sync`) and actions go through the server's runUpdate.
 import { randomUUID } from 'node:crypto';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -130,6 +130,24 @@ export async function startHarness(name: string, directory?: Directory): Promise
       await env.teardown();
     },
   };
+}
+
+/**
+ * The test file's harness: started before its tests, stopped after them. Usable as soon as the
+ * file's beforeAll has run (it reads through to the started harness).
+ */
+export function useHarness(name: string, directory?: Directory): Harness {
+  let started: Harness | undefined;
+  beforeAll(async () => {
+    started = await startHarness(name, directory);
+  });
+  afterAll(async () => started?.stop());
+  return new Proxy({} as Harness, {
+    get(_, prop) {
+      if (!started) throw new Error(`the ${name} harness is used before its beforeAll ran`);
+      return Reflect.get(started, prop);
+    },
+  });
 }
 
 export { m };
