@@ -18,7 +18,10 @@ interface UserRow {
 }
 
 async function user(em: EntityManager, tenantId: string, id: string): Promise<UserRow | null> {
-  const rows = await em.execute<UserRow[]>(`select id, manager_id, dept_id, active from users where tenant_id = ? and id = ?`, [tenantId, id]);
+  const rows = await em.execute<UserRow[]>(
+    `select id, manager_id, dept_id, active from users where tenant_id = ? and id = ?`,
+    [tenantId, id],
+  );
   return rows[0] ?? null;
 }
 
@@ -45,7 +48,10 @@ async function poolMembers(em: EntityManager, tenantId: string, pool: Candidates
 
 async function deptLeader(em: EntityManager, tenantId: string, deptId: string | null): Promise<string | null> {
   if (!deptId) return null;
-  const rows = await em.execute<{ leader_id: string | null }[]>(`select leader_id from departments where tenant_id = ? and id = ?`, [tenantId, deptId]);
+  const rows = await em.execute<{ leader_id: string | null }[]>(
+    `select leader_id from departments where tenant_id = ? and id = ?`,
+    [tenantId, deptId],
+  );
   return rows[0]?.leader_id ?? null;
 }
 
@@ -57,65 +63,73 @@ export function createApproverActivities(deps: ActivityDeps) {
 
 /** Also used by the server for the "upcoming" prediction. */
 export async function resolveApprovers(em: EntityManager, input: ApproverInput): Promise<ResolvedApprovers> {
-      const { tenantId, initiatorId, approver } = input;
-      const initiator = await user(em, tenantId, initiatorId);
-      const out: ResolvedApprovers = {
-        users: [],
-        pool: null,
-        poolSize: 0,
-        poolMembers: [],
-        poolReason: null,
-        admins: await tenantAdmins(em, tenantId),
-        managers: { [initiatorId]: initiator?.manager_id ?? null },
-        deptLeaders: { [initiatorId]: await deptLeader(em, tenantId, initiator?.dept_id ?? null) },
-        problem: null,
-      };
-      const activeUser = async (id: string) => {
-        const u = await user(em, tenantId, id);
-        return u && u.active ? u : null;
-      };
+  const { tenantId, initiatorId, approver } = input;
+  const initiator = await user(em, tenantId, initiatorId);
+  const out: ResolvedApprovers = {
+    users: [],
+    pool: null,
+    poolSize: 0,
+    poolMembers: [],
+    poolReason: null,
+    admins: await tenantAdmins(em, tenantId),
+    managers: { [initiatorId]: initiator?.manager_id ?? null },
+    deptLeaders: { [initiatorId]: await deptLeader(em, tenantId, initiator?.dept_id ?? null) },
+    problem: null,
+  };
+  const activeUser = async (id: string) => {
+    const u = await user(em, tenantId, id);
+    return u && u.active ? u : null;
+  };
 
-      switch (approver.type) {
-        case 'user':
-        case 'initiatorSelect': {
-          const rule = approver.type === 'user' ? 'user: listed in userIds' : 'initiatorSelect: chosen by the initiator';
-          const missing: string[] = [];
-          for (const id of approver.userIds ?? []) {
-            if (await activeUser(id)) out.users.push({ userId: id, reason: rule });
-            else missing.push(id);
-          }
-          if (missing.length) out.problem = `not active users: ${missing.join(', ')}`;
-          break;
-        }
-        case 'role':
-        case 'dept': {
-          const pool: Candidates = { userIds: [], roleIds: approver.type === 'role' ? approver.roleIds ?? [] : [], deptIds: approver.type === 'dept' ? approver.deptIds ?? [] : [] };
-          out.pool = pool;
-          out.poolMembers = await poolMembers(em, tenantId, pool);
-          out.poolSize = out.poolMembers.length;
-          out.poolReason = approver.type === 'role' ? `role pool: members of ${pool.roleIds.join(', ')}` : `department pool: members of ${pool.deptIds.join(', ')}`;
-          break;
-        }
-        case 'manager':
-        case 'multiLevelManager': {
-          const levels = approver.levels ?? 1;
-          const all = approver.type === 'multiLevelManager';
-          const max = all && levels < 0 ? 50 : Math.max(1, levels);
-          let current = initiator;
-          for (let level = 1; level <= max && current?.manager_id; level++) {
-            const manager = await user(em, tenantId, current.manager_id);
-            if (!manager) break;
-            if ((all || level === max) && manager.active) out.users.push({ userId: manager.id, reason: `${approver.type}: level ${level} manager of ${initiatorId}` });
-            current = manager;
-          }
-          if (!out.users.length) out.problem = `${initiatorId} has no ${all ? 'managers' : `manager at level ${max}`}`;
-          break;
-        }
-        case 'initiatorSelf':
-          if (initiator?.active) out.users.push({ userId: initiatorId, reason: 'initiatorSelf: the initiator' });
-          break;
-        default:
-          throw ApplicationFailure.nonRetryable(`unknown approver type ${approver.type}`, 'VALIDATION_FAILED');
+  switch (approver.type) {
+    case 'user':
+    case 'initiatorSelect': {
+      const rule = approver.type === 'user' ? 'user: listed in userIds' : 'initiatorSelect: chosen by the initiator';
+      const missing: string[] = [];
+      for (const id of approver.userIds ?? []) {
+        if (await activeUser(id)) out.users.push({ userId: id, reason: rule });
+        else missing.push(id);
       }
-      return out;
+      if (missing.length) out.problem = `not active users: ${missing.join(', ')}`;
+      break;
+    }
+    case 'role':
+    case 'dept': {
+      const pool: Candidates = {
+        userIds: [],
+        roleIds: approver.type === 'role' ? (approver.roleIds ?? []) : [],
+        deptIds: approver.type === 'dept' ? (approver.deptIds ?? []) : [],
+      };
+      out.pool = pool;
+      out.poolMembers = await poolMembers(em, tenantId, pool);
+      out.poolSize = out.poolMembers.length;
+      out.poolReason =
+        approver.type === 'role'
+          ? `role pool: members of ${pool.roleIds.join(', ')}`
+          : `department pool: members of ${pool.deptIds.join(', ')}`;
+      break;
+    }
+    case 'manager':
+    case 'multiLevelManager': {
+      const levels = approver.levels ?? 1;
+      const all = approver.type === 'multiLevelManager';
+      const max = all && levels < 0 ? 50 : Math.max(1, levels);
+      let current = initiator;
+      for (let level = 1; level <= max && current?.manager_id; level++) {
+        const manager = await user(em, tenantId, current.manager_id);
+        if (!manager) break;
+        if ((all || level === max) && manager.active)
+          out.users.push({ userId: manager.id, reason: `${approver.type}: level ${level} manager of ${initiatorId}` });
+        current = manager;
+      }
+      if (!out.users.length) out.problem = `${initiatorId} has no ${all ? 'managers' : `manager at level ${max}`}`;
+      break;
+    }
+    case 'initiatorSelf':
+      if (initiator?.active) out.users.push({ userId: initiatorId, reason: 'initiatorSelf: the initiator' });
+      break;
+    default:
+      throw ApplicationFailure.nonRetryable(`unknown approver type ${approver.type}`, 'VALIDATION_FAILED');
+  }
+  return out;
 }

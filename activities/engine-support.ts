@@ -30,7 +30,11 @@ export async function runServiceFunction(input: ServiceFunctionInput) {
   const fn = serviceFunctions[input.name];
   if (!fn) throw ApplicationFailure.nonRetryable(`no service function ${input.name} is registered`, 'SERVICE_FUNCTION');
   try {
-    return await fn(input.param, { variables: input.variables, instanceId: input.instanceId, tenantId: input.tenantId });
+    return await fn(input.param, {
+      variables: input.variables,
+      instanceId: input.instanceId,
+      tenantId: input.tenantId,
+    });
   } catch (err) {
     throw ApplicationFailure.nonRetryable(err instanceof Error ? err.message : String(err), 'SERVICE_FUNCTION');
   }
@@ -43,7 +47,9 @@ export function createEngineSupportActivities(deps: ActivityDeps) {
     /** Registers the child instance in the read model and answers how to start its workflow. */
     async prepareSubProcess(input: SubProcessInput) {
       const em = deps.orm.em.fork();
-      const rows = await em.execute<Array<{ id: string; key: string; name: string; version: number; dsl: ProcessDocument }>>(
+      const rows = await em.execute<
+        Array<{ id: string; key: string; name: string; version: number; dsl: ProcessDocument }>
+      >(
         `select id, key, name, version, dsl from process_definitions where tenant_id = ? and key = ? and status = 'active'`,
         [input.tenantId, input.processKey],
       );
@@ -55,7 +61,19 @@ export function createEngineSupportActivities(deps: ActivityDeps) {
       await em.execute(
         `insert into instances (id, tenant_id, workflow_id, definition_id, process_key, process_version, process_name, business_key, status, initiator_id, variables, start_time)
          values (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?::jsonb, ?) on conflict (id) do nothing`,
-        [input.childInstanceId, input.tenantId, workflowId, def.id, def.key, def.version, def.name, businessKey, input.initiatorId, JSON.stringify(input.variables), startTime],
+        [
+          input.childInstanceId,
+          input.tenantId,
+          workflowId,
+          def.id,
+          def.key,
+          def.version,
+          def.name,
+          businessKey,
+          input.initiatorId,
+          JSON.stringify(input.variables),
+          startTime,
+        ],
       );
       const start: StartInput = {
         instance: {

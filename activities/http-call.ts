@@ -19,7 +19,15 @@ export interface HttpRequest {
 function privateAddress(ip: string): boolean {
   if (net.isIPv4(ip)) {
     const [a, b] = ip.split('.').map(Number);
-    return a === 127 || a === 10 || a === 0 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
+    return (
+      a === 127 ||
+      a === 10 ||
+      a === 0 ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 100 && b >= 64 && b <= 127)
+    );
   }
   const v6 = ip.toLowerCase();
   if (v6.startsWith('::ffff:')) return privateAddress(v6.slice(7));
@@ -31,7 +39,12 @@ const refuse = (message: string) => ApplicationFailure.nonRetryable(message, 'HT
 class ResponseTooLarge extends Error {}
 
 /** One request to the checked addresses only; the body is read up to `max` bytes. Redirects are not followed. */
-function send(url: URL, req: HttpRequest, pinned: Array<{ address: string; family: number }>, max: number): Promise<{ status: number; contentType: string; text: string }> {
+function send(
+  url: URL,
+  req: HttpRequest,
+  pinned: Array<{ address: string; family: number }>,
+  max: number,
+): Promise<{ status: number; contentType: string; text: string }> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
     const request = client.request(
@@ -51,7 +64,13 @@ function send(url: URL, req: HttpRequest, pinned: Array<{ address: string; famil
           if (size > max) request.destroy(new ResponseTooLarge(`response larger than ${max} bytes`));
           else chunks.push(chunk);
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: String(res.headers['content-type'] ?? ''),
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
         res.on('error', reject);
       },
     );
@@ -62,7 +81,11 @@ function send(url: URL, req: HttpRequest, pinned: Array<{ address: string; famil
 }
 
 export function createHttpActivities(deps: ActivityDeps) {
-  const allowPrivate = new Set(deps.config.HTTP_CALL_ALLOW_PRIVATE_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean));
+  const allowPrivate = new Set(
+    deps.config.HTTP_CALL_ALLOW_PRIVATE_HOSTS.split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+  );
   return {
     async httpCall(req: HttpRequest): Promise<{ status: number; body: unknown }> {
       let url: URL;
@@ -71,7 +94,8 @@ export function createHttpActivities(deps: ActivityDeps) {
       } catch {
         throw refuse(`invalid URL: ${req.url}`);
       }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse(`only http and https are allowed, not ${url.protocol}`);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw refuse(`only http and https are allowed, not ${url.protocol}`);
       const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
       if (req.allowedHosts?.length && !req.allowedHosts.map((h) => h.toLowerCase()).includes(host)) {
         throw refuse(`host ${host} is not in the node's allowedHosts`);
@@ -83,10 +107,14 @@ export function createHttpActivities(deps: ActivityDeps) {
       const addresses = family ? [{ address: host, family }] : await lookup(host, { all: true });
       if (!deps.config.HTTP_CALL_ALLOW_PRIVATE && !allowPrivate.has(host)) {
         const bad = addresses.find((a) => privateAddress(a.address));
-        if (bad) throw refuse(`${host} resolves to ${bad.address}, a loopback, private, link-local or metadata address`);
+        if (bad)
+          throw refuse(`${host} resolves to ${bad.address}, a loopback, private, link-local or metadata address`);
       }
       const res = await send(url, req, addresses, deps.config.HTTP_CALL_MAX_RESPONSE_BYTES).catch((err) => {
-        throw ApplicationFailure.nonRetryable(err instanceof ResponseTooLarge ? err.message : `request failed: ${err?.message ?? err}`, 'HTTP_CALL_FAILED');
+        throw ApplicationFailure.nonRetryable(
+          err instanceof ResponseTooLarge ? err.message : `request failed: ${err?.message ?? err}`,
+          'HTTP_CALL_FAILED',
+        );
       });
       const text = res.text;
       let body: unknown = text;

@@ -17,8 +17,25 @@ async function upsertInstance(em: EntityManager, s: ProjectionSnapshot) {
        current_nodes = excluded.current_nodes, end_time = excluded.end_time, end_reason = excluded.end_reason,
        detail = excluded.detail, seq = excluded.seq, updated_at = now()
      where instances.seq < excluded.seq`,
-    [i.id, i.tenantId, i.workflowId, i.definitionId, i.processKey, i.processVersion, i.processName, i.businessKey,
-      i.status, i.initiatorId, j(i.variables), j(i.currentNodes), i.startTime, i.endTime, i.endReason, j(i.detail), s.seq],
+    [
+      i.id,
+      i.tenantId,
+      i.workflowId,
+      i.definitionId,
+      i.processKey,
+      i.processVersion,
+      i.processName,
+      i.businessKey,
+      i.status,
+      i.initiatorId,
+      j(i.variables),
+      j(i.currentNodes),
+      i.startTime,
+      i.endTime,
+      i.endReason,
+      j(i.detail),
+      s.seq,
+    ],
   );
 }
 
@@ -35,9 +52,33 @@ async function upsertTasks(em: EntityManager, s: ProjectionSnapshot) {
          owner = excluded.owner, due_date = excluded.due_date, end_time = excluded.end_time, comment = excluded.comment,
          variables = excluded.variables, seq = excluded.seq
        where tasks.seq < excluded.seq`,
-      [t.id, i.tenantId, i.id, i.processKey, i.processName, i.businessKey, i.initiatorId, t.activityId, t.name, t.kind,
-        t.assignee, j(t.candidates), t.status, t.result, t.parentTaskId, t.owner, t.addedBy, t.dueDate, t.createTime, t.endTime,
-        t.comment, j(t.variables), j(s.formPermissions[t.id]), j(s.actionPermissions[t.id]), t.seq],
+      [
+        t.id,
+        i.tenantId,
+        i.id,
+        i.processKey,
+        i.processName,
+        i.businessKey,
+        i.initiatorId,
+        t.activityId,
+        t.name,
+        t.kind,
+        t.assignee,
+        j(t.candidates),
+        t.status,
+        t.result,
+        t.parentTaskId,
+        t.owner,
+        t.addedBy,
+        t.dueDate,
+        t.createTime,
+        t.endTime,
+        t.comment,
+        j(t.variables),
+        j(s.formPermissions[t.id]),
+        j(s.actionPermissions[t.id]),
+        t.seq,
+      ],
     );
   }
 }
@@ -61,16 +102,31 @@ async function appendEvents(em: EntityManager, s: ProjectionSnapshot) {
     const rows = await em.execute<{ id: string }[]>(
       `insert into notifications (dedupe_key, tenant_id, user_id, kind, instance_id, task_id, payload)
        values (?, ?, ?, ?, ?, ?, ?::jsonb) on conflict (dedupe_key) do nothing returning id`,
-      [n.key, i.tenantId, n.userId, n.kind, i.id, n.taskId, j({ ...n.payload, processKey: i.processKey, processName: i.processName, businessKey: i.businessKey })],
+      [
+        n.key,
+        i.tenantId,
+        n.userId,
+        n.kind,
+        i.id,
+        n.taskId,
+        j({ ...n.payload, processKey: i.processKey, processName: i.processName, businessKey: i.businessKey }),
+      ],
     );
     // Every server replica LISTENs and pushes to its WebSocket clients.
-    if (rows.length) await em.execute(`select pg_notify('notifications', ?)`, [JSON.stringify({ id: rows[0].id, tenantId: i.tenantId, userId: n.userId })]);
+    if (rows.length)
+      await em.execute(`select pg_notify('notifications', ?)`, [
+        JSON.stringify({ id: rows[0].id, tenantId: i.tenantId, userId: n.userId }),
+      ]);
   }
 }
 
 async function archive(em: EntityManager, instanceId: string) {
-  await em.execute(`insert into instances_archive select * from instances where id = ? on conflict (id) do nothing`, [instanceId]);
-  await em.execute(`insert into tasks_archive select * from tasks where instance_id = ? on conflict (id) do nothing`, [instanceId]);
+  await em.execute(`insert into instances_archive select * from instances where id = ? on conflict (id) do nothing`, [
+    instanceId,
+  ]);
+  await em.execute(`insert into tasks_archive select * from tasks where instance_id = ? on conflict (id) do nothing`, [
+    instanceId,
+  ]);
   await em.execute(`delete from tasks where instance_id = ?`, [instanceId]);
   await em.execute(`delete from instances where id = ?`, [instanceId]);
 }

@@ -1,7 +1,10 @@
 // Functions a serviceTask may call by `functionName`. Each gets the node's `param` (the rendered
 // template, or all variables when it is empty) and answers variables to merge.
 
-export type ServiceFunction = (param: unknown, ctx: { variables: Record<string, unknown>; instanceId: string; tenantId: string }) => Promise<Record<string, unknown>> | Record<string, unknown>;
+export type ServiceFunction = (
+  param: unknown,
+  ctx: { variables: Record<string, unknown>; instanceId: string; tenantId: string },
+) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
 function asObject(param: unknown, fn: string): Record<string, unknown> {
   if (param && typeof param === 'object' && !Array.isArray(param)) return param as Record<string, unknown>;
@@ -20,7 +23,8 @@ export const serviceFunctions: Record<string, ServiceFunction> = {
     const { name, by = 1 } = asObject(param, 'increment') as { name?: unknown; by?: unknown };
     if (typeof name !== 'string' || !name) throw new Error('increment: name is required');
     const current = variables[name] ?? 0;
-    if (typeof current !== 'number' || typeof by !== 'number') throw new Error(`increment: ${name} and by must be numbers`);
+    if (typeof current !== 'number' || typeof by !== 'number')
+      throw new Error(`increment: ${name} and by must be numbers`);
     return { [name]: current + by };
   },
   /** `{ "target": "total", "fields": ["a","b"] }` → total = a + b (numbers). */

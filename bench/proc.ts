@@ -59,9 +59,13 @@ export function cpuOfTrees<K extends string>(roots: Record<K, number | null | un
   return out;
 }
 
-export function diffCpu<K extends string>(after: Record<K, number | null>, before: Record<K, number | null>): Record<K, number | null> {
+export function diffCpu<K extends string>(
+  after: Record<K, number | null>,
+  before: Record<K, number | null>,
+): Record<K, number | null> {
   const out = {} as Record<K, number | null>;
-  for (const k of Object.keys(after) as K[]) out[k] = after[k] === null || before[k] === null ? null : after[k]! - before[k]!;
+  for (const k of Object.keys(after) as K[])
+    out[k] = after[k] === null || before[k] === null ? null : after[k]! - before[k]!;
   return out;
 }
 

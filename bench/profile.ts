@@ -30,7 +30,11 @@ function originOf(url: string, fn: string): string {
   const m = url.match(/\/(src|workflows|activities|bench|scripts)\//);
   if (m) return `project ${m[1]}/`;
   if (url.includes('workflow-bundle') || url.includes('webpack')) return 'workflow bundle';
-  return url.replace(/^file:\/\//, '').split('/').slice(-2).join('/');
+  return url
+    .replace(/^file:\/\//, '')
+    .split('/')
+    .slice(-2)
+    .join('/');
 }
 
 /** `window`: [from, to] in µs of the monotonic clock (process.hrtime), which V8's profile timestamps share on Linux. */
@@ -63,7 +67,8 @@ export function summarizeCpuProfile(file: string, window?: [number, number], top
     if (cf.functionName === '(idle)') continue;
     total += us;
     const origin = originOf(cf.url, cf.functionName);
-    const fn = `${cf.functionName || '(anonymous)'} ${cf.url ? `${cf.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(src|workflows|activities|bench|scripts)\//, '$1/')}:${cf.lineNumber + 1}` : ''}`.trim();
+    const fn =
+      `${cf.functionName || '(anonymous)'} ${cf.url ? `${cf.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(src|workflows|activities|bench|scripts)\//, '$1/')}:${cf.lineNumber + 1}` : ''}`.trim();
     byFn.set(fn, (byFn.get(fn) ?? 0) + us);
     byOrigin.set(origin, (byOrigin.get(origin) ?? 0) + us);
   }
@@ -72,8 +77,12 @@ export function summarizeCpuProfile(file: string, window?: [number, number], top
     file,
     sampledMs: Math.round(total / 1000),
     windowed,
-    byOrigin: sorted(byOrigin).slice(0, 15).map(([origin, us]) => ({ origin, ms: Math.round(us / 1000), pct: Math.round((1000 * us) / total) / 10 })),
-    topFunctions: sorted(byFn).slice(0, top).map(([fn, us]) => ({ fn, ms: Math.round(us / 1000), pct: Math.round((1000 * us) / total) / 10 })),
+    byOrigin: sorted(byOrigin)
+      .slice(0, 15)
+      .map(([origin, us]) => ({ origin, ms: Math.round(us / 1000), pct: Math.round((1000 * us) / total) / 10 })),
+    topFunctions: sorted(byFn)
+      .slice(0, top)
+      .map(([fn, us]) => ({ fn, ms: Math.round(us / 1000), pct: Math.round((1000 * us) / total) / 10 })),
   };
 }
 
@@ -115,7 +124,10 @@ export async function topStatements(orm: Orm, limit = 15): Promise<StatementRow[
 }
 
 /** EXPLAIN (GENERIC_PLAN) of normalised statements (PostgreSQL 16+): the plan shape, indexes used or not. */
-export async function genericPlans(orm: Orm, rows: StatementRow[]): Promise<Array<{ query: string; meanMs: number; plan: string }>> {
+export async function genericPlans(
+  orm: Orm,
+  rows: StatementRow[],
+): Promise<Array<{ query: string; meanMs: number; plan: string }>> {
   const out: Array<{ query: string; meanMs: number; plan: string }> = [];
   for (const r of rows) {
     try {

@@ -18,7 +18,11 @@ const uid = (expr: string, users: number) => `'u' || lpad(((${expr}) % ${users})
  * of the typical user (`run-<typical>`) gets 50 trail entries for the detail view.
  * Answers the typical user's id and the id of that instance.
  */
-export async function seedScale(orm: Orm, size: ScaleSize, definitionId: string): Promise<{ typicalUser: string; detailInstance: string; seconds: number }> {
+export async function seedScale(
+  orm: Orm,
+  size: ScaleSize,
+  definitionId: string,
+): Promise<{ typicalUser: string; detailInstance: string; seconds: number }> {
   const t0 = performance.now();
   const em = orm.em.fork();
   const U = size.users;
@@ -94,7 +98,10 @@ export async function seedScale(orm: Orm, size: ScaleSize, definitionId: string)
 }
 
 /** Calls `fn` until `maxCalls` or the time budget is spent (at least `minCalls`); answers each call's ms. */
-export async function sample(fn: () => Promise<unknown>, opts: { maxCalls: number; minCalls: number; budgetMs: number }): Promise<number[]> {
+export async function sample(
+  fn: () => Promise<unknown>,
+  opts: { maxCalls: number; minCalls: number; budgetMs: number },
+): Promise<number[]> {
   const out: number[] = [];
   const t0 = performance.now();
   await fn(); // warm: first call plans the statement

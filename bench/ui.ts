@@ -12,27 +12,52 @@ import { JS_BUDGET_GZIP, ensureUi, uiSize } from '../scripts/build-ui.js';
 const RUNS = Number(process.env.BENCH_UI_RUNS ?? 5);
 const LOAD_BUDGET_MS = 1000;
 const TASKS = Number(process.env.BENCH_UI_TASKS ?? 25);
-const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
+const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (p) => p && existsSync(p),
+);
 if (!executablePath) throw new Error('chromium not found: apt-get install -y chromium, or set CHROMIUM_PATH');
 
 await ensureUi({ quiet: true });
 const size = uiSize();
 const stack = await startStack({ name: 'bench-ui', logLevel: 'warn' });
-const browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'] });
+const browser = await chromium.launch({
+  executablePath,
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--disable-dev-shm-usage',
+  ],
+});
 try {
   const post = async (p: string, body: unknown, token?: string) => {
-    const res = await fetch(`${stack.baseUrl}${p}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+    const res = await fetch(`${stack.baseUrl}${p}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
     const json = (await res.json()) as any;
     if (res.status >= 300) throw new Error(`${p}: ${res.status} ${JSON.stringify(json)}`);
     return json.data;
   };
-  const tokenOf = async (username: string, password: string) => (await post('/api/v1/auth/login', { username, password, tenantId: 'demo' })).accessToken as string;
+  const tokenOf = async (username: string, password: string) =>
+    (await post('/api/v1/auth/login', { username, password, tenantId: 'demo' })).accessToken as string;
   const admin = await tokenOf('admin', 'admin');
   const dsl = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../examples/leave-request.json'), 'utf8'));
   await post('/api/v1/workflow/process-definitions/deploy', { dsl }, admin);
   const alice = await tokenOf('alice', 'demo');
   // A to-do list with content: short leave requests go to bob.
-  for (let i = 0; i < TASKS; i++) await post('/api/v1/workflow/process-instances/start', { processKey: 'leave_request', businessKey: `BENCH-${i}`, variables: { days: 1 + (i % 3), reason: 'bench' } }, alice);
+  for (let i = 0; i < TASKS; i++)
+    await post(
+      '/api/v1/workflow/process-instances/start',
+      { processKey: 'leave_request', businessKey: `BENCH-${i}`, variables: { days: 1 + (i % 3), reason: 'bench' } },
+      alice,
+    );
 
   // Log in once through the page, keep the session (localStorage) for the cold loads.
   const first = await browser.newContext();
@@ -51,7 +76,11 @@ try {
     const p = await ctx.newPage();
     await p.goto(`${stack.baseUrl}/inbox/todo`);
     await p.waitForSelector('[data-testid=list-todo] tbody tr');
-    loads.push(Math.round(await p.evaluate(() => performance.getEntriesByName('inbox-rendered')[0]?.startTime ?? performance.now())));
+    loads.push(
+      Math.round(
+        await p.evaluate(() => performance.getEntriesByName('inbox-rendered')[0]?.startTime ?? performance.now()),
+      ),
+    );
     await ctx.close();
   }
   const sorted = [...loads].sort((a, b) => a - b);

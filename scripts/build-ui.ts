@@ -23,15 +23,27 @@ function newestMtime(dir: string): number {
 }
 
 function sourcesStamp() {
-  return String(Math.max(newestMtime(uiDir), statSync(path.join(root, 'package-lock.json')).mtimeMs, statSync(import.meta.filename).mtimeMs));
+  return String(
+    Math.max(
+      newestMtime(uiDir),
+      statSync(path.join(root, 'package-lock.json')).mtimeMs,
+      statSync(import.meta.filename).mtimeMs,
+    ),
+  );
 }
 
 export function uiIsFresh(): boolean {
-  return existsSync(path.join(distDir, 'index.html')) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === sourcesStamp();
+  return (
+    existsSync(path.join(distDir, 'index.html')) &&
+    existsSync(stampFile) &&
+    readFileSync(stampFile, 'utf8') === sourcesStamp()
+  );
 }
 
 function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)],
+  );
 }
 
 export interface UiSize {
@@ -47,7 +59,11 @@ export function uiSize(): UiSize {
     .filter((f) => /\.(js|css|html)$/.test(f))
     .map((f) => {
       const content = readFileSync(f);
-      return { file: path.relative(distDir, f), bytes: content.length, gzipBytes: gzipSync(content, { level: 9 }).length };
+      return {
+        file: path.relative(distDir, f),
+        bytes: content.length,
+        gzipBytes: gzipSync(content, { level: 9 }).length,
+      };
     });
   const js = files.filter((f) => f.file.endsWith('.js'));
   return {
@@ -66,19 +82,27 @@ export async function buildUi(opts: { quiet?: boolean } = {}): Promise<UiSize> {
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
-    await build({ configFile: path.join(uiDir, 'vite.config.ts'), mode: 'production', logLevel: opts.quiet ? 'warn' : 'info' });
+    await build({
+      configFile: path.join(uiDir, 'vite.config.ts'),
+      mode: 'production',
+      logLevel: opts.quiet ? 'warn' : 'info',
+    });
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;
   }
-  for (const f of walk(distDir)) if (/\.(js|css|html|svg|json)$/.test(f)) writeFileSync(`${f}.gz`, gzipSync(readFileSync(f), { level: 9 }));
+  for (const f of walk(distDir))
+    if (/\.(js|css|html|svg|json)$/.test(f)) writeFileSync(`${f}.gz`, gzipSync(readFileSync(f), { level: 9 }));
   writeFileSync(stampFile, stamp);
   const size = uiSize();
   console.log(
     `web console built in ${((Date.now() - started) / 1000).toFixed(1)} s: JavaScript ${(size.jsBytes / 1024).toFixed(1)} KB, ` +
       `${(size.jsGzipBytes / 1024).toFixed(1)} KB gzipped (budget ${JS_BUDGET_GZIP / 1024} KB), CSS ${(size.cssGzipBytes / 1024).toFixed(1)} KB gzipped`,
   );
-  if (size.jsGzipBytes > JS_BUDGET_GZIP) throw new Error(`the console ships ${size.jsGzipBytes} bytes of gzipped JavaScript, over the ${JS_BUDGET_GZIP} budget`);
+  if (size.jsGzipBytes > JS_BUDGET_GZIP)
+    throw new Error(
+      `the console ships ${size.jsGzipBytes} bytes of gzipped JavaScript, over the ${JS_BUDGET_GZIP} budget`,
+    );
   return size;
 }
 

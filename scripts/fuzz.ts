@@ -31,7 +31,12 @@ const env = process.env;
 const IDENTITIES = {
   alice: { username: 'alice', password: 'demo', tenantId: 'demo', role: 'employee (demo tenant)' },
   admin: { username: 'admin', password: 'admin', tenantId: 'demo', role: 'administrator, `*` in the demo tenant' },
-  system: { username: 'admin', password: 'admin', tenantId: 'system', role: 'system administrator, `*` in the system tenant' },
+  system: {
+    username: 'admin',
+    password: 'admin',
+    tenantId: 'system',
+    role: 'system administrator, `*` in the system tenant',
+  },
 } as const;
 type IdentityName = keyof typeof IDENTITIES;
 
@@ -39,7 +44,10 @@ const options = {
   quick,
   // Employee first: it can destroy least, so its results are not spoiled by an admin's deletes.
   // --quick: the admin alone reaches every route past 403 and keeps `npm test` within ~3 min.
-  identities: (env.FUZZ_IDENTITIES ?? (quick ? 'admin' : 'alice,admin,system')).split(',').map((s) => s.trim()).filter(Boolean) as IdentityName[],
+  identities: (env.FUZZ_IDENTITIES ?? (quick ? 'admin' : 'alice,admin,system'))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean) as IdentityName[],
   maxExamples: Number(env.FUZZ_MAX_EXAMPLES ?? (quick ? 3 : 30)),
   seconds: env.FUZZ_SECONDS ? Number(env.FUZZ_SECONDS) : undefined,
   checks: env.FUZZ_CHECKS ?? 'all',
@@ -54,7 +62,8 @@ const options = {
   outDir: env.FUZZ_OUT ?? path.join(root, '.fuzz', new Date().toISOString().replace(/[:.]/g, '-')),
 };
 for (const id of options.identities) {
-  if (!(id in IDENTITIES)) throw new Error(`FUZZ_IDENTITIES: unknown identity ${id} (known: ${Object.keys(IDENTITIES).join(', ')})`);
+  if (!(id in IDENTITIES))
+    throw new Error(`FUZZ_IDENTITIES: unknown identity ${id} (known: ${Object.keys(IDENTITIES).join(', ')})`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -74,14 +83,22 @@ async function findSchemathesis(): Promise<string> {
     try {
       await run('python3', ['-m', 'venv', venv]);
     } catch (err) {
-      throw new Error(`Could not create a Python venv (${(err as Error).message}). Install python3 with venv support, or set SCHEMATHESIS.`, { cause: err });
+      throw new Error(
+        `Could not create a Python venv (${(err as Error).message}). Install python3 with venv support, or set SCHEMATHESIS.`,
+        { cause: err },
+      );
     }
   }
   console.log(`fuzz: installing schemathesis==${SCHEMATHESIS_VERSION} from PyPI`);
   try {
-    await run(path.join(venv, 'bin', 'pip'), ['install', '--quiet', `schemathesis==${SCHEMATHESIS_VERSION}`], { maxBuffer: 16 * 1024 * 1024 });
+    await run(path.join(venv, 'bin', 'pip'), ['install', '--quiet', `schemathesis==${SCHEMATHESIS_VERSION}`], {
+      maxBuffer: 16 * 1024 * 1024,
+    });
   } catch (err) {
-    throw new Error(`pip could not install schemathesis==${SCHEMATHESIS_VERSION} (${(err as Error).message.split('\n')[0]}). Set SCHEMATHESIS to a schemathesis binary.`, { cause: err });
+    throw new Error(
+      `pip could not install schemathesis==${SCHEMATHESIS_VERSION} (${(err as Error).message.split('\n')[0]}). Set SCHEMATHESIS to a schemathesis binary.`,
+      { cause: err },
+    );
   }
   return bin;
 }
@@ -94,7 +111,9 @@ interface StackInfo {
   databaseUrl: string;
 }
 
-async function startFuzzStack(logFile: string): Promise<{ info: StackInfo; child: ChildProcess; stop(): Promise<void> }> {
+async function startFuzzStack(
+  logFile: string,
+): Promise<{ info: StackInfo; child: ChildProcess; stop(): Promise<void> }> {
   const infoFile = path.join(options.outDir, 'stack.json');
   const fd = openSync(logFile, 'a');
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/fuzz-stack.ts')], {
@@ -113,7 +132,8 @@ async function startFuzzStack(logFile: string): Promise<{ info: StackInfo; child
   };
   const deadline = Date.now() + 240_000;
   while (!existsSync(infoFile)) {
-    if (child.exitCode !== null) throw new Error(`the fuzz stack exited during start-up; see ${logFile}:\n${tail(logFile)}`);
+    if (child.exitCode !== null)
+      throw new Error(`the fuzz stack exited during start-up; see ${logFile}:\n${tail(logFile)}`);
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`the fuzz stack did not start within 240 s; see ${logFile}`);
@@ -146,8 +166,12 @@ async function restoreIdentities(orm: Awaited<ReturnType<typeof createOrm>>) {
   // Seeding only creates what is missing; a pass may also have deactivated the identities or
   // changed the roles that give them their permissions.
   const conn = orm.em.getConnection();
-  await conn.execute(`update users set active = true, roles = '["admin"]' where (tenant_id, id) in (('system', 'admin'), ('demo', 'admin'))`);
-  await conn.execute(`update users set active = true, roles = '["employee"]' where tenant_id = 'demo' and id = 'alice'`);
+  await conn.execute(
+    `update users set active = true, roles = '["admin"]' where (tenant_id, id) in (('system', 'admin'), ('demo', 'admin'))`,
+  );
+  await conn.execute(
+    `update users set active = true, roles = '["employee"]' where tenant_id = 'demo' and id = 'alice'`,
+  );
   await conn.execute(`update roles set permissions = '["*"]' where code = 'admin' and tenant_id in ('system', 'demo')`);
 }
 
@@ -182,7 +206,8 @@ async function fixtures(baseUrl: string, databaseUrl: string, pass: string) {
       body: JSON.stringify({ ...body, businessKey: `fuzz-${pass}-${i}` }),
     });
     if (res.ok) started++;
-    else console.log(`fuzz: fixture ${body.processKey} did not start: ${res.status} ${(await res.text()).slice(0, 200)}`);
+    else
+      console.log(`fuzz: fixture ${body.processKey} did not start: ${res.status} ${(await res.text()).slice(0, 200)}`);
   }
   return started;
 }
@@ -245,7 +270,9 @@ async function login(baseUrl: string, who: IdentityName): Promise<string> {
 }
 
 async function tokenStillWorks(baseUrl: string, token: string): Promise<boolean> {
-  const res = await fetch(`${baseUrl}/api/v1/notifications`, { headers: { Authorization: `Bearer ${token}` } }).catch(() => null);
+  const res = await fetch(`${baseUrl}/api/v1/notifications`, { headers: { Authorization: `Bearer ${token}` } }).catch(
+    () => null,
+  );
   return !!res && res.status === 200;
 }
 
@@ -332,7 +359,13 @@ function parseNdjson(file: string) {
       for (const c of rec.checks?.[caseId] ?? []) {
         if (c.status !== 'failure') continue;
         const f = c.failure_info?.failure ?? {};
-        checkFailures.push({ ...x, check: c.name, code: f.code ?? '', title: f.title ?? '', message: String(f.message ?? '').slice(0, 400) });
+        checkFailures.push({
+          ...x,
+          check: c.name,
+          code: f.code ?? '',
+          title: f.title ?? '',
+          message: String(f.message ?? '').slice(0, 400),
+        });
       }
     }
   }
@@ -365,23 +398,35 @@ async function runPass(st: string, baseUrl: string, databaseUrl: string, who: Id
   mkdirSync(reportDir, { recursive: true });
   const token = await login(baseUrl, who);
   const args = [
-    'run', `${baseUrl}/openapi.json`,
-    '--checks', options.checks,
+    'run',
+    `${baseUrl}/openapi.json`,
+    '--checks',
+    options.checks,
     ...(options.excludeChecks ? ['--exclude-checks', options.excludeChecks] : []),
-    '--header', `Authorization: Bearer ${token}`,
-    '--max-examples', String(options.maxExamples),
-    '--workers', options.workers,
-    '--request-timeout', options.requestTimeout,
+    '--header',
+    `Authorization: Bearer ${token}`,
+    '--max-examples',
+    String(options.maxExamples),
+    '--workers',
+    options.workers,
+    '--request-timeout',
+    options.requestTimeout,
     ...(options.seconds ? ['--max-time', String(options.seconds)] : []),
     ...(options.phases ? ['--phases', options.phases] : []),
     ...(options.seed ? ['--seed', options.seed] : []),
-    '--report', 'junit,ndjson,json',
-    '--report-dir', reportDir,
-    '--report-json-path', path.join(reportDir, 'report.json'),
-    '--report-ndjson-path', path.join(reportDir, 'events.ndjson'),
-    '--report-junit-path', path.join(reportDir, 'junit.xml'),
+    '--report',
+    'junit,ndjson,json',
+    '--report-dir',
+    reportDir,
+    '--report-json-path',
+    path.join(reportDir, 'report.json'),
+    '--report-ndjson-path',
+    path.join(reportDir, 'events.ndjson'),
+    '--report-junit-path',
+    path.join(reportDir, 'junit.xml'),
     // Reproductions need the real inputs (a throwaway stack's token is no secret).
-    '--output-sanitize', 'false',
+    '--output-sanitize',
+    'false',
     '--no-color',
     ...passThrough,
   ];
@@ -414,10 +459,20 @@ async function runPass(st: string, baseUrl: string, databaseUrl: string, who: Id
   }
   const report = JSON.parse(readFileSync(reportFile, 'utf8'));
   result.seed = report.seed ?? null;
-  result.operations = { total: report.operations?.selected ?? 0, tested: report.operations?.tested ?? 0, errored: report.operations?.errored ?? 0 };
-  result.cases = { generated: report.test_cases?.generated ?? 0, withFailures: report.test_cases?.with_failures ?? 0, uniqueFailures: report.test_cases?.unique_failures ?? 0 };
-  for (const e of report.errors ?? []) result.toolErrors.push(typeof e === 'string' ? e : JSON.stringify(e).slice(0, 500));
-  for (const [k, v] of Object.entries<any>(report.warnings ?? {})) if (Array.isArray(v) && v.length) result.warnings[k] = v.length;
+  result.operations = {
+    total: report.operations?.selected ?? 0,
+    tested: report.operations?.tested ?? 0,
+    errored: report.operations?.errored ?? 0,
+  };
+  result.cases = {
+    generated: report.test_cases?.generated ?? 0,
+    withFailures: report.test_cases?.with_failures ?? 0,
+    uniqueFailures: report.test_cases?.unique_failures ?? 0,
+  };
+  for (const e of report.errors ?? [])
+    result.toolErrors.push(typeof e === 'string' ? e : JSON.stringify(e).slice(0, 500));
+  for (const [k, v] of Object.entries<any>(report.warnings ?? {}))
+    if (Array.isArray(v) && v.length) result.warnings[k] = v.length;
   const ndjson = path.join(reportDir, 'events.ndjson');
   if (existsSync(ndjson)) Object.assign(result, parseNdjson(ndjson));
   for (const f of result.checkFailures) {
@@ -485,10 +540,24 @@ function groupCauses(passes: PassResult[], logged: Map<string, LoggedError>): Ca
   for (const p of passes) {
     for (const x of p.serverErrors) {
       const log = x.requestId ? logged.get(x.requestId) : undefined;
-      const error = log ? `${log.type ? log.type + ': ' : ''}${log.message}` : `(not in the server log) ${x.responseBody.slice(0, 200)}`;
+      const error = log
+        ? `${log.type ? log.type + ': ' : ''}${log.message}`
+        : `(not in the server log) ${x.responseBody.slice(0, 200)}`;
       const key = `${x.status}|${x.endpoint}|${normalise(error)}|${log?.frame ?? ''}`;
       let c = causes.get(key);
-      if (!c) causes.set(key, (c = { status: x.status, error, frame: log?.frame ?? '', endpoints: [x.endpoint], identities: [], count: 0, example: { ...x, identity: p.identity } }));
+      if (!c)
+        causes.set(
+          key,
+          (c = {
+            status: x.status,
+            error,
+            frame: log?.frame ?? '',
+            endpoints: [x.endpoint],
+            identities: [],
+            count: 0,
+            example: { ...x, identity: p.identity },
+          }),
+        );
       c.count++;
       if (!c.identities.includes(p.identity)) c.identities.push(p.identity);
       // Keep the shortest reproduction.
@@ -500,7 +569,10 @@ function groupCauses(passes: PassResult[], logged: Map<string, LoggedError>): Ca
 }
 
 function curl(x: Interaction): string {
-  const body = x.requestBody && x.requestBody !== '' ? ` -H 'Content-Type: application/json' --data-raw ${JSON.stringify(x.requestBody)}` : '';
+  const body =
+    x.requestBody && x.requestBody !== ''
+      ? ` -H 'Content-Type: application/json' --data-raw ${JSON.stringify(x.requestBody)}`
+      : '';
   return `curl -X ${x.method} '${x.uri.replace(/^https?:\/\/[^/]+/, '$BASE')}' -H "Authorization: Bearer $TOKEN"${body}`;
 }
 
@@ -511,17 +583,30 @@ function markdown(passes: PassResult[], causes: Cause[], meta: Record<string, un
   const out: string[] = [];
   out.push(`# Fuzz run ${meta.startedAt}`, '');
   out.push('```json', JSON.stringify(meta, null, 2), '```', '');
-  out.push('| identity | operations tested | test cases | cases with failures | 5xx responses | seconds |', '|---|---|---|---|---|---|');
-  for (const p of passes) out.push(`| ${p.identity} | ${p.operations.tested}/${p.operations.total} | ${p.cases.generated} | ${p.cases.withFailures} | ${p.serverErrors.length} | ${p.seconds.toFixed(0)} |`);
+  out.push(
+    '| identity | operations tested | test cases | cases with failures | 5xx responses | seconds |',
+    '|---|---|---|---|---|---|',
+  );
+  for (const p of passes)
+    out.push(
+      `| ${p.identity} | ${p.operations.tested}/${p.operations.total} | ${p.cases.generated} | ${p.cases.withFailures} | ${p.serverErrors.length} | ${p.seconds.toFixed(0)} |`,
+    );
   out.push('');
   for (const p of passes) {
     out.push(`## ${p.identity} — failures by check`, '');
-    if (p.identityRestores) out.push(`The pass deleted or deactivated a fuzzing identity; the guardian restored it ${p.identityRestores}×.`, '');
-    if (p.identityLost) out.push('**The identity lost its access during this pass (token no longer accepted afterwards).**', '');
+    if (p.identityRestores)
+      out.push(
+        `The pass deleted or deactivated a fuzzing identity; the guardian restored it ${p.identityRestores}×.`,
+        '',
+      );
+    if (p.identityLost)
+      out.push('**The identity lost its access during this pass (token no longer accepted afterwards).**', '');
     for (const e of p.errors) out.push(`* **error**: ${e}`);
     for (const e of p.toolErrors) out.push(`* schemathesis error (tool, not server): ${e}`);
     for (const [check, g] of Object.entries(p.failuresByCheck).sort((a, b) => b[1].count - a[1].count)) {
-      out.push(`* \`${check}\`: ${g.count} failing cases on ${g.endpoints.length} endpoints — ${g.endpoints.join(', ')}`);
+      out.push(
+        `* \`${check}\`: ${g.count} failing cases on ${g.endpoints.length} endpoints — ${g.endpoints.join(', ')}`,
+      );
     }
     out.push('');
   }
@@ -542,7 +627,9 @@ function markdown(passes: PassResult[], causes: Cause[], meta: Record<string, un
       const key = `${f.check}|${f.endpoint}|${f.status}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push(`* \`${f.check}\` ${f.endpoint} → ${f.status} (${p.identity}): ${f.title}${f.message ? ' — ' + f.message.replace(/\n+/g, ' ').slice(0, 200) : ''}; e.g. \`${f.method} ${f.uri.replace(/^https?:\/\/[^/]+/, '')}\`${f.requestBody ? ` body \`${f.requestBody.slice(0, 160)}\`` : ''} answered \`${f.responseBody.slice(0, 200)}\``);
+      out.push(
+        `* \`${f.check}\` ${f.endpoint} → ${f.status} (${p.identity}): ${f.title}${f.message ? ' — ' + f.message.replace(/\n+/g, ' ').slice(0, 200) : ''}; e.g. \`${f.method} ${f.uri.replace(/^https?:\/\/[^/]+/, '')}\`${f.requestBody ? ` body \`${f.requestBody.slice(0, 160)}\`` : ''} answered \`${f.responseBody.slice(0, 200)}\``,
+      );
     }
   }
   return out.join('\n') + '\n';
@@ -552,7 +639,9 @@ function markdown(passes: PassResult[], causes: Cause[], meta: Record<string, un
 
 const t0 = performance.now();
 mkdirSync(options.outDir, { recursive: true });
-console.log(`fuzz: ${quick ? 'bounded (--quick)' : 'full'} run; identities ${options.identities.join(', ')}; max ${options.maxExamples} examples per operation; checks ${options.checks}${options.excludeChecks ? ` minus ${options.excludeChecks}` : ''}; reports in ${path.relative(root, options.outDir)}`);
+console.log(
+  `fuzz: ${quick ? 'bounded (--quick)' : 'full'} run; identities ${options.identities.join(', ')}; max ${options.maxExamples} examples per operation; checks ${options.checks}${options.excludeChecks ? ` minus ${options.excludeChecks}` : ''}; reports in ${path.relative(root, options.outDir)}`,
+);
 const st = await findSchemathesis();
 const logFile = path.join(options.outDir, 'stack.log');
 const stack = await startFuzzStack(logFile);
@@ -564,7 +653,9 @@ const stopOnSignal = () => {
 process.once('SIGTERM', stopOnSignal);
 process.once('SIGINT', stopOnSignal);
 const startupSeconds = (performance.now() - t0) / 1000;
-console.log(`fuzz: stack up at ${stack.info.baseUrl} after ${startupSeconds.toFixed(0)} s (server log: ${path.relative(root, logFile)})`);
+console.log(
+  `fuzz: stack up at ${stack.info.baseUrl} after ${startupSeconds.toFixed(0)} s (server log: ${path.relative(root, logFile)})`,
+);
 
 const passes: PassResult[] = [];
 try {
@@ -581,14 +672,22 @@ try {
       p.exitCode = -1;
     }
     passes.push(p);
-    console.log(`fuzz: ${who}: ${p.operations.tested}/${p.operations.total} operations, ${p.cases.generated} test cases, ${p.cases.withFailures} with failures, ${p.serverErrors.length} 5xx responses, ${p.seconds.toFixed(0)} s`);
+    console.log(
+      `fuzz: ${who}: ${p.operations.tested}/${p.operations.total} operations, ${p.cases.generated} test cases, ${p.cases.withFailures} with failures, ${p.serverErrors.length} 5xx responses, ${p.seconds.toFixed(0)} s`,
+    );
     for (const [check, g] of Object.entries(p.failuresByCheck).sort((a, b) => b[1].count - a[1].count)) {
-      console.log(`        ${check.padEnd(30)} ${String(g.count).padStart(5)} failing cases on ${g.endpoints.length} endpoint(s)`);
+      console.log(
+        `        ${check.padEnd(30)} ${String(g.count).padStart(5)} failing cases on ${g.endpoints.length} endpoint(s)`,
+      );
     }
     for (const e of p.errors) console.log(`        ERROR ${e}`);
     for (const e of p.toolErrors) console.log(`        schemathesis error (a tool error, not a server response): ${e}`);
-    if (p.identityRestores) console.log(`        note: the pass deleted or deactivated a fuzzing identity; restored ${p.identityRestores}× (see docs/fuzz.md)`);
-    if (p.identityLost) console.log(`        WARNING: ${who}'s token no longer works after the pass; later requests may have seen 401s`);
+    if (p.identityRestores)
+      console.log(
+        `        note: the pass deleted or deactivated a fuzzing identity; restored ${p.identityRestores}× (see docs/fuzz.md)`,
+      );
+    if (p.identityLost)
+      console.log(`        WARNING: ${who}'s token no longer works after the pass; later requests may have seen 401s`);
   }
 } finally {
   await stack.stop();
@@ -614,15 +713,23 @@ const meta = {
 };
 const summary = {
   meta,
-  passes: passes.map(({ serverErrors, checkFailures, ...p }) => ({ ...p, serverErrors: serverErrors.length, checkFailures: checkFailures.length })),
+  passes: passes.map(({ serverErrors, checkFailures, ...p }) => ({
+    ...p,
+    serverErrors: serverErrors.length,
+    checkFailures: checkFailures.length,
+  })),
   serverErrorCauses: causes,
 };
 writeFileSync(path.join(options.outDir, 'summary.json'), JSON.stringify(summary, null, 2));
 writeFileSync(path.join(options.outDir, 'summary.md'), markdown(passes, causes, meta));
 
-console.log(`\nfuzz: ${causes.length} distinct server error(s) in ${totalSeconds.toFixed(0)} s (stack start-up ${startupSeconds.toFixed(0)} s)`);
+console.log(
+  `\nfuzz: ${causes.length} distinct server error(s) in ${totalSeconds.toFixed(0)} s (stack start-up ${startupSeconds.toFixed(0)} s)`,
+);
 for (const c of causes) {
-  console.log(`  ${c.status} ${c.endpoints.join(', ')} ×${c.count} [${c.identities.join(',')}]\n      ${c.error.slice(0, 200)}${c.frame ? `\n      ${c.frame}` : ''}\n      ${curl(c.example).slice(0, 400)}`);
+  console.log(
+    `  ${c.status} ${c.endpoints.join(', ')} ×${c.count} [${c.identities.join(',')}]\n      ${c.error.slice(0, 200)}${c.frame ? `\n      ${c.frame}` : ''}\n      ${curl(c.example).slice(0, 400)}`,
+  );
 }
 console.log(`fuzz: summary in ${path.relative(root, path.join(options.outDir, 'summary.md'))} and summary.json`);
 
@@ -630,11 +737,14 @@ const failed: string[] = [];
 const fiveXX = passes.reduce((n, p) => n + p.serverErrors.length, 0);
 if (fiveXX) failed.push(`${fiveXX} response(s) with a 5xx status (${causes.length} distinct)`);
 for (const p of passes) {
-  if (p.exitCode !== 0 && p.exitCode !== 1) failed.push(`pass ${p.identity} did not complete (exit ${p.exitCode}): ${p.errors.join('; ').slice(0, 300)}`);
+  if (p.exitCode !== 0 && p.exitCode !== 1)
+    failed.push(`pass ${p.identity} did not complete (exit ${p.exitCode}): ${p.errors.join('; ').slice(0, 300)}`);
   else if (p.operations.tested === 0) failed.push(`pass ${p.identity} tested no operation`);
   const hangs = p.toolErrors.filter((e) => /time ?out|timed out|network|connection/i.test(e));
-  if (hangs.length) failed.push(`pass ${p.identity}: requests timed out or lost their connection (${hangs.join('; ').slice(0, 200)})`);
-  if (options.strict && p.cases.withFailures) failed.push(`pass ${p.identity}: ${p.cases.withFailures} case(s) failed a check (FUZZ_STRICT=1)`);
+  if (hangs.length)
+    failed.push(`pass ${p.identity}: requests timed out or lost their connection (${hangs.join('; ').slice(0, 200)})`);
+  if (options.strict && p.cases.withFailures)
+    failed.push(`pass ${p.identity}: ${p.cases.withFailures} case(s) failed a check (FUZZ_STRICT=1)`);
 }
 if (failed.length) {
   console.error(`\nfuzz: FAILED — ${failed.join('; ')}`);

@@ -19,13 +19,24 @@ import { configSchema } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../src/runtime/embedded-postgres.js';
 import { findTemporalCli } from '../src/runtime/temporal-cli.js';
-import { ensureTemporalServer, startTemporalServer, TEMPORAL_PORT_VARIABLES, type TemporalServerHandle } from '../src/runtime/temporal-server.js';
+import {
+  ensureTemporalServer,
+  startTemporalServer,
+  TEMPORAL_PORT_VARIABLES,
+  type TemporalServerHandle,
+} from '../src/runtime/temporal-server.js';
 import { freePort, type Stack } from './stack.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
 
-type ComposeService = { environment?: Record<string, string>; command?: string[] | string; entrypoint?: string[]; volumes?: string[]; healthcheck?: { test?: unknown } };
+type ComposeService = {
+  environment?: Record<string, string>;
+  command?: string[] | string;
+  entrypoint?: string[];
+  volumes?: string[];
+  healthcheck?: { test?: unknown };
+};
 
 /** docker-compose.yml's services (parsed). */
 export function readCompose(file = path.join(root, 'docker-compose.yml')): Record<string, ComposeService> {
@@ -34,13 +45,16 @@ export function readCompose(file = path.join(root, 'docker-compose.yml')): Recor
 
 /** `${NAME:-default}` / `${NAME:?message}` / `${NAME}` with the given values (compose's interpolation). */
 export function interpolate(value: string, vars: Record<string, string | undefined>): string {
-  return String(value).replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}/g, (_m, name: string, op: string | undefined, arg: string) => {
-    const v = vars[name];
-    if (v !== undefined && v !== '') return v;
-    if (op?.endsWith('-')) return arg;
-    if (op?.endsWith('?')) throw new Error(`docker-compose.yml needs ${name}: ${arg}`);
-    return '';
-  });
+  return String(value).replace(
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}/g,
+    (_m, name: string, op: string | undefined, arg: string) => {
+      const v = vars[name];
+      if (v !== undefined && v !== '') return v;
+      if (op?.endsWith('-')) return arg;
+      if (op?.endsWith('?')) throw new Error(`docker-compose.yml needs ${name}: ${arg}`);
+      return '';
+    },
+  );
 }
 
 /** The search attribute names compose's `temporal-setup` service registers. */
@@ -50,7 +64,12 @@ export function composeSearchAttributes(services = readCompose()): Record<string
   const list = /for a in ([^;]+);/.exec(command);
   if (!list) throw new Error('docker-compose.yml: temporal-setup does not loop over the search attributes');
   // `Name:Type` pairs, e.g. `ProcessKey:Keyword ProcessVersion:Int`.
-  return Object.fromEntries(list[1].trim().split(/\s+/).map((pair) => pair.split(':') as [string, string]));
+  return Object.fromEntries(
+    list[1]
+      .trim()
+      .split(/\s+/)
+      .map((pair) => pair.split(':') as [string, string]),
+  );
 }
 
 export interface ProductionStack extends Stack {
@@ -145,7 +164,9 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
 
   try {
     // Tools first (the first run builds the Temporal server: minutes), the build of dist/ alongside.
-    const needBuild = opts.build ?? !['server.js', 'worker.js', 'workflow-bundle.js'].every((f) => existsSync(path.join(root, 'dist', f)));
+    const needBuild =
+      opts.build ??
+      !['server.js', 'worker.js', 'workflow-bundle.js'].every((f) => existsSync(path.join(root, 'dist', f)));
     const [tools, cli] = await Promise.all([
       ensureTemporalServer(logger),
       findTemporalCli(logger),
@@ -159,7 +180,10 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
         .replace(/@postgres:5432\//, `@127.0.0.1:${pgPort}/`)
         .replace(/^temporal:7233$/, () => temporal!.address)
         .replace(/^\/app\/dist\//, `${path.join(root, 'dist')}/`);
-    const envOf = (service: string) => Object.fromEntries(Object.entries(compose[service].environment ?? {}).map(([k, v]) => [k, local(interpolate(v, vars))]));
+    const envOf = (service: string) =>
+      Object.fromEntries(
+        Object.entries(compose[service].environment ?? {}).map(([k, v]) => [k, local(interpolate(v, vars))]),
+      );
     const pgEnv = compose.postgres.environment ?? {};
     const pgUser = interpolate(pgEnv.POSTGRES_USER, vars);
     const pgPassword = interpolate(pgEnv.POSTGRES_PASSWORD, vars);
@@ -188,11 +212,16 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
     const oneShot = async (service: string, env: Record<string, string>) => {
       const svc = compose[service];
       const command = Array.isArray(svc.command) ? svc.command.join(' ') : String(svc.command);
-      if (svc.entrypoint?.join(' ') !== '/bin/sh -c') throw new Error(`docker-compose.yml: ${service} is not a /bin/sh -c command`);
+      if (svc.entrypoint?.join(' ') !== '/bin/sh -c')
+        throw new Error(`docker-compose.yml: ${service} is not a /bin/sh -c command`);
       // Compose substitutes ${VAR} and turns $$ into $ before the shell sees the command.
       const script = interpolate(command.replace(/\$\$/g, '\u0000'), vars).replace(/\u0000/g, '$');
       try {
-        await run('/bin/sh', ['-c', script], { env: { PATH: toolPath, HOME: process.env.HOME ?? '', ...env }, maxBuffer: 16 * 1024 * 1024, timeout: 180_000 });
+        await run('/bin/sh', ['-c', script], {
+          env: { PATH: toolPath, HOME: process.env.HOME ?? '', ...env },
+          maxBuffer: 16 * 1024 * 1024,
+          timeout: 180_000,
+        });
       } catch (err) {
         const e = err as { stdout?: string; stderr?: string; message: string };
         throw new Error(`docker-compose.yml ${service} failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`);
@@ -207,7 +236,8 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
     const tEnv = envOf('temporal');
     // Temporal stores membership ports as smallint: below 32768 (the OS hands out higher ones).
     const portVars: Record<string, string> = {};
-    for (const v of TEMPORAL_PORT_VARIABLES) portVars[v] = String(await freeLowPort(new Set(Object.values(portVars).map(Number))));
+    for (const v of TEMPORAL_PORT_VARIABLES)
+      portVars[v] = String(await freeLowPort(new Set(Object.values(portVars).map(Number))));
     const mounts = Object.fromEntries(
       ((compose.temporal as { volumes?: string[] }).volumes ?? []).map((v) => {
         const [from, to] = v.split(':');
@@ -215,19 +245,35 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
       }),
     );
     const dynamicConfig = mounts[tEnv.DYNAMIC_CONFIG_FILE_PATH];
-    if (!dynamicConfig || !existsSync(dynamicConfig)) throw new Error(`docker-compose.yml: temporal's DYNAMIC_CONFIG_FILE_PATH ${tEnv.DYNAMIC_CONFIG_FILE_PATH} is not a mounted file`);
+    if (!dynamicConfig || !existsSync(dynamicConfig))
+      throw new Error(
+        `docker-compose.yml: temporal's DYNAMIC_CONFIG_FILE_PATH ${tEnv.DYNAMIC_CONFIG_FILE_PATH} is not a mounted file`,
+      );
     temporal = await startTemporalServer({
       tools,
-      env: { ...tEnv, POSTGRES_SEEDS: '127.0.0.1', DB_PORT: String(pgPort), BIND_ON_IP: '127.0.0.1', DYNAMIC_CONFIG_FILE_PATH: dynamicConfig, LOG_LEVEL: 'warn', ...portVars },
+      env: {
+        ...tEnv,
+        POSTGRES_SEEDS: '127.0.0.1',
+        DB_PORT: String(pgPort),
+        BIND_ON_IP: '127.0.0.1',
+        DYNAMIC_CONFIG_FILE_PATH: dynamicConfig,
+        LOG_LEVEL: 'warn',
+        ...portVars,
+      },
       dataDir: path.join(dataDir, 'temporal'),
       logger,
     });
     const address = temporal.address;
     // compose's health check of `temporal`: the frontend's HTTP API answers.
-    const health = /http:\/\/127\.0\.0\.1:7243(\S*)/.exec(JSON.stringify((compose.temporal as { healthcheck?: { test?: unknown } }).healthcheck?.test ?? ''));
+    const health = /http:\/\/127\.0\.0\.1:7243(\S*)/.exec(
+      JSON.stringify((compose.temporal as { healthcheck?: { test?: unknown } }).healthcheck?.test ?? ''),
+    );
     if (!health) throw new Error('docker-compose.yml: temporal health check is not an HTTP check on port 7243');
     const healthUrl = `http://127.0.0.1:${portVars.FRONTEND_HTTP_PORT}${health[1].replace(/["\]]+$/, '')}`;
-    const healthy = () => fetch(healthUrl).then((r) => r.ok).catch(() => false);
+    const healthy = () =>
+      fetch(healthUrl)
+        .then((r) => r.ok)
+        .catch(() => false);
     await waitFor(healthy, 120_000, 'Temporal health');
 
     // compose `temporal-setup`: the namespace and the search attributes.
@@ -240,16 +286,31 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
     // The caller's own settings (a test run's DATABASE_URL, ...) must not leak in.
     for (const key of Object.keys(configSchema.shape)) delete base[key];
     const serverPorts = await Promise.all(Array.from({ length: opts.servers ?? 2 }, () => freePort()));
-    const serverEnv = (i: number): Record<string, string> => ({ ...envOf('server'), HOST: '127.0.0.1', PORT: String(serverPorts[i]), ...(opts.logLevel ? { LOG_LEVEL: opts.logLevel } : {}), ...opts.env });
-    const workerEnv: Record<string, string> = { ...envOf('worker'), ...(opts.logLevel ? { LOG_LEVEL: opts.logLevel } : {}), ...opts.env };
+    const serverEnv = (i: number): Record<string, string> => ({
+      ...envOf('server'),
+      HOST: '127.0.0.1',
+      PORT: String(serverPorts[i]),
+      ...(opts.logLevel ? { LOG_LEVEL: opts.logLevel } : {}),
+      ...opts.env,
+    });
+    const workerEnv: Record<string, string> = {
+      ...envOf('worker'),
+      ...(opts.logLevel ? { LOG_LEVEL: opts.logLevel } : {}),
+      ...opts.env,
+    };
     const commandOf = (service: string) => {
       const cmd = compose[service].command;
-      if (!Array.isArray(cmd) || cmd[0] !== 'node') throw new Error(`docker-compose.yml: ${service} command is not ["node", ...]`);
+      if (!Array.isArray(cmd) || cmd[0] !== 'node')
+        throw new Error(`docker-compose.yml: ${service} command is not ["node", ...]`);
       return cmd.slice(1);
     };
 
     const launch = (name: string, args: string[], env: Record<string, string>) => {
-      const child = spawn(process.execPath, args, { cwd: root, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, args, {
+        cwd: root,
+        env: { ...base, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       const log = createWriteStream(path.join(logDir, `${name}.log`), { flags: 'a' });
       child.stdout!.pipe(log, { end: false });
       child.stderr!.pipe(log, { end: false });
@@ -267,22 +328,35 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
     const startServer = async (i: number) => {
       servers[i] = launch(`server-${i}`, commandOf('server'), serverEnv(i));
       const s = servers[i];
-      await waitFor(async () => {
-        if (s.child.exitCode !== null) throw new Error(`server ${i} exited:\n${s.output()}`);
-        return fetch(`${baseUrls[i]}/readyz`).then((r) => r.ok).catch(() => false);
-      }, 120_000, `server ${i}`);
+      await waitFor(
+        async () => {
+          if (s.child.exitCode !== null) throw new Error(`server ${i} exited:\n${s.output()}`);
+          return fetch(`${baseUrls[i]}/readyz`)
+            .then((r) => r.ok)
+            .catch(() => false);
+        },
+        120_000,
+        `server ${i}`,
+      );
     };
     const startWorker = async (i: number) => {
       workers[i] = launch(`worker-${i}`, commandOf('worker'), { ...workerEnv, LOG_LEVEL: 'info' });
       const w = workers[i];
-      await waitFor(() => {
-        if (w.child.exitCode !== null) throw new Error(`worker ${i} exited:\n${w.output()}`);
-        return w.output().includes('worker started');
-      }, 120_000, `worker ${i}`);
+      await waitFor(
+        () => {
+          if (w.child.exitCode !== null) throw new Error(`worker ${i} exited:\n${w.output()}`);
+          return w.output().includes('worker started');
+        },
+        120_000,
+        `worker ${i}`,
+      );
     };
     // compose: workers depend on a healthy server (migrations and seed run by the server).
     await startServer(0);
-    await Promise.all([...serverPorts.slice(1).map((_, i) => startServer(i + 1)), ...Array.from({ length: opts.workers ?? 2 }, (_, i) => startWorker(i))]);
+    await Promise.all([
+      ...serverPorts.slice(1).map((_, i) => startServer(i + 1)),
+      ...Array.from({ length: opts.workers ?? 2 }, (_, i) => startWorker(i)),
+    ]);
 
     const kill = async (part: 'worker' | 'server', index: number) => {
       const proc = (part === 'server' ? servers : workers)[index];
@@ -302,11 +376,17 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
     const pids = () => {
       let postgres: number | null = null;
       try {
-        postgres = Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]) || null;
+        postgres =
+          Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]) || null;
       } catch {
         // not running
       }
-      return { worker: workers[0].child.pid!, server: servers[0].child.pid!, temporal: temporal?.process.pid ?? null, postgres };
+      return {
+        worker: workers[0].child.pid!,
+        server: servers[0].child.pid!,
+        temporal: temporal?.process.pid ?? null,
+        postgres,
+      };
     };
     return {
       pids,
@@ -335,11 +415,19 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
         }
         return kill(part, 0);
       },
-      exec: (cmd, args) => run(cmd, args, { cwd: root, env: { ...base, ...workerEnv } as NodeJS.ProcessEnv, maxBuffer: 64 * 1024 * 1024 }),
+      exec: (cmd, args) =>
+        run(cmd, args, { cwd: root, env: { ...base, ...workerEnv } as NodeJS.ProcessEnv, maxBuffer: 64 * 1024 * 1024 }),
       shell: (script, extra = {}) =>
         run('/bin/sh', ['-ec', script], {
           cwd: root,
-          env: { ...base, ...workerEnv, PATH: toolPath, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, ...extra } as NodeJS.ProcessEnv,
+          env: {
+            ...base,
+            ...workerEnv,
+            PATH: toolPath,
+            TEMPORAL_ADDRESS: address,
+            TEMPORAL_NAMESPACE: namespace,
+            ...extra,
+          } as NodeJS.ProcessEnv,
           maxBuffer: 64 * 1024 * 1024,
         }),
       stop,

@@ -24,7 +24,13 @@ export interface RebuildReport {
   orphans: string[];
 }
 
-export async function rebuildReadModel(deps: { orm: Orm; client: Client; logger: Logger; tenantId?: string; concurrency?: number }): Promise<RebuildReport> {
+export async function rebuildReadModel(deps: {
+  orm: Orm;
+  client: Client;
+  logger: Logger;
+  tenantId?: string;
+  concurrency?: number;
+}): Promise<RebuildReport> {
   const { project } = createProjectionActivities({ orm: deps.orm, logger: deps.logger } as ActivityDeps);
   const tenantFilter = deps.tenantId ? ` AND TenantId = '${deps.tenantId.replace(/'/g, '')}'` : '';
   const query = `WorkflowType = 'approvalProcess' AND ExecutionStatus = 'Running'${tenantFilter}`;
@@ -52,10 +58,12 @@ export async function rebuildReadModel(deps: { orm: Orm; client: Client; logger:
       for (let id = queue.shift(); id !== undefined; id = queue.shift()) await one(id);
     }),
   );
-  const rows = await deps.orm.em.fork().execute<{ workflow_id: string | null }[]>(
-    `select workflow_id from instances${deps.tenantId ? ' where tenant_id = ?' : ''}`,
-    deps.tenantId ? [deps.tenantId] : [],
-  );
+  const rows = await deps.orm.em
+    .fork()
+    .execute<{ workflow_id: string | null }[]>(
+      `select workflow_id from instances${deps.tenantId ? ' where tenant_id = ?' : ''}`,
+      deps.tenantId ? [deps.tenantId] : [],
+    );
   report.orphans = rows.map((r) => r.workflow_id ?? '').filter((id) => !runningIds.has(id));
   return report;
 }
@@ -80,7 +88,11 @@ async function main() {
   }
 }
 
-if (import.meta.filename === process.argv[1] || process.argv[1]?.endsWith('rebuild-read-model.ts') || process.argv[1]?.endsWith('rebuild-read-model.js')) {
+if (
+  import.meta.filename === process.argv[1] ||
+  process.argv[1]?.endsWith('rebuild-read-model.ts') ||
+  process.argv[1]?.endsWith('rebuild-read-model.js')
+) {
   await main().catch((err) => {
     console.error(err instanceof Error ? err.message : err);
     process.exit(1);

@@ -12,7 +12,10 @@ const histories = readdirSync(dir)
   .filter((f) => f.endsWith('.json'))
   .map((f) => ({ workflowId: f, history: JSON.parse(readFileSync(path.join(dir, f), 'utf8')) }));
 let failed = 0;
-for await (const r of Worker.runReplayHistories({ workflowsPath: path.join(root, 'workflows', 'index.ts') }, histories)) {
+for await (const r of Worker.runReplayHistories(
+  { workflowsPath: path.join(root, 'workflows', 'index.ts') },
+  histories,
+)) {
   if (r.error) failed++;
   console.log(JSON.stringify({ history: r.workflowId, ok: !r.error, error: r.error ? String(r.error) : null }));
 }

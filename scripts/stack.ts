@@ -52,7 +52,12 @@ async function waitReady(url: string, children: ChildProcess[], timeoutMs = 120_
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (children.some((c) => c.exitCode !== null)) throw new Error('a child process exited during start-up');
-    if (await fetch(`${url}/readyz`).then((r) => r.ok).catch(() => false)) return;
+    if (
+      await fetch(`${url}/readyz`)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      return;
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`server not ready at ${url}`);
@@ -84,12 +89,21 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    runtime = await provision({ dataDir, pgPort, temporalPort, temporalUiPort: uiPort, namespace: 'default', headless: true, logger });
+    runtime = await provision({
+      dataDir,
+      pgPort,
+      temporalPort,
+      temporalUiPort: uiPort,
+      namespace: 'default',
+      headless: true,
+      logger,
+    });
     const orm = await createOrm(runtime.databaseUrl);
     await migrate(orm);
     await seed(orm.em.fork(), { adminPassword: 'admin', demoPassword: 'demo', demo: true });
     if (opts.pgSettings && Object.keys(opts.pgSettings).length && runtime.postgres) {
-      for (const [k, v] of Object.entries(opts.pgSettings)) await orm.em.fork().execute(`alter system set ${k.replace(/[^\w.]/g, '')} = '${v.replace(/'/g, '')}'`);
+      for (const [k, v] of Object.entries(opts.pgSettings))
+        await orm.em.fork().execute(`alter system set ${k.replace(/[^\w.]/g, '')} = '${v.replace(/'/g, '')}'`);
       await orm.close();
       await runtime.postgres.stop();
       await runtime.postgres.start();
@@ -109,8 +123,12 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       ...opts.env,
     };
     const launch = (script: string) => {
-      const nodeArgs = script === 'worker.ts' ? opts.workerNodeArgs ?? [] : [];
-      const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
+      const nodeArgs = script === 'worker.ts' ? (opts.workerNodeArgs ?? []) : [];
+      const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
+        cwd: root,
+        env,
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
       children.push(child);
       return child;
     };
@@ -137,13 +155,28 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const pids = () => {
       let postgres: number | null = null;
       try {
-        postgres = Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]) || null;
+        postgres =
+          Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]) || null;
       } catch {
         // not embedded, or not running
       }
-      return { worker: running.worker.pid!, server: running.server.pid!, temporal: runtime!.temporal?.process.pid ?? null, postgres };
+      return {
+        worker: running.worker.pid!,
+        server: running.server.pid!,
+        temporal: runtime!.temporal?.process.pid ?? null,
+        postgres,
+      };
     };
-    return { baseUrl, databaseUrl: runtime.databaseUrl, temporalAddress: runtime.temporalAddress, jwtSecret, taskQueue, crash, pids, stop };
+    return {
+      baseUrl,
+      databaseUrl: runtime.databaseUrl,
+      temporalAddress: runtime.temporalAddress,
+      jwtSecret,
+      taskQueue,
+      crash,
+      pids,
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;

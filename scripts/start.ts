@@ -44,7 +44,11 @@ const runtime = await provision({
 
 const orm = await createOrm(runtime.databaseUrl);
 await migrate(orm);
-await seed(orm.em.fork(), { adminPassword: config.ADMIN_PASSWORD, demoPassword: config.DEMO_PASSWORD, demo: config.SEED_DEMO });
+await seed(orm.em.fork(), {
+  adminPassword: config.ADMIN_PASSWORD,
+  demoPassword: config.DEMO_PASSWORD,
+  demo: config.SEED_DEMO,
+});
 if (config.SEED_DEMO) await deployDemoProcesses(orm.em.fork());
 await orm.close();
 

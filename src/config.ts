@@ -50,7 +50,11 @@ export const configSchema = z.object({
   DEMO_PASSWORD: z.string().min(1).default('demo'),
   SEED_DEMO: bool.default(true),
 
-  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   LOGIN_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   /**
@@ -63,7 +67,11 @@ export const configSchema = z.object({
   HTTP_CALL_ALLOW_PRIVATE: bool.default(false),
   /** Host names an httpCall may reach even though they resolve to private addresses. */
   HTTP_CALL_ALLOW_PRIVATE_HOSTS: z.string().default(''),
-  HTTP_CALL_MAX_RESPONSE_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  HTTP_CALL_MAX_RESPONSE_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -79,8 +87,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config = parsed.data;
   if (config.NODE_ENV === 'production') {
     const problems: string[] = [];
-    if (!env.ADMIN_PASSWORD || config.ADMIN_PASSWORD === 'admin') problems.push('ADMIN_PASSWORD must be set to a non-default value');
-    if (config.SEED_DEMO && (!env.DEMO_PASSWORD || config.DEMO_PASSWORD === 'demo')) problems.push('DEMO_PASSWORD must be set to a non-default value (or SEED_DEMO=false)');
+    if (!env.ADMIN_PASSWORD || config.ADMIN_PASSWORD === 'admin')
+      problems.push('ADMIN_PASSWORD must be set to a non-default value');
+    if (config.SEED_DEMO && (!env.DEMO_PASSWORD || config.DEMO_PASSWORD === 'demo'))
+      problems.push('DEMO_PASSWORD must be set to a non-default value (or SEED_DEMO=false)');
     if (!config.JWT_SECRET && !config.OIDC_JWKS_URL) problems.push('JWT_SECRET (or OIDC_JWKS_URL) must be set');
     if (!config.DATABASE_URL) problems.push('DATABASE_URL must be set');
     if (!config.TEMPORAL_ADDRESS) problems.push('TEMPORAL_ADDRESS must be set');

@@ -29,7 +29,11 @@ export const ErrorCodes = {
   PAYLOAD_TOO_LARGE: { code: 41300, status: 413, message: 'Request body too large' },
   UNSUPPORTED_MEDIA_TYPE: { code: 41500, status: 415, message: 'Send the body as application/json' },
   DSL_INVALID: { code: 42200, status: 422, message: 'The process definition does not validate' },
-  IDEMPOTENCY_KEY_REUSED: { code: 42201, status: 422, message: 'This Idempotency-Key was already used with another request body' },
+  IDEMPOTENCY_KEY_REUSED: {
+    code: 42201,
+    status: 422,
+    message: 'This Idempotency-Key was already used with another request body',
+  },
   RATE_LIMITED: { code: 42900, status: 429, message: 'Too many requests' },
   INTERNAL: { code: 50000, status: 500, message: 'Internal error' },
   UNAVAILABLE: { code: 50300, status: 503, message: 'A dependency is unavailable' },

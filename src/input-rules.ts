@@ -42,7 +42,8 @@ export function inspectJson(value: unknown, prefix = '', maxDepth = MAX_JSON_DEP
     if (v === null || typeof v !== 'object') continue;
     if (depth + 1 > maxDepth) return { path, message: `nested deeper than ${maxDepth} levels` };
     if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], path: join(path, String(i)), depth: depth + 1 });
+      for (let i = v.length - 1; i >= 0; i--)
+        stack.push({ value: v[i], path: join(path, String(i)), depth: depth + 1 });
       continue;
     }
     const keys = Object.keys(v);
@@ -58,5 +59,6 @@ export function inspectJson(value: unknown, prefix = '', maxDepth = MAX_JSON_DEP
 /** Throws the 400 envelope naming the field, when the value has a problem. */
 export function refuseUnacceptable(value: unknown, prefix = '', maxDepth = MAX_JSON_DEPTH): void {
   const problem = inspectJson(value, prefix, maxDepth);
-  if (problem) throw new AppError('VALIDATION_FAILED', `${problem.path || 'body'}: ${problem.message}`, { fields: [problem] });
+  if (problem)
+    throw new AppError('VALIDATION_FAILED', `${problem.path || 'body'}: ${problem.message}`, { fields: [problem] });
 }

@@ -2,13 +2,29 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 
 // Paths that may carry secrets; pino replaces them before anything is written.
 const redact = [
-  'password', '*.password', '*.*.password',
-  'token', '*.token', 'accessToken', '*.accessToken',
-  'authorization', '*.authorization', '*.headers.authorization', 'req.headers.authorization',
-  'req.query.token', 'JWT_SECRET', '*.JWT_SECRET', 'DATABASE_URL', '*.DATABASE_URL',
+  'password',
+  '*.password',
+  '*.*.password',
+  'token',
+  '*.token',
+  'accessToken',
+  '*.accessToken',
+  'authorization',
+  '*.authorization',
+  '*.headers.authorization',
+  'req.headers.authorization',
+  'req.query.token',
+  'JWT_SECRET',
+  '*.JWT_SECRET',
+  'DATABASE_URL',
+  '*.DATABASE_URL',
 ];
 
-export function createLogger(level = process.env.LOG_LEVEL ?? 'info', name = 'approvals', destination?: DestinationStream): Logger {
+export function createLogger(
+  level = process.env.LOG_LEVEL ?? 'info',
+  name = 'approvals',
+  destination?: DestinationStream,
+): Logger {
   const options = { name, level, redact: { paths: redact, censor: '[redacted]' } };
   return destination ? pino(options, destination) : pino(options);
 }

@@ -24,7 +24,9 @@ export const TimestampQuery = z
 
 // ---------- tasks and instances ----------
 
-export const Candidates = z.object({ userIds: z.array(z.string()), roleIds: z.array(z.string()), deptIds: z.array(z.string()) }).openapi('Candidates');
+export const Candidates = z
+  .object({ userIds: z.array(z.string()), roleIds: z.array(z.string()), deptIds: z.array(z.string()) })
+  .openapi('Candidates');
 
 export const Task = z
   .object({
@@ -97,16 +99,24 @@ const statusFilter = (description: string) => z.string().optional().openapi({ de
 /** `<prefix>After` and `<prefix>Before`, an optional time range (its bounds listed in the given order). */
 function timeRange<P extends string>(prefix: P, order: ['After', 'Before'] | ['Before', 'After']) {
   const bound = TimestampQuery.optional();
-  return Object.fromEntries(order.map((end) => [`${prefix}${end}`, bound])) as { [K in `${P}After` | `${P}Before`]: typeof bound };
+  return Object.fromEntries(order.map((end) => [`${prefix}${end}`, bound])) as {
+    [K in `${P}After` | `${P}Before`]: typeof bound;
+  };
 }
 
 export const TaskQuery = PageQuery.extend({
-  ...textFilters('instanceId', 'assignee'), status: statusFilter('comma-separated, e.g. pending,active'), ...textFilters('processKey'), ...timeRange('due', ['Before', 'After']),
+  ...textFilters('instanceId', 'assignee'),
+  status: statusFilter('comma-separated, e.g. pending,active'),
+  ...textFilters('processKey'),
+  ...timeRange('due', ['Before', 'After']),
 });
 export type TaskQuery = z.infer<typeof TaskQuery>;
 
 export const InstanceQuery = PageQuery.extend({
-  ...textFilters('processKey', 'businessKey'), status: statusFilter('comma-separated statuses'), ...textFilters('initiator'), ...timeRange('started', ['After', 'Before']),
+  ...textFilters('processKey', 'businessKey'),
+  status: statusFilter('comma-separated statuses'),
+  ...textFilters('initiator'),
+  ...timeRange('started', ['After', 'Before']),
 });
 export type InstanceQuery = z.infer<typeof InstanceQuery>;
 

@@ -1,5 +1,13 @@
 // One process instance: interprets the deployed DSL snapshot until the instance ends.
-import { allHandlersFinished, condition, continueAsNew, patched, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  patched,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { Engine } from './engine/engine.js';
 import { DURABLE_PROJECTION, PATHS_BEFORE_UPDATES, legacyProjection, projection } from './engine/activities.js';
 import { canCarry, resumeAll, spawn } from './engine/interpreter.js';
@@ -52,7 +60,10 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
   if (!durable) engine.hold();
   if (input.carried) resumeAll(engine);
   else {
-    engine.trail('start', { userId: input.instance.initiatorId, detail: { processKey: input.instance.processKey, version: input.instance.processVersion } });
+    engine.trail('start', {
+      userId: input.instance.initiatorId,
+      detail: { processKey: input.instance.processKey, version: input.instance.processVersion },
+    });
     const first = input.doc.metadata.nodes[input.doc.metadata.firstNodeIndex ?? 0];
     spawn(engine, first.id, null);
   }
@@ -64,7 +75,9 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
   const limit = input.historyLimit ?? DEFAULT_HISTORY_LIMIT;
   const shouldRoll = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > limit;
   for (;;) {
-    await condition(() => engine.ended || (shouldRoll() && engine.settled() && canCarry(engine) && allHandlersFinished()));
+    await condition(
+      () => engine.ended || (shouldRoll() && engine.settled() && canCarry(engine) && allHandlersFinished()),
+    );
     if (engine.ended) break;
     await condition(allHandlersFinished);
     if (engine.settled() && canCarry(engine)) {
@@ -82,7 +95,10 @@ async function project(engine: Engine, durable: boolean): Promise<void> {
   for (;;) {
     await condition(() => engine.seq > engine.projectedSeq && engine.quiet());
     const snapshot = engine.snapshot();
-    if (durable) await projection.project.executeWithOptions({ summary: projectionSummary(snapshot) }, [{ tenantId: engine.info.tenantId, snapshot }]);
+    if (durable)
+      await projection.project.executeWithOptions({ summary: projectionSummary(snapshot) }, [
+        { tenantId: engine.info.tenantId, snapshot },
+      ]);
     else await legacyProjection.project({ tenantId: engine.info.tenantId, snapshot });
     engine.markProjected(snapshot);
     refreshDetails(engine); // the Web UI's current details follow every settled state

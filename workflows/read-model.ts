@@ -19,8 +19,19 @@ export function registerReadModelQuery(engine: Engine) {
     for (const t of tasks) {
       const node = engine.doc.metadata.nodes.find((n) => n.id === t.activityId);
       formPermissions[t.id] = (node?.additionalInfo?.formPermissions as Record<string, string> | undefined) ?? null;
-      actionPermissions[t.id] = (node?.additionalInfo?.actionPermissions as Record<string, boolean> | undefined) ?? null;
+      actionPermissions[t.id] =
+        (node?.additionalInfo?.actionPermissions as Record<string, boolean> | undefined) ?? null;
     }
-    return { seq: engine.seq, instance: engine.instanceRow(), tasks, formPermissions, actionPermissions, trail: [], cc: [], notifications: [], ended: engine.ended };
+    return {
+      seq: engine.seq,
+      instance: engine.instanceRow(),
+      tasks,
+      formPermissions,
+      actionPermissions,
+      trail: [],
+      cc: [],
+      notifications: [],
+      ended: engine.ended,
+    };
   });
 }

@@ -25,7 +25,12 @@ export async function bareApproval(input: { approvers: string[] }): Promise<Bare
   let step = 0;
   const state = (): BareState => {
     const done = step >= input.approvers.length;
-    return { step, taskId: done ? null : `t${step}`, assignee: done ? null : input.approvers[step], status: done ? 'completed' : 'active' };
+    return {
+      step,
+      taskId: done ? null : `t${step}`,
+      assignee: done ? null : input.approvers[step],
+      status: done ? 'completed' : 'active',
+    };
   };
   setHandler(sync, () => state());
   setHandler(current, () => state());

@@ -29,7 +29,8 @@ export function approvalNodesAhead(doc: ProcessDocument, fromNodeIds: readonly s
     .filter((id) => !current.has(id) && index.byId.get(id)?.type === 'userTask')
     .map((id) => ({
       node: index.byId.get(id)!,
-      undecided: ends.length > 0 && !onEveryPath.has(id) && (joins.size === 0 || reachesAnyEnd(doc, starts, id, ends, joins)),
+      undecided:
+        ends.length > 0 && !onEveryPath.has(id) && (joins.size === 0 || reachesAnyEnd(doc, starts, id, ends, joins)),
     }));
 }
 
@@ -90,7 +91,7 @@ function endDominators(doc: ProcessDocument, starts: string[], reach: Set<string
     }
     return a;
   };
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (let k = order.length - 2; k >= 0; k--) {
       const v = order[k]; // reverse post-order, the source (last) left out

@@ -38,7 +38,19 @@ for (const type of ['double', 'int', 'string', 'bool', 'list', 'map']) {
 }
 const typedEnvironments = new Map<string, Environment>();
 
-const CEL_TYPES = new Set(['double', 'int', 'uint', 'string', 'bool', 'bytes', 'list', 'map', 'dyn', 'timestamp', 'duration']);
+const CEL_TYPES = new Set([
+  'double',
+  'int',
+  'uint',
+  'string',
+  'bool',
+  'bytes',
+  'list',
+  'map',
+  'dyn',
+  'timestamp',
+  'duration',
+]);
 const FORM_TYPES: Record<string, string> = {
   number: 'double',
   integer: 'double',

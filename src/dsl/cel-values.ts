@@ -24,7 +24,11 @@ export function celContext(ctx: Variables, use: VariableUse): Record<string, unk
   const source = isPlainObject(ctx?.msg) ? ctx.msg : {};
   const msg = use.wholeMsg
     ? toCelValue(source, 'msg', budget, 0)
-    : new Map([...use.fields].filter((f) => Object.hasOwn(source, f)).map((f) => [f, toCelValue(source[f], `msg.${f}`, budget, 1)]));
+    : new Map(
+        [...use.fields]
+          .filter((f) => Object.hasOwn(source, f))
+          .map((f) => [f, toCelValue(source[f], `msg.${f}`, budget, 1)]),
+      );
   const metadata = toCelValue(isPlainObject(ctx?.metadata) ? ctx.metadata : {}, 'metadata', budget, 0);
   return { msg, metadata };
 }
@@ -51,7 +55,8 @@ function toCelValue(value: unknown, path: string, budget: Budget, depth: number)
     case 'bigint':
       return value;
     case 'string':
-      if ((budget.chars -= value.length) < 0) throw new Error(`the variables read hold more than ${MAX_CHARS} characters`);
+      if ((budget.chars -= value.length) < 0)
+        throw new Error(`the variables read hold more than ${MAX_CHARS} characters`);
       return value;
   }
   if (value === null || value instanceof Date) return value;

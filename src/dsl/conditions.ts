@@ -46,7 +46,12 @@ export function validateConditions(doc: ProcessDocument): { valid: boolean; resu
     if (!Array.isArray(cases)) continue;
     cases.forEach((c: { case?: unknown } | null, i) => {
       const expression = c?.case;
-      results.push({ nodeId: node.id, caseIndex: i + 1, expression: String(expression ?? ''), ...check(expression, varTypes) });
+      results.push({
+        nodeId: node.id,
+        caseIndex: i + 1,
+        expression: String(expression ?? ''),
+        ...check(expression, varTypes),
+      });
     });
   }
   return { valid: results.every((r) => r.valid), results };

@@ -41,10 +41,14 @@ export function checkBounds(root: ASTNode): void {
   let growing = 0;
   const visit = (node: ASTNode, loop: string | null) => {
     if (isGrowingAddition(node) && ++growing > MAX_GROWING_ADDITIONS) {
-      throw new Error(`more than ${MAX_GROWING_ADDITIONS} additions of strings, lists or untyped values; wrap numbers in double(...)`);
+      throw new Error(
+        `more than ${MAX_GROWING_ADDITIONS} additions of strings, lists or untyped values; wrap numbers in double(...)`,
+      );
     }
     if (loop && isRoot(node)) {
-      throw new Error(`inside ${loop}(...) only the loop variable and literals can be used, not ${node.args as string}`);
+      throw new Error(
+        `inside ${loop}(...) only the loop variable and literals can be used, not ${node.args as string}`,
+      );
     }
     if (node.op === 'rcall') {
       const [name, receiver, args] = node.args;
@@ -59,7 +63,8 @@ export function checkBounds(root: ASTNode): void {
         return;
       }
       // Literal patterns are checked now so that deploy reports them.
-      if (name === 'safeMatches' && args[0]?.op === 'value' && typeof args[0].args === 'string') compilePattern(args[0].args);
+      if (name === 'safeMatches' && args[0]?.op === 'value' && typeof args[0].args === 'string')
+        compilePattern(args[0].args);
     }
     for (const child of children(node)) visit(child, loop);
   };

@@ -39,7 +39,8 @@ const prepared = new Map<string, Prepared>();
 
 function prepare(src: string, varTypes?: Record<string, string>): Prepared {
   if (typeof src !== 'string' || src.trim() === '') throw new Error('expression is empty');
-  if (src.length > MAX_EXPRESSION_LENGTH) throw new Error(`expression is longer than ${MAX_EXPRESSION_LENGTH} characters`);
+  if (src.length > MAX_EXPRESSION_LENGTH)
+    throw new Error(`expression is longer than ${MAX_EXPRESSION_LENGTH} characters`);
   const cel = translateExpression(src, { forEngine: true });
   const program = runtime.parse(cel) as Program;
   const checked = program.check(); // also annotates the AST with types for checkBounds

@@ -68,7 +68,10 @@ export function normaliseUserTask(raw: Obj, actionPermissions?: Obj): Normalised
     const present = legacy.filter((k) => k in c);
     if (present.length === 0) return false;
     if (canonical in c) {
-      problems.push({ field: present[0], message: `both "${canonical}" and the older "${present[0]}" are given; keep one` });
+      problems.push({
+        field: present[0],
+        message: `both "${canonical}" and the older "${present[0]}" are given; keep one`,
+      });
       for (const k of present) delete c[k];
       return false;
     }
@@ -150,7 +153,8 @@ function approveModeFromLegacy(type: unknown, rawRule: unknown, problems: FieldP
   let rule: Obj | undefined;
   if (typeof rawRule === 'string' && rawRule.trim() !== '') {
     const parsed = parseJson(rawRule, 'approvalRule', problems);
-    if (parsed !== undefined && !isObj(parsed)) problems.push({ field: 'approvalRule', message: 'must be a JSON object' });
+    if (parsed !== undefined && !isObj(parsed))
+      problems.push({ field: 'approvalRule', message: 'must be a JSON object' });
     rule = isObj(parsed) ? parsed : undefined;
   } else if (isObj(rawRule)) {
     rule = rawRule;

@@ -21,9 +21,11 @@ const cache = new Map<string, RE2JS>();
 export function compilePattern(pattern: string): RE2JS {
   let re = cache.get(pattern);
   if (re) return re;
-  if (pattern.length > MAX_PATTERN_LENGTH) throw new PatternError(`invalid pattern: longer than ${MAX_PATTERN_LENGTH} characters`);
+  if (pattern.length > MAX_PATTERN_LENGTH)
+    throw new PatternError(`invalid pattern: longer than ${MAX_PATTERN_LENGTH} characters`);
   for (const [, min, max] of pattern.matchAll(/\{(\d+)(?:,(\d*))?\}/g)) {
-    if (Number(min) > MAX_REPEAT || Number(max || 0) > MAX_REPEAT) throw new PatternError(`invalid pattern: repetition above ${MAX_REPEAT}`);
+    if (Number(min) > MAX_REPEAT || Number(max || 0) > MAX_REPEAT)
+      throw new PatternError(`invalid pattern: repetition above ${MAX_REPEAT}`);
   }
   try {
     re = RE2JS.compile(pattern);
@@ -31,7 +33,8 @@ export function compilePattern(pattern: string): RE2JS {
     if (!(e instanceof RE2JSException)) throw e;
     throw new PatternError(e.message.replace(/^error parsing regexp: /, 'invalid pattern: '));
   }
-  if (re.programSize() > MAX_PROGRAM_SIZE) throw new PatternError(`invalid pattern: too large (more than ${MAX_PROGRAM_SIZE} instructions)`);
+  if (re.programSize() > MAX_PROGRAM_SIZE)
+    throw new PatternError(`invalid pattern: too large (more than ${MAX_PROGRAM_SIZE} instructions)`);
   if (cache.size >= 200) cache.delete(cache.keys().next().value!);
   cache.set(pattern, re);
   return re;

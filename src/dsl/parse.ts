@@ -49,7 +49,11 @@ export function parseProcess(input: unknown): ParseResult {
     oversized = true;
   }
   if (Array.isArray(metadata.connections) && metadata.connections.length > MAX_CONNECTIONS) {
-    at(shape, 'metadata.connections', `has ${metadata.connections.length} connections; at most ${MAX_CONNECTIONS} are allowed`);
+    at(
+      shape,
+      'metadata.connections',
+      `has ${metadata.connections.length} connections; at most ${MAX_CONNECTIONS} are allowed`,
+    );
     oversized = true;
   }
   if (oversized) return { doc: null, problems: [...shape, ...other] };
@@ -143,7 +147,8 @@ function parseNode(raw: unknown, path: string, shape: Problem[], other: Problem[
   }
   const nodeId = isNonEmptyString(raw.id) ? raw.id : null;
   const before = shape.length;
-  const fail = (field: string, message: string) => shape.push({ nodeId, field: nodeId ? field : `${path}.${field}`, message });
+  const fail = (field: string, message: string) =>
+    shape.push({ nodeId, field: nodeId ? field : `${path}.${field}`, message });
   if (!nodeId) fail('id', 'required non-empty string');
   if (!isNonEmptyString(raw.type)) fail('type', 'required non-empty string');
   if (raw.name !== undefined && typeof raw.name !== 'string') fail('name', 'must be a string');

@@ -27,9 +27,7 @@ export const userTaskConfigSchema = z
       .strict()
       .optional(),
     sequential: z.boolean().optional(),
-    selfApproval: z
-      .enum(['none', 'skip', 'autoApprove', 'delegateToManager', 'delegateToDeptManager'])
-      .default('none'),
+    selfApproval: z.enum(['none', 'skip', 'autoApprove', 'delegateToManager', 'delegateToDeptManager']).default('none'),
     emptyApproverPolicy: z.enum(['tenant_admin', 'auto_approve', 'park']).default('tenant_admin'),
     timeout: z
       .object({
@@ -61,9 +59,7 @@ export const switchConfigSchema = z
   .object({ cases: z.array(z.object({ case: z.string(), then: z.string().min(1) }).strict()) })
   .strict();
 
-export const joinConfigSchema = z
-  .object({ timeout: z.number().int().min(0).optional() })
-  .strict();
+export const joinConfigSchema = z.object({ timeout: z.number().int().min(0).optional() }).strict();
 
 export const delayConfigSchema = z
   .object({
@@ -73,9 +69,7 @@ export const delayConfigSchema = z
   })
   .strict();
 
-export const serviceTaskConfigSchema = z
-  .object({ functionName: z.string(), param: z.string().optional() })
-  .strict();
+export const serviceTaskConfigSchema = z.object({ functionName: z.string(), param: z.string().optional() }).strict();
 
 export const httpCallConfigSchema = z
   .object({

@@ -57,7 +57,8 @@ export function tokenize(src: string): Token[] {
       kind = 'punct';
     }
     const text = src.slice(start, i);
-    if (OPENING.has(text) && ++depth > MAX_NESTING) throw new TranslateError(`expression nests deeper than ${MAX_NESTING} levels`);
+    if (OPENING.has(text) && ++depth > MAX_NESTING)
+      throw new TranslateError(`expression nests deeper than ${MAX_NESTING} levels`);
     if (CLOSING.has(text)) depth--;
     tokens.push({ kind, text, ws });
   }
@@ -115,10 +116,12 @@ function rewriteWords(tokens: Token[]): Token[] {
     else if (word === 'nil') out.push({ ...t, text: 'null' });
     else if (word === 'len' && next?.text === '(') out.push({ ...t, text: 'size' });
     else if (word === 'not') {
-      const binary = endsOperand(prev) && next?.kind === 'ident' && (next.text === 'in' || INFIX_METHODS.has(next.text));
+      const binary =
+        endsOperand(prev) && next?.kind === 'ident' && (next.text === 'in' || INFIX_METHODS.has(next.text));
       out.push(binary ? { ...t, kind: 'negate' } : { kind: 'punct', text: '!', ws: t.ws });
       if (!binary && next) next.ws = '';
-    } else if (INFIX_METHODS.has(word) && (endsOperand(prev) || prev?.kind === 'negate')) out.push({ ...t, kind: 'infix' });
+    } else if (INFIX_METHODS.has(word) && (endsOperand(prev) || prev?.kind === 'negate'))
+      out.push({ ...t, kind: 'infix' });
     else if (word === 'in' && prev?.kind === 'negate') out.push({ ...t, kind: 'infix' });
     else out.push(t);
   });
@@ -159,7 +162,12 @@ function rewriteInfix(tokens: Token[]): Token[] {
 }
 
 function isStop(t: Token): boolean {
-  return (t.kind === 'punct' && STOPS.has(t.text)) || t.kind === 'infix' || t.kind === 'negate' || (t.kind === 'ident' && t.text === 'in');
+  return (
+    (t.kind === 'punct' && STOPS.has(t.text)) ||
+    t.kind === 'infix' ||
+    t.kind === 'negate' ||
+    (t.kind === 'ident' && t.text === 'in')
+  );
 }
 
 /** Index where the left operand of the operator at `end` starts. */

@@ -1,7 +1,16 @@
 // The process document (GFlow rule-chain format) after parsing and normalisation.
 
 /** Node types of approval (BPM) processes. */
-export const approvalNodeTypes = ['startTask', 'userTask', 'ccTask', 'switch', 'inclusive', 'fork', 'join', 'end'] as const;
+export const approvalNodeTypes = [
+  'startTask',
+  'userTask',
+  'ccTask',
+  'switch',
+  'inclusive',
+  'fork',
+  'join',
+  'end',
+] as const;
 
 /** Automation node types (rule-chain side). */
 export const ruleChainNodeTypes = ['serviceTask', 'httpCall', 'delay', 'subProcess'] as const;
@@ -76,13 +85,7 @@ export interface ProcessDocument {
 // ---- node configurations (canonical form) ----
 
 export type ApproverType =
-  | 'user'
-  | 'role'
-  | 'dept'
-  | 'manager'
-  | 'multiLevelManager'
-  | 'initiatorSelect'
-  | 'initiatorSelf';
+  'user' | 'role' | 'dept' | 'manager' | 'multiLevelManager' | 'initiatorSelect' | 'initiatorSelf';
 
 export interface Approver {
   type: ApproverType;

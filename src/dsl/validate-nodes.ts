@@ -2,7 +2,16 @@
 import type { z } from 'zod';
 import { formVariableTypes } from './conditions.js';
 import { compileCondition } from './expressions.js';
-import { firstNode, isFlowEdge, isParallelNode, nodeById, outgoing, pathCrossesParallel, upstream, walk } from './graph.js';
+import {
+  firstNode,
+  isFlowEdge,
+  isParallelNode,
+  nodeById,
+  outgoing,
+  pathCrossesParallel,
+  upstream,
+  walk,
+} from './graph.js';
 import { nodeConfigSchemas } from './schemas.js';
 import { isTemplate, templateProblems } from './templates.js';
 import { isNodeType, nodeTypes, type DslNode, type Problem, type ProcessDocument } from './types.js';
@@ -40,12 +49,21 @@ export function nodeProblems(doc: ProcessDocument, node: DslNode, opts: Validate
       break;
     case 'delay':
       if (typeof c.delayMs === 'string') {
-        templateRules(c.delayMs, 'configuration.delayMs', report, 'must be a number ≥ 0 or a template such as ${msg.waitMs}');
+        templateRules(
+          c.delayMs,
+          'configuration.delayMs',
+          report,
+          'must be a number ≥ 0 or a template such as ${msg.waitMs}',
+        );
       }
       break;
     case 'serviceTask':
       if (emptyString(c.functionName)) report('configuration.functionName', 'must not be empty');
-      else if (typeof c.functionName === 'string' && opts.functions && !opts.functions.includes(c.functionName as string)) {
+      else if (
+        typeof c.functionName === 'string' &&
+        opts.functions &&
+        !opts.functions.includes(c.functionName as string)
+      ) {
         report('configuration.functionName', `function "${String(c.functionName)}" is not registered in the worker`);
       }
       if (typeof c.param === 'string') templateRules(c.param, 'configuration.param', report);
@@ -55,7 +73,8 @@ export function nodeProblems(doc: ProcessDocument, node: DslNode, opts: Validate
       break;
     case 'subProcess':
       if (emptyString(c.targetId)) report('configuration.targetId', 'must not be empty');
-      else if (c.targetId === doc.ruleChain.id) report('configuration.targetId', 'a process cannot start itself as a sub-process');
+      else if (c.targetId === doc.ruleChain.id)
+        report('configuration.targetId', 'a process cannot start itself as a sub-process');
       break;
   }
   return problems;
@@ -99,11 +118,21 @@ function userTaskRules(doc: ProcessDocument, node: DslNode, c: Obj, report: Repo
     const listKey = approverLists[approver.type];
     const list = listKey ? approver[listKey] : undefined;
     if (listKey && (!Array.isArray(list) || list.length === 0)) {
-      report(`configuration.approver.${listKey}`, `approver type "${approver.type}" needs at least one id in ${listKey}`);
+      report(
+        `configuration.approver.${listKey}`,
+        `approver type "${approver.type}" needs at least one id in ${listKey}`,
+      );
     }
     if (approver.type === 'initiatorSelect') {
-      if (blank(approver.expression)) report('configuration.approver.expression', 'initiatorSelect needs a template such as ${msg.approvers}');
-      else templateRules(approver.expression as string, 'configuration.approver.expression', report, 'must be a template such as ${msg.approvers}');
+      if (blank(approver.expression))
+        report('configuration.approver.expression', 'initiatorSelect needs a template such as ${msg.approvers}');
+      else
+        templateRules(
+          approver.expression as string,
+          'configuration.approver.expression',
+          report,
+          'must be a template such as ${msg.approvers}',
+        );
     }
     const levels = approver.levels;
     if (approver.type === 'manager' && typeof levels === 'number' && levels < 1) {
@@ -149,20 +178,28 @@ function rejectRules(doc: ProcessDocument, node: DslNode, reject: Obj, report: R
     if (blank(target)) report(field, 'reject strategy "toNode" needs a target node id');
     else if (!targetNode) report(field, `"${String(target)}" is not a node of this process`);
     else if (targetNode.id === node.id) report(field, 'cannot be the node itself');
-    else if (targetNode.type !== 'userTask' && targetNode.type !== 'startTask') report(field, `"${targetNode.id}" must be a userTask or startTask`);
-    else if (!upstream(doc, node.id).has(targetNode.id)) report(field, `"${targetNode.id}" is not upstream of this node`);
+    else if (targetNode.type !== 'userTask' && targetNode.type !== 'startTask')
+      report(field, `"${targetNode.id}" must be a userTask or startTask`);
+    else if (!upstream(doc, node.id).has(targetNode.id))
+      report(field, `"${targetNode.id}" is not upstream of this node`);
     else if (pathCrossesParallel(doc, node.id, targetNode.id)) {
       report(field, `the path back to "${targetNode.id}" crosses a fork, join or inclusive`);
     }
   } else if (reject.strategy === 'toStarter') {
     const first = firstNode(doc);
     if (first && first.id !== node.id && pathCrossesParallel(doc, node.id, first.id)) {
-      report('configuration.reject.strategy', 'toStarter: the path back to the first node crosses a fork, join or inclusive');
+      report(
+        'configuration.reject.strategy',
+        'toStarter: the path back to the first node crosses a fork, join or inclusive',
+      );
     }
   } else if (reject.strategy === 'toPrev') {
     const crossed = toPrevCrossing(doc, node);
     if (crossed) {
-      report('configuration.reject.strategy', `toPrev: the path back to the previous approval crosses "${crossed.id}" (${crossed.type})`);
+      report(
+        'configuration.reject.strategy',
+        `toPrev: the path back to the previous approval crosses "${crossed.id}" (${crossed.type})`,
+      );
     }
   }
 }
@@ -203,7 +240,8 @@ function httpRules(c: Obj, report: Report): void {
   if (emptyString(c.url)) return report('configuration.url', 'must not be empty');
   if (typeof c.url !== 'string') return;
   const url = c.url as string;
-  if (!url.startsWith('${') && !/^https?:\/\//i.test(url)) report('configuration.url', 'must be an http(s) URL or a template');
+  if (!url.startsWith('${') && !/^https?:\/\//i.test(url))
+    report('configuration.url', 'must be an http(s) URL or a template');
   templateRules(url, 'configuration.url', report);
   if (isObj(c.headers)) {
     for (const [name, value] of Object.entries(c.headers)) {

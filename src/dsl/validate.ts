@@ -44,7 +44,11 @@ function structureProblems(doc: ProcessDocument): Problem[] {
   connections.forEach((c, i) => {
     for (const key of ['fromId', 'toId'] as const) {
       if (!seen.has(c[key])) {
-        problems.push({ nodeId: null, field: `metadata.connections[${i}].${key}`, message: `names unknown node "${c[key]}"` });
+        problems.push({
+          nodeId: null,
+          field: `metadata.connections[${i}].${key}`,
+          message: `names unknown node "${c[key]}"`,
+        });
       }
     }
   });
@@ -76,7 +80,8 @@ function reachabilityProblems(doc: ProcessDocument): Problem[] {
       problems.push({ nodeId: node.id, field: 'connections', message: 'no end node can be reached from here' });
     }
   }
-  if (ends.length === 0) problems.push({ nodeId: null, field: 'metadata.nodes', message: 'the process has no end node' });
+  if (ends.length === 0)
+    problems.push({ nodeId: null, field: 'metadata.nodes', message: 'the process has no end node' });
   return problems;
 }
 
@@ -103,7 +108,8 @@ function regionProblems(doc: ProcessDocument): Problem[] {
     if (region.joinId || region.branches.length === 0) continue;
     const joins = new Set(region.branches.flatMap((b) => [...b.joinIds]));
     if (joins.size === 0) report(`the branches of this ${split.type} never meet at a join`);
-    else if (joins.size > 1) report(`the branches of this ${split.type} meet at different joins (${[...joins].join(', ')})`);
+    else if (joins.size > 1)
+      report(`the branches of this ${split.type} meet at different joins (${[...joins].join(', ')})`);
     else {
       const [join] = joins;
       for (const b of region.branches.filter((br) => !br.joinIds.has(join))) {

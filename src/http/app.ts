@@ -61,12 +61,21 @@ export function createApp(deps: AppDeps) {
     const started = performance.now();
     await next();
     deps.logger.info(
-      { requestId: c.get('requestId'), method: c.req.method, url: safeUrl(c.req.path), status: c.res.status, ms: Math.round(performance.now() - started) },
+      {
+        requestId: c.get('requestId'),
+        method: c.req.method,
+        url: safeUrl(c.req.path),
+        status: c.res.status,
+        ms: Math.round(performance.now() - started),
+      },
       'request',
     );
   });
   // Before authentication: a path that exists answers 405 for a method it does not declare.
-  app.use('*', methodGuard(() => app.routes));
+  app.use(
+    '*',
+    methodGuard(() => app.routes),
+  );
   app.use(
     '/api/*',
     bodyLimit({
@@ -80,7 +89,11 @@ export function createApp(deps: AppDeps) {
 
   for (const [path, router] of routers(deps)) app.route(path, router);
 
-  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+  });
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: {
@@ -91,7 +104,10 @@ export function createApp(deps: AppDeps) {
   });
 
   // The web console (ui/dist) at `/`; after every route, so only paths no route answered reach it.
-  app.use('*', uiStatic({ temporalUiUrl: process.env.TEMPORAL_UI_URL ?? null, namespace: deps.config.TEMPORAL_NAMESPACE }));
+  app.use(
+    '*',
+    uiStatic({ temporalUiUrl: process.env.TEMPORAL_UI_URL ?? null, namespace: deps.config.TEMPORAL_NAMESPACE }),
+  );
 
   app.notFound(notFound);
   app.onError(onError);

@@ -9,7 +9,10 @@ import type { Context } from 'hono';
 export function clientAddress(c: Context, hops: number): string {
   const socket: string = (c.env as any)?.incoming?.socket?.remoteAddress ?? 'local';
   if (hops <= 0) return socket;
-  const forwarded = (c.req.header('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const forwarded = (c.req.header('x-forwarded-for') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!forwarded.length) return socket;
   // Fewer entries than hops: every entry was written by a trusted proxy, the leftmost is the client.
   return forwarded[Math.max(0, forwarded.length - hops)];

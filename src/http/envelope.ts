@@ -14,10 +14,18 @@ export const ErrorEnvelope = z
   .openapi('ErrorEnvelope');
 
 export function page<T extends z.ZodType>(item: T) {
-  return z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });
+  return z.object({
+    items: z.array(item),
+    total: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+  });
 }
 
-const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ErrorEnvelope } } });
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: ErrorEnvelope } },
+});
 
 /** The error responses every authenticated route can give. */
 export const commonErrors = {

@@ -11,14 +11,31 @@ function body(code: number, message: string, data: unknown = null) {
 }
 
 // Connection refused/reset, and PostgreSQL's "shutting down" / connection-exception classes.
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006']);
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+]);
 
 /** PostgreSQL could not be reached or went away under the request. */
 function databaseUnavailable(err: unknown): boolean {
   for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) {
     if (e instanceof ConnectionException) return true;
     if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
-    if (typeof e.message === 'string' && /Connection terminated|connect ECONNREFUSED|server closed the connection/i.test(e.message)) return true;
+    if (
+      typeof e.message === 'string' &&
+      /Connection terminated|connect ECONNREFUSED|server closed the connection/i.test(e.message)
+    )
+      return true;
   }
   return false;
 }
@@ -78,10 +95,16 @@ export function validationHook(result: { success: boolean; error?: { issues: Zod
   const issues = result.error?.issues ?? [];
   // Query and path parameters are named as such (`query.startedAfter`, `path.id`); body fields plainly.
   const prefix = result.target === 'query' ? 'query' : result.target === 'param' ? 'path' : '';
-  const fields = issues.map((i) => ({ path: [prefix, ...i.path.map(String)].filter(Boolean).join('.'), message: i.message, ...(i.keys ? { keys: i.keys } : {}) }));
+  const fields = issues.map((i) => ({
+    path: [prefix, ...i.path.map(String)].filter(Boolean).join('.'),
+    message: i.message,
+    ...(i.keys ? { keys: i.keys } : {}),
+  }));
   const unknown = issues.filter((i) => i.code === 'unrecognized_keys');
   if (unknown.length && result.target !== 'query') {
-    throw new AppError('UNKNOWN_FIELD', `Unknown field(s): ${unknown.flatMap((i) => i.keys ?? []).join(', ')}`, { fields });
+    throw new AppError('UNKNOWN_FIELD', `Unknown field(s): ${unknown.flatMap((i) => i.keys ?? []).join(', ')}`, {
+      fields,
+    });
   }
   const summary = fields.map((f) => (f.path ? `${f.path}: ${f.message}` : f.message)).join('; ');
   throw new AppError('VALIDATION_FAILED', summary || 'Request validation failed', { fields });

@@ -32,7 +32,8 @@ export function readIdempotencyKey(c: Context<AppEnv>): string | undefined {
   const raw = c.req.header(IDEMPOTENCY_HEADER);
   if (raw === undefined) return undefined;
   const parsed = keySchema.safeParse(raw);
-  if (!parsed.success) throw new AppError('VALIDATION_FAILED', KEY_RULE, { fields: [{ path: IDEMPOTENCY_HEADER, message: KEY_RULE }] });
+  if (!parsed.success)
+    throw new AppError('VALIDATION_FAILED', KEY_RULE, { fields: [{ path: IDEMPOTENCY_HEADER, message: KEY_RULE }] });
   return parsed.data;
 }
 
@@ -50,7 +51,13 @@ function canonical(value: unknown): string {
 }
 
 /** The scope of a key: tenant, user, method, path and the key itself (NUL-separated, so no field bleeds into another). */
-export function idempotencyScope(parts: { tenantId: string; userId: string; method: string; path: string; key: string }): string {
+export function idempotencyScope(parts: {
+  tenantId: string;
+  userId: string;
+  method: string;
+  path: string;
+  key: string;
+}): string {
   return sha256([parts.tenantId, parts.userId, parts.method.toUpperCase(), parts.path, parts.key].join('\0'));
 }
 
@@ -70,7 +77,13 @@ export async function idempotency(c: Context<AppEnv>, body: unknown): Promise<st
   const key = readIdempotencyKey(c);
   if (key === undefined) return undefined;
   const principal = c.get('principal');
-  const scope = idempotencyScope({ tenantId: principal.tenantId, userId: principal.userId, method: c.req.method, path: c.req.path, key });
+  const scope = idempotencyScope({
+    tenantId: principal.tenantId,
+    userId: principal.userId,
+    method: c.req.method,
+    path: c.req.path,
+    key,
+  });
   const hash = bodyHash(body);
   const em = c.get('deps').orm.em.fork();
   // Two statements: a conflicting row committed by a concurrent request is visible only to a
@@ -81,10 +94,15 @@ export async function idempotency(c: Context<AppEnv>, body: unknown): Promise<st
   );
   if (!rows.length) rows = await em.execute(`select body_hash from idempotency_keys where scope = ?`, [scope]);
   if (rows[0]?.body_hash !== hash) {
-    throw new AppError('IDEMPOTENCY_KEY_REUSED', `${IDEMPOTENCY_HEADER} was already used by this caller on ${c.req.method} ${c.req.path} with another body`);
+    throw new AppError(
+      'IDEMPOTENCY_KEY_REUSED',
+      `${IDEMPOTENCY_HEADER} was already used by this caller on ${c.req.method} ${c.req.path} with another body`,
+    );
   }
   if (Math.random() < 0.01) {
-    await em.execute(`delete from idempotency_keys where created_at < now() - (? * interval '1 day')`, [RETENTION_DAYS]).catch(() => undefined);
+    await em
+      .execute(`delete from idempotency_keys where created_at < now() - (? * interval '1 day')`, [RETENTION_DAYS])
+      .catch(() => undefined);
   }
   return scope;
 }

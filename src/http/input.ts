@@ -6,7 +6,13 @@ import { z } from '@hono/zod-openapi';
 import { matchedRoutes } from 'hono/route';
 import { AppError } from '../errors.js';
 import type { AppEnv } from './context.js';
-import { acceptableString, inspectJson, MAX_VARIABLES_BYTES, STRING_PROBLEM, type InputProblem } from '../input-rules.js';
+import {
+  acceptableString,
+  inspectJson,
+  MAX_VARIABLES_BYTES,
+  STRING_PROBLEM,
+  type InputProblem,
+} from '../input-rules.js';
 
 const JSON_MEDIA = /^application\/([\w.-]+\+)?json$/i;
 
@@ -107,7 +113,9 @@ export function methodGuard(routes: () => ReadonlyArray<{ method: string; path: 
       if (allow.has('GET')) allow.add('HEAD');
       const list = [...allow].sort().join(', ');
       c.header('Allow', list);
-      throw new AppError('METHOD_NOT_ALLOWED', `${c.req.method} is not allowed on ${c.req.path}; allowed: ${list}`, { allow: [...allow].sort() });
+      throw new AppError('METHOD_NOT_ALLOWED', `${c.req.method} is not allowed on ${c.req.path}; allowed: ${list}`, {
+        allow: [...allow].sort(),
+      });
     }
     await next();
   };

@@ -25,18 +25,30 @@ export interface NotificationSocketDeps {
 /** Starts the notifier and serves the WebSocket endpoint on the HTTP server; `stop` undoes both. */
 export async function startNotificationSocket(httpServer: ServerType, deps: NotificationSocketDeps) {
   const server = httpServer as Server;
-  const notifier = new Notifier({ databaseUrl: deps.databaseUrl, orm: deps.orm, logger: deps.logger, heartbeatMs: deps.heartbeatMs });
+  const notifier = new Notifier({
+    databaseUrl: deps.databaseUrl,
+    orm: deps.orm,
+    logger: deps.logger,
+    heartbeatMs: deps.heartbeatMs,
+  });
   await notifier.start();
   // Clients only send small control messages.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024, perMessageDeflate: false, clientTracking: false });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: 16 * 1024,
+    perMessageDeflate: false,
+    clientTracking: false,
+  });
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => void upgrade(req, socket, head);
 
   async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
     socket.on('error', () => undefined);
     const url = new URL(req.url ?? '/', 'http://localhost');
     const logged = safeUrl(req.url ?? '/');
-    if (url.pathname !== NOTIFICATION_SOCKET_PATH) return refuse(socket, new AppError('ROUTE_NOT_FOUND', `No WebSocket endpoint at ${url.pathname}`));
-    if (req.method !== 'GET' || req.headers.upgrade?.toLowerCase() !== 'websocket') return refuse(socket, new AppError('BAD_REQUEST', 'Expected a WebSocket upgrade'));
+    if (url.pathname !== NOTIFICATION_SOCKET_PATH)
+      return refuse(socket, new AppError('ROUTE_NOT_FOUND', `No WebSocket endpoint at ${url.pathname}`));
+    if (req.method !== 'GET' || req.headers.upgrade?.toLowerCase() !== 'websocket')
+      return refuse(socket, new AppError('BAD_REQUEST', 'Expected a WebSocket upgrade'));
     let who: { tenantId: string; userId: string };
     try {
       const token = url.searchParams.get('token') ?? req.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
@@ -52,7 +64,8 @@ export async function startNotificationSocket(httpServer: ServerType, deps: Noti
     }
     const afterParam = url.searchParams.get('afterId');
     const afterId = afterParam === null ? null : parseAfterId(afterParam);
-    if (afterParam !== null && afterId === null) return refuse(socket, new AppError('VALIDATION_FAILED', 'afterId: 0 or a notification id'));
+    if (afterParam !== null && afterId === null)
+      return refuse(socket, new AppError('VALIDATION_FAILED', 'afterId: 0 or a notification id'));
     if (socket.destroyed) return;
     wss.handleUpgrade(req, socket, head, (ws) => {
       deps.logger.debug({ url: logged, tenantId: who.tenantId, userId: who.userId }, 'websocket connected');

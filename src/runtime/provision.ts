@@ -38,7 +38,12 @@ export async function provision(opts: ProvisionOptions): Promise<Provisioned> {
     const [pg, temporal] = await Promise.all([
       opts.databaseUrl
         ? null
-        : startEmbeddedPostgres({ dataDir: opts.dataDir, port: opts.pgPort, database: 'approvals', logger: opts.logger }).then((h) => {
+        : startEmbeddedPostgres({
+            dataDir: opts.dataDir,
+            port: opts.pgPort,
+            database: 'approvals',
+            logger: opts.logger,
+          }).then((h) => {
             stops.push(h.stop);
             return h;
           }),

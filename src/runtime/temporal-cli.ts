@@ -114,12 +114,18 @@ export async function startTemporalDevServer(opts: {
 }): Promise<TemporalDevServerHandle> {
   await mkdir(opts.dataDir, { recursive: true });
   const args = [
-    'server', 'start-dev',
-    '--ip', '127.0.0.1',
-    '--port', String(opts.port),
-    '--db-filename', path.resolve(opts.dataDir, 'temporal.db'),
-    '--namespace', opts.namespace,
-    '--log-level', 'warn',
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(opts.port),
+    '--db-filename',
+    path.resolve(opts.dataDir, 'temporal.db'),
+    '--namespace',
+    opts.namespace,
+    '--log-level',
+    'warn',
     '--ui-disable-news-fetch',
     ...Object.entries(SEARCH_ATTRIBUTES).flatMap(([k, t]) => ['--search-attribute', `${k}=${t}`]),
     ...(opts.headless ? ['--headless'] : ['--ui-port', String(opts.uiPort)]),
@@ -176,7 +182,8 @@ async function waitForNamespace(cli: string, port: number, namespace: string): P
       await run(cli, ['operator', 'namespace', 'describe', '--address', `127.0.0.1:${port}`, '-n', namespace]);
       return;
     } catch (err) {
-      if (Date.now() > deadline) throw new Error(`Temporal namespace ${namespace} not ready: ${(err as Error).message}`, { cause: err });
+      if (Date.now() > deadline)
+        throw new Error(`Temporal namespace ${namespace} not ready: ${(err as Error).message}`, { cause: err });
       await new Promise((r) => setTimeout(r, 300));
     }
   }

@@ -28,16 +28,26 @@ export interface TemporalServerTools {
  * built with `go install` (GOTOOLCHAIN=auto, so the module's Go version is fetched if needed) when
  * missing. The first build takes minutes; later runs reuse the binaries.
  */
-export async function ensureTemporalServer(logger: Logger, version = TEMPORAL_SERVER_VERSION): Promise<TemporalServerTools> {
+export async function ensureTemporalServer(
+  logger: Logger,
+  version = TEMPORAL_SERVER_VERSION,
+): Promise<TemporalServerTools> {
   const bin = path.join(TOOLS_DIR, 'temporal-server', version, 'bin');
   const tools: TemporalServerTools = { server: path.join(bin, 'server'), sqlTool: path.join(bin, 'sql') };
   if (existsSync(tools.server) && existsSync(tools.sqlTool)) return tools;
   const go = process.env.GO ?? 'go';
   const env = { ...process.env, GOTOOLCHAIN: process.env.GOTOOLCHAIN ?? 'auto', GOBIN: bin };
-  logger.warn({ version, bin }, 'building the Temporal server from the Go module proxy (first run only, several minutes)');
+  logger.warn(
+    { version, bin },
+    'building the Temporal server from the Go module proxy (first run only, several minutes)',
+  );
   const started = Date.now();
   try {
-    await run(go, ['install', `go.temporal.io/server/cmd/server@v${version}`, `go.temporal.io/server/cmd/tools/sql@v${version}`], { env, maxBuffer: 64 * 1024 * 1024 });
+    await run(
+      go,
+      ['install', `go.temporal.io/server/cmd/server@v${version}`, `go.temporal.io/server/cmd/tools/sql@v${version}`],
+      { env, maxBuffer: 64 * 1024 * 1024 },
+    );
   } catch (err) {
     throw new Error(
       `Could not build the Temporal server ${version} with \`go install\` (${(err as Error).message.split('\n').slice(0, 3).join(' ')}). ` +
@@ -61,11 +71,18 @@ export interface TemporalServerHandle {
 
 /** Ports the embedded config template reads (FRONTEND_GRPC_PORT, ...); defaults 7233, 7243, 6933, 7234, ... */
 export const TEMPORAL_PORT_VARIABLES = [
-  'FRONTEND_GRPC_PORT', 'FRONTEND_HTTP_PORT', 'FRONTEND_MEMBERSHIP_PORT',
-  'HISTORY_GRPC_PORT', 'HISTORY_MEMBERSHIP_PORT',
-  'MATCHING_GRPC_PORT', 'MATCHING_MEMBERSHIP_PORT',
-  'WORKER_GRPC_PORT', 'WORKER_MEMBERSHIP_PORT',
-  'INTERNAL_FRONTEND_GRPC_PORT', 'INTERNAL_FRONTEND_HTTP_PORT', 'INTERNAL_FRONTEND_MEMBERSHIP_PORT',
+  'FRONTEND_GRPC_PORT',
+  'FRONTEND_HTTP_PORT',
+  'FRONTEND_MEMBERSHIP_PORT',
+  'HISTORY_GRPC_PORT',
+  'HISTORY_MEMBERSHIP_PORT',
+  'MATCHING_GRPC_PORT',
+  'MATCHING_MEMBERSHIP_PORT',
+  'WORKER_GRPC_PORT',
+  'WORKER_MEMBERSHIP_PORT',
+  'INTERNAL_FRONTEND_GRPC_PORT',
+  'INTERNAL_FRONTEND_HTTP_PORT',
+  'INTERNAL_FRONTEND_MEMBERSHIP_PORT',
 ] as const;
 
 /**
@@ -85,7 +102,10 @@ export async function startTemporalServer(opts: {
   const host = opts.env.BIND_ON_IP ?? '127.0.0.1';
   const logFile = path.join(opts.dataDir, 'temporal-server.log');
   const launch = async () => {
-    const child = spawn(opts.tools.server, ['start'], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...opts.env } });
+    const child = spawn(opts.tools.server, ['start'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...opts.env },
+    });
     const log = createWriteStream(logFile, { flags: 'a' });
     let tail = '';
     const keep = (chunk: Buffer) => {
@@ -95,7 +115,10 @@ export async function startTemporalServer(opts: {
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => (log.end(), resolve(code))));
-    const outcome = await Promise.race([waitForPort(frontend, host, 120_000).then(() => 'ready' as const), exited.then((code) => ({ code }))]);
+    const outcome = await Promise.race([
+      waitForPort(frontend, host, 120_000).then(() => 'ready' as const),
+      exited.then((code) => ({ code })),
+    ]);
     if (outcome !== 'ready') throw new Error(`The Temporal server exited with code ${outcome.code}:\n${tail}`);
     opts.logger.debug({ port: frontend }, 'temporal server listening');
     return { child, exited };

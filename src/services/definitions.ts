@@ -2,18 +2,37 @@ import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { serviceFunctionNames } from '../../activities/service-functions.js';
-import { compileProcess, parseProcess, validateConditions, validateExpressions, type Problem, type ProcessDocument } from '../dsl/index.js';
+import {
+  compileProcess,
+  parseProcess,
+  validateConditions,
+  validateExpressions,
+  type Problem,
+  type ProcessDocument,
+} from '../dsl/index.js';
 import { refuseUnacceptable } from '../input-rules.js';
 import { AppError } from '../errors.js';
 import { ProcessDefinition, type DefinitionStatus, type IProcessDefinition } from '../db/entities/index.js';
 import type { Page, PageOpts } from '../paging.js';
 import { rowView } from './views.js';
 
-
 type DslInput = Record<string, unknown>;
 
 export function definitionView(d: IProcessDefinition) {
-  return rowView(d, ['id', 'key', 'name', 'version?', 'status', 'category?', 'description?', 'dsl', 'createdBy?', 'createdAt', 'updatedAt', 'deployedAt?']);
+  return rowView(d, [
+    'id',
+    'key',
+    'name',
+    'version?',
+    'status',
+    'category?',
+    'description?',
+    'dsl',
+    'createdBy?',
+    'createdAt',
+    'updatedAt',
+    'deployedAt?',
+  ]);
 }
 export type DefinitionView = ReturnType<typeof definitionView>;
 
@@ -23,7 +42,11 @@ function invalid(problems: Problem[]): AppError {
   const first = problems[0];
   const where = first?.nodeId ? `node ${first.nodeId}: ` : '';
   const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-  return new AppError('DSL_INVALID', `The process definition does not validate: ${where}${first?.message ?? 'invalid'}${more}`, { problems });
+  return new AppError(
+    'DSL_INVALID',
+    `The process definition does not validate: ${where}${first?.message ?? 'invalid'}${more}`,
+    { problems },
+  );
 }
 
 /** Full validation (as at deploy): the normalised document, or 422 with every problem. */
@@ -36,7 +59,10 @@ function compile(dsl: unknown): ProcessDocument {
 /** Drafts are work in progress: they need only an identifiable document; the rest is checked at publish. */
 function parseDraft(dsl: unknown): ProcessDocument {
   const { doc, problems } = parseProcess(dsl);
-  if (!doc?.ruleChain?.id) throw invalid(problems.length ? problems : [{ nodeId: null, field: 'ruleChain.id', message: 'the process key is required' }]);
+  if (!doc?.ruleChain?.id)
+    throw invalid(
+      problems.length ? problems : [{ nodeId: null, field: 'ruleChain.id', message: 'the process key is required' }],
+    );
   return doc;
 }
 
@@ -82,7 +108,11 @@ export async function getDefinition(em: EntityManager, tenantId: string, id: str
 }
 
 /** The version instances of `key` start from (404 when none is active). */
-export async function getActiveDefinition(em: EntityManager, tenantId: string, key: string): Promise<IProcessDefinition> {
+export async function getActiveDefinition(
+  em: EntityManager,
+  tenantId: string,
+  key: string,
+): Promise<IProcessDefinition> {
   const row = await em.findOne(ProcessDefinition, { tenantId, key, status: 'active' });
   if (!row) throw new AppError('NOT_FOUND', `No active version of process ${key}`);
   return row;
@@ -125,12 +155,21 @@ export async function versionsById(em: EntityManager, tenantId: string, id: stri
 
 /** Active definitions grouped by category (uncategorised last, as `category: null`). */
 export async function listCategories(em: EntityManager, tenantId: string) {
-  const rows = await em.find(ProcessDefinition, { tenantId, status: 'active' }, { orderBy: { name: 'asc', key: 'asc' } });
-  const groups = new Map<string | null, Array<{ id: string; key: string; name: string; version: number | null; description: string | null }>>();
+  const rows = await em.find(
+    ProcessDefinition,
+    { tenantId, status: 'active' },
+    { orderBy: { name: 'asc', key: 'asc' } },
+  );
+  const groups = new Map<
+    string | null,
+    Array<{ id: string; key: string; name: string; version: number | null; description: string | null }>
+  >();
   for (const d of rows) {
     const category = d.category ?? null;
     if (!groups.has(category)) groups.set(category, []);
-    groups.get(category)!.push({ id: d.id, key: d.key, name: d.name, version: d.version ?? null, description: d.description ?? null });
+    groups
+      .get(category)!
+      .push({ id: d.id, key: d.key, name: d.name, version: d.version ?? null, description: d.description ?? null });
   }
   return [...groups.entries()]
     .sort(([a], [b]) => (a === null ? 1 : b === null ? -1 : a.localeCompare(b)))
@@ -140,7 +179,12 @@ export async function listCategories(em: EntityManager, tenantId: string) {
 // ---------- lifecycle ----------
 
 /** Runs `fn` in one transaction holding the key's advisory lock, so publications of one key serialise. */
-function withKeyLock<T>(em: EntityManager, tenantId: string, key: string, fn: (tx: EntityManager) => Promise<T>): Promise<T> {
+function withKeyLock<T>(
+  em: EntityManager,
+  tenantId: string,
+  key: string,
+  fn: (tx: EntityManager) => Promise<T>,
+): Promise<T> {
   return em.transactional(async (tx) => {
     await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`${tenantId}:${key}`]);
     return fn(tx);
@@ -148,22 +192,34 @@ function withKeyLock<T>(em: EntityManager, tenantId: string, key: string, fn: (t
 }
 
 async function nextVersion(tx: EntityManager, tenantId: string, key: string): Promise<number> {
-  const [row] = await tx.execute<Array<{ next: number }>>('select coalesce(max(version), 0) + 1 as next from process_definitions where tenant_id = ? and key = ?', [tenantId, key]);
+  const [row] = await tx.execute<Array<{ next: number }>>(
+    'select coalesce(max(version), 0) + 1 as next from process_definitions where tenant_id = ? and key = ?',
+    [tenantId, key],
+  );
   return Number(row.next);
 }
 
 /** Retires the key's active version (before another becomes active: the partial unique index allows one). */
 async function retireActive(tx: EntityManager, tenantId: string, key: string, userId: string) {
-  await tx.nativeUpdate(ProcessDefinition, { tenantId, key, status: 'active' }, { status: 'retired', updatedBy: userId, updatedAt: new Date() });
+  await tx.nativeUpdate(
+    ProcessDefinition,
+    { tenantId, key, status: 'active' },
+    { status: 'retired', updatedBy: userId, updatedAt: new Date() },
+  );
 }
 
 function requireDraft(row: IProcessDefinition) {
-  if (row.status !== 'draft') throw new AppError('NOT_DRAFT', `Definition ${row.id} is ${row.status}: only a draft can be changed`);
+  if (row.status !== 'draft')
+    throw new AppError('NOT_DRAFT', `Definition ${row.id} is ${row.status}: only a draft can be changed`);
 }
 
 /** Re-reads a row under the key lock; a draft whose key changed meanwhile is a conflict. */
 async function lockRow(tx: EntityManager, tenantId: string, id: string, key: string) {
-  const row = await tx.findOne(ProcessDefinition, { tenantId, id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  const row = await tx.findOne(
+    ProcessDefinition,
+    { tenantId, id },
+    { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+  );
   if (!row) throw new AppError('NOT_FOUND', `No process definition ${id}`);
   if (row.key !== key) throw new AppError('CONFLICT', 'The draft changed while being published; retry');
   return row;
@@ -176,7 +232,14 @@ async function publishDraft(tx: EntityManager, row: IProcessDefinition, userId: 
   if (cols.key !== row.key) throw new AppError('CONFLICT', 'The draft changed while being published; retry');
   const version = await nextVersion(tx, row.tenantId, row.key);
   await retireActive(tx, row.tenantId, row.key, userId);
-  tx.assign(row, { ...cols, dsl: doc as unknown as DslInput, version, status: 'active', updatedBy: userId, deployedAt: new Date() });
+  tx.assign(row, {
+    ...cols,
+    dsl: doc as unknown as DslInput,
+    version,
+    status: 'active',
+    updatedBy: userId,
+    deployedAt: new Date(),
+  });
   return row;
 }
 
@@ -201,7 +264,12 @@ async function deployDocument(em: EntityManager, tenantId: string, userId: strin
   });
 }
 
-export async function deploy(em: EntityManager, tenantId: string, userId: string, input: { dsl?: DslInput; draftId?: string }) {
+export async function deploy(
+  em: EntityManager,
+  tenantId: string,
+  userId: string,
+  input: { dsl?: DslInput; draftId?: string },
+) {
   if (input.draftId === undefined) return deployDocument(em, tenantId, userId, input.dsl);
   const draft = await getDefinition(em, tenantId, input.draftId);
   requireDraft(draft);
@@ -214,13 +282,24 @@ export async function deploy(em: EntityManager, tenantId: string, userId: string
 
 /** Import is deploy from a file or body: an existing key gets the next version. */
 export function importDsl(em: EntityManager, tenantId: string, userId: string, dsl: DslInput | undefined) {
-  if (dsl === undefined) throw new AppError('VALIDATION_FAILED', 'Send a multipart field `file` or a JSON body { dsl }');
+  if (dsl === undefined)
+    throw new AppError('VALIDATION_FAILED', 'Send a multipart field `file` or a JSON body { dsl }');
   return deployDocument(em, tenantId, userId, dsl);
 }
 
 export async function createDraft(em: EntityManager, tenantId: string, userId: string, dsl: DslInput) {
   const cols = columnsOf(parseDraft(dsl));
-  const row = em.create(ProcessDefinition, { id: randomUUID(), tenantId, ...cols, dsl, version: null, status: 'draft', createdBy: userId, updatedBy: userId, deployedAt: null } as any);
+  const row = em.create(ProcessDefinition, {
+    id: randomUUID(),
+    tenantId,
+    ...cols,
+    dsl,
+    version: null,
+    status: 'draft',
+    createdBy: userId,
+    updatedBy: userId,
+    deployedAt: null,
+  } as any);
   await em.flush();
   return row as IProcessDefinition;
 }
@@ -230,7 +309,11 @@ export async function updateDraft(em: EntityManager, tenantId: string, userId: s
   const cols = columnsOf(parseDraft(dsl));
   return em.transactional(async (tx) => {
     // The row lock orders this against a concurrent publication of the same draft.
-    const row = await tx.findOne(ProcessDefinition, { tenantId, id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const row = await tx.findOne(
+      ProcessDefinition,
+      { tenantId, id },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+    );
     if (!row) throw new AppError('NOT_FOUND', `No process definition ${id}`);
     requireDraft(row);
     tx.assign(row, { ...cols, dsl, updatedBy: userId });
@@ -255,7 +338,8 @@ export async function activate(em: EntityManager, tenantId: string, userId: stri
 /** Active → retired (the key then has no active version); retired → no-op; draft → 409. */
 export async function retire(em: EntityManager, tenantId: string, userId: string, id: string) {
   const current = await getDefinition(em, tenantId, id);
-  if (current.status === 'draft') throw new AppError('NOT_DRAFT', 'A draft is not published: delete it instead of retiring it');
+  if (current.status === 'draft')
+    throw new AppError('NOT_DRAFT', 'A draft is not published: delete it instead of retiring it');
   if (current.status === 'retired') return current;
   return withKeyLock(em, tenantId, current.key, async (tx) => {
     const row = await lockRow(tx, tenantId, id, current.key);
@@ -268,15 +352,20 @@ export async function retire(em: EntityManager, tenantId: string, userId: string
 async function inUse(em: EntityManager, id: string): Promise<boolean> {
   for (const table of ['instances', 'instances_archive']) {
     // The instance tables come with a later migration; before it nothing can use a definition.
-    const [{ present }] = await em.execute<Array<{ present: boolean }>>('select to_regclass(?) is not null as present', [`public.${table}`]);
-    if (present && (await em.execute(`select 1 from ${table} where definition_id = ? limit 1`, [id])).length) return true;
+    const [{ present }] = await em.execute<Array<{ present: boolean }>>(
+      'select to_regclass(?) is not null as present',
+      [`public.${table}`],
+    );
+    if (present && (await em.execute(`select 1 from ${table} where definition_id = ? limit 1`, [id])).length)
+      return true;
   }
   return false;
 }
 
 export async function deleteDefinition(em: EntityManager, tenantId: string, id: string): Promise<void> {
   const row = await getDefinition(em, tenantId, id);
-  if (row.status !== 'draft' && (await inUse(em, id))) throw new AppError('IN_USE', `Version ${row.version} of ${row.key} has instances`);
+  if (row.status !== 'draft' && (await inUse(em, id)))
+    throw new AppError('IN_USE', `Version ${row.version} of ${row.key} has instances`);
   em.remove(row);
   await em.flush();
 }

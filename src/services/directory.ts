@@ -6,9 +6,18 @@ import { hashPassword } from '../infra/passwords.js';
 import type { Page, PageOpts } from '../paging.js';
 import { rowView } from './views.js';
 
-
 export function userView(u: IUser) {
-  return rowView(u, ['id', 'username', 'displayName', 'deptId?', 'managerId?', 'roles', 'active', 'createdAt', 'updatedAt']);
+  return rowView(u, [
+    'id',
+    'username',
+    'displayName',
+    'deptId?',
+    'managerId?',
+    'roles',
+    'active',
+    'createdAt',
+    'updatedAt',
+  ]);
 }
 export type UserView = ReturnType<typeof userView>;
 
@@ -48,12 +57,26 @@ function one<T extends object>(em: EntityManager, entity: any, where: object, wh
   return em.findOneOrFail<T>(entity, where as any, { failHandler: () => new AppError('NOT_FOUND', `No ${what}`) });
 }
 
-async function requireRefs(em: EntityManager, tenantId: string, refs: { deptId?: string | null; managerId?: string | null; roles?: string[]; leaderId?: string | null; parentId?: string | null }) {
+async function requireRefs(
+  em: EntityManager,
+  tenantId: string,
+  refs: {
+    deptId?: string | null;
+    managerId?: string | null;
+    roles?: string[];
+    leaderId?: string | null;
+    parentId?: string | null;
+  },
+) {
   const missing: string[] = [];
-  if (refs.deptId && !(await em.findOne(Department, { tenantId, id: refs.deptId }))) missing.push(`deptId: no department ${refs.deptId}`);
-  if (refs.parentId && !(await em.findOne(Department, { tenantId, id: refs.parentId }))) missing.push(`parentId: no department ${refs.parentId}`);
-  if (refs.managerId && !(await em.findOne(User, { tenantId, id: refs.managerId }))) missing.push(`managerId: no user ${refs.managerId}`);
-  if (refs.leaderId && !(await em.findOne(User, { tenantId, id: refs.leaderId }))) missing.push(`leaderId: no user ${refs.leaderId}`);
+  if (refs.deptId && !(await em.findOne(Department, { tenantId, id: refs.deptId })))
+    missing.push(`deptId: no department ${refs.deptId}`);
+  if (refs.parentId && !(await em.findOne(Department, { tenantId, id: refs.parentId })))
+    missing.push(`parentId: no department ${refs.parentId}`);
+  if (refs.managerId && !(await em.findOne(User, { tenantId, id: refs.managerId })))
+    missing.push(`managerId: no user ${refs.managerId}`);
+  if (refs.leaderId && !(await em.findOne(User, { tenantId, id: refs.leaderId })))
+    missing.push(`leaderId: no user ${refs.leaderId}`);
   if (refs.roles?.length) {
     const found = await em.find(Role, { tenantId, code: { $in: refs.roles } });
     for (const code of refs.roles) if (!found.some((r) => r.code === code)) missing.push(`roles: no role ${code}`);
@@ -82,14 +105,21 @@ async function activeAdmins(em: EntityManager, tenantId: string): Promise<number
  * the directory any more. A per-tenant advisory lock serialises such changes, so two requests
  * demoting the last two admins at once cannot both pass.
  */
-async function keepingAnAdmin<T>(em: EntityManager, tenantId: string, change: (tx: EntityManager) => Promise<T>): Promise<T> {
+async function keepingAnAdmin<T>(
+  em: EntityManager,
+  tenantId: string,
+  change: (tx: EntityManager) => Promise<T>,
+): Promise<T> {
   return em.transactional(async (tx) => {
     await tx.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`directory-admins:${tenantId}`]);
     const before = await activeAdmins(tx, tenantId);
     const result = await change(tx);
     await tx.flush();
     if (before > 0 && (await activeAdmins(tx, tenantId)) === 0) {
-      throw new AppError('LAST_ADMIN', 'This change would leave the tenant without an active user holding * or workflow:admin');
+      throw new AppError(
+        'LAST_ADMIN',
+        'This change would leave the tenant without an active user holding * or workflow:admin',
+      );
     }
     return result;
   });
@@ -97,7 +127,11 @@ async function keepingAnAdmin<T>(em: EntityManager, tenantId: string, change: (t
 
 // ---------- users ----------
 
-export function listUsers(em: EntityManager, tenantId: string, opts: PageOpts & { deptId?: string; role?: string; q?: string }) {
+export function listUsers(
+  em: EntityManager,
+  tenantId: string,
+  opts: PageOpts & { deptId?: string; role?: string; q?: string },
+) {
   const where = filters(tenantId, {
     deptId: opts.deptId,
     $or: opts.q && [{ username: { $ilike: `%${opts.q}%` } }, { displayName: { $ilike: `%${opts.q}%` } }],
@@ -106,7 +140,8 @@ export function listUsers(em: EntityManager, tenantId: string, opts: PageOpts & 
   return paged<IUser, UserView>(em, User, where, { username: 'asc' }, opts, userView);
 }
 
-export const getUser = (em: EntityManager, tenantId: string, id: string) => one<IUser>(em, User, { tenantId, id }, `user ${id}`);
+export const getUser = (em: EntityManager, tenantId: string, id: string) =>
+  one<IUser>(em, User, { tenantId, id }, `user ${id}`);
 
 export interface UserInput {
   id?: string;
@@ -141,15 +176,31 @@ export async function createUser(em: EntityManager, tenantId: string, input: Use
 }
 
 /** `actorId`: the caller, who may not deactivate themselves. */
-export async function updateUser(em: EntityManager, tenantId: string, id: string, patch: Partial<Omit<UserInput, 'id'>>, actorId?: string): Promise<IUser> {
+export async function updateUser(
+  em: EntityManager,
+  tenantId: string,
+  id: string,
+  patch: Partial<Omit<UserInput, 'id'>>,
+  actorId?: string,
+): Promise<IUser> {
   if (actorId === id && patch.active === false) throw new AppError('CONFLICT', 'You cannot deactivate yourself');
-  if (patch.active === false || patch.roles) return keepingAnAdmin(em, tenantId, (tx) => applyUserPatch(tx, tenantId, id, patch));
+  if (patch.active === false || patch.roles)
+    return keepingAnAdmin(em, tenantId, (tx) => applyUserPatch(tx, tenantId, id, patch));
   return applyUserPatch(em, tenantId, id, patch);
 }
 
-async function applyUserPatch(em: EntityManager, tenantId: string, id: string, patch: Partial<Omit<UserInput, 'id'>>): Promise<IUser> {
+async function applyUserPatch(
+  em: EntityManager,
+  tenantId: string,
+  id: string,
+  patch: Partial<Omit<UserInput, 'id'>>,
+): Promise<IUser> {
   const user = await getUser(em, tenantId, id);
-  if (patch.username && patch.username !== user.username && (await em.findOne(User, { tenantId, username: patch.username }))) {
+  if (
+    patch.username &&
+    patch.username !== user.username &&
+    (await em.findOne(User, { tenantId, username: patch.username }))
+  ) {
     throw new AppError('ALREADY_EXISTS', `Username ${patch.username} is taken`);
   }
   if (patch.managerId === id) throw new AppError('VALIDATION_FAILED', 'managerId: a user cannot manage themselves');
@@ -173,10 +224,18 @@ export async function deleteUser(em: EntityManager, tenantId: string, id: string
 // ---------- departments ----------
 
 export function listDepartments(em: EntityManager, tenantId: string, opts: PageOpts & { parentId?: string }) {
-  return paged<IDepartment, DepartmentView>(em, Department, filters(tenantId, { parentId: opts.parentId }), { id: 'asc' }, opts, departmentView);
+  return paged<IDepartment, DepartmentView>(
+    em,
+    Department,
+    filters(tenantId, { parentId: opts.parentId }),
+    { id: 'asc' },
+    opts,
+    departmentView,
+  );
 }
 
-export const getDepartment = (em: EntityManager, tenantId: string, id: string) => one<IDepartment>(em, Department, { tenantId, id }, `department ${id}`);
+export const getDepartment = (em: EntityManager, tenantId: string, id: string) =>
+  one<IDepartment>(em, Department, { tenantId, id }, `department ${id}`);
 
 export interface DepartmentInput {
   id?: string;
@@ -185,20 +244,35 @@ export interface DepartmentInput {
   leaderId?: string | null;
 }
 
-export async function createDepartment(em: EntityManager, tenantId: string, input: DepartmentInput): Promise<IDepartment> {
+export async function createDepartment(
+  em: EntityManager,
+  tenantId: string,
+  input: DepartmentInput,
+): Promise<IDepartment> {
   const id = input.id ?? randomUUID();
   if (await em.findOne(Department, { tenantId, id })) throw new AppError('ALREADY_EXISTS', `Department ${id} exists`);
   await requireRefs(em, tenantId, { parentId: input.parentId, leaderId: input.leaderId });
-  const dept = em.create(Department, { tenantId, id, name: input.name, parentId: input.parentId ?? null, leaderId: input.leaderId ?? null } as any);
+  const dept = em.create(Department, {
+    tenantId,
+    id,
+    name: input.name,
+    parentId: input.parentId ?? null,
+    leaderId: input.leaderId ?? null,
+  } as any);
   await em.flush();
   return dept;
 }
 
-export async function updateDepartment(em: EntityManager, tenantId: string, id: string, patch: Partial<Omit<DepartmentInput, 'id'>>) {
+export async function updateDepartment(
+  em: EntityManager,
+  tenantId: string,
+  id: string,
+  patch: Partial<Omit<DepartmentInput, 'id'>>,
+) {
   const dept = await getDepartment(em, tenantId, id);
   if (patch.parentId) {
     // Refuse cycles in the tree: walk up from the new parent.
-    for (let cur: string | null | undefined = patch.parentId; cur; ) {
+    for (let cur: string | null | undefined = patch.parentId; cur;) {
       if (cur === id) throw new AppError('VALIDATION_FAILED', 'parentId: would make a cycle');
       cur = (await em.findOne(Department, { tenantId, id: cur }))?.parentId;
     }
@@ -213,7 +287,8 @@ export async function deleteDepartment(em: EntityManager, tenantId: string, id: 
   const dept = await getDepartment(em, tenantId, id);
   const members = await em.count(User, { tenantId, deptId: id });
   const children = await em.count(Department, { tenantId, parentId: id });
-  if (members || children) throw new AppError('IN_USE', `Department ${id} still has ${members} users and ${children} sub-departments`);
+  if (members || children)
+    throw new AppError('IN_USE', `Department ${id} still has ${members} users and ${children} sub-departments`);
   em.remove(dept);
   await em.flush();
 }
@@ -224,16 +299,32 @@ export function listRoles(em: EntityManager, tenantId: string, opts: PageOpts) {
   return paged<IRole, RoleView>(em, Role, { tenantId }, { code: 'asc' }, opts, roleView);
 }
 
-export const getRole = (em: EntityManager, tenantId: string, code: string) => one<IRole>(em, Role, { tenantId, code }, `role ${code}`);
+export const getRole = (em: EntityManager, tenantId: string, code: string) =>
+  one<IRole>(em, Role, { tenantId, code }, `role ${code}`);
 
-export async function createRole(em: EntityManager, tenantId: string, input: { code: string; name?: string; permissions?: string[] }) {
-  if (await em.findOne(Role, { tenantId, code: input.code })) throw new AppError('ALREADY_EXISTS', `Role ${input.code} exists`);
-  const role = em.create(Role, { tenantId, code: input.code, name: input.name ?? input.code, permissions: input.permissions ?? [] } as any);
+export async function createRole(
+  em: EntityManager,
+  tenantId: string,
+  input: { code: string; name?: string; permissions?: string[] },
+) {
+  if (await em.findOne(Role, { tenantId, code: input.code }))
+    throw new AppError('ALREADY_EXISTS', `Role ${input.code} exists`);
+  const role = em.create(Role, {
+    tenantId,
+    code: input.code,
+    name: input.name ?? input.code,
+    permissions: input.permissions ?? [],
+  } as any);
   await em.flush();
   return role;
 }
 
-export async function updateRole(em: EntityManager, tenantId: string, code: string, patch: { name?: string; permissions?: string[] }) {
+export async function updateRole(
+  em: EntityManager,
+  tenantId: string,
+  code: string,
+  patch: { name?: string; permissions?: string[] },
+) {
   return keepingAnAdmin(em, tenantId, async (tx) => {
     const role = await getRole(tx, tenantId, code);
     tx.assign(role, patch as any);

@@ -1,6 +1,13 @@
 // The HTTP side's access to instance workflows: start, and Updates with idempotency.
 import { randomUUID } from 'node:crypto';
-import { WithStartWorkflowOperation, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, ServiceError, type Client } from '@temporalio/client';
+import {
+  WithStartWorkflowOperation,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+  ServiceError,
+  type Client,
+} from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import { AppError } from '../errors.js';
 import type { Config } from '../config.js';
@@ -28,12 +35,19 @@ export async function startInstanceWorkflow(client: Client, config: Config, inpu
       { key: sa.TenantId, value: instance.tenantId },
       ...(instance.processVersion === null ? [] : [{ key: sa.ProcessVersion, value: instance.processVersion }]),
     ],
-    memo: { processName: instance.processName, processVersion: instance.processVersion, definitionId: instance.definitionId },
+    memo: {
+      processName: instance.processName,
+      processVersion: instance.processVersion,
+      definitionId: instance.definitionId,
+    },
     // What the Web UI's list and workflow page show without opening payloads (docs/operations-ui.md).
     staticSummary: staticSummaryOf(instance),
     staticDetails: staticDetailsOf(instance),
   });
-  return client.workflow.executeUpdateWithStart(m.sync, { startWorkflowOperation: start, updateId: `start-${instance.id}` });
+  return client.workflow.executeUpdateWithStart(m.sync, {
+    startWorkflowOperation: start,
+    updateId: `start-${instance.id}`,
+  });
 }
 
 /**
@@ -53,11 +67,18 @@ export async function runUpdate<A>(
   const handle = client.workflow.getHandle(sa.workflowIdOf(tenantId, instanceId));
   // Without a key: "approve-by-bob-<uuid>", so the Web UI's Update events read as who did what.
   const actorId = (arg as { actor?: { userId?: unknown } } | undefined)?.actor?.userId;
-  const updateId = scopedKey ? `${def.name}:${scopedKey}` : typeof actorId === 'string' ? `${def.name}-by-${actorId}-${randomUUID()}` : `${def.name}-${randomUUID()}`;
+  const updateId = scopedKey
+    ? `${def.name}:${scopedKey}`
+    : typeof actorId === 'string'
+      ? `${def.name}-by-${actorId}-${randomUUID()}`
+      : `${def.name}-${randomUUID()}`;
   try {
     return await retryUpdate(() => handle.executeUpdate(def, { args: [arg], updateId }));
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError || (err instanceof ServiceError && /not found|already completed/i.test(err.message))) {
+    if (
+      err instanceof WorkflowNotFoundError ||
+      (err instanceof ServiceError && /not found|already completed/i.test(err.message))
+    ) {
       throw new AppError('INVALID_STATE', 'The instance has ended');
     }
     throw err;
@@ -97,7 +118,8 @@ export function retryableUpdateError(err: unknown): 'aborted' | 'exhausted' | 'u
   const cause = (err as { cause?: { code?: unknown; details?: unknown; message?: unknown } } | null)?.cause;
   const code = typeof cause?.code === 'number' ? cause.code : undefined;
   const text = `${String(cause?.details ?? '')} ${String(cause?.message ?? '')}`;
-  if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return code === grpcStatus.DEADLINE_EXCEEDED ? 'deadline' : null;
+  if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError)
+    return code === grpcStatus.DEADLINE_EXCEEDED ? 'deadline' : null;
   if (!(err instanceof ServiceError)) return null;
   if (code === grpcStatus.RESOURCE_EXHAUSTED) return 'exhausted';
   if (code === grpcStatus.UNAVAILABLE && /update was aborted/i.test(text)) return 'aborted';

@@ -22,13 +22,15 @@ export async function instanceAction(
   body: { reason?: string; comment?: string },
   idempotencyKey?: string,
 ) {
-  if (action === 'suspend' || action === 'activate') return suspendOrActivateInstance(deps, principal, id, action, body, idempotencyKey);
+  if (action === 'suspend' || action === 'activate')
+    return suspendOrActivateInstance(deps, principal, id, action, body, idempotencyKey);
   const em = deps.orm.em.fork();
   if (action !== 'withdraw' && !holds(principal.permissions, Permissions.INSTANCE_MANAGE)) {
     throw new AppError('FORBIDDEN', 'Permission required: workflow:instance:manage');
   }
   const row = await readableInstance(em, principal, id);
-  if (action === 'withdraw' && row.initiator_id !== principal.userId) throw new AppError('NOT_INITIATOR', 'Only the initiator may withdraw the application');
+  if (action === 'withdraw' && row.initiator_id !== principal.userId)
+    throw new AppError('NOT_INITIATOR', 'Only the initiator may withdraw the application');
   if (row.status === 'draft') {
     if (action !== 'withdraw') throw new AppError('INVALID_STATE', 'A draft is not running: delete it instead');
     throw new AppError('INVALID_STATE', 'A draft is not submitted: delete it instead of withdrawing');
@@ -39,7 +41,14 @@ export async function instanceAction(
     throw new AppError('INVALID_STATE', `The instance has ended (${row.status})`);
   }
   const def = { withdraw: m.withdraw, terminate: m.terminate, complete: m.completeInstance }[action];
-  await runUpdate(deps.temporal, principal.tenantId, id, def, { actor: actorOf(principal), reason: reasonOf(body) }, idempotencyKey);
+  await runUpdate(
+    deps.temporal,
+    principal.tenantId,
+    id,
+    def,
+    { actor: actorOf(principal), reason: reasonOf(body) },
+    idempotencyKey,
+  );
   const after = await findInstanceRow(em, principal.tenantId, id);
   return { id, status: after.status as string };
 }
@@ -56,11 +65,23 @@ async function suspendOrActivateInstance(
   const em = deps.orm.em.fork();
   const row = await readableInstance(em, principal, id);
   const manage = holds(principal.permissions, Permissions.INSTANCE_MANAGE);
-  if (!manage && row.initiator_id !== principal.userId) throw new AppError('NOT_INITIATOR', 'Only the initiator or workflow:instance:manage may suspend or activate');
-  if (row.status === 'draft') throw new AppError('INVALID_STATE', `A draft is not running: it cannot be ${action === 'suspend' ? 'suspended' : 'activated'}`);
+  if (!manage && row.initiator_id !== principal.userId)
+    throw new AppError('NOT_INITIATOR', 'Only the initiator or workflow:instance:manage may suspend or activate');
+  if (row.status === 'draft')
+    throw new AppError(
+      'INVALID_STATE',
+      `A draft is not running: it cannot be ${action === 'suspend' ? 'suspended' : 'activated'}`,
+    );
   if (row.archived) throw new AppError('INVALID_STATE', `The instance has ended (${row.status})`);
   const def = action === 'suspend' ? m.suspendInstance : m.activateInstance;
-  await runUpdate(deps.temporal, principal.tenantId, id, def, { actor: actorOf(principal), reason: reasonOf(body) }, idempotencyKey);
+  await runUpdate(
+    deps.temporal,
+    principal.tenantId,
+    id,
+    def,
+    { actor: actorOf(principal), reason: reasonOf(body) },
+    idempotencyKey,
+  );
   const after = await findInstanceRow(em, principal.tenantId, id);
   return { id, status: after.status as string };
 }

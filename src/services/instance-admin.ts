@@ -40,7 +40,12 @@ export async function repair(
     if (!definition) throw new AppError('NOT_FOUND', 'The definition of this instance no longer exists');
     await launch(deps, row, definition.dsl);
     const started = await findInstanceRow(em, principal.tenantId, id);
-    return { id, status: started.status as string, currentNodes: (started.current_nodes ?? []) as string[], detail: (started.detail ?? null) as Record<string, unknown> | null };
+    return {
+      id,
+      status: started.status as string,
+      currentNodes: (started.current_nodes ?? []) as string[],
+      detail: (started.detail ?? null) as Record<string, unknown> | null,
+    };
   }
   const def = action === 're-drive' ? m.reDrive : m.forceResume;
   await runUpdate(deps.temporal, principal.tenantId, id, def, { actor: actorOf(principal), ...body }, idempotencyKey);
@@ -62,16 +67,25 @@ export async function deleteInstance(deps: AppDeps, principal: Principal, id: st
   const em = deps.orm.em.fork();
   const row = await instanceFor(em, principal, id);
   const draft = row.status === 'draft';
-  if (draft && row.initiator_id !== principal.userId) throw new AppError('NOT_INITIATOR', 'Only the initiator may delete a draft');
-  if (!draft && !holds(principal.permissions, Permissions.ADMIN)) throw new AppError('FORBIDDEN', 'Permission required: workflow:admin');
+  if (draft && row.initiator_id !== principal.userId)
+    throw new AppError('NOT_INITIATOR', 'Only the initiator may delete a draft');
+  if (!draft && !holds(principal.permissions, Permissions.ADMIN))
+    throw new AppError('FORBIDDEN', 'Permission required: workflow:admin');
   if (!draft && !row.archived) throw new AppError('INVALID_STATE', `The instance is ${row.status}: terminate it first`);
   await em.transactional(async (tx) => {
     // The status condition loses the race against a concurrent submit of the draft.
     const gone = draft
-      ? await tx.execute(`delete from instances where tenant_id = ? and id = ? and status = 'draft' returning id`, [principal.tenantId, id])
-      : await tx.execute(`delete from instances_archive where tenant_id = ? and id = ? returning id`, [principal.tenantId, id]);
+      ? await tx.execute(`delete from instances where tenant_id = ? and id = ? and status = 'draft' returning id`, [
+          principal.tenantId,
+          id,
+        ])
+      : await tx.execute(`delete from instances_archive where tenant_id = ? and id = ? returning id`, [
+          principal.tenantId,
+          id,
+        ]);
     if (!gone.length) throw new AppError('INVALID_STATE', 'The instance changed meanwhile: read it again');
-    for (const table of INSTANCE_TABLES) await tx.execute(`delete from ${table} where tenant_id = ? and instance_id = ?`, [principal.tenantId, id]);
+    for (const table of INSTANCE_TABLES)
+      await tx.execute(`delete from ${table} where tenant_id = ? and instance_id = ?`, [principal.tenantId, id]);
   });
   return { id, deleted: true as const };
 }
@@ -84,7 +98,11 @@ export interface DeleteResult {
 }
 
 /** Deletes each id on its own; one refusal does not stop the others. */
-export async function deleteInstances(deps: AppDeps, principal: Principal, ids: string[]): Promise<{ results: DeleteResult[] }> {
+export async function deleteInstances(
+  deps: AppDeps,
+  principal: Principal,
+  ids: string[],
+): Promise<{ results: DeleteResult[] }> {
   const results: DeleteResult[] = [];
   for (const id of [...new Set(ids)]) {
     try {

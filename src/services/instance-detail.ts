@@ -10,7 +10,9 @@ type FieldPermission = 'r' | 'w' | 'h';
 export function formFor(def: { form: any; dsl: any } | null, row: any, userId: string, openTasks: any[]) {
   const form = def?.form;
   if (!form) return null;
-  const mine = openTasks.find((t) => t.assignee === userId && ['active', 'pending', 'waiting', 'suspended'].includes(t.status));
+  const mine = openTasks.find(
+    (t) => t.assignee === userId && ['active', 'pending', 'waiting', 'suspended'].includes(t.status),
+  );
   let perms: Record<string, FieldPermission> | null = mine?.form_permissions ?? null;
   const isInitiator = row.initiator_id === userId;
   if (!perms && isInitiator) {
@@ -27,25 +29,45 @@ export function formFor(def: { form: any; dsl: any } | null, row: any, userId: s
       hidden.push(f.name);
       return [];
     }
-    return [{ ...f, permission: permission === 'w' && !mine && !(isInitiator && row.status === 'draft') ? 'r' : permission }];
+    return [
+      { ...f, permission: permission === 'w' && !mine && !(isInitiator && row.status === 'draft') ? 'r' : permission },
+    ];
   });
   return { form: { ...form, fields: visible }, hidden };
 }
 
-const taskActions = ['approve', 'reject', 'return', 'transfer', 'delegate', 'addSign', 'reduceSign', 'comment'] as const;
+const taskActions = [
+  'approve',
+  'reject',
+  'return',
+  'transfer',
+  'delegate',
+  'addSign',
+  'reduceSign',
+  'comment',
+] as const;
 
 /** Action names the caller may take now (`permissions` in docs/contract.md#instance). */
-export function allowedActions(def: { dsl: any } | null, row: any, actor: Actor, principal: Principal, openTasks: any[]): string[] {
+export function allowedActions(
+  def: { dsl: any } | null,
+  row: any,
+  actor: Actor,
+  principal: Principal,
+  openTasks: any[],
+): string[] {
   const out = new Set<string>();
   const live = row.status === 'active' || row.status === 'suspended' || row.status === 'failed';
   const processSwitches: Record<string, boolean> = def?.dsl?.ruleChain?.additionalInfo?.actionPermissions ?? {};
-  const allowed = (name: string, node?: Record<string, boolean> | null) => processSwitches[name] !== false && node?.[name] !== false;
+  const allowed = (name: string, node?: Record<string, boolean> | null) =>
+    processSwitches[name] !== false && node?.[name] !== false;
   const operate = holds(principal.permissions, Permissions.OPERATE);
   if (row.status === 'active' && operate) {
     for (const t of openTasks) {
       const sw: Record<string, boolean> | null = t.action_permissions;
       if (t.status === 'active' && t.assignee === actor.userId) {
-        if (t.kind === 'approval') for (const a of taskActions) if (a === 'approve' || a === 'reject' || allowed(a === 'comment' ? 'addComment' : a, sw)) out.add(a);
+        if (t.kind === 'approval')
+          for (const a of taskActions)
+            if (a === 'approve' || a === 'reject' || allowed(a === 'comment' ? 'addComment' : a, sw)) out.add(a);
         if (t.kind === 'handle' || t.kind === 'resubmit') out.add('complete').add('comment');
         if (t.owner) out.add('resolve');
         if (t.kind === 'resubmit') out.add('approve');
@@ -53,9 +75,19 @@ export function allowedActions(def: { dsl: any } | null, row: any, actor: Actor,
       if (t.status === 'active' && t.owner === actor.userId) out.add('resolve');
       if (t.status === 'pending') {
         const c = t.candidates ?? {};
-        if (c.userIds?.includes(actor.userId) || c.roleIds?.some((r: string) => actor.roles.includes(r)) || (actor.deptId && c.deptIds?.includes(actor.deptId))) out.add('claim');
+        if (
+          c.userIds?.includes(actor.userId) ||
+          c.roleIds?.some((r: string) => actor.roles.includes(r)) ||
+          (actor.deptId && c.deptIds?.includes(actor.deptId))
+        )
+          out.add('claim');
       }
-      if (t.status === 'active' && t.assignee === actor.userId && (t.candidates?.userIds?.length || t.candidates?.roleIds?.length || t.candidates?.deptIds?.length)) out.add('unclaim');
+      if (
+        t.status === 'active' &&
+        t.assignee === actor.userId &&
+        (t.candidates?.userIds?.length || t.candidates?.roleIds?.length || t.candidates?.deptIds?.length)
+      )
+        out.add('unclaim');
     }
   }
   const initiator = row.initiator_id === actor.userId;

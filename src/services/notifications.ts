@@ -35,7 +35,11 @@ export interface NotificationQuery extends PageOpts {
 }
 
 /** The caller's notifications, newest first. */
-export async function listNotifications(em: EntityManager, who: Recipient, q: NotificationQuery): Promise<Page<NotificationView>> {
+export async function listNotifications(
+  em: EntityManager,
+  who: Recipient,
+  q: NotificationQuery,
+): Promise<Page<NotificationView>> {
   const where = new Where().add('x.tenant_id = ?', who.tenantId).add('x.user_id = ?', who.userId);
   if (q.unread) where.add('x.read_at is null');
   if (q.kind) where.add('x.kind = ?', q.kind);
@@ -63,14 +67,27 @@ export async function markAllRead(em: EntityManager, who: Recipient): Promise<{ 
 }
 
 /** One notification, only if it belongs to the recipient (the NOTIFY payload is not trusted blindly). */
-export async function findNotification(em: EntityManager, who: Recipient, id: string): Promise<NotificationView | null> {
+export async function findNotification(
+  em: EntityManager,
+  who: Recipient,
+  id: string,
+): Promise<NotificationView | null> {
   if (!isNotificationId(id)) return null;
-  const rows = await em.execute(`select * from notifications where id = ? and tenant_id = ? and user_id = ?`, [id, who.tenantId, who.userId]);
+  const rows = await em.execute(`select * from notifications where id = ? and tenant_id = ? and user_id = ?`, [
+    id,
+    who.tenantId,
+    who.userId,
+  ]);
   return rows[0] ? notificationView(rows[0]) : null;
 }
 
 /** The recipient's notifications with id > afterId, oldest first, at most `limit` (resume after being offline). */
-export async function notificationsAfter(em: EntityManager, who: Recipient, afterId: string, limit: number): Promise<NotificationView[]> {
+export async function notificationsAfter(
+  em: EntityManager,
+  who: Recipient,
+  afterId: string,
+  limit: number,
+): Promise<NotificationView[]> {
   const rows = await em.execute(
     `select * from notifications where tenant_id = ? and user_id = ? and id > ? order by id limit ?`,
     [who.tenantId, who.userId, afterId, limit],

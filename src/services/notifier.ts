@@ -6,7 +6,13 @@ import { WebSocket, type RawData } from 'ws';
 import type { Orm } from '../db/orm.js';
 import type { Logger } from '../logger.js';
 import { PgListener } from '../infra/pg-listener.js';
-import { findNotification, notificationMark, notificationsAfter, type NotificationView, type Recipient } from './notifications.js';
+import {
+  findNotification,
+  notificationMark,
+  notificationsAfter,
+  type NotificationView,
+  type Recipient,
+} from './notifications.js';
 
 export const NOTIFICATION_CHANNEL = 'notifications';
 const REPLAY_BATCH = 200;
@@ -106,7 +112,15 @@ export class Notifier {
 
   /** Takes over an authenticated socket: says `ready`, then resumes from `afterId` if given. */
   accept(ws: WebSocket, who: Recipient, opts: { afterId?: string | null } = {}): void {
-    const session: Session = { ws, who, alive: true, highWater: 0n, sent: new Set(), queue: Promise.resolve(), resuming: false };
+    const session: Session = {
+      ws,
+      who,
+      alive: true,
+      highWater: 0n,
+      sent: new Set(),
+      queue: Promise.resolve(),
+      resuming: false,
+    };
     const key = keyOf(who);
     let set = this.sessions.get(key);
     if (!set) this.sessions.set(key, (set = new Set()));
@@ -142,12 +156,15 @@ export class Notifier {
     } catch {
       /* answered below */
     }
-    if (!msg || typeof msg !== 'object') return void this.send(session, { type: 'error', message: 'Send JSON text messages' });
+    if (!msg || typeof msg !== 'object')
+      return void this.send(session, { type: 'error', message: 'Send JSON text messages' });
     if (msg.type === 'ping') return void this.send(session, { type: 'pong' });
     if (msg.type === 'resume') {
       const afterId = parseAfterId(msg.afterId);
-      if (afterId === null) return void this.send(session, { type: 'error', message: 'resume needs afterId: 0 or a notification id' });
-      if (session.resuming) return void this.send(session, { type: 'error', message: 'A resume is already in progress' });
+      if (afterId === null)
+        return void this.send(session, { type: 'error', message: 'resume needs afterId: 0 or a notification id' });
+      if (session.resuming)
+        return void this.send(session, { type: 'error', message: 'A resume is already in progress' });
       return this.resume(session, afterId);
     }
     void this.send(session, { type: 'error', message: `Unknown message type; send "resume" or "ping"` });
@@ -207,7 +224,8 @@ export class Notifier {
   /** After the LISTEN connection came back, NOTIFYs may have been missed: read them from the table. */
   private catchUpAll() {
     for (const set of this.sessions.values()) {
-      for (const session of set) this.enqueue(session, async () => void (await this.replay(session, String(session.highWater))));
+      for (const session of set)
+        this.enqueue(session, async () => void (await this.replay(session, String(session.highWater))));
     }
   }
 
@@ -253,7 +271,10 @@ export class Notifier {
 
   private enqueue(session: Session, task: () => Promise<void>) {
     session.queue = session.queue.then(task).catch((err) => {
-      this.opts.logger.warn({ err: (err as Error).message, userId: session.who.userId }, 'notification delivery failed');
+      this.opts.logger.warn(
+        { err: (err as Error).message, userId: session.who.userId },
+        'notification delivery failed',
+      );
     });
   }
 }

@@ -30,7 +30,12 @@ export function instanceView(r: any): Instance {
 
 /** The process an instance runs, as a task or cc row carries it (joined from the instance). */
 export function processFields(r: any) {
-  return { processKey: r.process_key as string, processName: r.process_name as string, businessKey: r.business_key as string | null, initiatorId: r.initiator_id as string };
+  return {
+    processKey: r.process_key as string,
+    processName: r.process_name as string,
+    businessKey: r.business_key as string | null,
+    initiatorId: r.initiator_id as string,
+  };
 }
 
 export function taskView(r: any): Task {
@@ -81,32 +86,63 @@ export class Where {
   }
 }
 
-export async function paged<T>(em: EntityManager, from: string, where: Where, order: string, opts: PageOpts, view: (r: any) => T): Promise<Page<T>> {
-  const [{ count }] = await em.execute<Array<{ count: string }>>(`select count(*) from ${from} x ${where}`, where.params);
-  const rows = await em.execute(`select * from ${from} x ${where} order by ${order} limit ? offset ?`, [...where.params, opts.pageSize, (opts.page - 1) * opts.pageSize]);
+export async function paged<T>(
+  em: EntityManager,
+  from: string,
+  where: Where,
+  order: string,
+  opts: PageOpts,
+  view: (r: any) => T,
+): Promise<Page<T>> {
+  const [{ count }] = await em.execute<Array<{ count: string }>>(
+    `select count(*) from ${from} x ${where}`,
+    where.params,
+  );
+  const rows = await em.execute(`select * from ${from} x ${where} order by ${order} limit ? offset ?`, [
+    ...where.params,
+    opts.pageSize,
+    (opts.page - 1) * opts.pageSize,
+  ]);
   return { items: rows.map(view), total: Number(count), page: opts.page, pageSize: opts.pageSize };
 }
 
 export async function findInstanceRow(em: EntityManager, tenantId: string, id: string): Promise<any> {
-  const rows = await em.execute(`select *, false as archived from instances where tenant_id = ? and id = ? union all select *, true from instances_archive where tenant_id = ? and id = ?`, [tenantId, id, tenantId, id]);
+  const rows = await em.execute(
+    `select *, false as archived from instances where tenant_id = ? and id = ? union all select *, true from instances_archive where tenant_id = ? and id = ?`,
+    [tenantId, id, tenantId, id],
+  );
   if (!rows[0]) throw new AppError('NOT_FOUND', `No instance ${id}`);
   return rows[0];
 }
 
 /** The DSL snapshot and form an instance runs (null when its definition was deleted). */
-export async function definitionOf(em: EntityManager, row: { definition_id: string }): Promise<{ dsl: any; form: any } | null> {
-  const rows = await em.execute<Array<{ dsl: any; form: any }>>(`select dsl, form from process_definitions where id = ?`, [row.definition_id]);
+export async function definitionOf(
+  em: EntityManager,
+  row: { definition_id: string },
+): Promise<{ dsl: any; form: any } | null> {
+  const rows = await em.execute<Array<{ dsl: any; form: any }>>(
+    `select dsl, form from process_definitions where id = ?`,
+    [row.definition_id],
+  );
   return rows[0] ?? null;
 }
 
 export async function findTaskRow(em: EntityManager, tenantId: string, id: string): Promise<any> {
-  const rows = await em.execute(`select * from ${ALL_TASKS} t where tenant_id = ? and id = ? and not deleted`, [tenantId, id]);
+  const rows = await em.execute(`select * from ${ALL_TASKS} t where tenant_id = ? and id = ? and not deleted`, [
+    tenantId,
+    id,
+  ]);
   if (!rows[0]) throw new AppError('NOT_FOUND', `No task ${id}`);
   return rows[0];
 }
 
 /** Initiator, holders (past or present) of a task or pool place, people copied. */
-export async function isParticipant(em: EntityManager, tenantId: string, instanceId: string, user: { userId: string; roles: string[]; deptId: string | null }): Promise<boolean> {
+export async function isParticipant(
+  em: EntityManager,
+  tenantId: string,
+  instanceId: string,
+  user: { userId: string; roles: string[]; deptId: string | null },
+): Promise<boolean> {
   const rows = await em.execute(
     `select 1 from ${ALL_INSTANCES} i where i.tenant_id = ? and i.id = ? and i.initiator_id = ?
      union all select 1 from ${ALL_TASKS} t where t.tenant_id = ? and t.instance_id = ? and (
@@ -115,7 +151,24 @@ export async function isParticipant(em: EntityManager, tenantId: string, instanc
      union all select 1 from cc_records c where c.tenant_id = ? and c.instance_id = ? and c.user_id = ?
      union all select 1 from trail e where e.tenant_id = ? and e.instance_id = ? and e.user_id = ?
      limit 1`,
-    [tenantId, instanceId, user.userId, tenantId, instanceId, user.userId, user.userId, user.userId, JSON.stringify(user.roles), user.deptId, tenantId, instanceId, user.userId, tenantId, instanceId, user.userId],
+    [
+      tenantId,
+      instanceId,
+      user.userId,
+      tenantId,
+      instanceId,
+      user.userId,
+      user.userId,
+      user.userId,
+      JSON.stringify(user.roles),
+      user.deptId,
+      tenantId,
+      instanceId,
+      user.userId,
+      tenantId,
+      instanceId,
+      user.userId,
+    ],
   );
   return rows.length > 0;
 }
@@ -128,6 +181,9 @@ export function todoWhere(tenantId: string, user: { userId: string; roles: strin
     .add(
       `((x.status = 'active' and x.assignee = ?) or (x.status = 'pending' and (jsonb_exists(x.candidates->'userIds', ?)
         or jsonb_exists_any(x.candidates->'roleIds', array(select jsonb_array_elements_text(?::jsonb))) or jsonb_exists(x.candidates->'deptIds', coalesce(?, '')))))`,
-      user.userId, user.userId, JSON.stringify(user.roles), user.deptId,
+      user.userId,
+      user.userId,
+      JSON.stringify(user.roles),
+      user.deptId,
     );
 }

@@ -22,9 +22,24 @@ const DEMO_USERS = [
   { id: 'grace', displayName: 'Grace', deptId: 'finance', managerId: 'frank', roles: ['employee', 'finance'] },
 ];
 
-async function ensureUser(em: EntityManager, tenantId: string, u: { id: string; displayName: string; deptId?: string | null; managerId?: string | null; roles: string[] }, password: string) {
+async function ensureUser(
+  em: EntityManager,
+  tenantId: string,
+  u: { id: string; displayName: string; deptId?: string | null; managerId?: string | null; roles: string[] },
+  password: string,
+) {
   if (await em.findOne(User, { tenantId, id: u.id })) return;
-  em.create(User, { tenantId, id: u.id, username: u.id, displayName: u.displayName, passwordHash: await hashPassword(password), deptId: u.deptId ?? null, managerId: u.managerId ?? null, roles: u.roles, active: true } as any);
+  em.create(User, {
+    tenantId,
+    id: u.id,
+    username: u.id,
+    displayName: u.displayName,
+    passwordHash: await hashPassword(password),
+    deptId: u.deptId ?? null,
+    managerId: u.managerId ?? null,
+    roles: u.roles,
+    active: true,
+  } as any);
 }
 
 async function ensureRole(em: EntityManager, tenantId: string, code: string, name: string, permissions: string[]) {
@@ -32,14 +47,23 @@ async function ensureRole(em: EntityManager, tenantId: string, code: string, nam
 }
 
 /** Seeds the `system` tenant's admin, and the `demo` tenant of docs/contract.md#directory-and-demo-tenant. Idempotent. */
-export async function seed(em: EntityManager, opts: { adminPassword: string; demoPassword: string; demo: boolean }): Promise<void> {
+export async function seed(
+  em: EntityManager,
+  opts: { adminPassword: string; demoPassword: string; demo: boolean },
+): Promise<void> {
   await em.transactional(async (tx) => {
     await tx.execute('select pg_advisory_xact_lock(727275)');
-    if (!(await tx.findOne(Tenant, { id: SYSTEM_TENANT }))) tx.create(Tenant, { id: SYSTEM_TENANT, name: 'System' } as any);
+    if (!(await tx.findOne(Tenant, { id: SYSTEM_TENANT })))
+      tx.create(Tenant, { id: SYSTEM_TENANT, name: 'System' } as any);
     await tx.flush();
     await ensureRole(tx, SYSTEM_TENANT, 'admin', 'Administrator', ['*']);
     await tx.flush();
-    await ensureUser(tx, SYSTEM_TENANT, { id: 'admin', displayName: 'System administrator', roles: ['admin'] }, opts.adminPassword);
+    await ensureUser(
+      tx,
+      SYSTEM_TENANT,
+      { id: 'admin', displayName: 'System administrator', roles: ['admin'] },
+      opts.adminPassword,
+    );
     if (!opts.demo) return;
     if (!(await tx.findOne(Tenant, { id: 'demo' }))) tx.create(Tenant, { id: 'demo', name: 'Demo' } as any);
     await tx.flush();
@@ -48,9 +72,15 @@ export async function seed(em: EntityManager, opts: { adminPassword: string; dem
     await ensureRole(tx, 'demo', 'finance', 'Finance', []);
     await tx.flush();
     for (const d of DEMO_DEPARTMENTS) {
-      if (!(await tx.findOne(Department, { tenantId: 'demo', id: d.id }))) tx.create(Department, { tenantId: 'demo', parentId: null, ...d } as any);
+      if (!(await tx.findOne(Department, { tenantId: 'demo', id: d.id })))
+        tx.create(Department, { tenantId: 'demo', parentId: null, ...d } as any);
     }
-    await ensureUser(tx, 'demo', { id: 'admin', displayName: 'Demo administrator', roles: ['admin'] }, opts.adminPassword);
+    await ensureUser(
+      tx,
+      'demo',
+      { id: 'admin', displayName: 'Demo administrator', roles: ['admin'] },
+      opts.adminPassword,
+    );
     for (const u of DEMO_USERS) await ensureUser(tx, 'demo', u, opts.demoPassword);
   });
 }

@@ -20,7 +20,8 @@ export type TaskUpdate<A extends m.TaskRef> = UpdateDefinition<ActionResult, [A]
 
 const OPEN = ['pending', 'active', 'waiting', 'suspended'];
 const iso = (v: unknown) => new Date(v as string).toISOString();
-const privileged = (p: Principal) => holds(p.permissions, Permissions.ADMIN, Permissions.INSTANCE_MANAGE, Permissions.MONITOR);
+const privileged = (p: Principal) =>
+  holds(p.permissions, Permissions.ADMIN, Permissions.INSTANCE_MANAGE, Permissions.MONITOR);
 
 /** 400 unless every user exists and is active in the tenant. */
 async function requireUsers(em: EntityManager, tenantId: string, ids: string[]) {
@@ -30,11 +31,18 @@ async function requireUsers(em: EntityManager, tenantId: string, ids: string[]) 
     [tenantId, JSON.stringify(ids)],
   );
   const missing = ids.filter((id) => !rows.some((r) => r.id === id));
-  if (missing.length) throw new AppError('VALIDATION_FAILED', `Unknown or inactive user(s): ${missing.join(', ')}`, { fields: missing.map((id) => `no active user ${id}`) });
+  if (missing.length)
+    throw new AppError('VALIDATION_FAILED', `Unknown or inactive user(s): ${missing.join(', ')}`, {
+      fields: missing.map((id) => `no active user ${id}`),
+    });
 }
 
 /** 400 unless every user, role and department named exists in the tenant. */
-async function requireDirectoryRefs(em: EntityManager, tenantId: string, refs: { userIds?: string[]; roleIds?: string[]; deptIds?: string[] }) {
+async function requireDirectoryRefs(
+  em: EntityManager,
+  tenantId: string,
+  refs: { userIds?: string[]; roleIds?: string[]; deptIds?: string[] },
+) {
   await requireUsers(em, tenantId, refs.userIds ?? []);
   const missing: string[] = [];
   for (const [table, column, ids, what] of [
@@ -42,14 +50,24 @@ async function requireDirectoryRefs(em: EntityManager, tenantId: string, refs: {
     ['departments', 'id', refs.deptIds ?? [], 'department'],
   ] as const) {
     if (!ids.length) continue;
-    const rows = await em.execute<Array<{ v: string }>>(`select ${column} as v from ${table} where tenant_id = ? and ${column} = any(array(select jsonb_array_elements_text(?::jsonb)))`, [tenantId, JSON.stringify(ids)]);
+    const rows = await em.execute<Array<{ v: string }>>(
+      `select ${column} as v from ${table} where tenant_id = ? and ${column} = any(array(select jsonb_array_elements_text(?::jsonb)))`,
+      [tenantId, JSON.stringify(ids)],
+    );
     for (const id of ids) if (!rows.some((r) => r.v === id)) missing.push(`no ${what} ${id}`);
   }
   if (missing.length) throw new AppError('VALIDATION_FAILED', missing.join('; '), { fields: missing });
 }
 
 /** A task action whose body names people: they must exist before the workflow hears of them. */
-export async function actWithPeople<A extends m.HandoverInput | m.AddSignInput>(deps: AppDeps, principal: Principal, taskId: string, def: TaskUpdate<A>, body: BodyOf<A>, idempotencyKey?: string) {
+export async function actWithPeople<A extends m.HandoverInput | m.AddSignInput>(
+  deps: AppDeps,
+  principal: Principal,
+  taskId: string,
+  def: TaskUpdate<A>,
+  body: BodyOf<A>,
+  idempotencyKey?: string,
+) {
   const em = deps.orm.em.fork();
   const named = body as BodyOf<m.HandoverInput> | BodyOf<m.AddSignInput>;
   const people = 'assigneeUserIds' in named ? named.assigneeUserIds : [named.assigneeUserId];
@@ -58,15 +76,23 @@ export async function actWithPeople<A extends m.HandoverInput | m.AddSignInput>(
 }
 
 /** Reassign (workflow:admin); the system comment also lands in the task's comments. */
-export async function reassign(deps: AppDeps, principal: Principal, taskId: string, body: BodyOf<m.HandoverInput>, idempotencyKey?: string) {
+export async function reassign(
+  deps: AppDeps,
+  principal: Principal,
+  taskId: string,
+  body: BodyOf<m.HandoverInput>,
+  idempotencyKey?: string,
+) {
   const before = await getTask(deps, principal, taskId);
   const result = await actWithPeople(deps, principal, taskId, m.reassign, body, idempotencyKey);
   const text = `Reassigned by ${principal.userId} from ${before.assignee ?? 'the candidate pool'} to ${body.assigneeUserId}${body.reason ? `: ${body.reason}` : ''}`;
   const id = idempotencyKey ? stableId('reassign', principal, taskId, idempotencyKey) : randomUUID();
-  await deps.orm.em.fork().execute(
-    `insert into task_comments (id, tenant_id, task_id, instance_id, user_id, comment, time) values (?, ?, ?, ?, 'system', ?, now()) on conflict (id) do nothing`,
-    [id, principal.tenantId, taskId, before.instance_id, text],
-  );
+  await deps.orm.em
+    .fork()
+    .execute(
+      `insert into task_comments (id, tenant_id, task_id, instance_id, user_id, comment, time) values (?, ?, ?, ?, 'system', ?, now()) on conflict (id) do nothing`,
+      [id, principal.tenantId, taskId, before.instance_id, text],
+    );
   return result;
 }
 
@@ -80,12 +106,24 @@ export async function changeCandidates(
   idempotencyKey?: string,
 ) {
   if (change === 'add') await requireDirectoryRefs(deps.orm.em.fork(), principal.tenantId, body);
-  return taskAction(deps, principal, taskId, change === 'add' ? m.addCandidates : m.removeCandidates, body, idempotencyKey);
+  return taskAction(
+    deps,
+    principal,
+    taskId,
+    change === 'add' ? m.addCandidates : m.removeCandidates,
+    body,
+    idempotencyKey,
+  );
 }
 
 // ---------- candidates ----------
 
-export async function listCandidates(deps: AppDeps, principal: Principal, taskId: string, opts: PageOpts): Promise<Page<{ type: 'user' | 'role' | 'dept'; id: string; name: string | null }>> {
+export async function listCandidates(
+  deps: AppDeps,
+  principal: Principal,
+  taskId: string,
+  opts: PageOpts,
+): Promise<Page<{ type: 'user' | 'role' | 'dept'; id: string; name: string | null }>> {
   const em = deps.orm.em.fork();
   const row = await getTask(deps, principal, taskId);
   const c = (row.candidates ?? {}) as { userIds?: string[]; roleIds?: string[]; deptIds?: string[] };
@@ -103,16 +141,29 @@ export async function listCandidates(deps: AppDeps, principal: Principal, taskId
   };
   const idsOf = (type: string) => slice.filter((e) => e.type === type).map((e) => e.id);
   const inList = `= any(array(select jsonb_array_elements_text(?::jsonb)))`;
-  await lookup('user', `select id, display_name as name from users where tenant_id = ? and id ${inList}`, idsOf('user'));
+  await lookup(
+    'user',
+    `select id, display_name as name from users where tenant_id = ? and id ${inList}`,
+    idsOf('user'),
+  );
   await lookup('role', `select code as id, name from roles where tenant_id = ? and code ${inList}`, idsOf('role'));
   await lookup('dept', `select id, name from departments where tenant_id = ? and id ${inList}`, idsOf('dept'));
-  return { items: slice.map((e) => ({ ...e, name: names.get(`${e.type}:${e.id}`) ?? null })), total: entries.length, page: opts.page, pageSize: opts.pageSize };
+  return {
+    items: slice.map((e) => ({ ...e, name: names.get(`${e.type}:${e.id}`) ?? null })),
+    total: entries.length,
+    page: opts.page,
+    pageSize: opts.pageSize,
+  };
 }
 
 // ---------- variables ----------
 
 /** Task variables; fields the node hides are left out for approvers (not for admins and monitors). */
-export async function listTaskVariables(deps: AppDeps, principal: Principal, taskId: string): Promise<Record<string, unknown>> {
+export async function listTaskVariables(
+  deps: AppDeps,
+  principal: Principal,
+  taskId: string,
+): Promise<Record<string, unknown>> {
   const row = await getTask(deps, principal, taskId);
   const vars = { ...((row.variables ?? {}) as Record<string, unknown>) };
   const perms = (row.form_permissions ?? {}) as Record<string, string>;
@@ -131,7 +182,14 @@ export async function writeTaskVariables(
     const row = await getTask(deps, principal, taskId);
     if (row.archived) throw new AppError('INVALID_STATE', 'The instance of this task has ended');
     const actor = actorOf(principal);
-    await runUpdate(deps.temporal, principal.tenantId, row.instance_id, m.deleteTaskVariables, { actor, taskId, names: change.delete }, idempotencyKey);
+    await runUpdate(
+      deps.temporal,
+      principal.tenantId,
+      row.instance_id,
+      m.deleteTaskVariables,
+      { actor, taskId, names: change.delete },
+      idempotencyKey,
+    );
   } else {
     await taskAction(deps, principal, taskId, m.setTaskVariables, { variables: change.set ?? {} }, idempotencyKey);
   }
@@ -141,29 +199,56 @@ export async function writeTaskVariables(
 // ---------- comments ----------
 
 function commentView(r: any) {
-  return { id: r.id as string, taskId: r.task_id as string, instanceId: r.instance_id as string, userId: r.user_id as string, comment: r.comment as string, time: iso(r.time) };
+  return {
+    id: r.id as string,
+    taskId: r.task_id as string,
+    instanceId: r.instance_id as string,
+    userId: r.user_id as string,
+    comment: r.comment as string,
+    time: iso(r.time),
+  };
 }
 export type CommentView = ReturnType<typeof commentView>;
 
 function stableId(kind: string, principal: Principal, taskId: string, key: string) {
-  const h = createHash('sha256').update(`${kind}\n${principal.tenantId}\n${principal.userId}\n${taskId}\n${key}`).digest('hex');
+  const h = createHash('sha256')
+    .update(`${kind}\n${principal.tenantId}\n${principal.userId}\n${taskId}\n${key}`)
+    .digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
-export async function listComments(deps: AppDeps, principal: Principal, taskId: string, opts: PageOpts): Promise<Page<CommentView>> {
+export async function listComments(
+  deps: AppDeps,
+  principal: Principal,
+  taskId: string,
+  opts: PageOpts,
+): Promise<Page<CommentView>> {
   const em = deps.orm.em.fork();
   await getTask(deps, principal, taskId);
-  const [{ count }] = await em.execute<Array<{ count: string }>>(`select count(*) from task_comments where tenant_id = ? and task_id = ?`, [principal.tenantId, taskId]);
-  const rows = await em.execute(`select * from task_comments where tenant_id = ? and task_id = ? order by time, id limit ? offset ?`, [principal.tenantId, taskId, opts.pageSize, (opts.page - 1) * opts.pageSize]);
+  const [{ count }] = await em.execute<Array<{ count: string }>>(
+    `select count(*) from task_comments where tenant_id = ? and task_id = ?`,
+    [principal.tenantId, taskId],
+  );
+  const rows = await em.execute(
+    `select * from task_comments where tenant_id = ? and task_id = ? order by time, id limit ? offset ?`,
+    [principal.tenantId, taskId, opts.pageSize, (opts.page - 1) * opts.pageSize],
+  );
   return { items: rows.map(commentView), total: Number(count), page: opts.page, pageSize: opts.pageSize };
 }
 
 /** A participant comments, unless the node's designer switch `addComment` is false. */
-export async function addComment(deps: AppDeps, principal: Principal, taskId: string, comment: string, idempotencyKey?: string): Promise<CommentView> {
+export async function addComment(
+  deps: AppDeps,
+  principal: Principal,
+  taskId: string,
+  comment: string,
+  idempotencyKey?: string,
+): Promise<CommentView> {
   const em = deps.orm.em.fork();
   const row = await getTask(deps, principal, taskId);
   const actor = actorOf(principal);
-  if (!(await isParticipant(em, principal.tenantId, row.instance_id, actor))) throw new AppError('FORBIDDEN', 'Only participants of the instance may comment');
+  if (!(await isParticipant(em, principal.tenantId, row.instance_id, actor)))
+    throw new AppError('FORBIDDEN', 'Only participants of the instance may comment');
   const instance = await findInstanceRow(em, principal.tenantId, row.instance_id);
   const defs = await em.execute<Array<{ sw: Record<string, unknown> | null }>>(
     `select dsl->'ruleChain'->'additionalInfo'->'actionPermissions' as sw from process_definitions where id = ?`,
@@ -171,7 +256,10 @@ export async function addComment(deps: AppDeps, principal: Principal, taskId: st
   );
   const nodeSwitches = (row.action_permissions ?? {}) as Record<string, unknown>;
   if (nodeSwitches.addComment === false || defs[0]?.sw?.addComment === false) {
-    throw new AppError('ACTION_DISABLED', `The process designer disabled "addComment" ${nodeSwitches.addComment === false ? 'on this node' : 'for this process'}`);
+    throw new AppError(
+      'ACTION_DISABLED',
+      `The process designer disabled "addComment" ${nodeSwitches.addComment === false ? 'on this node' : 'for this process'}`,
+    );
   }
   const id = idempotencyKey ? stableId('comment', principal, taskId, idempotencyKey) : randomUUID();
   await em.execute(
@@ -188,9 +276,13 @@ export async function addComment(deps: AppDeps, principal: Principal, taskId: st
 export async function deleteTask(deps: AppDeps, principal: Principal, taskId: string) {
   const em = deps.orm.em.fork();
   const row = await findTaskRow(em, principal.tenantId, taskId);
-  if (OPEN.includes(row.status)) throw new AppError('INVALID_STATE', `The task is ${row.status}: only closed tasks can be deleted`);
+  if (OPEN.includes(row.status))
+    throw new AppError('INVALID_STATE', `The task is ${row.status}: only closed tasks can be deleted`);
   for (const table of ['tasks', 'tasks_archive']) {
-    await em.execute(`update ${table} set deleted = true where tenant_id = ? and id = ? and status <> all(array['pending','active','waiting','suspended'])`, [principal.tenantId, taskId]);
+    await em.execute(
+      `update ${table} set deleted = true where tenant_id = ? and id = ? and status <> all(array['pending','active','waiting','suspended'])`,
+      [principal.tenantId, taskId],
+    );
   }
   return { id: taskId, deleted: true as const };
 }

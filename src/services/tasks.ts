@@ -12,7 +12,16 @@ import { ALL_TASKS, Where, findInstanceRow, findTaskRow, isParticipant, paged, t
 function filters(where: Where, q: TaskQuery) {
   if (q.instanceId) where.add('x.instance_id = ?', q.instanceId);
   if (q.assignee) where.add('x.assignee = ?', q.assignee);
-  if (q.status) where.add('x.status = any(array(select jsonb_array_elements_text(?::jsonb)))', JSON.stringify(q.status.split(',').map((s) => s.trim()).filter(Boolean)));
+  if (q.status)
+    where.add(
+      'x.status = any(array(select jsonb_array_elements_text(?::jsonb)))',
+      JSON.stringify(
+        q.status
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    );
   if (q.processKey) where.add('x.process_key = ?', q.processKey);
   if (q.dueBefore) where.add('x.due_date <= ?', q.dueBefore);
   if (q.dueAfter) where.add('x.due_date >= ?', q.dueAfter);
@@ -26,7 +35,12 @@ async function visibility(deps: AppDeps, principal: Principal, where: Where) {
   where.add(
     `(x.assignee = ? or x.owner = ? or x.initiator_id = ? or jsonb_exists(x.candidates->'userIds', ?)
       or jsonb_exists_any(x.candidates->'roleIds', array(select jsonb_array_elements_text(?::jsonb))) or jsonb_exists(x.candidates->'deptIds', coalesce(?, '')))`,
-    actor.userId, actor.userId, actor.userId, actor.userId, JSON.stringify(actor.roles), actor.deptId,
+    actor.userId,
+    actor.userId,
+    actor.userId,
+    actor.userId,
+    JSON.stringify(actor.roles),
+    actor.deptId,
   );
 }
 
@@ -44,7 +58,8 @@ export async function getTask(deps: AppDeps, principal: Principal, id: string, o
   if (opts.archivedOnly && !row.archived) throw new AppError('NOT_FOUND', `No historical task ${id}`);
   if (!holds(principal.permissions, Permissions.MONITOR, Permissions.INSTANCE_MANAGE, Permissions.ADMIN)) {
     const actor = actorOf(principal);
-    if (!(await isParticipant(em, principal.tenantId, row.instance_id, actor))) throw new AppError('NOT_FOUND', `No task ${id}`);
+    if (!(await isParticipant(em, principal.tenantId, row.instance_id, actor)))
+      throw new AppError('NOT_FOUND', `No task ${id}`);
   }
   return row;
 }
@@ -62,8 +77,19 @@ export async function taskAction<A extends TaskRef>(
   const row = await getTask(deps, principal, taskId);
   if (row.archived) throw new AppError('INVALID_STATE', 'The instance of this task has ended');
   const actor = actorOf(principal);
-  const result = await runUpdate(deps.temporal, principal.tenantId, row.instance_id, def, { ...body, actor, taskId } as A, idempotencyKey);
+  const result = await runUpdate(
+    deps.temporal,
+    principal.tenantId,
+    row.instance_id,
+    def,
+    { ...body, actor, taskId } as A,
+    idempotencyKey,
+  );
   const after = await findTaskRow(em, principal.tenantId, taskId).catch(() => row);
   const instance = await findInstanceRow(em, principal.tenantId, row.instance_id);
-  return { task: taskView(after), instance: { id: instance.id as string, status: instance.status as string }, ...(result.removed ? { removed: result.removed, kept: result.kept } : {}) };
+  return {
+    task: taskView(after),
+    instance: { id: instance.id as string, status: instance.status as string },
+    ...(result.removed ? { removed: result.removed, kept: result.kept } : {}),
+  };
 }

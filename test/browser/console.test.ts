@@ -27,7 +27,11 @@ async function shot(page: Page, name: string) {
 
 /** A fresh browser (own storage) logged in as `user` through the login page. */
 async function as(user: string, opts: { mobile?: boolean } = {}): Promise<Page> {
-  const context = await browser.newContext(opts.mobile ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } : { viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext(
+    opts.mobile
+      ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }
+      : { viewport: { width: 1280, height: 900 } },
+  );
   contexts.push(context);
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
@@ -46,8 +50,16 @@ async function deploy(dsl: unknown) {
   return r.body.data;
 }
 
-async function start(user: string, processKey: string, variables: Record<string, unknown>, businessKey = `BK-${randomUUID().slice(0, 8)}`) {
-  const r = await api('/api/v1/workflow/process-instances/start', { token: await token(user), body: { processKey, businessKey, variables } });
+async function start(
+  user: string,
+  processKey: string,
+  variables: Record<string, unknown>,
+  businessKey = `BK-${randomUUID().slice(0, 8)}`,
+) {
+  const r = await api('/api/v1/workflow/process-instances/start', {
+    token: await token(user),
+    body: { processKey, businessKey, variables },
+  });
   if (r.status !== 201) throw new Error(`start failed: ${JSON.stringify(r.body)}`);
   return { id: r.body.data.instanceId as string, businessKey };
 }
@@ -58,14 +70,31 @@ async function tasksOf(instanceId: string) {
 }
 
 function userTask(id: string, name: string, approver: unknown, extra: Record<string, unknown> = {}) {
-  return { id, type: 'userTask', name, configuration: { approver, approveMode: 'single', reject: { strategy: 'terminate' }, ...extra } };
+  return {
+    id,
+    type: 'userTask',
+    name,
+    configuration: { approver, approveMode: 'single', reject: { strategy: 'terminate' }, ...extra },
+  };
 }
 
 function linear(key: string, name: string, steps: any[]) {
   const nodes = [{ id: 'start', type: 'startTask', name: 'Start' }, ...steps, { id: 'end', type: 'end', name: 'End' }];
   return {
-    ruleChain: { id: key, name, root: true, additionalInfo: { category: 'Browser tests', form: { fields: [{ name: 'amount', type: 'number', label: 'Amount', required: true }] } } },
-    metadata: { firstNodeIndex: 0, nodes, connections: nodes.slice(1).map((n, i) => ({ fromId: nodes[i]!.id, toId: n.id, type: 'Success' })) },
+    ruleChain: {
+      id: key,
+      name,
+      root: true,
+      additionalInfo: {
+        category: 'Browser tests',
+        form: { fields: [{ name: 'amount', type: 'number', label: 'Amount', required: true }] },
+      },
+    },
+    metadata: {
+      firstNodeIndex: 0,
+      nodes,
+      connections: nodes.slice(1).map((n, i) => ({ fromId: nodes[i]!.id, toId: n.id, type: 'Success' })),
+    },
   };
 }
 
@@ -74,7 +103,17 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: inject('chromiumPath'),
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
   await deploy(JSON.parse(readFileSync(path.join(root, 'examples/leave-request.json'), 'utf8')));
 });
@@ -104,25 +143,37 @@ describe('web console', () => {
     // A cold load of the inbox: a new browser context (empty HTTP cache) that is already logged
     // in (the session is in localStorage), timed by the page itself from navigation start to
     // the rendered list.
-    const cold = await browser.newContext({ storageState: await page.context().storageState(), viewport: { width: 1280, height: 900 } });
+    const cold = await browser.newContext({
+      storageState: await page.context().storageState(),
+      viewport: { width: 1280, height: 900 },
+    });
     contexts.push(cold);
     const fresh = await cold.newPage();
     await fresh.goto(`${baseUrl()}/inbox/todo`);
     await fresh.waitForSelector('[data-testid=list-todo], main .card.muted');
-    const ms = Math.round(await fresh.evaluate(() => performance.getEntriesByName('inbox-rendered')[0]?.startTime ?? performance.now()));
+    const ms = Math.round(
+      await fresh.evaluate(() => performance.getEntriesByName('inbox-rendered')[0]?.startTime ?? performance.now()),
+    );
     const nav = await fresh.evaluate(() => JSON.parse(JSON.stringify(performance.getEntriesByType('navigation')[0])));
     console.log(
       `web console: JavaScript ${(size.jsGzipBytes / 1024).toFixed(1)} KB gzipped (${(size.jsBytes / 1024).toFixed(1)} KB raw), CSS ${(size.cssGzipBytes / 1024).toFixed(1)} KB gzipped; ` +
         `inbox first load ${ms} ms to the rendered list (document loaded at ${Math.round(nav.loadEventEnd)} ms)`,
     );
-    const resources = await fresh.evaluate(() => performance.getEntriesByType('resource').map((r) => `${new URL(r.name).pathname} ${Math.round(r.startTime)}+${Math.round(r.duration)}ms`));
+    const resources = await fresh.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((r) => `${new URL(r.name).pathname} ${Math.round(r.startTime)}+${Math.round(r.duration)}ms`),
+    );
     console.log(`  requests: ${resources.join(', ')}`);
     expect(size.jsGzipBytes).toBeLessThanOrEqual(JS_BUDGET_GZIP);
     // The load budget is a timing: asserted unless the machine is oversubscribed (other stacks
     // running beside this one), where it is reported only. `npm run bench:ui` measures it alone.
     const loadPerCpu = os.loadavg()[0]! / os.cpus().length;
     if (loadPerCpu < 2) expect(ms).toBeLessThanOrEqual(1000);
-    else console.warn(`  load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs: the 1 s load budget is reported, not asserted`);
+    else
+      console.warn(
+        `  load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs: the 1 s load budget is reported, not asserted`,
+      );
     await fresh.close();
   });
 
@@ -172,10 +223,14 @@ describe('web console', () => {
     await alice.waitForSelector('[data-testid=trail]');
     const trail = alice.locator('[data-testid=trail]');
     await expect.poll(() => trail.textContent(), { timeout: 20_000 }).toContain('Enjoy the trip');
-    const bobAssign = alice.locator('[data-testid=trail] li[data-type=assign][data-user=bob] [data-testid=assign-reason]');
+    const bobAssign = alice.locator(
+      '[data-testid=trail] li[data-type=assign][data-user=bob] [data-testid=assign-reason]',
+    );
     expect(await bobAssign.textContent()).toContain('named as approver in the process');
     // The diagram: the countersign node is still current (erin), the route is done, the copy step upcoming.
-    expect(await alice.getAttribute('[data-testid=diagram] [data-node-id=manager_and_hr]', 'data-state')).toBe('current');
+    expect(await alice.getAttribute('[data-testid=diagram] [data-node-id=manager_and_hr]', 'data-state')).toBe(
+      'current',
+    );
     expect(await alice.getAttribute('[data-testid=diagram] [data-node-id=start]', 'data-state')).toBe('done');
     expect(await alice.getAttribute('[data-testid=diagram] [data-node-id=notify_hr]', 'data-state')).toBe('upcoming');
     expect(await alice.$('[data-testid=diagram] .edge-label')).not.toBeNull(); // the switch's conditions
@@ -191,28 +246,51 @@ describe('web console', () => {
     await alice.click('text=Save as draft');
     await alice.waitForSelector('button[data-action=submitDraft]');
     const instanceId = decodeURIComponent(new URL(alice.url()).pathname.split('/').pop()!);
-    expect((await api(`/api/v1/workflow/process-instances/${instanceId}`, { token: await token('alice') })).body.data.status).toBe('draft');
+    expect(
+      (await api(`/api/v1/workflow/process-instances/${instanceId}`, { token: await token('alice') })).body.data.status,
+    ).toBe('draft');
     await shot(alice, 'instance-draft');
     await alice.click('button[data-action=submitDraft]');
     await alice.waitForSelector('[data-testid=action-ok]');
-    await expect.poll(async () => (await api(`/api/v1/workflow/process-instances/${instanceId}`, { token: await token('alice') })).body.data.status, { timeout: 20_000 }).toBe('active');
+    await expect
+      .poll(
+        async () =>
+          (await api(`/api/v1/workflow/process-instances/${instanceId}`, { token: await token('alice') })).body.data
+            .status,
+        { timeout: 20_000 },
+      )
+      .toBe('active');
     await alice.goto(`${baseUrl()}/inbox/applications?bk=${bk}`);
     await alice.waitForSelector(`[data-testid=list-applications] tr[data-instance-id="${instanceId}"]`);
   });
 
   it('batch decisions: several to-do items approved at once, each row shows its result', async () => {
     const ids = [];
-    for (let i = 0; i < 3; i++) ids.push((await start('alice', 'leave_request', { days: 1, reason: `batch ${i}` }, `BATCH-${i}-${randomUUID().slice(0, 6)}`)).id);
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (
+          await start(
+            'alice',
+            'leave_request',
+            { days: 1, reason: `batch ${i}` },
+            `BATCH-${i}-${randomUUID().slice(0, 6)}`,
+          )
+        ).id,
+      );
     const bob = await as('bob');
     await bob.goto(`${baseUrl()}/inbox/todo?bk=BATCH-`);
     await bob.waitForSelector('[data-testid=list-todo]');
-    const boxes = bob.locator('[data-testid=list-todo] tbody tr[data-business-key^="BATCH-"] input[type=checkbox]:not([disabled])');
+    const boxes = bob.locator(
+      '[data-testid=list-todo] tbody tr[data-business-key^="BATCH-"] input[type=checkbox]:not([disabled])',
+    );
     await expect.poll(() => boxes.count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
     for (let i = 0; i < (await boxes.count()); i++) await boxes.nth(i).check();
     await bob.fill('input[name=batchComment]', 'Approved in one go');
     await shot(bob, 'inbox-batch-selected');
     await bob.click('text=/Approve selected/');
-    await expect.poll(() => bob.locator('[data-testid=row-result]').count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+    await expect
+      .poll(() => bob.locator('[data-testid=row-result]').count(), { timeout: 20_000 })
+      .toBeGreaterThanOrEqual(3);
     await shot(bob, 'inbox-batch');
     for (const id of ids) {
       const tasks = await tasksOf(id);
@@ -221,7 +299,11 @@ describe('web console', () => {
   });
 
   it('pool task: two candidates see it; one claims; it disappears from the other list live', async () => {
-    await deploy(linear('pool_check', 'Pool check', [userTask('finance_pool', 'Finance pool', { type: 'role', roleIds: ['finance'] })]));
+    await deploy(
+      linear('pool_check', 'Pool check', [
+        userTask('finance_pool', 'Finance pool', { type: 'role', roleIds: ['finance'] }),
+      ]),
+    );
     const frank = await as('frank');
     const grace = await as('grace');
     const { id, businessKey } = await start('alice', 'pool_check', { amount: 10 });
@@ -241,10 +323,17 @@ describe('web console', () => {
   });
 
   it('return, transfer and add-sign from the UI, each checked through the API', async () => {
-    await deploy(linear('two_step', 'Two steps', [userTask('step1', 'First check', { type: 'user', userIds: ['bob'] }), userTask('step2', 'Second check', { type: 'user', userIds: ['carol'] })]));
+    await deploy(
+      linear('two_step', 'Two steps', [
+        userTask('step1', 'First check', { type: 'user', userIds: ['bob'] }),
+        userTask('step2', 'Second check', { type: 'user', userIds: ['carol'] }),
+      ]),
+    );
     const { id } = await start('alice', 'two_step', { amount: 5 });
     const first = (await tasksOf(id)).find((t) => t.activityId === 'step1' && t.status === 'active');
-    expect((await api(`/api/v1/workflow/tasks/${first.id}/approve`, { token: await token('bob'), body: {} })).status).toBe(200);
+    expect(
+      (await api(`/api/v1/workflow/tasks/${first.id}/approve`, { token: await token('bob'), body: {} })).status,
+    ).toBe(200);
 
     // Return: carol sends it back; the allowed target is pre-selected.
     const carol = await as('carol');
@@ -291,9 +380,14 @@ describe('web console', () => {
   it('the initiator suspends, activates and withdraws from the UI, each checked through the API', async () => {
     const { id } = await start('alice', 'leave_request', { days: 2, reason: 'lifecycle' });
     const alice = await as('alice');
-    const status = async () => (await api(`/api/v1/workflow/process-instances/${id}`, { token: await token('alice') })).body.data.status;
+    const status = async () =>
+      (await api(`/api/v1/workflow/process-instances/${id}`, { token: await token('alice') })).body.data.status;
     await alice.goto(`${baseUrl()}/instances/${id}`);
-    for (const [action, expected] of [['suspend', 'suspended'], ['activate', 'active'], ['withdraw', 'terminated']] as const) {
+    for (const [action, expected] of [
+      ['suspend', 'suspended'],
+      ['activate', 'active'],
+      ['withdraw', 'terminated'],
+    ] as const) {
       await alice.click(`button[data-action=${action}]`);
       await alice.fill(`#${action}-comment`, `${action} from the browser`);
       await alice.click(`button[data-confirm=${action}]`);
@@ -324,15 +418,27 @@ describe('web console', () => {
     await admin.waitForSelector('#dsl-file');
     const key = `imported_${randomUUID().slice(0, 6)}`;
     const bad = linear(key, 'Imported process', [userTask('broken', 'Broken approval', { type: 'nobody' })]);
-    await admin.setInputFiles('#dsl-file', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
+    await admin.setInputFiles('#dsl-file', {
+      name: 'bad.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(bad)),
+    });
     await admin.click('#import button[type=submit]');
     await admin.waitForSelector('[data-testid=problems]');
     expect(await admin.getAttribute('#import [data-testid=diagram] [data-node-id=broken]', 'data-state')).toBe('error');
-    expect(await admin.getAttribute('#import [data-testid=diagram] [data-node-id=start]', 'data-state')).not.toBe('error');
+    expect(await admin.getAttribute('#import [data-testid=diagram] [data-node-id=start]', 'data-state')).not.toBe(
+      'error',
+    );
     await shot(admin, 'admin-import-invalid');
 
-    const good = linear(key, 'Imported process', [userTask('fixed', 'Fixed approval', { type: 'user', userIds: ['bob'] })]);
-    await admin.setInputFiles('#dsl-file', { name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(good)) });
+    const good = linear(key, 'Imported process', [
+      userTask('fixed', 'Fixed approval', { type: 'user', userIds: ['bob'] }),
+    ]);
+    await admin.setInputFiles('#dsl-file', {
+      name: 'good.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(good)),
+    });
     await admin.click('#import button[type=submit]');
     await admin.waitForSelector('[data-testid=deployed]');
     await shot(admin, 'admin-definitions');
@@ -346,7 +452,10 @@ describe('web console', () => {
     expect(r.body.data.processKey).toBe(key);
     expect(r.body.data.status).toBe('active');
 
-    for (const [href, name] of [['/admin/monitoring', 'admin-monitoring'], ['/admin/directory', 'admin-directory']] as const) {
+    for (const [href, name] of [
+      ['/admin/monitoring', 'admin-monitoring'],
+      ['/admin/directory', 'admin-directory'],
+    ] as const) {
       await admin.click(`a[href="${href}"]`);
       await admin.waitForSelector('main h1');
       await admin.waitForLoadState('networkidle');
@@ -356,7 +465,8 @@ describe('web console', () => {
 
   it('a user without permission sees no admin pages, and the API refuses them anyway', async () => {
     const alice = await as('alice', { mobile: true });
-    for (const href of ['/admin/definitions', '/admin/monitoring', '/admin/directory']) expect(await alice.$(`a[href="${href}"]`)).toBeNull();
+    for (const href of ['/admin/definitions', '/admin/monitoring', '/admin/directory'])
+      expect(await alice.$(`a[href="${href}"]`)).toBeNull();
     await alice.goto(`${baseUrl()}/admin/definitions`);
     await alice.waitForSelector('main [role=alert]');
     expect(await alice.$('#dsl-file')).toBeNull();
@@ -365,7 +475,9 @@ describe('web console', () => {
     await alice.waitForSelector('[data-testid=list-applications]');
     await shot(alice, 'applications-mobile');
     const dsl = linear('alice_made', 'Alice made', [userTask('s', 'S', { type: 'user', userIds: ['bob'] })]);
-    expect((await api('/api/v1/workflow/process-definitions/import', { token: await token('alice'), body: { dsl } })).status).toBe(403);
+    expect(
+      (await api('/api/v1/workflow/process-definitions/import', { token: await token('alice'), body: { dsl } })).status,
+    ).toBe(403);
     expect((await api('/api/v1/users', { token: await token('alice') })).status).toBe(403);
     expect((await api('/api/v1/workflow/process-instances/stuck', { token: await token('alice') })).status).toBe(403);
   });

@@ -21,7 +21,8 @@ function findChromium(): string | null {
 export async function setup(project: TestProject) {
   let chromium = findChromium();
   if (!chromium) {
-    if (process.getuid?.() !== 0) throw new Error('chromium is missing: install it (apt-get install -y chromium) or set CHROMIUM_PATH');
+    if (process.getuid?.() !== 0)
+      throw new Error('chromium is missing: install it (apt-get install -y chromium) or set CHROMIUM_PATH');
     console.log('browser tests: installing chromium with apt-get…');
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });

@@ -39,7 +39,8 @@ export async function api<T = any>(path: string, opts: RequestOpts = {}): Promis
 
 export async function login(username: string, password: string, tenantId?: string): Promise<string> {
   const res = await api('/api/v1/auth/login', { body: { username, password, ...(tenantId ? { tenantId } : {}) } });
-  if (res.status !== 200) throw new Error(`login ${username}@${tenantId} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200)
+    throw new Error(`login ${username}@${tenantId} failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data.accessToken;
 }
 
@@ -66,9 +67,15 @@ export async function createDemoLikeTenant(prefix = 'd') {
     const r = await api(path, { token: adminToken, body });
     if (r.status !== 201) throw new Error(`${path} ${JSON.stringify(r.body)}`);
   };
-  await post('/api/v1/roles', { code: 'employee', permissions: ['workflow:instance:start', 'approval:create', 'approval:operate', 'workflow:definition:read'] });
+  await post('/api/v1/roles', {
+    code: 'employee',
+    permissions: ['workflow:instance:start', 'approval:create', 'approval:operate', 'workflow:definition:read'],
+  });
   await post('/api/v1/roles', { code: 'finance', permissions: [] });
-  await post('/api/v1/roles', { code: 'designer', permissions: ['workflow:definition:read', 'workflow:definition:write'] });
+  await post('/api/v1/roles', {
+    code: 'designer',
+    permissions: ['workflow:definition:read', 'workflow:definition:write'],
+  });
   for (const d of ['eng', 'exec', 'hr', 'finance']) await post('/api/v1/departments', { id: d, name: d });
   const users: Array<[string, string, string | null, string[]]> = [
     ['dave', 'exec', null, ['employee']],
@@ -82,8 +89,17 @@ export async function createDemoLikeTenant(prefix = 'd') {
   for (const [id, deptId, managerId, roles] of users) {
     await post('/api/v1/users', { id, username: id, password: 'pw-' + id, deptId, managerId, roles });
   }
-  for (const [dept, leader] of [['eng', 'bob'], ['exec', 'dave'], ['hr', 'erin'], ['finance', 'frank']]) {
-    const r = await api(`/api/v1/departments/${dept}`, { method: 'PATCH', token: adminToken, body: { leaderId: leader } });
+  for (const [dept, leader] of [
+    ['eng', 'bob'],
+    ['exec', 'dave'],
+    ['hr', 'erin'],
+    ['finance', 'frank'],
+  ]) {
+    const r = await api(`/api/v1/departments/${dept}`, {
+      method: 'PATCH',
+      token: adminToken,
+      body: { leaderId: leader },
+    });
     if (r.status !== 200) throw new Error(JSON.stringify(r.body));
   }
   const tokens: Record<string, string> = { admin: adminToken };

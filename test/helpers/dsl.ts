@@ -38,7 +38,13 @@ export const chainEdges = (ids: string[]): Edge[] => ids.slice(1).map((to, i) =>
 export function linear(key: string, nodes: StepNode[], processInfo: Record<string, unknown> = {}) {
   return processDoc(
     testChain(key, processInfo),
-    nodes.map((n) => ({ id: n.id, type: 'userTask', name: `Node ${n.id}`, configuration: n.configuration, ...(n.additionalInfo ? { additionalInfo: n.additionalInfo } : {}) })),
+    nodes.map((n) => ({
+      id: n.id,
+      type: 'userTask',
+      name: `Node ${n.id}`,
+      configuration: n.configuration,
+      ...(n.additionalInfo ? { additionalInfo: n.additionalInfo } : {}),
+    })),
     chainEdges(['start', ...nodes.map((n) => n.id), 'end']),
   );
 }

@@ -12,8 +12,16 @@ export async function deploy(token: string, dsl: unknown) {
   return res.body.data;
 }
 
-export async function start(token: string, processKey: string, variables: Record<string, unknown> = {}, businessKey?: string) {
-  const res = await api('/api/v1/workflow/process-instances/start', { token, body: { processKey, variables, ...(businessKey ? { businessKey } : {}) } });
+export async function start(
+  token: string,
+  processKey: string,
+  variables: Record<string, unknown> = {},
+  businessKey?: string,
+) {
+  const res = await api('/api/v1/workflow/process-instances/start', {
+    token,
+    body: { processKey, variables, ...(businessKey ? { businessKey } : {}) },
+  });
   if (res.status !== 201) throw new Error(`start failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data.instanceId as string;
 }
@@ -26,12 +34,20 @@ export async function todo(token: string) {
 
 /** The caller's open task on an instance (exactly one expected). */
 export async function myTask(token: string, instanceId: string, activityId?: string) {
-  const mine = (await todo(token)).filter((t) => t.instanceId === instanceId && (!activityId || t.activityId === activityId));
+  const mine = (await todo(token)).filter(
+    (t) => t.instanceId === instanceId && (!activityId || t.activityId === activityId),
+  );
   expect(mine, `open tasks of ${instanceId}`).toHaveLength(1);
   return mine[0];
 }
 
-export async function act(token: string, taskId: string, action: string, body?: unknown, headers?: Record<string, string>) {
+export async function act(
+  token: string,
+  taskId: string,
+  action: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) {
   return api(`/api/v1/workflow/tasks/${taskId}/${action}`, { token, body: body ?? {}, headers });
 }
 
@@ -59,14 +75,29 @@ export async function eventually<T>(fn: () => Promise<T>, check: (v: T) => boole
 }
 
 /** A minimal linear process around one userTask configuration. */
-export function oneStep(key: string, configuration: Record<string, unknown>, extra: { nodeInfo?: Record<string, unknown>; processInfo?: Record<string, unknown> } = {}) {
+export function oneStep(
+  key: string,
+  configuration: Record<string, unknown>,
+  extra: { nodeInfo?: Record<string, unknown>; processInfo?: Record<string, unknown> } = {},
+) {
   return {
-    ruleChain: { id: key, name: `Process ${key}`, root: true, additionalInfo: { category: 'Test', ...extra.processInfo } },
+    ruleChain: {
+      id: key,
+      name: `Process ${key}`,
+      root: true,
+      additionalInfo: { category: 'Test', ...extra.processInfo },
+    },
     metadata: {
       firstNodeIndex: 0,
       nodes: [
         { id: 'start', type: 'startTask', name: 'Start' },
-        { id: 'approve', type: 'userTask', name: 'Approve', configuration, ...(extra.nodeInfo ? { additionalInfo: extra.nodeInfo } : {}) },
+        {
+          id: 'approve',
+          type: 'userTask',
+          name: 'Approve',
+          configuration,
+          ...(extra.nodeInfo ? { additionalInfo: extra.nodeInfo } : {}),
+        },
         { id: 'end', type: 'end', name: 'End' },
       ],
       connections: [

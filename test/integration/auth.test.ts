@@ -4,7 +4,10 @@ import { api, createTenant, login, systemAdmin } from '../helpers/api.js';
 
 const secret = () => new TextEncoder().encode(inject('jwtSecret'));
 
-function token(claims: { sub?: string; tid?: string }, opts: { iss?: string; aud?: string; exp?: string | number; key?: Uint8Array } = {}) {
+function token(
+  claims: { sub?: string; tid?: string },
+  opts: { iss?: string; aud?: string; exp?: string | number; key?: Uint8Array } = {},
+) {
   return new SignJWT({ tid: claims.tid ?? 'demo' })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(claims.sub ?? 'alice')
@@ -35,9 +38,14 @@ describe('login', () => {
 
   it('answers the same 401 for a wrong password, an unknown user and an inactive user', async () => {
     const { tenantId, adminToken } = await createTenant('auth');
-    await api('/api/v1/users', { token: adminToken, body: { id: 'sleepy', username: 'sleepy', password: 'pw-sleepy', active: false } });
+    await api('/api/v1/users', {
+      token: adminToken,
+      body: { id: 'sleepy', username: 'sleepy', password: 'pw-sleepy', active: false },
+    });
     const wrong = await api('/api/v1/auth/login', { body: { username: 'alice', password: 'nope', tenantId: 'demo' } });
-    const unknown = await api('/api/v1/auth/login', { body: { username: 'nobody-here', password: 'demo', tenantId: 'demo' } });
+    const unknown = await api('/api/v1/auth/login', {
+      body: { username: 'nobody-here', password: 'demo', tenantId: 'demo' },
+    });
     const inactive = await api('/api/v1/auth/login', { body: { username: 'sleepy', password: 'pw-sleepy', tenantId } });
     for (const r of [wrong, unknown, inactive]) {
       expect(r.status).toBe(401);
@@ -67,7 +75,9 @@ describe('login', () => {
     const body = { username: `rotating-${Date.now()}`, password: 'x', tenantId: 'demo' };
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
-      statuses.push((await api('/api/v1/auth/login', { body, headers: { 'X-Forwarded-For': `203.0.113.${i + 1}` } })).status);
+      statuses.push(
+        (await api('/api/v1/auth/login', { body, headers: { 'X-Forwarded-For': `203.0.113.${i + 1}` } })).status,
+      );
     }
     expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
     expect(statuses.slice(10)).toEqual([429, 429]);
@@ -95,7 +105,13 @@ describe('tokens', () => {
   it('refuses no token, an expired token, a bad signature, alg none, a wrong issuer or audience with 401', async () => {
     const expired = await token({ sub: 'admin' }, { exp: Math.floor(Date.now() / 1000) - 60 });
     const badSig = await token({ sub: 'admin' }, { key: new TextEncoder().encode('x'.repeat(48)) });
-    const none = new UnsecuredJWT({ tid: 'demo' }).setSubject('admin').setIssuer('approval-service').setAudience('approval-api').setIssuedAt().setExpirationTime('1h').encode();
+    const none = new UnsecuredJWT({ tid: 'demo' })
+      .setSubject('admin')
+      .setIssuer('approval-service')
+      .setAudience('approval-api')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .encode();
     const wrongIss = await token({ sub: 'admin' }, { iss: 'someone-else' });
     const wrongAud = await token({ sub: 'admin' }, { aud: 'other-api' });
     const tampered = adminDemo.slice(0, -4) + 'AAAA';
@@ -129,9 +145,19 @@ describe('tokens', () => {
   });
 
   it('lets only the system tenant create tenants', async () => {
-    const res = await api('/api/v1/tenants', { token: adminDemo, body: { id: 'nope', name: 'x', admin: { username: 'a', password: 'abcd' } } });
+    const res = await api('/api/v1/tenants', {
+      token: adminDemo,
+      body: { id: 'nope', name: 'x', admin: { username: 'a', password: 'abcd' } },
+    });
     expect(res.status).toBe(403);
     const sys = await systemAdmin();
-    expect((await api('/api/v1/tenants', { token: sys, body: { id: 'nope', name: 'x', admin: { username: 'a', password: 'abcd' }, extra: 1 } })).status).toBe(400);
+    expect(
+      (
+        await api('/api/v1/tenants', {
+          token: sys,
+          body: { id: 'nope', name: 'x', admin: { username: 'a', password: 'abcd' }, extra: 1 },
+        })
+      ).status,
+    ).toBe(400);
   });
 });

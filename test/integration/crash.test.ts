@@ -9,16 +9,28 @@ const tokens: Record<string, string> = {};
 async function call(p: string, token?: string, body?: unknown) {
   const res = await fetch(`${stack.baseUrl}${p}`, {
     method: body ? 'POST' : 'GET',
-    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    headers: {
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...(body ? { 'Content-Type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   return { status: res.status, body: (await res.json()) as any };
 }
 /** alice asks for `days` of leave (examples/leave-request.json: 1 day, bob decides; 5 days, bob and erin); the instance id. */
 const startLeave = async (days: number) =>
-  (await call('/api/v1/workflow/process-instances/start', tokens.alice, { processKey: 'leave_request', variables: { days } })).body.data.instanceId as string;
-const approve = (who: string, task: { id: string }, body: unknown) => call(`/api/v1/workflow/tasks/${task.id}/approve`, tokens[who], body);
-const taskOf = async (who: string, instanceId: string) => (await call('/api/v1/workflow/process-instances/todo', tokens[who])).body.data.items.find((x: any) => x.instanceId === instanceId);
+  (
+    await call('/api/v1/workflow/process-instances/start', tokens.alice, {
+      processKey: 'leave_request',
+      variables: { days },
+    })
+  ).body.data.instanceId as string;
+const approve = (who: string, task: { id: string }, body: unknown) =>
+  call(`/api/v1/workflow/tasks/${task.id}/approve`, tokens[who], body);
+const taskOf = async (who: string, instanceId: string) =>
+  (await call('/api/v1/workflow/process-instances/todo', tokens[who])).body.data.items.find(
+    (x: any) => x.instanceId === instanceId,
+  );
 /** A 5-day leave whose first approval (bob's) was acknowledged; erin's countersign is next. */
 async function approvedByBob() {
   const id = await startLeave(5);
@@ -27,14 +39,25 @@ async function approvedByBob() {
 }
 /** Who approved, in the order of the instance's trail. */
 const approvers = async (id: string) =>
-  (await call(`/api/v1/workflow/process-instances/${id}`, tokens.alice)).body.data.trail.filter((e: any) => e.type === 'approve').map((e: any) => e.userId);
+  (await call(`/api/v1/workflow/process-instances/${id}`, tokens.alice)).body.data.trail
+    .filter((e: any) => e.type === 'approve')
+    .map((e: any) => e.userId);
 
 beforeAll(async () => {
   stack = await startStack({ name: 'crash', logLevel: 'error' });
   for (const u of ['admin', 'alice', 'bob', 'erin']) {
-    tokens[u] = (await call('/api/v1/auth/login', undefined, { username: u, password: u === 'admin' ? 'admin' : 'demo', tenantId: 'demo' })).body.data.accessToken;
+    tokens[u] = (
+      await call('/api/v1/auth/login', undefined, {
+        username: u,
+        password: u === 'admin' ? 'admin' : 'demo',
+        tenantId: 'demo',
+      })
+    ).body.data.accessToken;
   }
-  expect((await call('/api/v1/workflow/process-definitions/deploy', tokens.admin, { dsl: example('leave-request.json') })).status).toBe(201);
+  expect(
+    (await call('/api/v1/workflow/process-definitions/deploy', tokens.admin, { dsl: example('leave-request.json') }))
+      .status,
+  ).toBe(201);
 }, 180_000);
 
 afterAll(() => stack?.stop(), 60_000);
@@ -95,7 +118,8 @@ describe('crashes of the stateful parts', () => {
     await temporal.restart();
     // Give the worker a moment to poll the restarted server again.
     const deadline = Date.now() + 60_000;
-    while ((await fetch(`${stack.baseUrl}/readyz`)).status !== 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+    while ((await fetch(`${stack.baseUrl}/readyz`)).status !== 200 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 500));
     const erinTask = await taskOf('erin', id);
     const res = await approve('erin', erinTask, {});
     expect(res.status).toBe(200);

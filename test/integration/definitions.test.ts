@@ -13,12 +13,26 @@ const examplesDir = path.resolve(import.meta.dirname, '../..', 'examples');
 function dsl(key: string, opts: { name?: string; category?: string; description?: string; cases?: string[] } = {}) {
   const cases = opts.cases ?? ['msg.amount > 100'];
   return processDoc(
-    { id: key, name: opts.name ?? `Process ${key}`, additionalInfo: { category: opts.category ?? 'Test', description: opts.description ?? 'a test process' } },
+    {
+      id: key,
+      name: opts.name ?? `Process ${key}`,
+      additionalInfo: { category: opts.category ?? 'Test', description: opts.description ?? 'a test process' },
+    },
     [
-      { id: 'route', type: 'switch', name: 'Route', configuration: { cases: cases.map((c) => ({ case: c, then: 'big' })) } },
+      {
+        id: 'route',
+        type: 'switch',
+        name: 'Route',
+        configuration: { cases: cases.map((c) => ({ case: c, then: 'big' })) },
+      },
       { id: 'approve', type: 'userTask', name: 'Approve', configuration: users('bob') },
     ],
-    [['start', 'route'], ['route', 'approve', 'big'], ['route', 'end', 'Default'], ['approve', 'end']],
+    [
+      ['start', 'route'],
+      ['route', 'approve', 'big'],
+      ['route', 'end', 'Default'],
+      ['approve', 'end'],
+    ],
   );
 }
 
@@ -38,7 +52,10 @@ describe('process definitions', () => {
     tenantId = t.tenantId;
     admin = t.tokens.admin;
     reader = t.tokens.alice;
-    for (const [id, roles] of [['dana', ['designer']], ['nemo', []]] as const) {
+    for (const [id, roles] of [
+      ['dana', ['designer']],
+      ['nemo', []],
+    ] as const) {
       const r = await api('/api/v1/users', { token: admin, body: { id, username: id, password: `pw-${id}`, roles } });
       expect(r.status).toBe(201);
     }
@@ -56,7 +73,15 @@ describe('process definitions', () => {
     const first = await deploy({ dsl: dsl('trip') }, designer);
     expect(first.status).toBe(201);
     expect(first.body.code).toBe(0);
-    expect(first.body.data).toMatchObject({ key: 'trip', name: 'Process trip', version: 1, status: 'active', category: 'Test', description: 'a test process', createdBy: 'dana' });
+    expect(first.body.data).toMatchObject({
+      key: 'trip',
+      name: 'Process trip',
+      version: 1,
+      status: 'active',
+      category: 'Test',
+      description: 'a test process',
+      createdBy: 'dana',
+    });
     expect(first.body.data.deployedAt).toBeTruthy();
     expect(first.body.data.dsl.ruleChain.id).toBe('trip');
 
@@ -71,7 +96,10 @@ describe('process definitions', () => {
 
     const versions = await get('/key/trip/versions');
     expect(versions.body.data).toMatchObject({ total: 2, page: 1, pageSize: 20 });
-    expect(versions.body.data.items.map((d: any) => [d.version, d.status])).toEqual([[2, 'active'], [1, 'retired']]);
+    expect(versions.body.data.items.map((d: any) => [d.version, d.status])).toEqual([
+      [2, 'active'],
+      [1, 'retired'],
+    ]);
     const byId = await get(`/${first.body.data.id}/versions?pageSize=1&page=2`);
     expect(byId.body.data).toMatchObject({ total: 2, page: 2, pageSize: 1 });
     expect(byId.body.data.items.map((d: any) => d.version)).toEqual([1]);
@@ -87,7 +115,11 @@ describe('process definitions', () => {
     expect(again.body.data.version).toBe(2);
 
     const form = new FormData();
-    form.append('file', new Blob([JSON.stringify(dsl('imported', { name: 'From a file' }))], { type: 'application/json' }), 'imported.json');
+    form.append(
+      'file',
+      new Blob([JSON.stringify(dsl('imported', { name: 'From a file' }))], { type: 'application/json' }),
+      'imported.json',
+    );
     const file = await api(`${base}/import`, { token: admin, raw: form });
     expect(file.status).toBe(201);
     expect(file.body.data).toMatchObject({ key: 'imported', version: 3, status: 'active', name: 'From a file' });
@@ -128,15 +160,29 @@ describe('process definitions', () => {
     await deploy({ dsl: dsl('drafted') });
     const draft = await api(base, { token: designer, body: { dsl: dsl('drafted', { name: 'Draft name' }) } });
     expect(draft.status).toBe(201);
-    expect(draft.body.data).toMatchObject({ key: 'drafted', version: null, status: 'draft', name: 'Draft name', deployedAt: null });
+    expect(draft.body.data).toMatchObject({
+      key: 'drafted',
+      version: null,
+      status: 'draft',
+      name: 'Draft name',
+      deployedAt: null,
+    });
     expect((await get('/key/drafted/versions')).body.data.total).toBe(1);
 
     const published = await api(`${base}/${draft.body.data.id}/activate`, { token: designer, method: 'POST' });
     expect(published.status).toBe(200);
-    expect(published.body.data).toMatchObject({ id: draft.body.data.id, version: 2, status: 'active', name: 'Draft name' });
+    expect(published.body.data).toMatchObject({
+      id: draft.body.data.id,
+      version: 2,
+      status: 'active',
+      name: 'Draft name',
+    });
     expect(published.body.data.deployedAt).toBeTruthy();
     const versions = (await get('/key/drafted/versions')).body.data.items;
-    expect(versions.map((d: any) => [d.version, d.status])).toEqual([[2, 'active'], [1, 'retired']]);
+    expect(versions.map((d: any) => [d.version, d.status])).toEqual([
+      [2, 'active'],
+      [1, 'retired'],
+    ]);
 
     const next = await api(base, { token: designer, body: { dsl: dsl('drafted') } });
     const viaDeploy = await deploy({ draftId: next.body.data.id });
@@ -167,7 +213,12 @@ describe('process definitions', () => {
       const doc = JSON.parse(await readFile(path.join(examplesDir, file), 'utf8'));
       const res = await deploy({ dsl: doc });
       expect(res.status, `${file}: ${JSON.stringify(res.body)}`).toBe(201);
-      expect(res.body.data).toMatchObject({ key: doc.ruleChain.id, name: doc.ruleChain.name, status: 'active', category: doc.ruleChain.additionalInfo.category });
+      expect(res.body.data).toMatchObject({
+        key: doc.ruleChain.id,
+        name: doc.ruleChain.name,
+        status: 'active',
+        category: doc.ruleChain.additionalInfo.category,
+      });
     }
   });
 
@@ -202,10 +253,22 @@ describe('process definitions', () => {
 
   it('keeps drafts editable and published versions fixed', async () => {
     const draft = (await api(base, { token: admin, body: { dsl: dsl('editable') } })).body.data;
-    const renamed = await api(`${base}/${draft.id}`, { token: admin, method: 'PUT', body: { dsl: dsl('editable_renamed', { name: 'Renamed', category: 'Other' }) } });
+    const renamed = await api(`${base}/${draft.id}`, {
+      token: admin,
+      method: 'PUT',
+      body: { dsl: dsl('editable_renamed', { name: 'Renamed', category: 'Other' }) },
+    });
     expect(renamed.status).toBe(200);
-    expect(renamed.body.data).toMatchObject({ id: draft.id, key: 'editable_renamed', name: 'Renamed', category: 'Other', status: 'draft' });
-    expect((await api(`${base}/${draft.id}`, { token: admin, method: 'PUT', body: { dsl: dsl('x'), name: 'no' } })).status).toBe(400);
+    expect(renamed.body.data).toMatchObject({
+      id: draft.id,
+      key: 'editable_renamed',
+      name: 'Renamed',
+      category: 'Other',
+      status: 'draft',
+    });
+    expect(
+      (await api(`${base}/${draft.id}`, { token: admin, method: 'PUT', body: { dsl: dsl('x'), name: 'no' } })).status,
+    ).toBe(400);
     expect((await api(`${base}/${draft.id}/retire`, { token: admin, method: 'POST' })).status).toBe(409);
 
     const deleted = await api(`${base}/${draft.id}`, { token: admin, method: 'DELETE' });
@@ -217,7 +280,9 @@ describe('process definitions', () => {
     const put = await api(`${base}/${version.id}`, { token: admin, method: 'PUT', body: { dsl: dsl('fixed') } });
     expect(put.status).toBe(409);
     expect(put.body.code).toBe(40905);
-    expect((await api(`${base}/${version.id}`, { token: admin, method: 'PUT', body: { dsl: { nonsense: true } } })).status).toBe(409);
+    expect(
+      (await api(`${base}/${version.id}`, { token: admin, method: 'PUT', body: { dsl: { nonsense: true } } })).status,
+    ).toBe(409);
     expect((await api(base, { token: admin, body: { dsl: { ruleChain: { name: 'no key' } } } })).status).toBe(422);
   });
 
@@ -239,29 +304,55 @@ describe('process definitions', () => {
   });
 
   it('validates conditions of a DSL and of a list of expressions', async () => {
-    const res = await api(`${base}/validate-conditions`, { token: reader, body: { dsl: dsl('cond', { cases: ['msg.days <= 3', 'msg.days >'] }) } });
+    const res = await api(`${base}/validate-conditions`, {
+      token: reader,
+      body: { dsl: dsl('cond', { cases: ['msg.days <= 3', 'msg.days >'] }) },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.valid).toBe(false);
     expect(res.body.data.results).toHaveLength(2);
-    expect(res.body.data.results[0]).toMatchObject({ nodeId: 'route', caseIndex: 1, expression: 'msg.days <= 3', valid: true });
-    expect(res.body.data.results[1]).toMatchObject({ nodeId: 'route', caseIndex: 2, expression: 'msg.days >', valid: false });
+    expect(res.body.data.results[0]).toMatchObject({
+      nodeId: 'route',
+      caseIndex: 1,
+      expression: 'msg.days <= 3',
+      valid: true,
+    });
+    expect(res.body.data.results[1]).toMatchObject({
+      nodeId: 'route',
+      caseIndex: 2,
+      expression: 'msg.days >',
+      valid: false,
+    });
     expect(res.body.data.results[1].error).toBeTruthy();
 
-    const list = await api(`${base}/validate-conditions`, { token: designer, body: { expressions: ["msg.type == 'A' && msg.amount > 100", 'len(msg.items) > 2', '(('] } });
+    const list = await api(`${base}/validate-conditions`, {
+      token: designer,
+      body: { expressions: ["msg.type == 'A' && msg.amount > 100", 'len(msg.items) > 2', '(('] },
+    });
     expect(list.status).toBe(200);
     expect(list.body.data.valid).toBe(false);
-    expect(list.body.data.results.map((r: any) => [r.index, r.valid])).toEqual([[0, true], [1, true], [2, false]]);
+    expect(list.body.data.results.map((r: any) => [r.index, r.valid])).toEqual([
+      [0, true],
+      [1, true],
+      [2, false],
+    ]);
 
     const good = await api(`${base}/validate-conditions`, { token: admin, body: { expressions: ['msg.a > 1'] } });
     expect(good.body.data.valid).toBe(true);
     expect((await api(`${base}/validate-conditions`, { token: admin, body: {} })).status).toBe(400);
-    expect((await api(`${base}/validate-conditions`, { token: nobody, body: { expressions: ['1 == 1'] } })).status).toBe(403);
+    expect(
+      (await api(`${base}/validate-conditions`, { token: nobody, body: { expressions: ['1 == 1'] } })).status,
+    ).toBe(403);
   });
 
   it('lists with filters and pagination', async () => {
     const t = await createTenant('deflist');
     const tok = t.adminToken;
-    for (const [key, name, category] of [['a_one', 'Alpha One', 'Finance'], ['a_two', 'Alpha Two', 'Finance'], ['b_one', 'Beta', 'HR']]) {
+    for (const [key, name, category] of [
+      ['a_one', 'Alpha One', 'Finance'],
+      ['a_two', 'Alpha Two', 'Finance'],
+      ['b_one', 'Beta', 'HR'],
+    ]) {
       expect((await deploy({ dsl: dsl(key, { name, category }) }, tok)).status).toBe(201);
     }
     await deploy({ dsl: dsl('a_one', { name: 'Alpha One', category: 'Finance' }) }, tok);
@@ -292,13 +383,25 @@ describe('process definitions', () => {
       {
         category: 'Finance',
         definitions: [
-          expect.objectContaining({ key: 'a_one', name: 'Alpha One', version: 2, description: 'a test process', id: expect.any(String) }),
+          expect.objectContaining({
+            key: 'a_one',
+            name: 'Alpha One',
+            version: 2,
+            description: 'a test process',
+            id: expect.any(String),
+          }),
           expect.objectContaining({ key: 'a_two', name: 'Alpha Two', version: 1 }),
         ],
       },
       { category: 'HR', definitions: [expect.objectContaining({ key: 'b_one', version: 1 })] },
     ]);
-    expect(Object.keys(categories.body.data[0].definitions[0]).sort()).toEqual(['description', 'id', 'key', 'name', 'version']);
+    expect(Object.keys(categories.body.data[0].definitions[0]).sort()).toEqual([
+      'description',
+      'id',
+      'key',
+      'name',
+      'version',
+    ]);
   });
 
   it('answers 404 for a key without an active version', async () => {
@@ -311,11 +414,19 @@ describe('process definitions', () => {
     const results = await Promise.all(Array.from({ length: 5 }, () => deploy({ dsl: dsl('race') })));
     expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
     expect(results.map((r) => r.body.data.version).sort()).toEqual([1, 2, 3, 4, 5]);
-    const { rows } = await db.query('select version, status from process_definitions where tenant_id = $1 and key = $2 order by version', [tenantId, 'race']);
+    const { rows } = await db.query(
+      'select version, status from process_definitions where tenant_id = $1 and key = $2 order by version',
+      [tenantId, 'race'],
+    );
     expect(rows.map((r: any) => r.version)).toEqual([1, 2, 3, 4, 5]);
     expect(rows.filter((r: any) => r.status === 'active')).toEqual([{ version: 5, status: 'active' }]);
     // The partial unique index refuses a second active version outright.
-    await expect(db.query(`update process_definitions set status = 'active' where tenant_id = $1 and key = 'race' and version = 1`, [tenantId])).rejects.toThrow(/unique/);
+    await expect(
+      db.query(
+        `update process_definitions set status = 'active' where tenant_id = $1 and key = 'race' and version = 1`,
+        [tenantId],
+      ),
+    ).rejects.toThrow(/unique/);
   });
 
   it('needs workflow:definition:write to change and workflow:definition:read to read', async () => {
@@ -371,9 +482,24 @@ describe('process definitions', () => {
 
   it('documents every endpoint in OpenAPI', async () => {
     const doc = (await api('/openapi.json')).body as any;
-    for (const p of ['', '/categories', '/key/{processKey}', '/key/{processKey}/versions', '/{id}', '/{id}/versions', '/deploy', '/import', '/validate-conditions', '/{id}/activate', '/{id}/retire']) {
+    for (const p of [
+      '',
+      '/categories',
+      '/key/{processKey}',
+      '/key/{processKey}/versions',
+      '/{id}',
+      '/{id}/versions',
+      '/deploy',
+      '/import',
+      '/validate-conditions',
+      '/{id}/activate',
+      '/{id}/retire',
+    ]) {
       expect(doc.paths, p).toHaveProperty(`${base}${p}`);
     }
-    expect(Object.keys(doc.paths[`${base}/import`].post.requestBody.content).sort()).toEqual(['application/json', 'multipart/form-data']);
+    expect(Object.keys(doc.paths[`${base}/import`].post.requestBody.content).sort()).toEqual([
+      'application/json',
+      'multipart/form-data',
+    ]);
   });
 });

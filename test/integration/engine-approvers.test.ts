@@ -10,7 +10,9 @@ async function proc(configuration: Record<string, unknown>, extra?: Parameters<t
   await deploy(t.admin, oneStep(key, configuration, extra));
   return key;
 }
-const openTasks = async (id: string) => (await api(`/api/v1/workflow/tasks?instanceId=${id}&status=pending,active,waiting`, { token: t.admin })).body.data.items as any[];
+const openTasks = async (id: string) =>
+  (await api(`/api/v1/workflow/tasks?instanceId=${id}&status=pending,active,waiting`, { token: t.admin })).body.data
+    .items as any[];
 
 beforeAll(async () => {
   ({ tokens: t } = await createDemoLikeTenant('ap'));
@@ -18,26 +20,42 @@ beforeAll(async () => {
 
 describe('approve modes', () => {
   it('any: the first decision wins and the other ballots are cancelled', async () => {
-    const id = await start(t.alice, await proc({ approver: { type: 'user', userIds: ['bob', 'carol', 'dave'] }, approveMode: 'any' }));
+    const id = await start(
+      t.alice,
+      await proc({ approver: { type: 'user', userIds: ['bob', 'carol', 'dave'] }, approveMode: 'any' }),
+    );
     const bob = await myTask(t.bob, id);
     const res = await actOk(t.bob, bob.id, 'approve');
     expect(res.instance.status).toBe('completed');
     const all = (await api(`/api/v1/workflow/tasks?instanceId=${id}`, { token: t.admin })).body.data.items;
-    expect(all.filter((x: any) => x.result === 'cancelled').map((x: any) => x.assignee).sort()).toEqual(['carol', 'dave']);
+    expect(
+      all
+        .filter((x: any) => x.result === 'cancelled')
+        .map((x: any) => x.assignee)
+        .sort(),
+    ).toEqual(['carol', 'dave']);
     expect(all.find((x: any) => x.parentTaskId === null).result).toBe('approved');
   });
 
   it('all: one rejection vetoes', async () => {
-    const id = await start(t.alice, await proc({ approver: { type: 'user', userIds: ['bob', 'carol'] }, approveMode: 'all' }));
+    const id = await start(
+      t.alice,
+      await proc({ approver: { type: 'user', userIds: ['bob', 'carol'] }, approveMode: 'all' }),
+    );
     await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve');
     const res = await actOk(t.carol, (await myTask(t.carol, id)).id, 'reject', { comment: 'no' });
     expect(res.instance.status).toBe('rejected');
   });
 
   it('sequential: one after another in resolved order; a rejection stops', async () => {
-    const id = await start(t.alice, await proc({ approver: { type: 'user', userIds: ['carol', 'bob', 'dave'] }, approveMode: 'sequential' }));
+    const id = await start(
+      t.alice,
+      await proc({ approver: { type: 'user', userIds: ['carol', 'bob', 'dave'] }, approveMode: 'sequential' }),
+    );
     expect((await todo(t.bob)).filter((x) => x.instanceId === id)).toHaveLength(0);
-    const waiting = (await openTasks(id)).filter((x) => x.status === 'waiting' && x.parentTaskId).map((x) => x.assignee);
+    const waiting = (await openTasks(id))
+      .filter((x) => x.status === 'waiting' && x.parentTaskId)
+      .map((x) => x.assignee);
     expect(waiting.sort()).toEqual(['bob', 'dave']);
     await actOk(t.carol, (await myTask(t.carol, id)).id, 'approve');
     const res = await actOk(t.bob, (await myTask(t.bob, id)).id, 'reject');
@@ -46,7 +64,10 @@ describe('approve modes', () => {
   });
 
   it('vote majority: decided as soon as the threshold is met; open ballots cancelled', async () => {
-    const id = await start(t.alice, await proc({ approver: { type: 'user', userIds: ['bob', 'carol', 'dave'] }, approveMode: 'vote' }));
+    const id = await start(
+      t.alice,
+      await proc({ approver: { type: 'user', userIds: ['bob', 'carol', 'dave'] }, approveMode: 'vote' }),
+    );
     await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve');
     const res = await actOk(t.carol, (await myTask(t.carol, id)).id, 'approve');
     expect(res.instance.status).toBe('completed');
@@ -54,7 +75,14 @@ describe('approve modes', () => {
 
   it('vote percent: rejected as soon as the threshold can no longer be met', async () => {
     // 3 voters at 60% need 2 approvals; two rejections make it impossible.
-    const id = await start(t.alice, await proc({ approver: { type: 'user', userIds: ['bob', 'carol', 'dave'] }, approveMode: 'vote', voteRule: { type: 'percent', value: 60 } }));
+    const id = await start(
+      t.alice,
+      await proc({
+        approver: { type: 'user', userIds: ['bob', 'carol', 'dave'] },
+        approveMode: 'vote',
+        voteRule: { type: 'percent', value: 60 },
+      }),
+    );
     await actOk(t.bob, (await myTask(t.bob, id)).id, 'reject');
     expect((await instance(t.alice, id)).status).toBe('active');
     const res = await actOk(t.carol, (await myTask(t.carol, id)).id, 'reject');
@@ -62,7 +90,14 @@ describe('approve modes', () => {
   });
 
   it('vote count: one approval is enough with count 1', async () => {
-    const id = await start(t.alice, await proc({ approver: { type: 'user', userIds: ['bob', 'carol', 'dave'] }, approveMode: 'vote', voteRule: { type: 'count', value: 1 } }));
+    const id = await start(
+      t.alice,
+      await proc({
+        approver: { type: 'user', userIds: ['bob', 'carol', 'dave'] },
+        approveMode: 'vote',
+        voteRule: { type: 'count', value: 1 },
+      }),
+    );
     const res = await actOk(t.dave, (await myTask(t.dave, id)).id, 'approve');
     expect(res.instance.status).toBe('completed');
   });
@@ -73,11 +108,16 @@ describe('approver types', () => {
     const id = await start(t.alice, await proc({ approver: { type: 'manager', levels: 2 } }));
     const task = await myTask(t.carol, id);
     const trail = (await instance(t.alice, id)).trail;
-    expect(trail.find((e: any) => e.type === 'assign' && e.taskId === task.id).detail.reason).toBe('manager: level 2 manager of alice');
+    expect(trail.find((e: any) => e.type === 'assign' && e.taskId === task.id).detail.reason).toBe(
+      'manager: level 2 manager of alice',
+    );
   });
 
   it('multiLevelManager to the top gives every manager', async () => {
-    const id = await start(t.alice, await proc({ approver: { type: 'multiLevelManager', levels: -1 }, approveMode: 'sequential' }));
+    const id = await start(
+      t.alice,
+      await proc({ approver: { type: 'multiLevelManager', levels: -1 }, approveMode: 'sequential' }),
+    );
     const assignees = (await openTasks(id)).filter((x) => x.assignee).map((x) => x.assignee);
     expect(assignees).toEqual(expect.arrayContaining(['bob', 'carol', 'dave']));
   });
@@ -102,8 +142,17 @@ describe('approver types', () => {
   });
 
   it('initiatorSelect takes the people the initiator picked', async () => {
-    const id = await start(t.alice, await proc({ approver: { type: 'initiatorSelect', expression: '${msg.approvers}' }, approveMode: 'all' }), { approvers: ['erin', 'frank'] });
-    expect((await openTasks(id)).filter((x) => x.assignee).map((x) => x.assignee).sort()).toEqual(['erin', 'frank']);
+    const id = await start(
+      t.alice,
+      await proc({ approver: { type: 'initiatorSelect', expression: '${msg.approvers}' }, approveMode: 'all' }),
+      { approvers: ['erin', 'frank'] },
+    );
+    expect(
+      (await openTasks(id))
+        .filter((x) => x.assignee)
+        .map((x) => x.assignee)
+        .sort(),
+    ).toEqual(['erin', 'frank']);
   });
 
   it('initiatorSelf gives the initiator the task', async () => {
@@ -119,25 +168,41 @@ describe('approver types', () => {
 
 describe('self-approval and empty approvers', () => {
   it('skip removes the initiator from the approvers', async () => {
-    const id = await start(t.bob, await proc({ approver: { type: 'user', userIds: ['bob', 'carol'] }, approveMode: 'all', selfApproval: 'skip' }));
+    const id = await start(
+      t.bob,
+      await proc({ approver: { type: 'user', userIds: ['bob', 'carol'] }, approveMode: 'all', selfApproval: 'skip' }),
+    );
     expect((await openTasks(id)).map((x) => x.assignee)).toEqual(['carol']);
   });
 
-  it('autoApprove approves the initiator\'s ballot with a system comment', async () => {
-    const id = await start(t.bob, await proc({ approver: { type: 'user', userIds: ['bob', 'carol'] }, approveMode: 'all', selfApproval: 'autoApprove' }));
+  it("autoApprove approves the initiator's ballot with a system comment", async () => {
+    const id = await start(
+      t.bob,
+      await proc({
+        approver: { type: 'user', userIds: ['bob', 'carol'] },
+        approveMode: 'all',
+        selfApproval: 'autoApprove',
+      }),
+    );
     const trail = (await instance(t.bob, id)).trail;
     expect(trail.find((e: any) => e.type === 'auto_approve').comment).toContain('initiator');
     const res = await actOk(t.carol, (await myTask(t.carol, id)).id, 'approve');
     expect(res.instance.status).toBe('completed');
   });
 
-  it('delegateToManager hands the initiator\'s ballot to their manager', async () => {
-    const id = await start(t.bob, await proc({ approver: { type: 'user', userIds: ['bob'] }, selfApproval: 'delegateToManager' }));
+  it("delegateToManager hands the initiator's ballot to their manager", async () => {
+    const id = await start(
+      t.bob,
+      await proc({ approver: { type: 'user', userIds: ['bob'] }, selfApproval: 'delegateToManager' }),
+    );
     await myTask(t.carol, id);
   });
 
   it('delegateToDeptManager hands it to the department leader', async () => {
-    const id = await start(t.grace, await proc({ approver: { type: 'user', userIds: ['grace'] }, selfApproval: 'delegateToDeptManager' }));
+    const id = await start(
+      t.grace,
+      await proc({ approver: { type: 'user', userIds: ['grace'] }, selfApproval: 'delegateToDeptManager' }),
+    );
     await myTask(t.frank, id);
   });
 
@@ -147,7 +212,10 @@ describe('self-approval and empty approvers', () => {
     const full = (await api(`/api/v1/workflow/tasks/${task.id}`, { token: t.admin })).body.data;
     expect(full.assignee).toBe('admin');
     const trail = (await instance(t.dave, id)).trail;
-    expect(trail.find((e: any) => e.type === 'assign').detail).toMatchObject({ fallback_policy: 'tenant_admin', fallback_from: 'manager' });
+    expect(trail.find((e: any) => e.type === 'assign').detail).toMatchObject({
+      fallback_policy: 'tenant_admin',
+      fallback_from: 'manager',
+    });
   });
 
   it('auto_approve: the system approves with a reason', async () => {
@@ -158,9 +226,16 @@ describe('self-approval and empty approvers', () => {
   });
 
   it('park: a pending task with no candidates waits for an admin', async () => {
-    const id = await start(t.dave, await proc({ approver: { type: 'user', userIds: ['ghost'] }, emptyApproverPolicy: 'park' }));
+    const id = await start(
+      t.dave,
+      await proc({ approver: { type: 'user', userIds: ['ghost'] }, emptyApproverPolicy: 'park' }),
+    );
     const [task] = await openTasks(id);
-    expect(task).toMatchObject({ status: 'pending', assignee: null, candidates: { userIds: [], roleIds: [], deptIds: [] } });
+    expect(task).toMatchObject({
+      status: 'pending',
+      assignee: null,
+      candidates: { userIds: [], roleIds: [], deptIds: [] },
+    });
   });
 });
 
@@ -181,10 +256,16 @@ describe('rules of acting', () => {
   });
 
   it('a retried request with the same Idempotency-Key has one effect; a different approval races to 409', async () => {
-    const id = await start(t.alice, await proc({ approver: { type: 'user', userIds: ['bob', 'carol'] }, approveMode: 'all' }));
+    const id = await start(
+      t.alice,
+      await proc({ approver: { type: 'user', userIds: ['bob', 'carol'] }, approveMode: 'all' }),
+    );
     const task = await myTask(t.bob, id);
     const headers = { 'Idempotency-Key': `k-${id}` };
-    const [a, b] = await Promise.all([act(t.bob, task.id, 'approve', { comment: 'one' }, headers), act(t.bob, task.id, 'approve', { comment: 'one' }, headers)]);
+    const [a, b] = await Promise.all([
+      act(t.bob, task.id, 'approve', { comment: 'one' }, headers),
+      act(t.bob, task.id, 'approve', { comment: 'one' }, headers),
+    ]);
     expect([a.status, b.status]).toEqual([200, 200]);
     const approvals = (await instance(t.alice, id)).trail.filter((e: any) => e.type === 'approve');
     expect(approvals).toHaveLength(1);

@@ -6,7 +6,8 @@ describe('example processes', () => {
   let t: Record<string, string>;
   beforeAll(async () => {
     ({ tokens: t } = await createDemoLikeTenant('ex'));
-    for (const f of ['leave-request.json', 'expense-claim.json', 'purchase-legacy-keys.json']) await deploy(t.admin, example(f));
+    for (const f of ['leave-request.json', 'expense-claim.json', 'purchase-legacy-keys.json'])
+      await deploy(t.admin, example(f));
   });
 
   it('leave request, short: the manager approves, HR is copied, the instance completes and is archived', async () => {

@@ -7,11 +7,20 @@ import { act, actOk, deploy, eventually, instance, myTask, start } from '../help
 let t: Record<string, string>;
 let n = 0;
 const key = () => `n${++n}`;
-const node = (id: string, type: string, configuration?: Record<string, unknown>, name?: string) => ({ id, type, name: name ?? id, ...(configuration ? { configuration } : {}) });
+const node = (id: string, type: string, configuration?: Record<string, unknown>, name?: string) => ({
+  id,
+  type,
+  name: name ?? id,
+  ...(configuration ? { configuration } : {}),
+});
 const conn = (fromId: string, toId: string, type = 'Success') => ({ fromId, toId, type });
-const user = (id: string, userIds: string[], extra: Record<string, unknown> = {}) => node(id, 'userTask', { approver: { type: 'user', userIds }, ...extra });
+const user = (id: string, userIds: string[], extra: Record<string, unknown> = {}) =>
+  node(id, 'userTask', { approver: { type: 'user', userIds }, ...extra });
 function doc(id: string, nodes: unknown[], connections: unknown[], info: Record<string, unknown> = {}) {
-  return { ruleChain: { id, name: id, root: true, additionalInfo: { category: 'Test', ...info } }, metadata: { firstNodeIndex: 0, nodes, connections } };
+  return {
+    ruleChain: { id, name: id, root: true, additionalInfo: { category: 'Test', ...info } },
+    metadata: { firstNodeIndex: 0, nodes, connections },
+  };
 }
 /** One more userTask off a decision: [edge type to it, its node id, its approver]. */
 type Branch = [edge: string, nodeId: string, approver: string];
@@ -24,8 +33,20 @@ function switchDoc(id: string, condition: string, otherwise?: Branch) {
   const branch = <T>(...items: T[]) => (other ? items : []);
   return doc(
     id,
-    [node('s', 'startTask'), node('sw', 'switch', { cases: [{ case: condition, then: 'big' }] }), user('big', ['carol']), ...branch(user(other!, [approver!])), node('end', 'end')],
-    [conn('s', 'sw'), conn('sw', 'big', 'big'), ...branch(conn('sw', other!, edge)), conn('big', 'end'), ...branch(conn(other!, 'end'))],
+    [
+      node('s', 'startTask'),
+      node('sw', 'switch', { cases: [{ case: condition, then: 'big' }] }),
+      user('big', ['carol']),
+      ...branch(user(other!, [approver!])),
+      node('end', 'end'),
+    ],
+    [
+      conn('s', 'sw'),
+      conn('sw', 'big', 'big'),
+      ...branch(conn('sw', other!, edge)),
+      conn('big', 'end'),
+      ...branch(conn(other!, 'end')),
+    ],
   );
 }
 /** s → only (bob's; its reject goes back `toPrev`, where there is nothing) → end; `escape` adds the branch leaving `only`. */
@@ -34,7 +55,12 @@ function jumpDoc(id: string, escape?: Branch) {
   const branch = <T>(...items: T[]) => (other ? items : []);
   return doc(
     id,
-    [node('s', 'startTask'), user('only', ['bob'], { reject: { strategy: 'toPrev' } }), ...branch(user(other!, [approver!])), node('end', 'end')],
+    [
+      node('s', 'startTask'),
+      user('only', ['bob'], { reject: { strategy: 'toPrev' } }),
+      ...branch(user(other!, [approver!])),
+      node('end', 'end'),
+    ],
     [conn('s', 'only'), conn('only', 'end'), ...branch(conn('only', other!, edge), conn(other!, 'end'))],
   );
 }
@@ -56,7 +82,9 @@ async function expectRoutes(condition: string, matching: Record<string, unknown>
   const b = await start(t.alice, k, others);
   await myTask(t.bob, b);
 }
-const open = async (id: string) => (await api(`/api/v1/workflow/tasks?instanceId=${id}&status=pending,active`, { token: t.admin })).body.data.items as any[];
+const open = async (id: string) =>
+  (await api(`/api/v1/workflow/tasks?instanceId=${id}&status=pending,active`, { token: t.admin })).body.data
+    .items as any[];
 
 let server: http.Server;
 let port = 0;
@@ -70,8 +98,11 @@ beforeAll(async () => {
     req.on('end', () => {
       calls.push({ method: req.method!, url: req.url!, body, auth: req.headers.authorization });
       if (req.url?.startsWith('/fail')) return res.writeHead(500).end('boom');
-      if (req.url?.startsWith('/big')) return res.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(2 * 1024 * 1024));
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ score: 42, nested: { level: 'gold' } }));
+      if (req.url?.startsWith('/big'))
+        return res.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(2 * 1024 * 1024));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ score: 42, nested: { level: 'gold' } }));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -85,7 +116,11 @@ describe('switch and inclusive', () => {
   });
 
   it('matches runs RE2 (re2js) inside the workflow sandbox', async () => {
-    await expectRoutes("msg.code matches '^PO-\\\\d+$' && !(msg.code matches '(a+)+$')", { code: 'PO-42' }, { code: 'a'.repeat(5000) + '!' });
+    await expectRoutes(
+      "msg.code matches '^PO-\\\\d+$' && !(msg.code matches '(a+)+$')",
+      { code: 'PO-42' },
+      { code: 'a'.repeat(5000) + '!' },
+    );
   });
 
   it('a condition error takes the Failure edge; without one the instance fails and shows why', async () => {
@@ -101,18 +136,43 @@ describe('switch and inclusive', () => {
     expect(inst.status).toBe('failed');
     expect(inst.trail.at(-1).comment).toContain('no case matched');
     // Still running (waiting to be re-driven): its business key stays taken.
-    const dup = await api('/api/v1/workflow/process-instances/start', { token: t.alice, body: { processKey: k2, businessKey: `FAIL-${k2}`, variables: { amount: 500 } } });
+    const dup = await api('/api/v1/workflow/process-instances/start', {
+      token: t.alice,
+      body: { processKey: k2, businessKey: `FAIL-${k2}`, variables: { amount: 500 } },
+    });
     expect(dup.status).toBe(409);
   });
 
   it('inclusive runs every true branch and joins them', async () => {
     const k = key();
-    const d = doc(k, [
-      node('s', 'startTask'),
-      node('inc', 'inclusive', { cases: [{ case: 'msg.a', then: 'A' }, { case: 'msg.b', then: 'B' }, { case: 'msg.c', then: 'C' }] }),
-      user('ta', ['bob']), user('tb', ['carol']), user('tc', ['dave']),
-      node('j', 'join', { timeout: 0 }), node('end', 'end'),
-    ], [conn('s', 'inc'), conn('inc', 'ta', 'A'), conn('inc', 'tb', 'B'), conn('inc', 'tc', 'C'), conn('ta', 'j'), conn('tb', 'j'), conn('tc', 'j'), conn('j', 'end')]);
+    const d = doc(
+      k,
+      [
+        node('s', 'startTask'),
+        node('inc', 'inclusive', {
+          cases: [
+            { case: 'msg.a', then: 'A' },
+            { case: 'msg.b', then: 'B' },
+            { case: 'msg.c', then: 'C' },
+          ],
+        }),
+        user('ta', ['bob']),
+        user('tb', ['carol']),
+        user('tc', ['dave']),
+        node('j', 'join', { timeout: 0 }),
+        node('end', 'end'),
+      ],
+      [
+        conn('s', 'inc'),
+        conn('inc', 'ta', 'A'),
+        conn('inc', 'tb', 'B'),
+        conn('inc', 'tc', 'C'),
+        conn('ta', 'j'),
+        conn('tb', 'j'),
+        conn('tc', 'j'),
+        conn('j', 'end'),
+      ],
+    );
     const id = await run(d, { a: true, b: true, c: false });
     expect((await open(id)).map((x) => x.assignee).sort()).toEqual(['bob', 'carol']);
     const first = await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve');
@@ -151,7 +211,10 @@ describe('fork and join', () => {
     expect(resubmit.kind).toBe('resubmit');
     await actOk(t.alice, resubmit.id, 'approve', { comment: 'added' });
     await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve');
-    for (const [who, node] of [['grace', 'finance_check'], ['frank', 'budget_owner']] as const) {
+    for (const [who, node] of [
+      ['grace', 'finance_check'],
+      ['frank', 'budget_owner'],
+    ] as const) {
       const task = (await open(id)).find((x) => x.activityId === node);
       await actOk(t[who], task.id, 'claim');
       await actOk(t[who], task.id, 'approve');
@@ -165,7 +228,11 @@ describe('fork and join', () => {
     const small = await start(t.alice, 'purchase_request', { amount: 200 });
     const lead = await myTask(t.bob, small);
     expect((await actOk(t.bob, lead.id, 'approve')).instance.status).toBe('completed');
-    expect((await api('/api/v1/workflow/process-instances/cc', { token: t.frank })).body.data.items.map((r: any) => r.instanceId)).toContain(small);
+    expect(
+      (await api('/api/v1/workflow/process-instances/cc', { token: t.frank })).body.data.items.map(
+        (r: any) => r.instanceId,
+      ),
+    ).toContain(small);
     const large = await start(t.alice, 'purchase_request', { amount: 9000 });
     const board = (await open(large)).filter((x) => x.parentTaskId);
     expect(board.map((x) => x.assignee).sort()).toEqual(['carol', 'dave', 'frank']);
@@ -180,13 +247,34 @@ describe('fork and join', () => {
 
   it('a join with a timeout takes Failure when a branch is late', async () => {
     const k = key();
-    const d = doc(k, [
-      node('s', 'startTask'), node('f', 'fork'), user('x', ['bob']), user('y', ['carol']),
-      node('j', 'join', { timeout: 2 }), user('late', ['erin']), node('end', 'end'),
-    ], [conn('s', 'f'), conn('f', 'x'), conn('f', 'y'), conn('x', 'j'), conn('y', 'j'), conn('j', 'end'), conn('j', 'late', 'Failure'), conn('late', 'end')]);
+    const d = doc(
+      k,
+      [
+        node('s', 'startTask'),
+        node('f', 'fork'),
+        user('x', ['bob']),
+        user('y', ['carol']),
+        node('j', 'join', { timeout: 2 }),
+        user('late', ['erin']),
+        node('end', 'end'),
+      ],
+      [
+        conn('s', 'f'),
+        conn('f', 'x'),
+        conn('f', 'y'),
+        conn('x', 'j'),
+        conn('y', 'j'),
+        conn('j', 'end'),
+        conn('j', 'late', 'Failure'),
+        conn('late', 'end'),
+      ],
+    );
     const id = await run(d);
     await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve');
-    const late = await eventually(() => open(id), (tasks) => tasks.some((x) => x.activityId === 'late'));
+    const late = await eventually(
+      () => open(id),
+      (tasks) => tasks.some((x) => x.activityId === 'late'),
+    );
     expect(late.map((x) => x.activityId)).toEqual(['late']);
   });
 });
@@ -194,24 +282,49 @@ describe('fork and join', () => {
 describe('system nodes', () => {
   it('cc copies people and never blocks', async () => {
     const k = key();
-    const d = doc(k, [node('s', 'startTask'), node('cc', 'ccTask', { ccUserIds: ['erin', 'frank'] }), node('cc2', 'ccTask', { selfSelect: true }), user('u', ['bob']), node('end', 'end')],
-      [conn('s', 'cc'), conn('cc', 'cc2'), conn('cc2', 'u'), conn('u', 'end')]);
+    const d = doc(
+      k,
+      [
+        node('s', 'startTask'),
+        node('cc', 'ccTask', { ccUserIds: ['erin', 'frank'] }),
+        node('cc2', 'ccTask', { selfSelect: true }),
+        user('u', ['bob']),
+        node('end', 'end'),
+      ],
+      [conn('s', 'cc'), conn('cc', 'cc2'), conn('cc2', 'u'), conn('u', 'end')],
+    );
     const id = await run(d, { ccUserIds_cc2: ['grace'] });
     for (const who of ['erin', 'frank', 'grace']) {
       const cc = await api('/api/v1/workflow/process-instances/cc', { token: t[who] });
-      expect(cc.body.data.items.map((r: any) => r.instanceId), who).toContain(id);
+      expect(
+        cc.body.data.items.map((r: any) => r.instanceId),
+        who,
+      ).toContain(id);
     }
     expect((await instance(t.erin, id)).id).toBe(id);
   });
 
   it('serviceTask merges its result; a failing one takes Failure', async () => {
     const k = key();
-    const d = doc(k, [
-      node('s', 'startTask'),
-      node('calc', 'serviceTask', { functionName: 'sum', param: '{"target":"total","fields":["a","b"]}' }),
-      node('boom', 'serviceTask', { functionName: 'fail', param: 'on purpose' }),
-      user('review', ['bob']), user('fallback', ['carol']), node('end', 'end'),
-    ], [conn('s', 'calc'), conn('calc', 'boom'), conn('boom', 'review'), conn('boom', 'fallback', 'Failure'), conn('review', 'end'), conn('fallback', 'end')]);
+    const d = doc(
+      k,
+      [
+        node('s', 'startTask'),
+        node('calc', 'serviceTask', { functionName: 'sum', param: '{"target":"total","fields":["a","b"]}' }),
+        node('boom', 'serviceTask', { functionName: 'fail', param: 'on purpose' }),
+        user('review', ['bob']),
+        user('fallback', ['carol']),
+        node('end', 'end'),
+      ],
+      [
+        conn('s', 'calc'),
+        conn('calc', 'boom'),
+        conn('boom', 'review'),
+        conn('boom', 'fallback', 'Failure'),
+        conn('review', 'end'),
+        conn('fallback', 'end'),
+      ],
+    );
     const id = await run(d, { a: 2, b: 3 });
     await myTask(t.carol, id);
     expect((await instance(t.alice, id)).variables.total).toBe(5);
@@ -219,14 +332,28 @@ describe('system nodes', () => {
 
   it('httpCall sends the rendered request and maps the answer into variables', async () => {
     const k = key();
-    const d = doc(k, [
-      node('s', 'startTask'),
-      node('h', 'httpCall', { url: `http://localhost:${port}/score?who=\${msg.who}`, method: 'POST', headers: { Authorization: 'Bearer ${msg.secret}' }, body: '{"id":"${metadata.business_key}"}', outputMappings: [{ from: 'nested.level', to: 'level' }] }),
-      user('u', ['bob']), node('end', 'end'),
-    ], [conn('s', 'h'), conn('h', 'u'), conn('u', 'end')]);
+    const d = doc(
+      k,
+      [
+        node('s', 'startTask'),
+        node('h', 'httpCall', {
+          url: `http://localhost:${port}/score?who=\${msg.who}`,
+          method: 'POST',
+          headers: { Authorization: 'Bearer ${msg.secret}' },
+          body: '{"id":"${metadata.business_key}"}',
+          outputMappings: [{ from: 'nested.level', to: 'level' }],
+        }),
+        user('u', ['bob']),
+        node('end', 'end'),
+      ],
+      [conn('s', 'h'), conn('h', 'u'), conn('u', 'end')],
+    );
     await deploy(t.admin, d);
     const id = await start(t.alice, k, { who: 'alice', secret: 's3' }, `BK-${k}`);
-    await eventually(() => open(id), (x) => x.length === 1);
+    await eventually(
+      () => open(id),
+      (x) => x.length === 1,
+    );
     const inst = await instance(t.alice, id);
     expect(inst.variables).toMatchObject({ score: 42, level: 'gold', _http: { status: 200 } });
     const call = calls.find((c) => c.url === '/score?who=alice')!;
@@ -235,15 +362,32 @@ describe('system nodes', () => {
 
   it('httpCall refuses loopback addresses that are not allowed, a 500 and a response over the size limit', async () => {
     const k = key();
-    const d = doc(k, [
-      node('s', 'startTask'),
-      node('h', 'httpCall', { url: `http://127.0.0.1:${port}/x` }),
-      node('h2', 'httpCall', { url: `http://localhost:${port}/fail` }),
-      node('h3', 'httpCall', { url: `http://localhost:${port}/big` }),
-      user('u', ['bob']), node('end', 'end'),
-    ], [conn('s', 'h'), conn('h', 'u'), conn('h', 'h2', 'Failure'), conn('h2', 'u'), conn('h2', 'h3', 'Failure'), conn('h3', 'u'), conn('h3', 'end', 'Failure'), conn('u', 'end')]);
+    const d = doc(
+      k,
+      [
+        node('s', 'startTask'),
+        node('h', 'httpCall', { url: `http://127.0.0.1:${port}/x` }),
+        node('h2', 'httpCall', { url: `http://localhost:${port}/fail` }),
+        node('h3', 'httpCall', { url: `http://localhost:${port}/big` }),
+        user('u', ['bob']),
+        node('end', 'end'),
+      ],
+      [
+        conn('s', 'h'),
+        conn('h', 'u'),
+        conn('h', 'h2', 'Failure'),
+        conn('h2', 'u'),
+        conn('h2', 'h3', 'Failure'),
+        conn('h3', 'u'),
+        conn('h3', 'end', 'Failure'),
+        conn('u', 'end'),
+      ],
+    );
     const id = await run(d);
-    const inst = await eventually(() => instance(t.alice, id), (i) => i.status !== 'active');
+    const inst = await eventually(
+      () => instance(t.alice, id),
+      (i) => i.status !== 'active',
+    );
     const notes = inst.trail.map((e: any) => e.comment ?? '').join('\n');
     expect(notes).toContain('loopback');
     expect(notes).toContain('answered 500');
@@ -254,9 +398,17 @@ describe('system nodes', () => {
 
   it('delay waits, then moves on; an admin may end it early', async () => {
     const k = key();
-    const d = doc(k, [node('s', 'startTask'), node('d', 'delay', { delayMs: '${msg.wait}' }), user('u', ['bob']), node('end', 'end')], [conn('s', 'd'), conn('d', 'u'), conn('u', 'end')]);
+    const d = doc(
+      k,
+      [node('s', 'startTask'), node('d', 'delay', { delayMs: '${msg.wait}' }), user('u', ['bob']), node('end', 'end')],
+      [conn('s', 'd'), conn('d', 'u'), conn('u', 'end')],
+    );
     const a = await run(d, { wait: 1500 });
-    await eventually(() => open(a), (x) => x.some((y) => y.activityId === 'u'), 15_000);
+    await eventually(
+      () => open(a),
+      (x) => x.some((y) => y.activityId === 'u'),
+      15_000,
+    );
     const b = await start(t.alice, k, { wait: 3_600_000 });
     const tasks = (await api(`/api/v1/workflow/tasks?instanceId=${b}`, { token: t.admin })).body.data.items;
     const delay = tasks.find((x: any) => x.kind === 'delay');
@@ -269,32 +421,107 @@ describe('system nodes', () => {
 
   it('subProcess starts the child and continues when it completes', async () => {
     const child = key();
-    await deploy(t.admin, doc(child, [node('s', 'startTask'), user('cu', ['erin']), node('end', 'end')], [conn('s', 'cu'), conn('cu', 'end')]));
+    await deploy(
+      t.admin,
+      doc(
+        child,
+        [node('s', 'startTask'), user('cu', ['erin']), node('end', 'end')],
+        [conn('s', 'cu'), conn('cu', 'end')],
+      ),
+    );
     const parent = key();
-    const id = await run(doc(parent, [node('s', 'startTask'), node('sub', 'subProcess', { targetId: child }), user('after', ['bob']), node('end', 'end')], [conn('s', 'sub'), conn('sub', 'after'), conn('after', 'end')]));
-    const childTask = await eventually(async () => (await api('/api/v1/workflow/process-instances/todo', { token: t.erin })).body.data.items.filter((x: any) => x.processKey === child), (x) => x.length === 1);
+    const id = await run(
+      doc(
+        parent,
+        [
+          node('s', 'startTask'),
+          node('sub', 'subProcess', { targetId: child }),
+          user('after', ['bob']),
+          node('end', 'end'),
+        ],
+        [conn('s', 'sub'), conn('sub', 'after'), conn('after', 'end')],
+      ),
+    );
+    const childTask = await eventually(
+      async () =>
+        (await api('/api/v1/workflow/process-instances/todo', { token: t.erin })).body.data.items.filter(
+          (x: any) => x.processKey === child,
+        ),
+      (x) => x.length === 1,
+    );
     expect(childTask[0].initiatorId).toBe('alice');
     await actOk(t.erin, childTask[0].id, 'approve');
-    await eventually(() => open(id), (x) => x.some((y) => y.activityId === 'after'));
+    await eventually(
+      () => open(id),
+      (x) => x.some((y) => y.activityId === 'after'),
+    );
   });
 });
 
 describe('sub-process outcomes', () => {
   it('a rejected child takes the Failure edge; without one the parent is terminated with the reason', async () => {
     const child = key();
-    await deploy(t.admin, doc(child, [node('s', 'startTask'), user('cu', ['erin']), node('end', 'end')], [conn('s', 'cu'), conn('cu', 'end')]));
+    await deploy(
+      t.admin,
+      doc(
+        child,
+        [node('s', 'startTask'), user('cu', ['erin']), node('end', 'end')],
+        [conn('s', 'cu'), conn('cu', 'end')],
+      ),
+    );
     const withFailure = key();
-    const a = await run(doc(withFailure, [node('s', 'startTask'), node('sub', 'subProcess', { targetId: child }), user('ok', ['bob']), user('rescue', ['carol']), node('end', 'end')],
-      [conn('s', 'sub'), conn('sub', 'ok'), conn('sub', 'rescue', 'Failure'), conn('ok', 'end'), conn('rescue', 'end')]));
-    const childOf = async (parentKey: string) => eventually(async () => (await api('/api/v1/workflow/process-instances/todo', { token: t.erin })).body.data.items.filter((x: any) => x.processKey === child && x.businessKey?.startsWith(parentKey)), (x) => x.length === 1);
+    const a = await run(
+      doc(
+        withFailure,
+        [
+          node('s', 'startTask'),
+          node('sub', 'subProcess', { targetId: child }),
+          user('ok', ['bob']),
+          user('rescue', ['carol']),
+          node('end', 'end'),
+        ],
+        [
+          conn('s', 'sub'),
+          conn('sub', 'ok'),
+          conn('sub', 'rescue', 'Failure'),
+          conn('ok', 'end'),
+          conn('rescue', 'end'),
+        ],
+      ),
+    );
+    const childOf = async (parentKey: string) =>
+      eventually(
+        async () =>
+          (await api('/api/v1/workflow/process-instances/todo', { token: t.erin })).body.data.items.filter(
+            (x: any) => x.processKey === child && x.businessKey?.startsWith(parentKey),
+          ),
+        (x) => x.length === 1,
+      );
     const [ca] = await childOf(a);
     await actOk(t.erin, ca.id, 'reject');
-    await eventually(() => open(a), (x) => x.some((y) => y.activityId === 'rescue'));
+    await eventually(
+      () => open(a),
+      (x) => x.some((y) => y.activityId === 'rescue'),
+    );
     const bare = key();
-    const b = await run(doc(bare, [node('s', 'startTask'), node('sub', 'subProcess', { targetId: child }), user('ok', ['bob']), node('end', 'end')], [conn('s', 'sub'), conn('sub', 'ok'), conn('ok', 'end')]));
+    const b = await run(
+      doc(
+        bare,
+        [
+          node('s', 'startTask'),
+          node('sub', 'subProcess', { targetId: child }),
+          user('ok', ['bob']),
+          node('end', 'end'),
+        ],
+        [conn('s', 'sub'), conn('sub', 'ok'), conn('ok', 'end')],
+      ),
+    );
     const [cb] = await childOf(b);
     await actOk(t.erin, cb.id, 'reject');
-    const inst = await eventually(() => instance(t.alice, b), (i) => i.status !== 'active');
+    const inst = await eventually(
+      () => instance(t.alice, b),
+      (i) => i.status !== 'active',
+    );
     expect(inst.status).toBe('terminated');
     expect(inst.endReason).toContain('rejected');
   });
@@ -302,8 +529,17 @@ describe('sub-process outcomes', () => {
 
 describe('reject strategies', () => {
   const chain = (k: string, reject: Record<string, unknown>, extraConns: unknown[] = [], extraNodes: unknown[] = []) =>
-    doc(k, [node('s', 'startTask'), user('first', ['bob']), user('second', ['carol'], { reject }), node('end', 'end'), ...extraNodes],
-      [conn('s', 'first'), conn('first', 'second'), conn('second', 'end'), ...extraConns]);
+    doc(
+      k,
+      [
+        node('s', 'startTask'),
+        user('first', ['bob']),
+        user('second', ['carol'], { reject }),
+        node('end', 'end'),
+        ...extraNodes,
+      ],
+      [conn('s', 'first'), conn('first', 'second'), conn('second', 'end'), ...extraConns],
+    );
 
   it('toPrev gives the previous approval node fresh tasks', async () => {
     const id = await run(chain(key(), { strategy: 'toPrev' }));
@@ -348,28 +584,51 @@ describe('reject strategies', () => {
 describe('drafts and business keys', () => {
   it('a draft has no tasks, editable variables, and only its initiator submits it', async () => {
     const k = key();
-    await deploy(t.admin, doc(k, [node('s', 'startTask'), user('u', ['bob']), node('end', 'end')], [conn('s', 'u'), conn('u', 'end')], { form: { fields: [{ name: 'days', type: 'number', required: true }] } }));
-    const res = await api('/api/v1/workflow/process-instances/start', { token: t.alice, body: { processKey: k, businessKey: `D-${k}`, variables: {}, draft: true } });
+    await deploy(
+      t.admin,
+      doc(k, [node('s', 'startTask'), user('u', ['bob']), node('end', 'end')], [conn('s', 'u'), conn('u', 'end')], {
+        form: { fields: [{ name: 'days', type: 'number', required: true }] },
+      }),
+    );
+    const res = await api('/api/v1/workflow/process-instances/start', {
+      token: t.alice,
+      body: { processKey: k, businessKey: `D-${k}`, variables: {}, draft: true },
+    });
     expect(res.status).toBe(201);
     const id = res.body.data.instanceId;
     expect(res.body.data.instance.status).toBe('draft');
     expect((await api(`/api/v1/workflow/tasks?instanceId=${id}`, { token: t.admin })).body.data.total).toBe(0);
-    expect((await api(`/api/v1/workflow/process-instances/${id}/submit-draft`, { token: t.alice, body: {} })).status).toBe(400);
-    const set = await api(`/api/v1/workflow/process-instances/${id}/variables`, { token: t.alice, body: { variables: { days: 2 } } });
+    expect(
+      (await api(`/api/v1/workflow/process-instances/${id}/submit-draft`, { token: t.alice, body: {} })).status,
+    ).toBe(400);
+    const set = await api(`/api/v1/workflow/process-instances/${id}/variables`, {
+      token: t.alice,
+      body: { variables: { days: 2 } },
+    });
     expect(set.body.data).toEqual({ days: 2 });
-    expect((await api(`/api/v1/workflow/process-instances/${id}/submit-draft`, { token: t.bob, body: {} })).status).toBe(404);
+    expect(
+      (await api(`/api/v1/workflow/process-instances/${id}/submit-draft`, { token: t.bob, body: {} })).status,
+    ).toBe(404);
     const submitted = await api(`/api/v1/workflow/process-instances/${id}/submit-draft`, { token: t.alice, body: {} });
     expect(submitted.status).toBe(200);
     expect(submitted.body.data.status).toBe('active');
     await myTask(t.bob, id);
-    expect((await api(`/api/v1/workflow/process-instances/${id}/submit-draft`, { token: t.alice, body: {} })).status).toBe(409);
+    expect(
+      (await api(`/api/v1/workflow/process-instances/${id}/submit-draft`, { token: t.alice, body: {} })).status,
+    ).toBe(409);
   });
 
   it('a business key in use by a running instance is 409; free again once it ended', async () => {
     const k = key();
-    await deploy(t.admin, doc(k, [node('s', 'startTask'), user('u', ['bob']), node('end', 'end')], [conn('s', 'u'), conn('u', 'end')]));
+    await deploy(
+      t.admin,
+      doc(k, [node('s', 'startTask'), user('u', ['bob']), node('end', 'end')], [conn('s', 'u'), conn('u', 'end')]),
+    );
     const id = await start(t.alice, k, {}, `BK-${k}`);
-    const dup = await api('/api/v1/workflow/process-instances/start', { token: t.carol, body: { processKey: k, businessKey: `BK-${k}`, variables: {} } });
+    const dup = await api('/api/v1/workflow/process-instances/start', {
+      token: t.carol,
+      body: { processKey: k, businessKey: `BK-${k}`, variables: {} },
+    });
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe(40904);
     await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve');
@@ -378,12 +637,30 @@ describe('drafts and business keys', () => {
 
   it('variables are checked against the form', async () => {
     const k = key();
-    await deploy(t.admin, doc(k, [node('s', 'startTask'), user('u', ['bob']), node('end', 'end')], [conn('s', 'u'), conn('u', 'end')], { form: { fields: [{ name: 'days', type: 'number', required: true }] } }));
-    const bad = await api('/api/v1/workflow/process-instances/start', { token: t.alice, body: { processKey: k, variables: { days: 'two' } } });
+    await deploy(
+      t.admin,
+      doc(k, [node('s', 'startTask'), user('u', ['bob']), node('end', 'end')], [conn('s', 'u'), conn('u', 'end')], {
+        form: { fields: [{ name: 'days', type: 'number', required: true }] },
+      }),
+    );
+    const bad = await api('/api/v1/workflow/process-instances/start', {
+      token: t.alice,
+      body: { processKey: k, variables: { days: 'two' } },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain('days');
-    const missing = await api('/api/v1/workflow/process-instances/start', { token: t.alice, body: { processKey: k, variables: {} } });
+    const missing = await api('/api/v1/workflow/process-instances/start', {
+      token: t.alice,
+      body: { processKey: k, variables: {} },
+    });
     expect(missing.status).toBe(400);
-    expect((await api('/api/v1/workflow/process-instances/start', { token: t.alice, body: { processKey: 'nope', variables: {} } })).status).toBe(404);
+    expect(
+      (
+        await api('/api/v1/workflow/process-instances/start', {
+          token: t.alice,
+          body: { processKey: 'nope', variables: {} },
+        })
+      ).status,
+    ).toBe(404);
   });
 });

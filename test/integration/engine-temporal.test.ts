@@ -42,7 +42,13 @@ describe('Temporal view of an instance', () => {
 
   it('continues as new when the history grows, carrying tasks, trail order and Update answers', async () => {
     const key = `can-${Date.now()}`;
-    await deploy(t.admin, oneStep(key, { approver: { type: 'user', userIds: ['bob', 'carol', 'dave', 'erin', 'frank', 'grace'] }, approveMode: 'sequential' }));
+    await deploy(
+      t.admin,
+      oneStep(key, {
+        approver: { type: 'user', userIds: ['bob', 'carol', 'dave', 'erin', 'frank', 'grace'] },
+        approveMode: 'sequential',
+      }),
+    );
     const id = await start(t.alice, key, {});
     const order = ['bob', 'carol', 'dave', 'erin', 'frank'];
     for (const who of order) {
@@ -56,12 +62,16 @@ describe('Temporal view of an instance', () => {
       expect(repeat.status).toBe(again.status);
       // Variable writes grow the history too (each is an Update and a projection).
       for (let i = 0; i < 3; i++) {
-        const res = await api(`/api/v1/workflow/process-instances/${id}/variables`, { token: t.alice, body: { variables: { [`${who}${i}`]: i } } });
+        const res = await api(`/api/v1/workflow/process-instances/${id}/variables`, {
+          token: t.alice,
+          body: { variables: { [`${who}${i}`]: i } },
+        });
         expect(res.status).toBe(200);
       }
     }
     const runs: Array<{ status: string; runId: string }> = [];
-    for await (const w of client.workflow.list({ query: `WorkflowId = '${wfId(id)}'` })) runs.push({ status: w.status.name, runId: w.runId });
+    for await (const w of client.workflow.list({ query: `WorkflowId = '${wfId(id)}'` }))
+      runs.push({ status: w.status.name, runId: w.runId });
     const continued = runs.filter((r) => r.status === 'CONTINUED_AS_NEW');
     expect(continued.length).toBeGreaterThan(0);
     canRun = { workflowId: wfId(id), runId: continued[0].runId };
@@ -82,13 +92,18 @@ describe('Temporal view of an instance', () => {
     await actOk(t.bob, bobTask.id, 'delegate', { assigneeUserId: 'carol', reason: 'holiday' });
     await actOk(t.carol, bobTask.id, 'approve', { comment: 'fine by me' });
     await actOk(t.bob, bobTask.id, 'approve');
-    const pool = (await api(`/api/v1/workflow/tasks?instanceId=${id3}&status=pending`, { token: t.admin })).body.data.items;
-    for (const [who, node] of [['grace', 'finance_check'], ['frank', 'budget_owner']] as const) {
+    const pool = (await api(`/api/v1/workflow/tasks?instanceId=${id3}&status=pending`, { token: t.admin })).body.data
+      .items;
+    for (const [who, node] of [
+      ['grace', 'finance_check'],
+      ['frank', 'budget_owner'],
+    ] as const) {
       const task = pool.find((x: any) => x.activityId === node);
       await actOk(t[who], task.id, 'claim');
       await actOk(t[who], task.id, 'approve');
     }
-    const votes = (await api(`/api/v1/workflow/tasks?instanceId=${id3}&status=active`, { token: t.admin })).body.data.items;
+    const votes = (await api(`/api/v1/workflow/tasks?instanceId=${id3}&status=active`, { token: t.admin })).body.data
+      .items;
     for (const who of ['carol', 'dave']) await actOk(t[who], votes.find((x: any) => x.assignee === who).id, 'approve');
     expect((await instance(t.alice, id3)).status).toBe('completed');
     const id = await start(t.alice, 'leave_request', { days: 5 });
@@ -105,7 +120,17 @@ describe('Temporal view of an instance', () => {
     // The CLI writes the proto3 JSON the replayer reads.
     const cli = await findTemporalCli(createLogger('warn'));
     const record = async (name: string, workflowId: string, runId?: string) => {
-      const args = ['workflow', 'show', '--address', inject('temporalAddress'), '-w', workflowId, ...(runId ? ['-r', runId] : []), '--output', 'json'];
+      const args = [
+        'workflow',
+        'show',
+        '--address',
+        inject('temporalAddress'),
+        '-w',
+        workflowId,
+        ...(runId ? ['-r', runId] : []),
+        '--output',
+        'json',
+      ];
       const { stdout } = await promisify(execFile)(cli, args, { maxBuffer: 64 * 1024 * 1024 });
       await writeFile(path.join(dir, `${name}.json`), stdout);
     };

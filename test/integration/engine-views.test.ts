@@ -14,9 +14,18 @@ beforeAll(async () => {
 describe('timeouts (durable timers)', () => {
   const due = 0.03; // 1.8 s
   it('autoApprove decides for the approver when the task is overdue', async () => {
-    await deploy(t.admin, oneStep('to-approve', { approver: { type: 'user', userIds: ['bob'] }, timeout: { dueInMinutes: due, action: 'autoApprove' } }));
+    await deploy(
+      t.admin,
+      oneStep('to-approve', {
+        approver: { type: 'user', userIds: ['bob'] },
+        timeout: { dueInMinutes: due, action: 'autoApprove' },
+      }),
+    );
     const id = await start(t.alice, 'to-approve');
-    const inst = await eventually(() => instance(t.alice, id), (i) => i.status !== 'active');
+    const inst = await eventually(
+      () => instance(t.alice, id),
+      (i) => i.status !== 'active',
+    );
     expect(inst.status).toBe('completed');
     expect(inst.trail.find((e: any) => e.type === 'auto_approve').detail.rule).toBe('timeout: autoApprove');
     const task = (await api(`/api/v1/workflow/tasks?instanceId=${id}`, { token: t.admin })).body.data.items[0];
@@ -24,20 +33,40 @@ describe('timeouts (durable timers)', () => {
   });
 
   it('autoReject rejects, and the reject strategy applies', async () => {
-    await deploy(t.admin, oneStep('to-reject', { approver: { type: 'user', userIds: ['bob'] }, timeout: { dueInMinutes: due, action: 'autoReject' } }));
+    await deploy(
+      t.admin,
+      oneStep('to-reject', {
+        approver: { type: 'user', userIds: ['bob'] },
+        timeout: { dueInMinutes: due, action: 'autoReject' },
+      }),
+    );
     const id = await start(t.alice, 'to-reject');
-    const inst = await eventually(() => instance(t.alice, id), (i) => i.status !== 'active');
+    const inst = await eventually(
+      () => instance(t.alice, id),
+      (i) => i.status !== 'active',
+    );
     expect(inst.status).toBe('rejected');
   });
 
   it('remind notifies the assignee once and leaves the task open', async () => {
-    await deploy(t.admin, oneStep('to-remind', { approver: { type: 'user', userIds: ['bob'] }, timeout: { dueInMinutes: due, action: 'remind' } }));
+    await deploy(
+      t.admin,
+      oneStep('to-remind', {
+        approver: { type: 'user', userIds: ['bob'] },
+        timeout: { dueInMinutes: due, action: 'remind' },
+      }),
+    );
     const id = await start(t.alice, 'to-remind');
-    const inst = await eventually(() => instance(t.alice, id), (i) => i.trail.some((e: any) => e.type === 'system' && e.comment?.includes('overdue')));
+    const inst = await eventually(
+      () => instance(t.alice, id),
+      (i) => i.trail.some((e: any) => e.type === 'system' && e.comment?.includes('overdue')),
+    );
     expect(inst.status).toBe('active');
     const client = new pg.Client({ connectionString: inject('databaseUrl') });
     await client.connect();
-    const rows = (await client.query(`select kind, user_id from notifications where instance_id = $1 order by id`, [id])).rows;
+    const rows = (
+      await client.query(`select kind, user_id from notifications where instance_id = $1 order by id`, [id])
+    ).rows;
     await client.end();
     expect(rows.filter((r: any) => r.kind === 'task_overdue')).toEqual([{ kind: 'task_overdue', user_id: 'bob' }]);
     expect(rows[0]).toEqual({ kind: 'task_assigned', user_id: 'bob' });
@@ -64,7 +93,10 @@ describe('instance views', () => {
   });
 
   it('upcoming lists the approval nodes ahead and flags undecided branches', async () => {
-    const draft = await api('/api/v1/workflow/process-instances/start', { token: t.alice, body: { processKey: 'leave_request', variables: { days: 2 }, draft: true } });
+    const draft = await api('/api/v1/workflow/process-instances/start', {
+      token: t.alice,
+      body: { processKey: 'leave_request', variables: { days: 2 }, draft: true },
+    });
     const inst = await instance(t.alice, draft.body.data.instanceId);
     const ids = inst.upcoming.map((u: any) => u.activityId);
     expect(ids).toEqual(expect.arrayContaining(['manager_approval', 'manager_and_hr', 'management_chain']));
@@ -84,31 +116,54 @@ describe('instance views', () => {
     expect((await q('businessKey=LIST-B')).body.data.items.map((i: any) => i.id)).toEqual([b]);
     const paged = await q('initiator=carol&pageSize=1&page=2');
     expect(paged.body.data).toMatchObject({ total: 2, page: 2, pageSize: 1 });
-    expect((await q(`startedAfter=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).body.data.total).toBe(0);
+    expect(
+      (await q(`startedAfter=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).body.data.total,
+    ).toBe(0);
     // An outsider sees neither.
-    expect((await api('/api/v1/workflow/process-instances?initiator=carol', { token: t.grace })).body.data.total).toBe(0);
+    expect((await api('/api/v1/workflow/process-instances?initiator=carol', { token: t.grace })).body.data.total).toBe(
+      0,
+    );
     const tasks = await api(`/api/v1/workflow/tasks?assignee=dave&status=completed,active`, { token: t.admin });
     expect(tasks.body.data.items.some((x: any) => x.instanceId === a && x.status === 'completed')).toBe(true);
     const history = await api(`/api/v1/workflow/tasks/history?instanceId=${a}`, { token: t.admin });
     expect(history.body.data.total).toBe(1);
     const one = history.body.data.items[0];
-    expect((await api(`/api/v1/workflow/tasks/history/${one.id}`, { token: t.dave })).body.data.result).toBe('approved');
+    expect((await api(`/api/v1/workflow/tasks/history/${one.id}`, { token: t.dave })).body.data.result).toBe(
+      'approved',
+    );
     expect((await api(`/api/v1/workflow/tasks/${one.id}`, { token: t.dave })).status).toBe(200);
     const open = (await api(`/api/v1/workflow/tasks?instanceId=${b}`, { token: t.admin })).body.data.items[0];
     expect((await api(`/api/v1/workflow/tasks/history/${open.id}`, { token: t.admin })).status).toBe(404);
-    const due = await api(`/api/v1/workflow/tasks?instanceId=${b}&dueBefore=${encodeURIComponent(new Date(Date.now() + 2 * 86_400_000).toISOString())}`, { token: t.admin });
+    const due = await api(
+      `/api/v1/workflow/tasks?instanceId=${b}&dueBefore=${encodeURIComponent(new Date(Date.now() + 2 * 86_400_000).toISOString())}`,
+      { token: t.admin },
+    );
     expect(due.body.data.total).toBe(1);
-    expect((await api(`/api/v1/workflow/tasks?instanceId=${b}&dueAfter=${encodeURIComponent(new Date(Date.now() + 2 * 86_400_000).toISOString())}`, { token: t.admin })).body.data.total).toBe(0);
+    expect(
+      (
+        await api(
+          `/api/v1/workflow/tasks?instanceId=${b}&dueAfter=${encodeURIComponent(new Date(Date.now() + 2 * 86_400_000).toISOString())}`,
+          { token: t.admin },
+        )
+      ).body.data.total,
+    ).toBe(0);
   });
 
   it('variables: list, get, batch set, update and delete go through the workflow', async () => {
     const id = await start(t.alice, 'leave_request', { days: 2 });
     const base = `/api/v1/workflow/process-instances/${id}/variables`;
     expect((await api(base, { token: t.alice })).body.data).toEqual({ days: 2 });
-    expect((await api(base, { token: t.alice, body: { variables: { reason: 'x', extra: 1 } } })).body.data).toEqual({ days: 2, reason: 'x', extra: 1 });
+    expect((await api(base, { token: t.alice, body: { variables: { reason: 'x', extra: 1 } } })).body.data).toEqual({
+      days: 2,
+      reason: 'x',
+      extra: 1,
+    });
     expect((await api(`${base}/extra`, { method: 'PUT', token: t.alice, body: { value: 5 } })).body.data.extra).toBe(5);
     expect((await api(`${base}/extra`, { token: t.alice })).body.data).toEqual({ name: 'extra', value: 5 });
-    expect((await api(`${base}/extra`, { method: 'DELETE', token: t.alice })).body.data).toEqual({ days: 2, reason: 'x' });
+    expect((await api(`${base}/extra`, { method: 'DELETE', token: t.alice })).body.data).toEqual({
+      days: 2,
+      reason: 'x',
+    });
     expect((await api(`${base}/extra`, { token: t.alice })).status).toBe(404);
     expect((await api(`${base}/nope`, { method: 'DELETE', token: t.alice })).status).toBe(404);
     expect((await api(base, { token: t.bob, body: { variables: { days: 1 } } })).status).toBe(403);
@@ -117,15 +172,24 @@ describe('instance views', () => {
 
   it('terminate and complete need workflow:instance:manage; repeating on an ended instance is a no-op', async () => {
     const id = await start(t.alice, 'leave_request', { days: 2 });
-    expect((await api(`/api/v1/workflow/process-instances/${id}/terminate`, { token: t.alice, body: {} })).status).toBe(403);
-    const res = await api(`/api/v1/workflow/process-instances/${id}/terminate`, { token: t.admin, body: { reason: 'duplicate' } });
+    expect((await api(`/api/v1/workflow/process-instances/${id}/terminate`, { token: t.alice, body: {} })).status).toBe(
+      403,
+    );
+    const res = await api(`/api/v1/workflow/process-instances/${id}/terminate`, {
+      token: t.admin,
+      body: { reason: 'duplicate' },
+    });
     expect(res.body.data).toEqual({ id, status: 'terminated' });
-    expect((await api(`/api/v1/workflow/process-instances/${id}/terminate`, { token: t.admin, body: {} })).body.data.status).toBe('terminated');
+    expect(
+      (await api(`/api/v1/workflow/process-instances/${id}/terminate`, { token: t.admin, body: {} })).body.data.status,
+    ).toBe('terminated');
     const task = (await api(`/api/v1/workflow/tasks?instanceId=${id}`, { token: t.admin })).body.data.items[0];
     expect(task).toMatchObject({ status: 'cancelled', result: 'cancelled' });
     expect((await act(t.bob, task.id, 'approve')).status).toBe(409);
     const id2 = await start(t.alice, 'leave_request', { days: 2 });
-    expect((await api(`/api/v1/workflow/process-instances/${id2}/complete`, { token: t.admin, body: {} })).body.data.status).toBe('completed');
+    expect(
+      (await api(`/api/v1/workflow/process-instances/${id2}/complete`, { token: t.admin, body: {} })).body.data.status,
+    ).toBe('completed');
     void tenantId;
   });
 });

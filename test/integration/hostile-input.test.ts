@@ -48,16 +48,28 @@ beforeAll(async () => {
 
 describe('NUL and lone surrogates are refused at the edge, naming the field', () => {
   it('in login fields', async () => {
-    expectRefused(await api('/api/v1/auth/login', { body: { username: `ad${NUL}min`, password: 'x', tenantId } }), 'username');
-    expectRefused(await api('/api/v1/auth/login', { body: { username: 'admin', password: `x${NUL}`, tenantId } }), 'password');
-    expectRefused(await api('/api/v1/auth/login', { body: { username: 'admin', password: 'x', tenantId: `t${NUL}` } }), 'tenantId');
+    expectRefused(
+      await api('/api/v1/auth/login', { body: { username: `ad${NUL}min`, password: 'x', tenantId } }),
+      'username',
+    );
+    expectRefused(
+      await api('/api/v1/auth/login', { body: { username: 'admin', password: `x${NUL}`, tenantId } }),
+      'password',
+    );
+    expectRefused(
+      await api('/api/v1/auth/login', { body: { username: 'admin', password: 'x', tenantId: `t${NUL}` } }),
+      'tenantId',
+    );
   });
 
   it('in path ids and query filters (decoded values)', async () => {
     expectRefused(await api(`${I}/x%00y`, { token: admin }), 'path.id');
     expectRefused(await api(`${T}/x%00y/comments`, { token: admin }), 'path.id');
     expectRefused(await api(`/api/v1/users/%00`, { token: admin }), 'path.id');
-    expectRefused(await api(`${I}/${instanceId}/variables/a%00b`, { method: 'PUT', token: admin, body: { value: 1 } }), 'path.variableName');
+    expectRefused(
+      await api(`${I}/${instanceId}/variables/a%00b`, { method: 'PUT', token: admin, body: { value: 1 } }),
+      'path.variableName',
+    );
     expectRefused(await api(`${I}?processKey=a%00b`, { token: admin }), 'query.processKey');
     expectRefused(await api(`${T}?assignee=%00`, { token: admin }), 'query.assignee');
     expectRefused(await api(`${D}?name=%00`, { token: admin }), 'query.name');
@@ -65,15 +77,39 @@ describe('NUL and lone surrogates are refused at the edge, naming the field', ()
   });
 
   it('in business keys, variable names and values, comments', async () => {
-    expectRefused(await api(`${I}/start`, { token: admin, body: { processKey: 'hostile', businessKey: `bk${NUL}` } }), 'businessKey');
-    expectRefused(await api(`${I}/start`, { token: admin, body: { processKey: 'hostile', variables: { note: `a${NUL}` } } }), 'variables.note');
-    expectRefused(await api(`${I}/start`, { token: admin, ...raw('{"processKey":"hostile","variables":{"note":"\\ud800"}}') }), 'variables.note');
-    expectRefused(await api(`${I}/start`, { token: admin, ...raw('{"processKey":"hostile","variables":{"list":["ok","x\\udc00"]}}') }), 'variables.list.1');
-    const badName = await api(`${I}/start`, { token: admin, body: { processKey: 'hostile', variables: { [`n${NUL}`]: 1 } } });
+    expectRefused(
+      await api(`${I}/start`, { token: admin, body: { processKey: 'hostile', businessKey: `bk${NUL}` } }),
+      'businessKey',
+    );
+    expectRefused(
+      await api(`${I}/start`, { token: admin, body: { processKey: 'hostile', variables: { note: `a${NUL}` } } }),
+      'variables.note',
+    );
+    expectRefused(
+      await api(`${I}/start`, { token: admin, ...raw('{"processKey":"hostile","variables":{"note":"\\ud800"}}') }),
+      'variables.note',
+    );
+    expectRefused(
+      await api(`${I}/start`, {
+        token: admin,
+        ...raw('{"processKey":"hostile","variables":{"list":["ok","x\\udc00"]}}'),
+      }),
+      'variables.list.1',
+    );
+    const badName = await api(`${I}/start`, {
+      token: admin,
+      body: { processKey: 'hostile', variables: { [`n${NUL}`]: 1 } },
+    });
     expect(badName.status).toBe(400);
     expect(badName.body.data.fields[0].path).toMatch(/^variables\./);
-    expectRefused(await api(`${I}/${instanceId}/variables`, { token: admin, body: { variables: { note: `${LONE}` } } }), 'variables.note');
-    expectRefused(await api(`${T}/${taskId}/variables`, { token: bob, body: { variables: { note: `x${NUL}` } } }), 'variables.note');
+    expectRefused(
+      await api(`${I}/${instanceId}/variables`, { token: admin, body: { variables: { note: `${LONE}` } } }),
+      'variables.note',
+    );
+    expectRefused(
+      await api(`${T}/${taskId}/variables`, { token: bob, body: { variables: { note: `x${NUL}` } } }),
+      'variables.note',
+    );
     expectRefused(await api(`${T}/${taskId}/comments`, { token: bob, body: { comment: `hello${NUL}` } }), 'comment');
     expectRefused(await api(`${T}/${taskId}/approve`, { token: bob, body: { comment: `ok${NUL}` } }), 'comment');
     // Nothing was written: the instance still has its one variable and bob's task is open.
@@ -83,11 +119,26 @@ describe('NUL and lone surrogates are refused at the edge, naming the field', ()
   });
 
   it('in directory fields', async () => {
-    expectRefused(await api('/api/v1/users', { token: admin, body: { username: `eve${NUL}`, password: 'pw-eve' } }), 'username');
-    expectRefused(await api('/api/v1/users', { token: admin, body: { username: 'eve', password: 'pw-eve', displayName: `E${LONE}` } }), 'displayName');
+    expectRefused(
+      await api('/api/v1/users', { token: admin, body: { username: `eve${NUL}`, password: 'pw-eve' } }),
+      'username',
+    );
+    expectRefused(
+      await api('/api/v1/users', {
+        token: admin,
+        body: { username: 'eve', password: 'pw-eve', displayName: `E${LONE}` },
+      }),
+      'displayName',
+    );
     expectRefused(await api('/api/v1/departments', { token: admin, body: { name: `d${NUL}` } }), 'name');
-    expectRefused(await api('/api/v1/roles', { token: admin, body: { code: 'r1', permissions: [`p${NUL}`] } }), 'permissions.0');
-    expectRefused(await api('/api/v1/users/bob', { method: 'PATCH', token: admin, body: { deptId: `x${NUL}` } }), 'deptId');
+    expectRefused(
+      await api('/api/v1/roles', { token: admin, body: { code: 'r1', permissions: [`p${NUL}`] } }),
+      'permissions.0',
+    );
+    expectRefused(
+      await api('/api/v1/users/bob', { method: 'PATCH', token: admin, body: { deptId: `x${NUL}` } }),
+      'deptId',
+    );
   });
 
   it('in DSL documents: deploy, draft, import (JSON and multipart file)', async () => {
@@ -104,8 +155,19 @@ describe('NUL and lone surrogates are refused at the edge, naming the field', ()
   it('in token claims: 401 like any invalid token', async () => {
     const secret = new TextEncoder().encode(inject('jwtSecret'));
     const forge = (sub: string, tid: string) =>
-      new SignJWT({ tid }).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).setIssuer('approval-service').setAudience('approval-api').setIssuedAt().setExpirationTime('1h').sign(secret);
-    for (const token of [await forge(`bob${NUL}`, tenantId), await forge('bob', `${tenantId}${NUL}`), await forge(`b${LONE}`, tenantId)]) {
+      new SignJWT({ tid })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(sub)
+        .setIssuer('approval-service')
+        .setAudience('approval-api')
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(secret);
+    for (const token of [
+      await forge(`bob${NUL}`, tenantId),
+      await forge('bob', `${tenantId}${NUL}`),
+      await forge(`b${LONE}`, tenantId),
+    ]) {
       const res = await api(`${I}`, { token });
       expect(res.status, JSON.stringify(res.body)).toBe(401);
       expect(res.body.code).toBe(40102);
@@ -128,8 +190,14 @@ describe('timestamp filters', () => {
   });
 
   it('refuse unparsable values and years PostgreSQL would not store, naming the parameter', async () => {
-    expectRefused(await api(`${I}?startedAfter=${encodeURIComponent('0001-01-01T00:00:00+01:00')}`, { token: admin }), 'query.startedAfter');
-    expectRefused(await api(`${T}?dueBefore=${encodeURIComponent('9999-12-31T23:00:00-05:00')}`, { token: admin }), 'query.dueBefore');
+    expectRefused(
+      await api(`${I}?startedAfter=${encodeURIComponent('0001-01-01T00:00:00+01:00')}`, { token: admin }),
+      'query.startedAfter',
+    );
+    expectRefused(
+      await api(`${T}?dueBefore=${encodeURIComponent('9999-12-31T23:00:00-05:00')}`, { token: admin }),
+      'query.dueBefore',
+    );
     expectRefused(await api(`${T}?dueAfter=tomorrow`, { token: admin }), 'query.dueAfter');
   });
 });
@@ -158,14 +226,26 @@ describe('JSON depth and variable size limits', () => {
 
   it('refuse variables larger than 256 KiB serialized', async () => {
     const big = 'x'.repeat(300 * 1024);
-    expectRefused(await api(`${I}/start`, { token: admin, body: { processKey: 'hostile', variables: { big } } }), 'variables');
-    expectRefused(await api(`${I}/${instanceId}/variables`, { token: admin, body: { variables: { big } } }), 'variables');
-    expectRefused(await api(`${I}/${instanceId}/variables/big`, { method: 'PUT', token: admin, body: { value: big } }), 'value');
+    expectRefused(
+      await api(`${I}/start`, { token: admin, body: { processKey: 'hostile', variables: { big } } }),
+      'variables',
+    );
+    expectRefused(
+      await api(`${I}/${instanceId}/variables`, { token: admin, body: { variables: { big } } }),
+      'variables',
+    );
+    expectRefused(
+      await api(`${I}/${instanceId}/variables/big`, { method: 'PUT', token: admin, body: { value: big } }),
+      'value',
+    );
     expectRefused(await api(`${T}/${taskId}/approve`, { token: bob, body: { variables: { big } } }), 'variables');
   });
 
   it('a draft cannot be created with variables its submit could not carry', async () => {
-    const res = await api(`${I}/start`, { token: admin, ...raw(`{"processKey":"hostile","draft":true,"variables":{"v":${deepText(3000)}}}`) });
+    const res = await api(`${I}/start`, {
+      token: admin,
+      ...raw(`{"processKey":"hostile","draft":true,"variables":{"v":${deepText(3000)}}}`),
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -177,7 +257,9 @@ describe('definition size', () => {
     const res = await api(`${D}/deploy`, { token: admin, body: { dsl: chain(600, 'too_big') } });
     expect(res.status).toBe(422);
     expect(res.body.code).toBe(42200);
-    expect(res.body.data.problems).toContainEqual(expect.objectContaining({ field: 'metadata.nodes', message: expect.stringContaining('at most 500') }));
+    expect(res.body.data.problems).toContainEqual(
+      expect.objectContaining({ field: 'metadata.nodes', message: expect.stringContaining('at most 500') }),
+    );
     const draft = await api(`${D}`, { token: admin, body: { dsl: chain(600, 'too_big') } });
     expect(draft.status).toBe(422);
   });

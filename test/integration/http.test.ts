@@ -26,7 +26,10 @@ describe('HTTP contract', () => {
   });
 
   it('refuses malformed JSON with 400', async () => {
-    const res = await api('/api/v1/auth/login', { raw: '{"username": ', headers: { 'Content-Type': 'application/json' } });
+    const res = await api('/api/v1/auth/login', {
+      raw: '{"username": ',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 40002, data: null });
   });
@@ -58,7 +61,15 @@ describe('HTTP contract', () => {
     expect(doc.status).toBe(200);
     const spec = doc.body as any;
     expect(spec.openapi).toBe('3.1.0');
-    for (const p of ['/api/v1/auth/login', '/api/v1/users', '/api/v1/users/{id}', '/api/v1/departments', '/api/v1/roles/{code}', '/api/v1/tenants', '/readyz']) {
+    for (const p of [
+      '/api/v1/auth/login',
+      '/api/v1/users',
+      '/api/v1/users/{id}',
+      '/api/v1/departments',
+      '/api/v1/roles/{code}',
+      '/api/v1/tenants',
+      '/readyz',
+    ]) {
       expect(spec.paths[p], p).toBeDefined();
     }
     expect(spec.paths['/api/v1/auth/login'].post.requestBody.content['application/json'].schema).toBeDefined();

@@ -9,11 +9,15 @@ const ONE = 'idem_one';
 
 beforeAll(async () => {
   ({ tokens: t } = await createDemoLikeTenant('idem'));
-  await deploy(t.admin, oneStep(SEQ, { approver: { type: 'user', userIds: ['bob', 'carol'] }, approveMode: 'sequential' }));
+  await deploy(
+    t.admin,
+    oneStep(SEQ, { approver: { type: 'user', userIds: ['bob', 'carol'] }, approveMode: 'sequential' }),
+  );
   await deploy(t.admin, oneStep(ONE, { approver: { type: 'user', userIds: ['bob'] } }));
 });
 
-const approvals = async (id: string) => ((await instance(t.alice, id)).trail as any[]).filter((e) => e.type === 'approve');
+const approvals = async (id: string) =>
+  ((await instance(t.alice, id)).trail as any[]).filter((e) => e.type === 'approve');
 const task = async (token: string, id: string) => (await api(`/api/v1/workflow/tasks/${id}`, { token })).body.data;
 
 describe('the header is validated', () => {
@@ -35,7 +39,11 @@ describe('the header is validated', () => {
       const res = await act(t.bob, mine.id, 'approve', {}, { 'Idempotency-Key': key });
       expect(res.status, JSON.stringify(key)).toBe(400);
       expect(res.body.code).toBe(40001);
-      const vars = await api(`/api/v1/workflow/process-instances/${id}/variables`, { token: t.alice, body: { variables: { x: 1 } }, headers: { 'Idempotency-Key': key } });
+      const vars = await api(`/api/v1/workflow/process-instances/${id}/variables`, {
+        token: t.alice,
+        body: { variables: { x: 1 } },
+        headers: { 'Idempotency-Key': key },
+      });
       expect(vars.status).toBe(400);
       expect(vars.body.message).toContain('Idempotency-Key');
     }
@@ -46,7 +54,8 @@ describe('the header is validated', () => {
 
   it('the OpenAPI document declares the header on the routes that take it', async () => {
     const doc = (await api('/openapi.json')).body as any;
-    const params = (p: string, m: string) => (doc.paths[p]?.[m]?.parameters ?? []).map((x: any) => `${x.in}:${String(x.name).toLowerCase()}`);
+    const params = (p: string, m: string) =>
+      (doc.paths[p]?.[m]?.parameters ?? []).map((x: any) => `${x.in}:${String(x.name).toLowerCase()}`);
     expect(params('/api/v1/workflow/tasks/{id}/approve', 'post')).toContain('header:idempotency-key');
     expect(params('/api/v1/workflow/tasks/{id}/transfer', 'post')).toContain('header:idempotency-key');
     expect(params('/api/v1/workflow/process-instances/{id}/variables', 'post')).toContain('header:idempotency-key');

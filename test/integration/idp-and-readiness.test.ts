@@ -27,7 +27,9 @@ beforeAll(async () => {
   idpKey = pair.privateKey;
   otherKey = (await generateKeyPair('RS256')).privateKey;
   const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
-  jwks = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })));
+  jwks = http.createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })),
+  );
   await new Promise<void>((r) => jwks.listen(0, '127.0.0.1', () => r()));
   const jwksPort = (jwks.address() as net.AddressInfo).port;
   const [port, deadTemporal] = await Promise.all([freePort(), freePort()]);
@@ -50,7 +52,9 @@ beforeAll(async () => {
   });
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const ok = await fetch(`${base}/healthz`).then((r) => r.ok).catch(() => false);
+    const ok = await fetch(`${base}/healthz`)
+      .then((r) => r.ok)
+      .catch(() => false);
     if (ok) break;
     if (Date.now() > deadline) throw new Error('server did not start');
     await new Promise((r) => setTimeout(r, 250));
@@ -82,7 +86,11 @@ describe('external identity provider', () => {
   });
 
   it('refuses a token signed by another key, or with the wrong issuer or audience', async () => {
-    for (const t of [await idpToken(otherKey), await idpToken(idpKey, { iss: 'https://evil.example' }), await idpToken(idpKey, { aud: 'other' })]) {
+    for (const t of [
+      await idpToken(otherKey),
+      await idpToken(idpKey, { iss: 'https://evil.example' }),
+      await idpToken(idpKey, { aud: 'other' }),
+    ]) {
       const res = await roles(t);
       expect(res.status).toBe(401);
     }

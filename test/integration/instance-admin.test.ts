@@ -8,7 +8,12 @@ import { api, createDemoLikeTenant, createTenant } from '../helpers/api.js';
 import { actOk, deploy, instance, myTask, oneStep, start } from '../helpers/flow.js';
 
 const base = '/api/v1/workflow/process-instances';
-const node = (id: string, type: string, configuration?: Record<string, unknown>) => ({ id, type, name: id, ...(configuration ? { configuration } : {}) });
+const node = (id: string, type: string, configuration?: Record<string, unknown>) => ({
+  id,
+  type,
+  name: id,
+  ...(configuration ? { configuration } : {}),
+});
 const conn = (fromId: string, toId: string, type = 'Success') => ({ fromId, toId, type });
 const user = (id: string, userIds: string[]) => node(id, 'userTask', { approver: { type: 'user', userIds } });
 const doc = (id: string, nodes: unknown[], connections: unknown[]) => ({
@@ -17,16 +22,41 @@ const doc = (id: string, nodes: unknown[], connections: unknown[]) => ({
 });
 
 /** A switch with no Default: amount ≤ 100 matches no case, and the instance fails. */
-const picky = doc('picky', [node('s', 'startTask'), node('sw', 'switch', { cases: [{ case: 'msg.amount > 100', then: 'big' }] }), user('big', ['carol']), node('end', 'end')], [
-  conn('s', 'sw'), conn('sw', 'big', 'big'), conn('big', 'end'),
-]);
+const picky = doc(
+  'picky',
+  [
+    node('s', 'startTask'),
+    node('sw', 'switch', { cases: [{ case: 'msg.amount > 100', then: 'big' }] }),
+    user('big', ['carol']),
+    node('end', 'end'),
+  ],
+  [conn('s', 'sw'), conn('sw', 'big', 'big'), conn('big', 'end')],
+);
 
 /** fork → (ta: bob) and (switch → tb: carol) → join → after: dave. With go = false the switch branch fails. */
-const parallel = doc('parallel', [
-  node('s', 'startTask'), node('f', 'fork'), user('ta', ['bob']),
-  node('sw', 'switch', { cases: [{ case: 'msg.go == true', then: 'yes' }] }), user('tb', ['carol']),
-  node('j', 'join', { timeout: 0 }), user('after', ['dave']), node('end', 'end'),
-], [conn('s', 'f'), conn('f', 'ta'), conn('f', 'sw'), conn('sw', 'tb', 'yes'), conn('ta', 'j'), conn('tb', 'j'), conn('j', 'after'), conn('after', 'end')]);
+const parallel = doc(
+  'parallel',
+  [
+    node('s', 'startTask'),
+    node('f', 'fork'),
+    user('ta', ['bob']),
+    node('sw', 'switch', { cases: [{ case: 'msg.go == true', then: 'yes' }] }),
+    user('tb', ['carol']),
+    node('j', 'join', { timeout: 0 }),
+    user('after', ['dave']),
+    node('end', 'end'),
+  ],
+  [
+    conn('s', 'f'),
+    conn('f', 'ta'),
+    conn('f', 'sw'),
+    conn('sw', 'tb', 'yes'),
+    conn('ta', 'j'),
+    conn('tb', 'j'),
+    conn('j', 'after'),
+    conn('after', 'end'),
+  ],
+);
 
 let t: Record<string, string>;
 let foreign: string;
@@ -35,15 +65,22 @@ let db: any;
 const post = (token: string, path: string, body: unknown = {}) => api(`${base}${path}`, { token, body });
 const del = (token: string, path: string, body?: unknown) => api(`${base}${path}`, { method: 'DELETE', token, body });
 const stuck = async (token = t.admin) => (await api(`${base}/stuck?pageSize=200`, { token })).body.data.items as any[];
-const openTasks = async (id: string) => (await api(`/api/v1/workflow/tasks?instanceId=${id}&status=pending,active,waiting`, { token: t.admin })).body.data.items as any[];
+const openTasks = async (id: string) =>
+  (await api(`/api/v1/workflow/tasks?instanceId=${id}&status=pending,active,waiting`, { token: t.admin })).body.data
+    .items as any[];
 
 beforeAll(async () => {
   ({ tokens: t } = await createDemoLikeTenant('ia'));
   ({ adminToken: foreign } = await createTenant('ia-x'));
-  for (const body of [{ code: 'auditor', permissions: [] }, { code: 'ops', permissions: ['workflow:monitor'] }]) {
+  for (const body of [
+    { code: 'auditor', permissions: [] },
+    { code: 'ops', permissions: ['workflow:monitor'] },
+  ]) {
     expect((await api('/api/v1/roles', { token: t.admin, body })).status).toBe(201);
   }
-  expect((await api('/api/v1/users/erin', { method: 'PATCH', token: t.admin, body: { roles: ['employee', 'ops'] } })).status).toBe(200);
+  expect(
+    (await api('/api/v1/users/erin', { method: 'PATCH', token: t.admin, body: { roles: ['employee', 'ops'] } })).status,
+  ).toBe(200);
   await deploy(t.admin, picky);
   await deploy(t.admin, parallel);
   await deploy(t.admin, oneStep('linear', { approver: { type: 'user', userIds: ['bob'] } }));
@@ -56,14 +93,26 @@ describe('stuck list', () => {
   it('lists failed instances with their reason and leaves out those that wait on people or time; monitor or manage only', async () => {
     const failed = await start(t.alice, 'picky', { amount: 5 });
     const waiting = await start(t.alice, 'linear');
-    await deploy(t.admin, doc('sleepy', [node('s', 'startTask'), node('d', 'delay', { delayMs: 600_000 }), node('end', 'end')], [conn('s', 'd'), conn('d', 'end')]));
+    await deploy(
+      t.admin,
+      doc(
+        'sleepy',
+        [node('s', 'startTask'), node('d', 'delay', { delayMs: 600_000 }), node('end', 'end')],
+        [conn('s', 'd'), conn('d', 'end')],
+      ),
+    );
     const sleeping = await start(t.alice, 'sleepy');
     const paused = await start(t.alice, 'linear');
     expect((await post(t.admin, `/${paused}/suspend`)).status).toBe(200);
 
     const items = await stuck();
     const mine = items.find((i) => i.id === failed);
-    expect(mine).toMatchObject({ status: 'failed', processKey: 'picky', initiatorId: 'alice', detail: { failedNode: 'sw', nodeType: 'switch' } });
+    expect(mine).toMatchObject({
+      status: 'failed',
+      processKey: 'picky',
+      initiatorId: 'alice',
+      detail: { failedNode: 'sw', nodeType: 'switch' },
+    });
     expect(mine.detail.reason).toContain('no case matched');
     for (const id of [waiting, sleeping, paused]) expect(items.map((i) => i.id)).not.toContain(id);
 
@@ -107,7 +156,10 @@ describe('re-drive', () => {
   });
 
   it('a pool nobody is in is stuck; re-drive resolves its approvers again without duplicating the task', async () => {
-    await deploy(t.admin, oneStep('audit', { approver: { type: 'role', roleIds: ['auditor'] }, emptyApproverPolicy: 'park' }));
+    await deploy(
+      t.admin,
+      oneStep('audit', { approver: { type: 'role', roleIds: ['auditor'] }, emptyApproverPolicy: 'park' }),
+    );
     const id = await start(t.alice, 'audit');
     const [parkedTask] = await openTasks(id);
     expect(parkedTask).toMatchObject({ status: 'pending', candidates: { userIds: [], roleIds: [], deptIds: [] } });
@@ -115,7 +167,15 @@ describe('re-drive', () => {
     expect(listed.status).toBe('active');
     expect(listed.detail.reason).toContain('No candidates');
 
-    expect((await api('/api/v1/users/grace', { method: 'PATCH', token: t.admin, body: { roles: ['employee', 'finance', 'auditor'] } })).status).toBe(200);
+    expect(
+      (
+        await api('/api/v1/users/grace', {
+          method: 'PATCH',
+          token: t.admin,
+          body: { roles: ['employee', 'finance', 'auditor'] },
+        })
+      ).status,
+    ).toBe(200);
     const res = await post(t.admin, `/${id}/re-drive`);
     expect(res.status).toBe(200);
     expect(res.body.data.status).toBe('active');
@@ -137,7 +197,8 @@ describe('re-drive', () => {
   it('starts the workflow of an instance row whose start was cut off (a crash between insert and start)', async () => {
     // The server inserts the row, then starts the workflow; a crash in between leaves this row.
     const defId = (await api('/api/v1/workflow/process-definitions/key/linear', { token: t.admin })).body.data.id;
-    const tenant = (await db.query(`select tenant_id from process_definitions where id = $1`, [defId])).rows[0].tenant_id;
+    const tenant = (await db.query(`select tenant_id from process_definitions where id = $1`, [defId])).rows[0]
+      .tenant_id;
     const id = `orphan-${Date.now()}`;
     await db.query(
       `insert into instances (id, tenant_id, workflow_id, definition_id, process_key, process_version, process_name, status, initiator_id, variables)
@@ -184,7 +245,11 @@ describe('force-resume', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id, status: 'active', currentNodes: ['after'], detail: null });
     const trail = (await instance(t.admin, id)).trail as any[];
-    expect(trail.find((e) => e.detail?.action === 'force_resume')).toMatchObject({ activityId: 'j', userId: 'admin', detail: { abandoned: ['sw'], arrived: 1, expected: 2 } });
+    expect(trail.find((e) => e.detail?.action === 'force_resume')).toMatchObject({
+      activityId: 'j',
+      userId: 'admin',
+      detail: { abandoned: ['sw'], arrived: 1, expected: 2 },
+    });
     expect((await stuck()).map((i) => i.id)).not.toContain(id);
 
     // The region is gone: a second force-resume has nothing to move.
@@ -208,9 +273,12 @@ describe('force-resume', () => {
 describe('delete', () => {
   const rowsOf = async (id: string) => {
     const counts: Record<string, number> = {};
-    for (const table of ['instances', 'instances_archive']) counts[table] = (await db.query(`select count(*)::int as n from ${table} where id = $1`, [id])).rows[0].n;
+    for (const table of ['instances', 'instances_archive'])
+      counts[table] = (await db.query(`select count(*)::int as n from ${table} where id = $1`, [id])).rows[0].n;
     for (const table of ['tasks', 'tasks_archive', 'trail', 'cc_records', 'task_comments', 'notifications']) {
-      counts[table] = (await db.query(`select count(*)::int as n from ${table} where instance_id = $1`, [id])).rows[0].n;
+      counts[table] = (
+        await db.query(`select count(*)::int as n from ${table} where instance_id = $1`, [id])
+      ).rows[0].n;
     }
     return counts;
   };
@@ -223,16 +291,37 @@ describe('delete', () => {
     expect((await api(`${base}/${draft}`, { token: t.alice })).status).toBe(404);
     expect((await del(t.alice, `/${draft}`)).status).toBe(404);
 
-    await deploy(t.admin, doc('copied', [node('s', 'startTask'), node('cc', 'ccTask', { ccUserIds: ['erin'] }), user('ok', ['bob']), node('end', 'end')], [conn('s', 'cc'), conn('cc', 'ok'), conn('ok', 'end')]));
+    await deploy(
+      t.admin,
+      doc(
+        'copied',
+        [
+          node('s', 'startTask'),
+          node('cc', 'ccTask', { ccUserIds: ['erin'] }),
+          user('ok', ['bob']),
+          node('end', 'end'),
+        ],
+        [conn('s', 'cc'), conn('cc', 'ok'), conn('ok', 'end')],
+      ),
+    );
     const id = await start(t.alice, 'copied');
     const task = await myTask(t.bob, id);
     const running = await del(t.admin, `/${id}`);
     expect(running.status).toBe(409);
     expect(running.body.message).toContain('terminate');
-    expect((await api(`/api/v1/workflow/tasks/${task.id}/comments`, { token: t.bob, body: { comment: 'looks fine' } })).status).toBe(201);
+    expect(
+      (await api(`/api/v1/workflow/tasks/${task.id}/comments`, { token: t.bob, body: { comment: 'looks fine' } }))
+        .status,
+    ).toBe(201);
     await actOk(t.bob, task.id, 'approve');
     const before = await rowsOf(id);
-    expect(before).toMatchObject({ instances: 0, instances_archive: 1, tasks_archive: 1, cc_records: 1, task_comments: 1 });
+    expect(before).toMatchObject({
+      instances: 0,
+      instances_archive: 1,
+      tasks_archive: 1,
+      cc_records: 1,
+      task_comments: 1,
+    });
     expect(before.trail).toBeGreaterThan(0);
     expect(before.notifications).toBeGreaterThan(0);
 
@@ -242,10 +331,12 @@ describe('delete', () => {
     expect(Object.values(await rowsOf(id)).every((n) => n === 0)).toBe(true);
     expect((await api(`${base}/${id}`, { token: t.admin })).status).toBe(404);
     expect((await api(`/api/v1/workflow/tasks/${task.id}`, { token: t.admin })).status).toBe(404);
-    expect((await api(`${base}/cc`, { token: t.erin })).body.data.items.map((c: any) => c.instanceId)).not.toContain(id);
+    expect((await api(`${base}/cc`, { token: t.erin })).body.data.items.map((c: any) => c.instanceId)).not.toContain(
+      id,
+    );
   });
 
-  it('batch delete answers per id: someone else\'s draft, running, ended, unknown', async () => {
+  it("batch delete answers per id: someone else's draft, running, ended, unknown", async () => {
     const bobsDraft = (await post(t.bob, '/start', { processKey: 'linear', draft: true })).body.data.instanceId;
     const mine = (await post(t.admin, '/start', { processKey: 'linear', draft: true })).body.data.instanceId;
     const running = await start(t.alice, 'linear');
@@ -271,6 +362,10 @@ describe('delete', () => {
     // An employee's batch: their own draft goes, the rest is not theirs to see.
     const alicesDraft = (await post(t.alice, '/start', { processKey: 'linear', draft: true })).body.data.instanceId;
     const theirs = await del(t.alice, '/batch', { ids: [alicesDraft, bobsDraft, running] });
-    expect(theirs.body.data.results.map((r: any) => [r.ok, r.code])).toEqual([[true, 0], [false, 40400], [false, 40300]]);
+    expect(theirs.body.data.results.map((r: any) => [r.ok, r.code])).toEqual([
+      [true, 0],
+      [false, 40400],
+      [false, 40300],
+    ]);
   });
 });

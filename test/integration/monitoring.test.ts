@@ -21,13 +21,22 @@ const stats = async (token: string) => {
 beforeAll(async () => {
   ({ tokens: t } = await createDemoLikeTenant('mo'));
   ({ adminToken: foreign } = await createTenant('mo-x'));
-  expect((await api('/api/v1/roles', { token: t.admin, body: { code: 'ops', permissions: ['workflow:monitor'] } })).status).toBe(201);
-  expect((await api('/api/v1/users/dave', { method: 'PATCH', token: t.admin, body: { roles: ['employee', 'ops'] } })).status).toBe(200);
+  expect(
+    (await api('/api/v1/roles', { token: t.admin, body: { code: 'ops', permissions: ['workflow:monitor'] } })).status,
+  ).toBe(201);
+  expect(
+    (await api('/api/v1/users/dave', { method: 'PATCH', token: t.admin, body: { roles: ['employee', 'ops'] } })).status,
+  ).toBe(200);
 
   await deploy(t.admin, oneStep('late', { approver: { type: 'user', userIds: ['bob'] }, dueDate: PAST }));
   await deploy(t.admin, oneStep('pool', { approver: { type: 'role', roleIds: ['finance'] } }));
   const copy = oneStep('copy', { approver: { type: 'user', userIds: ['carol'] } });
-  copy.metadata.nodes.splice(1, 0, { id: 'cc', type: 'ccTask', name: 'Copy', configuration: { ccUserIds: ['bob'] } } as any);
+  copy.metadata.nodes.splice(1, 0, {
+    id: 'cc',
+    type: 'ccTask',
+    name: 'Copy',
+    configuration: { ccUserIds: ['bob'] },
+  } as any);
   copy.metadata.connections = [
     { fromId: 'start', toId: 'cc', type: 'Success' },
     { fromId: 'cc', toId: 'approve', type: 'Success' },
@@ -41,13 +50,29 @@ beforeAll(async () => {
   ids.pool = await start(t.alice, 'pool');
   ids.copy = await start(t.alice, 'copy');
   ids.paused = await start(t.erin, 'late');
-  expect((await api(`/api/v1/workflow/process-instances/${ids.paused}/suspend`, { token: t.admin, body: {} })).status).toBe(200);
+  expect(
+    (await api(`/api/v1/workflow/process-instances/${ids.paused}/suspend`, { token: t.admin, body: {} })).status,
+  ).toBe(200);
 });
 
 describe('statistics', () => {
-  it('counts the caller\'s to-do, pools, overdue work, unread copies, running applications and today\'s decisions', async () => {
-    expect(await stats(t.bob)).toEqual({ todo: 1, claimable: 0, overdue: 1, ccUnread: 1, applicationsRunning: 0, doneToday: 1 });
-    expect(await stats(t.grace)).toEqual({ todo: 1, claimable: 1, overdue: 0, ccUnread: 0, applicationsRunning: 0, doneToday: 0 });
+  it("counts the caller's to-do, pools, overdue work, unread copies, running applications and today's decisions", async () => {
+    expect(await stats(t.bob)).toEqual({
+      todo: 1,
+      claimable: 0,
+      overdue: 1,
+      ccUnread: 1,
+      applicationsRunning: 0,
+      doneToday: 1,
+    });
+    expect(await stats(t.grace)).toEqual({
+      todo: 1,
+      claimable: 1,
+      overdue: 0,
+      ccUnread: 0,
+      applicationsRunning: 0,
+      doneToday: 0,
+    });
     expect(await stats(t.alice)).toMatchObject({ todo: 0, applicationsRunning: 3 });
     expect(await stats(t.erin)).toMatchObject({ applicationsRunning: 1, todo: 0 }); // suspended: running, but not to-do
     // The badge equals the to-do list.
@@ -63,7 +88,15 @@ describe('statistics', () => {
     expect(byKey.pool).toMatchObject({ open: 1, overdue: 0 });
     expect(byKey.copy).toMatchObject({ open: 1, overdue: 0 });
     expect((await stats(t.bob)).byProcess).toBeUndefined();
-    expect(await stats(foreign)).toEqual({ todo: 0, claimable: 0, overdue: 0, ccUnread: 0, applicationsRunning: 0, doneToday: 0, byProcess: [] });
+    expect(await stats(foreign)).toEqual({
+      todo: 0,
+      claimable: 0,
+      overdue: 0,
+      ccUnread: 0,
+      applicationsRunning: 0,
+      doneToday: 0,
+      byProcess: [],
+    });
   });
 });
 
@@ -73,16 +106,24 @@ describe('overdue and backlog', () => {
     const res = await get(t.dave, '/overdue');
     expect(res.status).toBe(200);
     expect(res.body.data.items.map((x: any) => x.instanceId)).toEqual([ids.late]);
-    expect(res.body.data.items[0]).toMatchObject({ assignee: 'bob', status: 'active', dueDate: '2020-01-01T00:00:00.000Z' });
+    expect(res.body.data.items[0]).toMatchObject({
+      assignee: 'bob',
+      status: 'active',
+      dueDate: '2020-01-01T00:00:00.000Z',
+    });
     expect(res.body.data.items[0].overdueSeconds).toBeGreaterThan(0);
 
-    expect((await api(`/api/v1/workflow/process-instances/${ids.paused}/activate`, { token: t.admin, body: {} })).status).toBe(200);
+    expect(
+      (await api(`/api/v1/workflow/process-instances/${ids.paused}/activate`, { token: t.admin, body: {} })).status,
+    ).toBe(200);
     const after = await get(t.dave, '/overdue?pageSize=1&page=2');
     expect(after.body.data).toMatchObject({ total: 2, page: 2, pageSize: 1 });
     expect((await get(t.dave, '/overdue?assignee=nobody')).body.data.total).toBe(0);
     expect((await get(t.dave, '/overdue?pageSize=500')).status).toBe(400);
     expect((await get(foreign, '/overdue')).body.data.total).toBe(0);
-    expect((await api(`/api/v1/workflow/process-instances/${ids.paused}/suspend`, { token: t.admin, body: {} })).status).toBe(200);
+    expect(
+      (await api(`/api/v1/workflow/process-instances/${ids.paused}/suspend`, { token: t.admin, body: {} })).status,
+    ).toBe(200);
   });
 
   it('backlog gives open, unclaimed and overdue work and the oldest age per process', async () => {
@@ -98,7 +139,9 @@ describe('overdue and backlog', () => {
     const paged = await get(t.dave, '/backlog?pageSize=1&page=3');
     expect(paged.body.data).toMatchObject({ total: 3, page: 3, pageSize: 1 });
     expect(paged.body.data.items).toHaveLength(1);
-    expect((await get(t.dave, '/backlog?processKey=pool')).body.data.items.map((r: any) => r.processKey)).toEqual(['pool']);
+    expect((await get(t.dave, '/backlog?processKey=pool')).body.data.items.map((r: any) => r.processKey)).toEqual([
+      'pool',
+    ]);
     expect((await get(foreign, '/backlog')).body.data).toMatchObject({ total: 0, items: [] });
   });
 

@@ -117,7 +117,12 @@ afterAll(async () => {
 describe('WebSocket: upgrade and live push', () => {
   it('a valid token gets ready, and a new task for the user is pushed at once', async () => {
     const { client, ready } = await connect(a.bob);
-    expect(ready).toMatchObject({ type: 'ready', userId: 'bob', lastId: expect.any(String), unread: expect.any(Number) });
+    expect(ready).toMatchObject({
+      type: 'ready',
+      userId: 'bob',
+      lastId: expect.any(String),
+      unread: expect.any(Number),
+    });
 
     const started = Date.now();
     const id = await start(a.alice, 'notify-bob', {}, 'push-1');
@@ -142,9 +147,17 @@ describe('WebSocket: upgrade and live push', () => {
     client.send({ type: 'dance' });
     await client.waitFor((m) => m.type === 'error');
     client.ws.send('not json');
-    await eventually(async () => client.messages.filter((m) => m.type === 'error').length, (n) => n === 2, 5_000);
+    await eventually(
+      async () => client.messages.filter((m) => m.type === 'error').length,
+      (n) => n === 2,
+      5_000,
+    );
     client.send({ type: 'resume', afterId: 'x' });
-    await eventually(async () => client.messages.filter((m) => m.type === 'error').length, (n) => n === 3, 5_000);
+    await eventually(
+      async () => client.messages.filter((m) => m.type === 'error').length,
+      (n) => n === 3,
+      5_000,
+    );
     expect(client.ws.readyState).toBe(WebSocket.OPEN);
     await client.close();
   });
@@ -152,8 +165,14 @@ describe('WebSocket: upgrade and live push', () => {
   it('refuses a missing, malformed, forged or expired token at the upgrade with 401, and no socket opens', async () => {
     const secret = new TextEncoder().encode(inject('jwtSecret'));
     const signed = (exp: string | number, key = secret) =>
-      new SignJWT({ tid: tenantA }).setProtectedHeader({ alg: 'HS256' }).setSubject('bob').setIssuer('approval-service')
-        .setAudience('approval-api').setIssuedAt().setExpirationTime(exp).sign(key);
+      new SignJWT({ tid: tenantA })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject('bob')
+        .setIssuer('approval-service')
+        .setAudience('approval-api')
+        .setIssuedAt()
+        .setExpirationTime(exp)
+        .sign(key);
     const forged = await signed('1h', new TextEncoder().encode('x'.repeat(48)));
     const expired = await signed(Math.floor(Date.now() / 1000) - 60);
     for (const query of ['', '?token=', '?token=garbage', `?token=${forged}`, `?token=${expired}`]) {
@@ -166,11 +185,16 @@ describe('WebSocket: upgrade and live push', () => {
   });
 
   it('refuses the token of a deactivated user with 401', async () => {
-    const created = await api('/api/v1/users', { token: a.admin, body: { id: 'quiet', username: 'quiet', password: 'pw-quiet', roles: ['employee'] } });
+    const created = await api('/api/v1/users', {
+      token: a.admin,
+      body: { id: 'quiet', username: 'quiet', password: 'pw-quiet', roles: ['employee'] },
+    });
     expect(created.status).toBe(201);
     const token = await login('quiet', 'pw-quiet', tenantA);
     await connect(token).then(({ client }) => client.close());
-    expect((await api('/api/v1/users/quiet', { method: 'PATCH', token: a.admin, body: { active: false } })).status).toBe(200);
+    expect(
+      (await api('/api/v1/users/quiet', { method: 'PATCH', token: a.admin, body: { active: false } })).status,
+    ).toBe(200);
     expect((await refused(`?token=${token}`)).status).toBe(401);
   });
 
@@ -189,9 +213,15 @@ describe('WebSocket: offline delivery', () => {
     const mark = first.ready.lastId as string;
     await first.client.close();
 
-    const ids = [await start(a.alice, 'notify-bob', {}, 'offline-1'), await start(a.alice, 'notify-bob', {}, 'offline-2')];
+    const ids = [
+      await start(a.alice, 'notify-bob', {}, 'offline-1'),
+      await start(a.alice, 'notify-bob', {}, 'offline-2'),
+    ];
     // Wait until both rows exist (the projection commits before start answers, but be patient).
-    await eventually(() => list(a.bob, '?pageSize=200'), (d) => ids.every((id) => d.items.some((n: any) => n.instanceId === id)));
+    await eventually(
+      () => list(a.bob, '?pageSize=200'),
+      (d) => ids.every((id) => d.items.some((n: any) => n.instanceId === id)),
+    );
 
     const { client } = await connect(a.bob, `&afterId=${mark}`);
     const resumed = await client.waitFor((m) => m.type === 'resumed');
@@ -232,13 +262,20 @@ describe('WebSocket: the LISTEN connection', () => {
     const db = new pg.Client({ connectionString: inject('databaseUrl') });
     await db.connect();
     try {
-      const killed = await db.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'approvals-notifier'`);
+      const killed = await db.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'approvals-notifier'`,
+      );
       expect(killed.rowCount).toBeGreaterThanOrEqual(1);
       // Sent while the listener is (probably) down: the catch-up after reconnecting reads it from the table.
       const id = await start(a.alice, 'notify-bob', {}, 'after-drop');
       await client.waitFor((m) => m.type === 'notification' && m.notification.instanceId === id, 20_000);
       await eventually(
-        async () => (await db.query(`select count(*)::int as n from pg_stat_activity where application_name = 'approvals-notifier'`)).rows[0].n,
+        async () =>
+          (
+            await db.query(
+              `select count(*)::int as n from pg_stat_activity where application_name = 'approvals-notifier'`,
+            )
+          ).rows[0].n,
         (n) => n >= 1,
       );
     } finally {
@@ -279,12 +316,16 @@ describe('isolation', () => {
 });
 
 describe('REST: /api/v1/notifications', () => {
-  it('lists the caller\'s notifications newest first, paged, with the unread filter', async () => {
+  it("lists the caller's notifications newest first, paged, with the unread filter", async () => {
     const data = await list(a.bob, '?page=1&pageSize=2');
     expect(data).toMatchObject({ page: 1, pageSize: 2, total: expect.any(Number) });
     expect(data.items).toHaveLength(2);
     expect(BigInt(data.items[0].id)).toBeGreaterThan(BigInt(data.items[1].id));
-    expect(data.items[0]).toMatchObject({ kind: 'task_assigned', readAt: null, payload: expect.objectContaining({ processKey: 'notify-bob' }) });
+    expect(data.items[0]).toMatchObject({
+      kind: 'task_assigned',
+      readAt: null,
+      payload: expect.objectContaining({ processKey: 'notify-bob' }),
+    });
     const second = await list(a.bob, '?page=2&pageSize=2');
     expect(second.items[0]?.id).not.toBe(data.items[1].id);
     expect((await list(a.bob, '?kind=task_assigned')).total).toBe(data.total);
@@ -308,7 +349,9 @@ describe('REST: /api/v1/notifications', () => {
 
     expect((await api('/api/v1/notifications/999999999/read', { method: 'POST', token: a.bob })).status).toBe(404);
     expect((await api('/api/v1/notifications/abc/read', { method: 'POST', token: a.bob })).status).toBe(404);
-    expect((await api(`/api/v1/notifications/${target.id}/read`, { method: 'POST', token: a.bob, body: { foo: 1 } })).status).toBe(400);
+    expect(
+      (await api(`/api/v1/notifications/${target.id}/read`, { method: 'POST', token: a.bob, body: { foo: 1 } })).status,
+    ).toBe(400);
 
     const all = await api('/api/v1/notifications/read-all', { method: 'POST', token: a.bob });
     expect(all.status).toBe(200);

@@ -20,7 +20,8 @@ const RACE_TIMEOUT_MS = 600_000;
 /** Starts `count` instances a few at a time (setup, not part of any race). */
 async function startMany(token: string, key: string, count: number): Promise<string[]> {
   const ids: string[] = [];
-  for (let i = 0; i < count; i += 5) ids.push(...(await Promise.all(Array.from({ length: Math.min(5, count - i) }, () => start(token, key)))));
+  for (let i = 0; i < count; i += 5)
+    ids.push(...(await Promise.all(Array.from({ length: Math.min(5, count - i) }, () => start(token, key)))));
   return ids;
 }
 
@@ -36,14 +37,36 @@ describe.concurrent('races on one task', () => {
       const r = await api(path, { token: admin, body });
       if (r.status !== 201) throw new Error(`${path} ${JSON.stringify(r.body)}`);
     };
-    await post('/api/v1/roles', { code: 'racer', permissions: ['workflow:instance:start', 'approval:create', 'approval:operate', 'workflow:definition:read'] });
+    await post('/api/v1/roles', {
+      code: 'racer',
+      permissions: ['workflow:instance:start', 'approval:create', 'approval:operate', 'workflow:definition:read'],
+    });
     await post('/api/v1/departments', { id: 'track', name: 'Track' });
-    await post('/api/v1/users', { id: 'starter', username: 'starter', password: 'pw-starter', deptId: 'track', roles: ['racer'] });
-    await post('/api/v1/users', { id: 'boss', username: 'boss', password: 'pw-boss', deptId: 'track', roles: ['racer'] });
-    await Promise.all(members.map((id) => post('/api/v1/users', { id, username: id, password: `pw-${id}`, deptId: 'track', roles: ['racer'] })));
+    await post('/api/v1/users', {
+      id: 'starter',
+      username: 'starter',
+      password: 'pw-starter',
+      deptId: 'track',
+      roles: ['racer'],
+    });
+    await post('/api/v1/users', {
+      id: 'boss',
+      username: 'boss',
+      password: 'pw-boss',
+      deptId: 'track',
+      roles: ['racer'],
+    });
+    await Promise.all(
+      members.map((id) =>
+        post('/api/v1/users', { id, username: id, password: `pw-${id}`, deptId: 'track', roles: ['racer'] }),
+      ),
+    );
     for (const id of ['starter', 'boss', ...members]) tokens[id] = await login(id, `pw-${id}`, tenant.tenantId);
     // A role approver in single mode: one pending pool task the 20 racers claim.
-    await deploy(admin, oneStep('race_pool', { approver: { type: 'role', roleIds: ['racer'] }, approveMode: 'single' }));
+    await deploy(
+      admin,
+      oneStep('race_pool', { approver: { type: 'role', roleIds: ['racer'] }, approveMode: 'single' }),
+    );
     // A single assignee (boss) for approve and transfer races.
     await deploy(admin, oneStep('race_single', { approver: { type: 'user', userIds: ['boss'] } }));
   }, 240_000);
@@ -62,56 +85,82 @@ describe.concurrent('races on one task', () => {
     const statuses = results.map((r) => r.status);
     const winners = results.map((r, i) => ({ r, i })).filter((x) => x.r.status === 200);
     const unexpected = results.filter((r) => r.status !== 200 && r.status !== 409);
-    expect(unexpected.map((r) => `${r.status} ${JSON.stringify(r.body)}`), `${label}: only 200 and 409`).toEqual([]);
+    expect(
+      unexpected.map((r) => `${r.status} ${JSON.stringify(r.body)}`),
+      `${label}: only 200 and 409`,
+    ).toEqual([]);
     expect(winners.length, `${label}: exactly one 200 (${statuses.join(',')})`).toBe(1);
-    for (const r of results) if (r.status === 409) expect(r.body.code, JSON.stringify(r.body)).toBeGreaterThanOrEqual(40900);
+    for (const r of results)
+      if (r.status === 409) expect(r.body.code, JSON.stringify(r.body)).toBeGreaterThanOrEqual(40900);
     return { winner: winners[0].i, body: winners[0].r.body.data };
   }
 
-  it(`${N} pool members claim one task at once, ${ROUNDS} rounds: the 200 goes to the one who won`, async () => {
-    const ids = await startMany(tokens.starter, 'race_pool', ROUNDS);
-    for (let round = 0; round < ROUNDS; round++) {
-      const id = ids[round];
-      const task = await openTask(id);
-      expect(task).toMatchObject({ status: 'pending', assignee: null });
-      const { winner, body } = await race(members.map((u) => () => act(tokens[u], task.id, 'claim')), `claim round ${round}`);
-      const who = members[winner];
-      // the 200 is the read model's task row, read after the winning Update completed
-      expect(body.task, `claim round ${round}: the 200 names its caller`).toMatchObject({ id: task.id, status: 'active', assignee: who });
-      const detail = await api(`/api/v1/workflow/process-instances/${id}/detail`, { token: tokens[who] });
-      expect(detail.status).toBe(200);
-      expect((detail.body.data.trail as any[]).filter((e) => e.type === 'claim').map((e) => e.userId)).toEqual([who]);
-    }
-  }, RACE_TIMEOUT_MS);
+  it(
+    `${N} pool members claim one task at once, ${ROUNDS} rounds: the 200 goes to the one who won`,
+    async () => {
+      const ids = await startMany(tokens.starter, 'race_pool', ROUNDS);
+      for (let round = 0; round < ROUNDS; round++) {
+        const id = ids[round];
+        const task = await openTask(id);
+        expect(task).toMatchObject({ status: 'pending', assignee: null });
+        const { winner, body } = await race(
+          members.map((u) => () => act(tokens[u], task.id, 'claim')),
+          `claim round ${round}`,
+        );
+        const who = members[winner];
+        // the 200 is the read model's task row, read after the winning Update completed
+        expect(body.task, `claim round ${round}: the 200 names its caller`).toMatchObject({
+          id: task.id,
+          status: 'active',
+          assignee: who,
+        });
+        const detail = await api(`/api/v1/workflow/process-instances/${id}/detail`, { token: tokens[who] });
+        expect(detail.status).toBe(200);
+        expect((detail.body.data.trail as any[]).filter((e) => e.type === 'claim').map((e) => e.userId)).toEqual([who]);
+      }
+    },
+    RACE_TIMEOUT_MS,
+  );
 
-  it(`the assignee approves ${N} times at once, ${ROUNDS} rounds: one approval`, async () => {
-    const ids = await startMany(tokens.starter, 'race_single', ROUNDS);
-    for (let round = 0; round < ROUNDS; round++) {
-      const id = ids[round];
-      const task = await openTask(id);
-      const { body } = await race(Array.from({ length: N }, () => () => act(tokens.boss, task.id, 'approve', { comment: 'ok' })), `approve round ${round}`);
-      expect(body.task).toMatchObject({ id: task.id, status: 'completed', result: 'approved', assignee: 'boss' });
-      expect(body.instance).toMatchObject({ id, status: 'completed' });
-      const detail = await instance(admin, id);
-      expect(detail.status).toBe('completed');
-      expect((detail.trail as any[]).filter((e) => e.type === 'approve')).toHaveLength(1);
-    }
-  }, RACE_TIMEOUT_MS);
+  it(
+    `the assignee approves ${N} times at once, ${ROUNDS} rounds: one approval`,
+    async () => {
+      const ids = await startMany(tokens.starter, 'race_single', ROUNDS);
+      for (let round = 0; round < ROUNDS; round++) {
+        const id = ids[round];
+        const task = await openTask(id);
+        const { body } = await race(
+          Array.from({ length: N }, () => () => act(tokens.boss, task.id, 'approve', { comment: 'ok' })),
+          `approve round ${round}`,
+        );
+        expect(body.task).toMatchObject({ id: task.id, status: 'completed', result: 'approved', assignee: 'boss' });
+        expect(body.instance).toMatchObject({ id, status: 'completed' });
+        const detail = await instance(admin, id);
+        expect(detail.status).toBe('completed');
+        expect((detail.trail as any[]).filter((e) => e.type === 'approve')).toHaveLength(1);
+      }
+    },
+    RACE_TIMEOUT_MS,
+  );
 
-  it(`the assignee transfers to ${N} people at once, ${ROUNDS} rounds: the 200 names the one it went to`, async () => {
-    const ids = await startMany(tokens.starter, 'race_single', ROUNDS);
-    for (let round = 0; round < ROUNDS; round++) {
-      const id = ids[round];
-      const task = await openTask(id);
-      const { winner, body } = await race(
-        members.map((to) => () => act(tokens.boss, task.id, 'transfer', { assigneeUserId: to, reason: 'race' })),
-        `transfer round ${round}`,
-      );
-      const to = members[winner];
-      expect(body.task).toMatchObject({ id: task.id, status: 'active', assignee: to });
-      const transfers = ((await instance(admin, id)).trail as any[]).filter((e) => e.type === 'transfer');
-      expect(transfers).toHaveLength(1);
-      expect(transfers[0].detail).toMatchObject({ from: 'boss', to });
-    }
-  }, RACE_TIMEOUT_MS);
+  it(
+    `the assignee transfers to ${N} people at once, ${ROUNDS} rounds: the 200 names the one it went to`,
+    async () => {
+      const ids = await startMany(tokens.starter, 'race_single', ROUNDS);
+      for (let round = 0; round < ROUNDS; round++) {
+        const id = ids[round];
+        const task = await openTask(id);
+        const { winner, body } = await race(
+          members.map((to) => () => act(tokens.boss, task.id, 'transfer', { assigneeUserId: to, reason: 'race' })),
+          `transfer round ${round}`,
+        );
+        const to = members[winner];
+        expect(body.task).toMatchObject({ id: task.id, status: 'active', assignee: to });
+        const transfers = ((await instance(admin, id)).trail as any[]).filter((e) => e.type === 'transfer');
+        expect(transfers).toHaveLength(1);
+        expect(transfers[0].detail).toMatchObject({ from: 'boss', to });
+      }
+    },
+    RACE_TIMEOUT_MS,
+  );
 });

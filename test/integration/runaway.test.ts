@@ -18,7 +18,13 @@ const pingPong = (key: string) =>
       { id: 'a', type: 'switch', name: 'A', configuration: { cases: [{ case: 'msg.out == true', then: 'out' }] } },
       { id: 'b', type: 'switch', name: 'B', configuration: { cases: [{ case: 'msg.out == true', then: 'out' }] } },
     ],
-    [['start', 'a'], ['a', 'b', 'Default'], ['b', 'a', 'Default'], ['a', 'end', 'out'], ['b', 'end', 'out']],
+    [
+      ['start', 'a'],
+      ['a', 'b', 'Default'],
+      ['b', 'a', 'Default'],
+      ['a', 'end', 'out'],
+      ['b', 'end', 'out'],
+    ],
   );
 
 describe('loops that never wait', () => {
@@ -31,7 +37,10 @@ describe('loops that never wait', () => {
   const client = temporalClient();
 
   it('deploy refuses a loop of switches with 422 DSL_INVALID naming its nodes; a loop through a userTask deploys', async () => {
-    const res = await api('/api/v1/workflow/process-definitions/deploy', { token: admin, body: { dsl: pingPong('loop_refused') } });
+    const res = await api('/api/v1/workflow/process-definitions/deploy', {
+      token: admin,
+      body: { dsl: pingPong('loop_refused') },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(422);
     const problems = (res.body.data?.problems ?? res.body.data) as Array<{ nodeId: string; message: string }>;
     const loop = problems.filter((p) => p.message.includes('loop that never waits'));
@@ -63,10 +72,18 @@ describe('loops that never wait', () => {
       variables: { out: false },
     };
     const started = Date.now();
-    const handle = await client.workflow.start('approvalProcess', { workflowId: `approval-${tenantId}-${id}`, taskQueue: inject('taskQueue'), args: [input] });
+    const handle = await client.workflow.start('approvalProcess', {
+      workflowId: `approval-${tenantId}-${id}`,
+      taskQueue: inject('taskQueue'),
+      args: [input],
+    });
 
     const stuck = await eventually(
-      async () => ((await api('/api/v1/workflow/process-instances/stuck?pageSize=200', { token: admin })).body.data.items as any[]).find((i) => i.id === id),
+      async () =>
+        (
+          (await api('/api/v1/workflow/process-instances/stuck?pageSize=200', { token: admin })).body.data
+            .items as any[]
+        ).find((i) => i.id === id),
       (i) => i !== undefined,
       30_000,
     );
@@ -78,11 +95,22 @@ describe('loops that never wait', () => {
     const detail = await api(`/api/v1/workflow/process-instances/${id}`, { token: admin });
     expect(detail.status).toBe(200);
     expect(detail.body.data.status).toBe('failed');
-    const failure = (detail.body.data.trail as any[]).find((e) => e.type === 'system' && /step budget exceeded/.test(e.comment ?? ''));
-    expect(failure).toMatchObject({ detail: { failedNode: expect.stringMatching(/^[ab]$/), reason: expect.stringContaining('without reaching a wait') } });
+    const failure = (detail.body.data.trail as any[]).find(
+      (e) => e.type === 'system' && /step budget exceeded/.test(e.comment ?? ''),
+    );
+    expect(failure).toMatchObject({
+      detail: {
+        failedNode: expect.stringMatching(/^[ab]$/),
+        reason: expect.stringContaining('without reaching a wait'),
+      },
+    });
     const history = await handle.fetchHistory();
     // The workflow task completed: no retries of a spinning task.
-    expect((history.events ?? []).filter((e) => String(e.eventType).includes('TASK_FAILED') || String(e.eventType).includes('TIMED_OUT'))).toEqual([]);
+    expect(
+      (history.events ?? []).filter(
+        (e) => String(e.eventType).includes('TASK_FAILED') || String(e.eventType).includes('TIMED_OUT'),
+      ),
+    ).toEqual([]);
     await handle.terminate('test done');
   });
 });

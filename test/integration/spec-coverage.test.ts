@@ -26,7 +26,9 @@ describe('interface specification coverage', () => {
     const paths: Record<string, Record<string, unknown>> = spec.paths;
     const norm = (p: string) => p.replace(/\{[^}]+\}/g, '{}').replace(/\/$/, '');
     const served = new Set(Object.entries(paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${norm(p)}`)));
-    const missing = endpoints.filter((e) => !served.has(`${e.method} ${norm(e.path)}`)).map((e) => `${e.method.toUpperCase()} ${e.path}`);
+    const missing = endpoints
+      .filter((e) => !served.has(`${e.method} ${norm(e.path)}`))
+      .map((e) => `${e.method.toUpperCase()} ${e.path}`);
     expect(missing).toEqual([]);
   });
 

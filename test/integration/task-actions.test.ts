@@ -8,7 +8,15 @@ import { api, createDemoLikeTenant, login } from '../helpers/api.js';
 import { act, actOk, deploy, instance, myTask, oneStep, start, todo } from '../helpers/flow.js';
 import { linear, processDoc, testChain, users } from '../helpers/dsl.js';
 
-const allOff = { transfer: false, delegate: false, return: false, addSign: false, reduceSign: false, addComment: false, terminate: false };
+const allOff = {
+  transfer: false,
+  delegate: false,
+  return: false,
+  addSign: false,
+  reduceSign: false,
+  addComment: false,
+  terminate: false,
+};
 
 describe('task actions', () => {
   let t: Record<string, string>;
@@ -17,11 +25,14 @@ describe('task actions', () => {
   let db: any;
 
   const tasksOf = async (instanceId: string, query = '') =>
-    (await api(`/api/v1/workflow/tasks?instanceId=${instanceId}&pageSize=200${query}`, { token: t.admin })).body.data.items as any[];
+    (await api(`/api/v1/workflow/tasks?instanceId=${instanceId}&pageSize=200${query}`, { token: t.admin })).body.data
+      .items as any[];
   const trail = async (instanceId: string) => (await instance(t.admin, instanceId)).trail as any[];
   const trailTypes = async (instanceId: string) => (await trail(instanceId)).map((e) => e.type);
-  const openIn = async (token: string, instanceId: string) => (await todo(token)).filter((x) => x.instanceId === instanceId);
-  const done = async (token: string) => (await api('/api/v1/workflow/process-instances/done?pageSize=200', { token })).body.data.items as any[];
+  const openIn = async (token: string, instanceId: string) =>
+    (await todo(token)).filter((x) => x.instanceId === instanceId);
+  const done = async (token: string) =>
+    (await api('/api/v1/workflow/process-instances/done?pageSize=200', { token })).body.data.items as any[];
   const expectError = (res: { status: number; body: any }, status: number, code: number) => {
     expect(res.status, JSON.stringify(res.body)).toBe(status);
     expect(res.body.code).toBe(code);
@@ -29,7 +40,14 @@ describe('task actions', () => {
   };
   /** Who got a notification of `kind` about the instance (the outbox the WebSocket pushes from). */
   const notified = async (instanceId: string, kind: string) =>
-    ((await db.query(`select user_id from notifications where instance_id = $1 and kind = $2 order by id`, [instanceId, kind])).rows as any[]).map((r) => r.user_id);
+    (
+      (
+        await db.query(`select user_id from notifications where instance_id = $1 and kind = $2 order by id`, [
+          instanceId,
+          kind,
+        ])
+      ).rows as any[]
+    ).map((r) => r.user_id);
   /** alice starts `key`; the task of `user` on it. */
   const begin = async (key: string, user = 'bob', variables: Record<string, unknown> = {}) => {
     const id = await start(t.alice, key, variables);
@@ -40,17 +58,39 @@ describe('task actions', () => {
     ({ tokens: t } = await createDemoLikeTenant('ta'));
     ({ tokens: foreign } = await createDemoLikeTenant('tb'));
     // A user who may log in and read definitions, but not operate on tasks.
-    const role = await api('/api/v1/roles', { token: t.admin, body: { code: 'viewer', permissions: ['workflow:definition:read', 'workflow:instance:start'] } });
+    const role = await api('/api/v1/roles', {
+      token: t.admin,
+      body: { code: 'viewer', permissions: ['workflow:definition:read', 'workflow:instance:start'] },
+    });
     expect(role.status).toBe(201);
-    const user = await api('/api/v1/users', { token: t.admin, body: { id: 'victor', username: 'victor', password: 'pw-victor', deptId: 'eng', roles: ['viewer'] } });
+    const user = await api('/api/v1/users', {
+      token: t.admin,
+      body: { id: 'victor', username: 'victor', password: 'pw-victor', deptId: 'eng', roles: ['viewer'] },
+    });
     expect(user.status).toBe(201);
 
     await deploy(t.admin, oneStep('ta_single', users('bob')));
     await deploy(t.admin, oneStep('ta_pool', { approver: { type: 'role', roleIds: ['finance'] } }));
     await deploy(t.admin, oneStep('ta_all', { ...users('bob', 'carol', 'erin'), approveMode: 'all' }));
-    await deploy(t.admin, oneStep('ta_vote', { ...users('bob', 'carol', 'erin'), approveMode: 'vote', voteRule: { type: 'percent', value: 50 } }));
-    await deploy(t.admin, oneStep('ta_off', users('bob'), { nodeInfo: { actionPermissions: allOff }, processInfo: { actionPermissions: { withdraw: false, urge: false, suspend: false } } }));
-    await deploy(t.admin, oneStep('ta_form', users('bob'), { nodeInfo: { formPermissions: { amount: 'r', secret: 'h', note: 'w' } } }));
+    await deploy(
+      t.admin,
+      oneStep('ta_vote', {
+        ...users('bob', 'carol', 'erin'),
+        approveMode: 'vote',
+        voteRule: { type: 'percent', value: 50 },
+      }),
+    );
+    await deploy(
+      t.admin,
+      oneStep('ta_off', users('bob'), {
+        nodeInfo: { actionPermissions: allOff },
+        processInfo: { actionPermissions: { withdraw: false, urge: false, suspend: false } },
+      }),
+    );
+    await deploy(
+      t.admin,
+      oneStep('ta_form', users('bob'), { nodeInfo: { formPermissions: { amount: 'r', secret: 'h', note: 'w' } } }),
+    );
     await deploy(
       t.admin,
       linear('ta_chain', [
@@ -59,7 +99,13 @@ describe('task actions', () => {
         { id: 'n3', configuration: users('dave') },
       ]),
     );
-    await deploy(t.admin, linear('ta_back_all', [{ id: 'n1', configuration: users('dave') }, { id: 'n2', configuration: { ...users('bob', 'carol'), approveMode: 'all' } }]));
+    await deploy(
+      t.admin,
+      linear('ta_back_all', [
+        { id: 'n1', configuration: users('dave') },
+        { id: 'n2', configuration: { ...users('bob', 'carol'), approveMode: 'all' } },
+      ]),
+    );
     await deploy(
       t.admin,
       processDoc(
@@ -71,7 +117,15 @@ describe('task actions', () => {
           { id: 'b', type: 'userTask', name: 'B', configuration: users('carol') },
           { id: 'merge', type: 'join', name: 'Merge' },
         ],
-        [['start', 'pre'], ['pre', 'split'], ['split', 'a'], ['split', 'b'], ['a', 'merge'], ['b', 'merge'], ['merge', 'end']],
+        [
+          ['start', 'pre'],
+          ['pre', 'split'],
+          ['split', 'a'],
+          ['split', 'b'],
+          ['a', 'merge'],
+          ['b', 'merge'],
+          ['merge', 'end'],
+        ],
       ),
     );
     viewer = await login('victor', 'pw-victor', tenantOf(t.admin));
@@ -144,7 +198,11 @@ describe('task actions', () => {
       expect((await myTask(t.carol, id)).id).toBe(task.id);
       expect((await tasksOf(id, '&status=active&assignee=carol')).map((x) => x.id)).toEqual([task.id]);
       const entry = (await trail(id)).find((e) => e.type === 'transfer');
-      expect(entry).toMatchObject({ taskId: task.id, userId: 'bob', detail: { from: 'bob', to: 'carol', reason: 'on leave' } });
+      expect(entry).toMatchObject({
+        taskId: task.id,
+        userId: 'bob',
+        detail: { from: 'bob', to: 'carol', reason: 'on leave' },
+      });
       expect(await notified(id, 'task_assigned')).toEqual(['bob', 'carol']);
       expectError(await act(t.bob, task.id, 'approve'), 409, 40902);
       const end = await actOk(t.carol, task.id, 'approve');
@@ -183,7 +241,10 @@ describe('task actions', () => {
       expect(res.task).toMatchObject({ id: task.id, status: 'active', assignee: 'erin', owner: 'bob' });
       expect(await openIn(t.bob, id)).toHaveLength(0);
       expect((await myTask(t.erin, id)).owner).toBe('bob');
-      expect((await trail(id)).find((e) => e.type === 'delegate')).toMatchObject({ userId: 'bob', detail: { owner: 'bob', to: 'erin' } });
+      expect((await trail(id)).find((e) => e.type === 'delegate')).toMatchObject({
+        userId: 'bob',
+        detail: { owner: 'bob', to: 'erin' },
+      });
       expectError(await act(t.erin, task.id, 'delegate', { assigneeUserId: 'carol' }), 409, 40901); // already delegated
       expectError(await act(t.erin, task.id, 'transfer', { assigneeUserId: 'carol' }), 409, 40901);
 
@@ -193,7 +254,11 @@ describe('task actions', () => {
       expect(await openIn(t.erin, id)).toHaveLength(0);
       expect((await myTask(t.bob, id)).id).toBe(task.id);
       const approveEntry = (await trail(id)).find((e) => e.type === 'approve');
-      expect(approveEntry).toMatchObject({ userId: 'erin', comment: 'looks fine', detail: { delegated: true, owner: 'bob' } });
+      expect(approveEntry).toMatchObject({
+        userId: 'erin',
+        comment: 'looks fine',
+        detail: { delegated: true, owner: 'bob' },
+      });
       expect((await actOk(t.bob, task.id, 'approve')).instance.status).toBe('completed');
     });
 
@@ -253,7 +318,11 @@ describe('task actions', () => {
       const erinAgain = await myTask(t.erin, id);
       expect(erinAgain.id).not.toBe(erinFirst.id);
       expect(erinAgain).toMatchObject({ activityId: 'n2', status: 'active' });
-      expect((await trail(id)).find((e) => e.type === 'return')).toMatchObject({ userId: 'dave', activityId: 'n3', detail: { target: 'n2', reason: 'missing receipt' } });
+      expect((await trail(id)).find((e) => e.type === 'return')).toMatchObject({
+        userId: 'dave',
+        activityId: 'n3',
+        detail: { target: 'n2', reason: 'missing receipt' },
+      });
       expect(await notified(id, 'task_returned')).toEqual(['alice']);
 
       // n2 returns to n1: the sequence starts again with bob; carol waits her turn.
@@ -302,14 +371,20 @@ describe('task actions', () => {
   describe('add-sign', () => {
     it('before (default): the added signers sign first while the original task waits', async () => {
       const { id, task } = await begin('ta_single');
-      const res = await actOk(t.bob, task.id, 'add-sign', { assigneeUserIds: ['carol', 'erin'], reason: 'second opinion' });
+      const res = await actOk(t.bob, task.id, 'add-sign', {
+        assigneeUserIds: ['carol', 'erin'],
+        reason: 'second opinion',
+      });
       expect(res.task).toMatchObject({ id: task.id, status: 'waiting', assignee: 'bob' });
       expect(await openIn(t.bob, id)).toHaveLength(0);
       const carol = await myTask(t.carol, id);
       const erin = await myTask(t.erin, id);
       expect(carol).toMatchObject({ parentTaskId: task.id, status: 'active', activityId: 'approve' });
       expect(erin.parentTaskId).toBe(task.id);
-      expect((await trail(id)).find((e) => e.type === 'add_sign')).toMatchObject({ userId: 'bob', detail: { assigneeUserIds: ['carol', 'erin'], position: 'before', reason: 'second opinion' } });
+      expect((await trail(id)).find((e) => e.type === 'add_sign')).toMatchObject({
+        userId: 'bob',
+        detail: { assigneeUserIds: ['carol', 'erin'], position: 'before', reason: 'second opinion' },
+      });
       expectError(await act(t.bob, task.id, 'approve'), 409, 40901);
 
       await actOk(t.carol, carol.id, 'approve');
@@ -333,7 +408,7 @@ describe('task actions', () => {
       expect((await actOk(t.carol, carol.id, 'approve')).instance.status).toBe('completed');
     });
 
-    it('parallel: they sign alongside; a rejection by an added signer is the node\'s rejection', async () => {
+    it("parallel: they sign alongside; a rejection by an added signer is the node's rejection", async () => {
       const { id, task } = await begin('ta_single');
       await actOk(t.bob, task.id, 'add-sign', { assigneeUserIds: ['carol'], position: 'parallel' });
       expect((await myTask(t.bob, id)).status).toBe('active');
@@ -368,7 +443,11 @@ describe('task actions', () => {
       expectError(await act(t.bob, task.id, 'add-sign', { assigneeUserIds: ['bob'] }), 409, 40907);
       expectError(await act(t.alice, task.id, 'add-sign', { assigneeUserIds: ['carol'] }), 409, 40902);
       expectError(await act(t.bob, task.id, 'add-sign', { assigneeUserIds: [] }), 400, 40001);
-      expectError(await act(t.bob, task.id, 'add-sign', { assigneeUserIds: ['carol'], position: 'sideways' }), 400, 40001);
+      expectError(
+        await act(t.bob, task.id, 'add-sign', { assigneeUserIds: ['carol'], position: 'sideways' }),
+        400,
+        40001,
+      );
       expectError(await act(t.bob, task.id, 'add-sign', { assigneeUserIds: ['nobody'] }), 400, 40001);
       await actOk(t.bob, task.id, 'add-sign', { assigneeUserIds: ['carol'], position: 'parallel' });
       expectError(await act(t.bob, task.id, 'add-sign', { assigneeUserIds: ['carol'] }), 409, 40907);
@@ -392,8 +471,14 @@ describe('task actions', () => {
       expect(await notified(id, 'task_removed')).toEqual(['erin']);
       expect(res.task).toMatchObject({ id: task.id, status: 'active' });
       expect(await openIn(t.erin, id)).toHaveLength(0);
-      expect((await tasksOf(id)).find((x) => x.id === erinTask.id)).toMatchObject({ status: 'cancelled', result: 'cancelled' });
-      expect((await trail(id)).find((e) => e.type === 'reduce_sign')).toMatchObject({ userId: 'bob', detail: { removed: ['erin'], kept: ['carol'] } });
+      expect((await tasksOf(id)).find((x) => x.id === erinTask.id)).toMatchObject({
+        status: 'cancelled',
+        result: 'cancelled',
+      });
+      expect((await trail(id)).find((e) => e.type === 'reduce_sign')).toMatchObject({
+        userId: 'bob',
+        detail: { removed: ['erin'], kept: ['carol'] },
+      });
       expect((await actOk(t.bob, task.id, 'approve')).instance.status).toBe('completed');
     });
 
@@ -452,7 +537,9 @@ describe('task actions', () => {
       expect(inst.endReason).toBe('Withdrawn by applicant');
       expect(inst.trail.map((e: any) => e.type)).toContain('withdraw');
       expect(await openIn(t.bob, id)).toHaveLength(0);
-      expect((await api(`/api/v1/workflow/tasks?instanceId=${id}&status=active`, { token: t.admin })).body.data.items).toHaveLength(0);
+      expect(
+        (await api(`/api/v1/workflow/tasks?instanceId=${id}&status=active`, { token: t.admin })).body.data.items,
+      ).toHaveLength(0);
       expect(await notified(id, 'instance_withdrawn')).toEqual(['bob']);
       expectError(await act(t.alice, task.id, 'withdraw'), 409, 40901);
     });
@@ -472,11 +559,19 @@ describe('task actions', () => {
       const res = await api(`/api/v1/workflow/tasks/urge/${task.id}`, { token: t.alice, body: { message: 'please' } });
       expect(res.status).toBe(200);
       expect(res.body.data.task).toMatchObject({ id: task.id, status: 'active', assignee: 'bob' });
-      expect((await trail(id)).find((e) => e.type === 'urge')).toMatchObject({ userId: 'alice', comment: 'please', detail: { notified: ['bob'] } });
+      expect((await trail(id)).find((e) => e.type === 'urge')).toMatchObject({
+        userId: 'alice',
+        comment: 'please',
+        detail: { notified: ['bob'] },
+      });
       expect(await notified(id, 'urge')).toEqual(['bob']);
       expectError(await api(`/api/v1/workflow/tasks/urge/${task.id}`, { token: t.alice, body: {} }), 429, 42900);
       expect((await trailTypes(id)).filter((x) => x === 'urge')).toHaveLength(1);
-      expectError(await api(`/api/v1/workflow/tasks/urge/${task.id}`, { token: t.alice, body: { extra: 1 } }), 400, 40003);
+      expectError(
+        await api(`/api/v1/workflow/tasks/urge/${task.id}`, { token: t.alice, body: { extra: 1 } }),
+        400,
+        40003,
+      );
     });
 
     it('workflow:monitor may urge too; a pool task notifies its candidates', async () => {
@@ -484,7 +579,9 @@ describe('task actions', () => {
       const pooled = await myTask(t.frank, id);
       const res = await api(`/api/v1/workflow/tasks/urge/${pooled.id}`, { token: t.admin, body: {} });
       expect(res.status).toBe(200);
-      expect((await trail(id)).find((e) => e.type === 'urge').detail).toMatchObject({ candidates: { roleIds: ['finance'] } });
+      expect((await trail(id)).find((e) => e.type === 'urge').detail).toMatchObject({
+        candidates: { roleIds: ['finance'] },
+      });
     });
 
     it('process switch urge=false → 403', async () => {
@@ -509,7 +606,12 @@ describe('task actions', () => {
       expect(back.task.status).toBe('active');
       expect(await openIn(t.bob, id)).toHaveLength(1);
       expectError(await act(t.alice, task.id, 'activate'), 409, 40901);
-      expect((await trail(id)).filter((e) => ['suspend', 'activate'].includes(e.type)).map((e) => [e.type, e.detail.scope])).toEqual([['suspend', 'task'], ['activate', 'task']]);
+      expect(
+        (await trail(id)).filter((e) => ['suspend', 'activate'].includes(e.type)).map((e) => [e.type, e.detail.scope]),
+      ).toEqual([
+        ['suspend', 'task'],
+        ['activate', 'task'],
+      ]);
     });
 
     it('an instance: every task action is 409 while suspended; activation restores the statuses', async () => {
@@ -523,7 +625,12 @@ describe('task actions', () => {
       expect(await notified(id, 'instance_suspended')).toEqual(['bob', 'carol']);
       expect((await tasksOf(id)).filter((x) => x.status !== 'suspended')).toHaveLength(0);
       expect(await openIn(t.bob, id)).toHaveLength(0);
-      for (const [action, body] of [['approve', {}], ['transfer', { assigneeUserId: 'erin' }], ['add-sign', { assigneeUserIds: ['erin'] }], ['suspend', {}]] as const) {
+      for (const [action, body] of [
+        ['approve', {}],
+        ['transfer', { assigneeUserId: 'erin' }],
+        ['add-sign', { assigneeUserIds: ['erin'] }],
+        ['suspend', {}],
+      ] as const) {
         expectError(await act(action === 'suspend' ? t.alice : t.bob, bob.id, action, body), 409, 40901);
       }
       expectError(await api(`/api/v1/workflow/tasks/urge/${bob.id}`, { token: t.alice, body: {} }), 409, 40901);
@@ -531,11 +638,20 @@ describe('task actions', () => {
 
       const back = await api(`${path}/activate`, { token: t.admin, body: {} }); // workflow:instance:manage
       expect(back.body.data).toEqual({ id, status: 'active' });
-      const statuses = (await tasksOf(id)).filter((x) => x.assignee).map((x) => [x.assignee, x.status]).sort();
-      expect(statuses).toEqual([['bob', 'active'], ['carol', 'waiting']]);
+      const statuses = (await tasksOf(id))
+        .filter((x) => x.assignee)
+        .map((x) => [x.assignee, x.status])
+        .sort();
+      expect(statuses).toEqual([
+        ['bob', 'active'],
+        ['carol', 'waiting'],
+      ]);
       expect(await openIn(t.bob, id)).toHaveLength(1);
       expectError(await api(`${path}/activate`, { token: t.alice, body: {} }), 409, 40901);
-      expect((await trailTypes(id)).filter((x) => x === 'suspend' || x === 'activate')).toEqual(['suspend', 'activate']);
+      expect((await trailTypes(id)).filter((x) => x === 'suspend' || x === 'activate')).toEqual([
+        'suspend',
+        'activate',
+      ]);
     });
 
     it('workflow:instance:manage may suspend and activate a task', async () => {
@@ -556,13 +672,30 @@ describe('task actions', () => {
     });
 
     it('a draft cannot be suspended (409); switch suspend=false stops the initiator, not a manager', async () => {
-      const draft = await api('/api/v1/workflow/process-instances/start', { token: t.alice, body: { processKey: 'ta_single', draft: true } });
+      const draft = await api('/api/v1/workflow/process-instances/start', {
+        token: t.alice,
+        body: { processKey: 'ta_single', draft: true },
+      });
       expect(draft.status).toBe(201);
-      expectError(await api(`/api/v1/workflow/process-instances/${draft.body.data.instanceId}/suspend`, { token: t.alice, body: {} }), 409, 40901);
+      expectError(
+        await api(`/api/v1/workflow/process-instances/${draft.body.data.instanceId}/suspend`, {
+          token: t.alice,
+          body: {},
+        }),
+        409,
+        40901,
+      );
       const off = await begin('ta_off');
-      expectError(await api(`/api/v1/workflow/process-instances/${off.id}/suspend`, { token: t.alice, body: {} }), 403, 40302);
+      expectError(
+        await api(`/api/v1/workflow/process-instances/${off.id}/suspend`, { token: t.alice, body: {} }),
+        403,
+        40302,
+      );
       expectError(await act(t.alice, off.task.id, 'suspend'), 403, 40302);
-      expect((await api(`/api/v1/workflow/process-instances/${off.id}/suspend`, { token: t.admin, body: {} })).body.data.status).toBe('suspended');
+      expect(
+        (await api(`/api/v1/workflow/process-instances/${off.id}/suspend`, { token: t.admin, body: {} })).body.data
+          .status,
+      ).toBe('suspended');
     });
 
     it('withdraw still works on a suspended instance', async () => {
@@ -588,7 +721,10 @@ describe('task actions', () => {
       expect(entry.detail).toMatchObject({ admin: expect.any(String), from: 'bob', to: 'carol', reason: 'bob left' });
       expect(await notified(id, 'task_reassigned')).toEqual(['bob']);
       const comments = await api(`/api/v1/workflow/tasks/${task.id}/comments`, { token: t.carol });
-      expect(comments.body.data.items[0]).toMatchObject({ userId: 'system', comment: expect.stringContaining('from bob to carol: bob left') });
+      expect(comments.body.data.items[0]).toMatchObject({
+        userId: 'system',
+        comment: expect.stringContaining('from bob to carol: bob left'),
+      });
       expectError(await act(t.admin, task.id, 'reassign', { assigneeUserId: 'nobody' }), 400, 40001);
       expectError(await act(t.admin, task.id, 'reassign', { assigneeUserId: 'carol' }), 409, 40907);
       await actOk(t.carol, task.id, 'approve');
@@ -613,23 +749,61 @@ describe('task actions', () => {
       const pooled = await myTask(t.frank, id);
       const list = await api(`/api/v1/workflow/tasks/${pooled.id}/candidates`, { token: t.frank });
       expect(list.status).toBe(200);
-      expect(list.body.data).toMatchObject({ total: 1, page: 1, pageSize: 20, items: [{ type: 'role', id: 'finance' }] });
+      expect(list.body.data).toMatchObject({
+        total: 1,
+        page: 1,
+        pageSize: 20,
+        items: [{ type: 'role', id: 'finance' }],
+      });
 
-      expectError(await api(`/api/v1/workflow/tasks/${pooled.id}/candidates`, { token: t.frank, body: { userIds: ['erin'] } }), 403, 40300);
-      const added = await api(`/api/v1/workflow/tasks/${pooled.id}/candidates`, { token: t.admin, body: { userIds: ['erin'] } });
+      expectError(
+        await api(`/api/v1/workflow/tasks/${pooled.id}/candidates`, { token: t.frank, body: { userIds: ['erin'] } }),
+        403,
+        40300,
+      );
+      const added = await api(`/api/v1/workflow/tasks/${pooled.id}/candidates`, {
+        token: t.admin,
+        body: { userIds: ['erin'] },
+      });
       expect(added.status).toBe(200);
       expect(added.body.data.task.candidates).toEqual({ userIds: ['erin'], roleIds: ['finance'], deptIds: [] });
       expect((await myTask(t.erin, id)).id).toBe(pooled.id);
       const names = await api(`/api/v1/workflow/tasks/${pooled.id}/candidates?pageSize=1&page=2`, { token: t.admin });
-      expect(names.body.data).toMatchObject({ total: 2, page: 2, pageSize: 1, items: [{ type: 'role', id: 'finance' }] });
+      expect(names.body.data).toMatchObject({
+        total: 2,
+        page: 2,
+        pageSize: 1,
+        items: [{ type: 'role', id: 'finance' }],
+      });
 
-      expectError(await api(`/api/v1/workflow/tasks/${pooled.id}/candidates/remove`, { token: t.frank, body: { userIds: ['erin'] } }), 403, 40300);
-      const removed = await api(`/api/v1/workflow/tasks/${pooled.id}/candidates/remove`, { token: t.alice, body: { userIds: ['erin'] } });
+      expectError(
+        await api(`/api/v1/workflow/tasks/${pooled.id}/candidates/remove`, {
+          token: t.frank,
+          body: { userIds: ['erin'] },
+        }),
+        403,
+        40300,
+      );
+      const removed = await api(`/api/v1/workflow/tasks/${pooled.id}/candidates/remove`, {
+        token: t.alice,
+        body: { userIds: ['erin'] },
+      });
       expect(removed.status).toBe(200);
       expect(removed.body.data.task.candidates.userIds).toEqual([]);
       expect(await openIn(t.erin, id)).toHaveLength(0);
-      expectError(await api(`/api/v1/workflow/tasks/${pooled.id}/candidates/remove`, { token: t.alice, body: { roleIds: ['finance'] } }), 409, 40901); // nobody left
-      expect((await trail(id)).filter((e) => e.type === 'system' && e.detail?.action?.startsWith('candidates_')).map((e) => e.detail.action)).toEqual(['candidates_add', 'candidates_remove']);
+      expectError(
+        await api(`/api/v1/workflow/tasks/${pooled.id}/candidates/remove`, {
+          token: t.alice,
+          body: { roleIds: ['finance'] },
+        }),
+        409,
+        40901,
+      ); // nobody left
+      expect(
+        (await trail(id))
+          .filter((e) => e.type === 'system' && e.detail?.action?.startsWith('candidates_'))
+          .map((e) => e.detail.action),
+      ).toEqual(['candidates_add', 'candidates_remove']);
     });
 
     it('refusals: bad bodies, unknown directory entries, a task that is not a pool', async () => {
@@ -641,7 +815,11 @@ describe('task actions', () => {
       expectError(await api(url, { token: t.admin, body: { roleIds: ['no-such-role'] } }), 400, 40001);
       expectError(await api(`${url}/remove`, { token: t.alice, body: { userIds: ['dave'] } }), 409, 40907);
       const { task } = await begin('ta_single');
-      expectError(await api(`/api/v1/workflow/tasks/${task.id}/candidates`, { token: t.admin, body: { userIds: ['erin'] } }), 409, 40901);
+      expectError(
+        await api(`/api/v1/workflow/tasks/${task.id}/candidates`, { token: t.admin, body: { userIds: ['erin'] } }),
+        409,
+        40901,
+      );
     });
   });
 
@@ -654,13 +832,19 @@ describe('task actions', () => {
       const first = await api(url, { token: t.bob, body: { variables: { note: 'checked' } } });
       expect(first.status).toBe(200);
       expect(first.body.data).toEqual({ note: 'checked' });
-      expect((await api(url, { token: t.bob, body: { variables: { extra: 1 } } })).body.data).toEqual({ note: 'checked', extra: 1 });
+      expect((await api(url, { token: t.bob, body: { variables: { extra: 1 } } })).body.data).toEqual({
+        note: 'checked',
+        extra: 1,
+      });
       const denied = await api(url, { token: t.bob, body: { variables: { amount: 5, secret: 'x', note: 'y' } } });
       expectError(denied, 403, 40303);
       expect(denied.body.data.fields).toEqual(['amount', 'secret']);
       expect(denied.body.message).toContain('amount');
       expectError(await api(`${url}/amount`, { method: 'PUT', token: t.bob, body: { value: 1 } }), 403, 40303);
-      expect((await api(`${url}/note`, { method: 'PUT', token: t.bob, body: { value: 'final' } })).body.data).toEqual({ note: 'final', extra: 1 });
+      expect((await api(`${url}/note`, { method: 'PUT', token: t.bob, body: { value: 'final' } })).body.data).toEqual({
+        note: 'final',
+        extra: 1,
+      });
       expect((await api(`${url}/extra`, { method: 'DELETE', token: t.bob })).body.data).toEqual({ note: 'final' });
       expectError(await api(`${url}/extra`, { method: 'DELETE', token: t.bob }), 404, 40400);
       expect((await api(url, { token: t.alice })).body.data).toEqual({ note: 'final' });
@@ -682,7 +866,12 @@ describe('task actions', () => {
       const url = `/api/v1/workflow/tasks/${task.id}/comments`;
       const created = await api(url, { token: t.bob, body: { comment: 'Need the invoice' } });
       expect(created.status).toBe(201);
-      expect(created.body.data).toMatchObject({ taskId: task.id, instanceId: task.instanceId, userId: 'bob', comment: 'Need the invoice' });
+      expect(created.body.data).toMatchObject({
+        taskId: task.id,
+        instanceId: task.instanceId,
+        userId: 'bob',
+        comment: 'Need the invoice',
+      });
       expect(typeof created.body.data.id).toBe('string');
       expect(new Date(created.body.data.time).toISOString()).toBe(created.body.data.time);
       expect((await api(url, { token: t.alice, body: { comment: 'Attached' } })).status).toBe(201);
@@ -693,7 +882,11 @@ describe('task actions', () => {
       expectError(await api(url, { token: t.bob, body: { comment: '' } }), 400, 40001);
       expectError(await api(url, { token: t.bob, body: { comment: 'x', mood: 'ok' } }), 400, 40003);
       const off = await begin('ta_off');
-      expectError(await api(`/api/v1/workflow/tasks/${off.task.id}/comments`, { token: t.bob, body: { comment: 'hi' } }), 403, 40302);
+      expectError(
+        await api(`/api/v1/workflow/tasks/${off.task.id}/comments`, { token: t.bob, body: { comment: 'hi' } }),
+        403,
+        40302,
+      );
     });
   });
 
@@ -710,14 +903,14 @@ describe('task actions', () => {
       expect(res.body.data).toEqual({ id: task.id, deleted: true });
       expectError(await api(`/api/v1/workflow/tasks/${task.id}`, { token: t.admin }), 404, 40400);
       expect((await done(t.bob)).map((x) => x.id)).not.toContain(task.id);
-      expect((await trailTypes(id))).toContain('approve');
+      expect(await trailTypes(id)).toContain('approve');
     });
   });
 
   // ---------- tenancy, permissions, races ----------
 
   describe('tenancy, permission and races', () => {
-    it('a foreign tenant\'s task is 404 for every endpoint', async () => {
+    it("a foreign tenant's task is 404 for every endpoint", async () => {
       const pool = await start(t.alice, 'ta_pool');
       const pooled = await myTask(t.frank, pool);
       const { task } = await begin('ta_single');
@@ -777,7 +970,10 @@ describe('task actions', () => {
 
     it('two different actions on one task at the same time: exactly one 200 and one 409', async () => {
       const { id, task } = await begin('ta_single');
-      const [approve, transfer] = await Promise.all([act(t.bob, task.id, 'approve'), act(t.bob, task.id, 'transfer', { assigneeUserId: 'carol' })]);
+      const [approve, transfer] = await Promise.all([
+        act(t.bob, task.id, 'approve'),
+        act(t.bob, task.id, 'transfer', { assigneeUserId: 'carol' }),
+      ]);
       expect([approve.status, transfer.status].sort()).toEqual([200, 409]);
       const status = (await instance(t.admin, id)).status;
       if (approve.status === 200) expect(status).toBe('completed');
@@ -787,7 +983,10 @@ describe('task actions', () => {
     it('claim racing reassign on one pool task: exactly one wins', async () => {
       const id = await start(t.alice, 'ta_pool');
       const pooled = await myTask(t.frank, id);
-      const [claim, reassign] = await Promise.all([act(t.frank, pooled.id, 'claim'), act(t.admin, pooled.id, 'reassign', { assigneeUserId: 'frank' })]);
+      const [claim, reassign] = await Promise.all([
+        act(t.frank, pooled.id, 'claim'),
+        act(t.admin, pooled.id, 'reassign', { assigneeUserId: 'frank' }),
+      ]);
       expect([claim.status, reassign.status].sort()).toEqual([200, 409]);
     });
   });

@@ -18,7 +18,12 @@ const client = temporalClient();
 let server: http.Server;
 let port = 0;
 
-const node = (id: string, type: string, name: string, configuration?: Record<string, unknown>) => ({ id, type, name, ...(configuration ? { configuration } : {}) });
+const node = (id: string, type: string, name: string, configuration?: Record<string, unknown>) => ({
+  id,
+  type,
+  name,
+  ...(configuration ? { configuration } : {}),
+});
 const conn = (fromId: string, toId: string, type = 'Success') => ({ fromId, toId, type });
 const doc = (id: string, name: string, nodes: unknown[], connections: unknown[]) => ({
   ruleChain: { id, name, root: true, additionalInfo: { category: 'Test' } },
@@ -36,8 +41,10 @@ afterAll(async () => {
 });
 
 const handleOf = (id: string) => client.workflow.getHandle(`approval-${tenantId}-${id}`);
-const details = async (h: WorkflowHandle) => ((await h.query<{ currentDetails: string }>('__temporal_workflow_metadata')).currentDetails);
-const text = (p?: temporal.api.common.v1.IPayload | null) => (p ? defaultPayloadConverter.fromPayload<string>(p as any) : undefined);
+const details = async (h: WorkflowHandle) =>
+  (await h.query<{ currentDetails: string }>('__temporal_workflow_metadata')).currentDetails;
+const text = (p?: temporal.api.common.v1.IPayload | null) =>
+  p ? defaultPayloadConverter.fromPayload<string>(p as any) : undefined;
 
 /** Every event of every run of the workflow (the instance may have continued as new). */
 async function allEvents(workflowId: string) {
@@ -52,12 +59,23 @@ async function allEvents(workflowId: string) {
 describe('Temporal Web UI metadata', () => {
   it('static summary and details name the process, business key, initiator, tenant and version; current details follow the approvals', async () => {
     const key = `ui_${Date.now()}`;
-    await deploy(t.admin, doc(key, 'Laptop purchase', [
-      node('start', 'startTask', 'Start'),
-      node('mgr', 'userTask', 'Manager approval', { approver: { type: 'user', userIds: ['bob'] }, timeout: { dueInMinutes: 60, action: 'remind' } }),
-      node('fin', 'userTask', 'Finance approval', { approver: { type: 'user', userIds: ['carol'] } }),
-      node('end', 'end', 'End'),
-    ], [conn('start', 'mgr'), conn('mgr', 'fin'), conn('fin', 'end')]));
+    await deploy(
+      t.admin,
+      doc(
+        key,
+        'Laptop purchase',
+        [
+          node('start', 'startTask', 'Start'),
+          node('mgr', 'userTask', 'Manager approval', {
+            approver: { type: 'user', userIds: ['bob'] },
+            timeout: { dueInMinutes: 60, action: 'remind' },
+          }),
+          node('fin', 'userTask', 'Finance approval', { approver: { type: 'user', userIds: ['carol'] } }),
+          node('end', 'end', 'End'),
+        ],
+        [conn('start', 'mgr'), conn('mgr', 'fin'), conn('fin', 'end')],
+      ),
+    );
     const businessKey = `PO-${Date.now()}`;
     const id = await start(t.alice, key, { amount: 1200 }, businessKey);
     const h = handleOf(id);
@@ -65,24 +83,38 @@ describe('Temporal Web UI metadata', () => {
     const d = await h.describe();
     expect(await d.staticSummary()).toBe(`Laptop purchase v1 · ${businessKey} · by alice`);
     const staticDetails = await d.staticDetails();
-    for (const part of [`\`${key}\` version 1`, `**Business key:** ${businessKey}`, '**Initiator:** alice', `**Tenant:** ${tenantId}`, `**Instance:** ${id}`]) {
+    for (const part of [
+      `\`${key}\` version 1`,
+      `**Business key:** ${businessKey}`,
+      '**Initiator:** alice',
+      `**Tenant:** ${tenantId}`,
+      `**Instance:** ${id}`,
+    ]) {
       expect(staticDetails).toContain(part);
     }
     expect((d.searchAttributes as Record<string, unknown[]>).ProcessVersion).toEqual([1]);
 
-    expect(await details(h)).toMatch(/^waiting for bob at Manager approval \(mgr\) since \d{4}-\d\d-\d\d \d\d:\d\d UTC, due /);
+    expect(await details(h)).toMatch(
+      /^waiting for bob at Manager approval \(mgr\) since \d{4}-\d\d-\d\d \d\d:\d\d UTC, due /,
+    );
     await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve', { comment: 'ok' });
-    expect(await details(h)).toMatch(/^waiting for carol at Finance approval \(fin\) since \d{4}-\d\d-\d\d \d\d:\d\d UTC(  \n|$)/);
+    expect(await details(h)).toMatch(
+      /^waiting for carol at Finance approval \(fin\) since \d{4}-\d\d-\d\d \d\d:\d\d UTC(  \n|$)/,
+    );
     await actOk(t.carol, (await myTask(t.carol, id)).id, 'approve');
     expect(await details(h)).toMatch(/^completed at \d{4}-\d\d-\d\d \d\d:\d\d UTC(  \n|$)/);
 
     // Summaries of activities and timers, and Update ids that say who did what.
     const events = await allEvents(h.workflowId);
     const summaries = events.map((e) => text(e.userMetadata?.summary)).filter(Boolean);
-    expect(summaries.some((s) => /^remind bob at Manager approval \(due \d{4}-\d\d-\d\d \d\d:\d\d UTC\)$/.test(s!))).toBe(true);
+    expect(
+      summaries.some((s) => /^remind bob at Manager approval \(due \d{4}-\d\d-\d\d \d\d:\d\d UTC\)$/.test(s!)),
+    ).toBe(true);
     expect(summaries.some((s) => /^read model #\d+: active, /.test(s!))).toBe(true);
     expect(summaries.some((s) => /^read model #\d+: completed.*\(final\)$/.test(s!))).toBe(true);
-    const updateIds = events.map((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.meta?.updateId).filter(Boolean);
+    const updateIds = events
+      .map((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.meta?.updateId)
+      .filter(Boolean);
     expect(updateIds).toContain(`start-${id}`);
     expect(updateIds.some((u) => /^approve-by-bob-[0-9a-f-]{36}$/.test(u!))).toBe(true);
     expect(updateIds.some((u) => /^approve-by-carol-[0-9a-f-]{36}$/.test(u!))).toBe(true);
@@ -90,17 +122,35 @@ describe('Temporal Web UI metadata', () => {
 
   it('a failed instance says where and why; the http call and the delay carry summaries', async () => {
     const key = `uif_${Date.now()}`;
-    await deploy(t.admin, doc(key, 'Budget check', [
-      node('start', 'startTask', 'Start'),
-      node('wait', 'delay', 'Cooling-off', { delayMs: 300 }),
-      node('http_check', 'httpCall', 'Check budget', { url: `http://localhost:${port}/budget?token=secret` }),
-      node('end', 'end', 'End'),
-    ], [conn('start', 'wait'), conn('wait', 'http_check'), conn('http_check', 'end')]));
+    await deploy(
+      t.admin,
+      doc(
+        key,
+        'Budget check',
+        [
+          node('start', 'startTask', 'Start'),
+          node('wait', 'delay', 'Cooling-off', { delayMs: 300 }),
+          node('http_check', 'httpCall', 'Check budget', { url: `http://localhost:${port}/budget?token=secret` }),
+          node('end', 'end', 'End'),
+        ],
+        [conn('start', 'wait'), conn('wait', 'http_check'), conn('http_check', 'end')],
+      ),
+    );
     const id = await start(t.alice, key, {});
-    await eventually(() => instance(t.alice, id), (i) => i.status === 'failed');
+    await eventually(
+      () => instance(t.alice, id),
+      (i) => i.status === 'failed',
+    );
     const h = handleOf(id);
-    const current = await eventually(() => details(h), (s) => s.startsWith('failed'));
-    expect(current).toMatch(new RegExp(`^failed at Check budget \\(http_check\\): HTTP call answered 502 from GET http://localhost:${port}/budget \\(since .* UTC; an admin may re-drive\\)$`));
+    const current = await eventually(
+      () => details(h),
+      (s) => s.startsWith('failed'),
+    );
+    expect(current).toMatch(
+      new RegExp(
+        `^failed at Check budget \\(http_check\\): HTTP call answered 502 from GET http://localhost:${port}/budget \\(since .* UTC; an admin may re-drive\\)$`,
+      ),
+    );
     expect(current).not.toContain('secret');
 
     const summaries = (await allEvents(h.workflowId)).map((e) => text(e.userMetadata?.summary)).filter(Boolean);
@@ -112,11 +162,22 @@ describe('Temporal Web UI metadata', () => {
   it('a run that continued as new shows its waits and, in its current details, the summary continue-as-new cannot carry', async () => {
     const key = `uican_${Date.now()}`;
     const people = ['bob', 'carol', 'dave', 'erin', 'frank', 'grace'];
-    await deploy(t.admin, doc(key, 'Long chain', [
-      node('start', 'startTask', 'Start'),
-      node('chain', 'userTask', 'Chain', { approver: { type: 'user', userIds: people }, approveMode: 'sequential' }),
-      node('end', 'end', 'End'),
-    ], [conn('start', 'chain'), conn('chain', 'end')]));
+    await deploy(
+      t.admin,
+      doc(
+        key,
+        'Long chain',
+        [
+          node('start', 'startTask', 'Start'),
+          node('chain', 'userTask', 'Chain', {
+            approver: { type: 'user', userIds: people },
+            approveMode: 'sequential',
+          }),
+          node('end', 'end', 'End'),
+        ],
+        [conn('start', 'chain'), conn('chain', 'end')],
+      ),
+    );
     const id = await start(t.alice, key, {}, 'CAN-1');
     const h = handleOf(id);
     const firstRun = (await h.describe()).runId;
@@ -127,6 +188,8 @@ describe('Temporal Web UI metadata', () => {
     expect(await d.staticSummary()).toBeUndefined();
     const current = await details(h);
     expect(current).toMatch(/^waiting for grace at Chain \(chain\) since /);
-    expect(current).toMatch(/\n\s*Long chain v1 · CAN-1 · by alice \(continued run; started \d{4}-\d\d-\d\d \d\d:\d\d UTC\)$/);
+    expect(current).toMatch(
+      /\n\s*Long chain v1 · CAN-1 · by alice \(continued run; started \d{4}-\d\d-\d\d \d\d:\d\d UTC\)$/,
+    );
   });
 });

@@ -35,7 +35,10 @@ async function call(p: string, opts: { token?: string; body?: unknown; server?: 
   if (opts.server === undefined && down.has(server)) server = (server + 1) % stack.baseUrls.length;
   const res = await fetch(`${stack.baseUrls[server]}${p}`, {
     method: opts.body ? 'POST' : 'GET',
-    headers: { ...(opts.token ? { Authorization: `Bearer ${opts.token}` } : {}), ...(opts.body ? { 'Content-Type': 'application/json' } : {}) },
+    headers: {
+      ...(opts.token ? { Authorization: `Bearer ${opts.token}` } : {}),
+      ...(opts.body ? { 'Content-Type': 'application/json' } : {}),
+    },
     body: opts.body ? JSON.stringify(opts.body) : undefined,
   });
   return { status: res.status, body: await res.json(), server };
@@ -47,11 +50,22 @@ async function ok(p: string, opts: { token?: string; body?: unknown; server?: nu
   return res.body.data;
 }
 
-const startInstance = async (who: string, processKey: string, variables: Record<string, unknown>, businessKey: string) =>
-  (await ok('/api/v1/workflow/process-instances/start', { token: tokens[who], body: { processKey, variables, businessKey } })).instanceId as string;
+const startInstance = async (
+  who: string,
+  processKey: string,
+  variables: Record<string, unknown>,
+  businessKey: string,
+) =>
+  (
+    await ok('/api/v1/workflow/process-instances/start', {
+      token: tokens[who],
+      body: { processKey, variables, businessKey },
+    })
+  ).instanceId as string;
 
 async function openTasks(who: string, instanceId: string) {
-  const items = (await ok('/api/v1/workflow/process-instances/todo?pageSize=200', { token: tokens[who] })).items as any[];
+  const items = (await ok('/api/v1/workflow/process-instances/todo?pageSize=200', { token: tokens[who] }))
+    .items as any[];
   return items.filter((t) => t.instanceId === instanceId);
 }
 
@@ -61,7 +75,8 @@ async function taskOf(who: string, instanceId: string, activityId?: string) {
   for (;;) {
     const mine = (await openTasks(who, instanceId)).filter((t) => !activityId || t.activityId === activityId);
     if (mine.length === 1) return mine[0];
-    if (Date.now() > deadline) throw new Error(`${who} has ${mine.length} open tasks on ${instanceId} ${activityId ?? ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`${who} has ${mine.length} open tasks on ${instanceId} ${activityId ?? ''}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -72,12 +87,19 @@ const act = (who: string, taskId: string, action: string, body: Record<string, u
 /** The trail as [type, user, node] triples: the exact record every run must produce. */
 async function trailOf(instanceId: string) {
   const detail = await ok(`/api/v1/workflow/process-instances/${instanceId}`, { token: tokens.admin });
-  return { status: detail.status, trail: (detail.trail as any[]).map((e) => [e.type, e.userId ?? null, e.activityId ?? null]) };
+  return {
+    status: detail.status,
+    trail: (detail.trail as any[]).map((e) => [e.type, e.userId ?? null, e.activityId ?? null]),
+  };
 }
 
 async function waitReady(server: number) {
   const deadline = Date.now() + 120_000;
-  while (!(await fetch(`${stack.baseUrls[server]}/readyz`).then((r) => r.ok).catch(() => false))) {
+  while (
+    !(await fetch(`${stack.baseUrls[server]}/readyz`)
+      .then((r) => r.ok)
+      .catch(() => false))
+  ) {
     if (Date.now() > deadline) throw new Error(`server ${server} not ready`);
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -89,10 +111,17 @@ const reportOf = (stdout: string) => JSON.parse(/^\{[\s\S]*^\}/m.exec(stdout)![0
 
 /** A `<!-- runbook: name -->` shell block of docs/operations.md, run as written. */
 async function runbook(name: string, vars: Record<string, string> = {}) {
-  const found = new RegExp(`^([ \\t]*)<!-- runbook: ${name} -->\\s*\\n[ \\t]*\`\`\`sh\\n([\\s\\S]*?)\\n[ \\t]*\`\`\``, 'm').exec(runbookText);
+  const found = new RegExp(
+    `^([ \\t]*)<!-- runbook: ${name} -->\\s*\\n[ \\t]*\`\`\`sh\\n([\\s\\S]*?)\\n[ \\t]*\`\`\``,
+    'm',
+  ).exec(runbookText);
   if (!found) throw new Error(`docs/operations.md has no runbook block ${name}`);
-  const script = found[2].split('\n').map((l) => l.slice(found[1].length)).join('\n');
-  return (await stack.shell(script, { API: stack.baseUrls[turn++ % 2], TOKEN: tokens.admin, TENANT: 'demo', ...vars })).stdout;
+  const script = found[2]
+    .split('\n')
+    .map((l) => l.slice(found[1].length))
+    .join('\n');
+  return (await stack.shell(script, { API: stack.baseUrls[turn++ % 2], TOKEN: tokens.admin, TENANT: 'demo', ...vars }))
+    .stdout;
 }
 
 /** A WebSocket client of one server, collecting notifications. */
@@ -118,11 +147,16 @@ beforeAll(async () => {
   stack = await startProductionStack({ name: 'production', build: true, vars: { SEED_DEMO: 'true', DEMO_PASSWORD } });
   timings.startSeconds = (Date.now() - started) / 1000;
   orm = await createOrm(stack.databaseUrl, { poolMax: 2 });
-  tokens.admin = (await ok('/api/v1/auth/login', { body: { username: 'admin', password: stack.adminPassword, tenantId: 'demo' } })).accessToken;
+  tokens.admin = (
+    await ok('/api/v1/auth/login', { body: { username: 'admin', password: stack.adminPassword, tenantId: 'demo' } })
+  ).accessToken;
   for (const u of ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace']) {
-    tokens[u] = (await ok('/api/v1/auth/login', { body: { username: u, password: DEMO_PASSWORD, tenantId: 'demo' } })).accessToken;
+    tokens[u] = (
+      await ok('/api/v1/auth/login', { body: { username: u, password: DEMO_PASSWORD, tenantId: 'demo' } })
+    ).accessToken;
   }
-  for (const f of ['leave-request.json', 'expense-claim.json']) await ok('/api/v1/workflow/process-definitions/deploy', { token: tokens.admin, body: { dsl: example(f) } });
+  for (const f of ['leave-request.json', 'expense-claim.json'])
+    await ok('/api/v1/workflow/process-definitions/deploy', { token: tokens.admin, body: { dsl: example(f) } });
 }, 900_000);
 
 afterAll(async () => {
@@ -140,7 +174,8 @@ describe('production topology (compose configuration, real Temporal server)', ()
     const seenOnSocket = await startInstance('alice', 'leave_request', { days: 2 }, 'P-LEAVE-SHORT');
     const deadline = Date.now() + 30_000;
     while (!bobSocket.received.some((n) => n.instanceId === seenOnSocket && n.kind === 'task_assigned')) {
-      if (Date.now() > deadline) throw new Error(`no notification on server 1's socket: ${JSON.stringify(bobSocket.received)}`);
+      if (Date.now() > deadline)
+        throw new Error(`no notification on server 1's socket: ${JSON.stringify(bobSocket.received)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
 
@@ -181,7 +216,10 @@ describe('production topology (compose configuration, real Temporal server)', ()
     await act('carol', (await taskOf('carol', ids.leaveLong)).id, 'approve');
     await act('bob', (await taskOf('bob', ids.expenseSmall)).id, 'approve');
     for (const id of [ids.expenseSmall, ids.expenseLarge]) {
-      for (const [who, node] of [['grace', 'finance_check'], ['frank', 'budget_owner']] as const) {
+      for (const [who, node] of [
+        ['grace', 'finance_check'],
+        ['frank', 'budget_owner'],
+      ] as const) {
         const task = await taskOf(who, id, node);
         await act(who, task.id, 'claim');
         await act(who, task.id, 'approve');
@@ -193,32 +231,77 @@ describe('production topology (compose configuration, real Temporal server)', ()
     type Entry = [string, string | null, string | null];
     const leave = (...middle: Entry[]): Entry[] => [['start', 'alice', null], ...middle, ['cc', null, 'notify_hr']];
     // After the fork both branches assign their pools; which comes first varies (sorted below).
-    const forkAssigns: Entry[] = [['assign', null, 'budget_owner'], ['assign', null, 'finance_check']];
-    const checks: Entry[] = [['claim', 'grace', 'finance_check'], ['approve', 'grace', 'finance_check'], ['claim', 'frank', 'budget_owner'], ['approve', 'frank', 'budget_owner']];
+    const forkAssigns: Entry[] = [
+      ['assign', null, 'budget_owner'],
+      ['assign', null, 'finance_check'],
+    ];
+    const checks: Entry[] = [
+      ['claim', 'grace', 'finance_check'],
+      ['approve', 'grace', 'finance_check'],
+      ['claim', 'frank', 'budget_owner'],
+      ['approve', 'frank', 'budget_owner'],
+    ];
     const expected: Record<keyof typeof ids, { status: string; trail: Entry[] }> = {
-      leaveShort: { status: 'completed', trail: leave(['assign', 'bob', 'manager_approval'], ['approve', 'bob', 'manager_approval']) },
+      leaveShort: {
+        status: 'completed',
+        trail: leave(['assign', 'bob', 'manager_approval'], ['approve', 'bob', 'manager_approval']),
+      },
       leaveMedium: {
         status: 'completed',
-        trail: leave(['assign', 'bob', 'manager_and_hr'], ['assign', 'erin', 'manager_and_hr'], ['approve', 'bob', 'manager_and_hr'], ['approve', 'erin', 'manager_and_hr']),
+        trail: leave(
+          ['assign', 'bob', 'manager_and_hr'],
+          ['assign', 'erin', 'manager_and_hr'],
+          ['approve', 'bob', 'manager_and_hr'],
+          ['approve', 'erin', 'manager_and_hr'],
+        ),
       },
       leaveLong: {
         status: 'completed',
-        trail: leave(['assign', 'bob', 'management_chain'], ['assign', 'carol', 'management_chain'], ['approve', 'bob', 'management_chain'], ['approve', 'carol', 'management_chain']),
+        trail: leave(
+          ['assign', 'bob', 'management_chain'],
+          ['assign', 'carol', 'management_chain'],
+          ['approve', 'bob', 'management_chain'],
+          ['approve', 'carol', 'management_chain'],
+        ),
       },
-      leaveRejected: { status: 'rejected', trail: [['start', 'alice', null], ['assign', 'bob', 'manager_approval'], ['reject', 'bob', 'manager_approval']] },
+      leaveRejected: {
+        status: 'rejected',
+        trail: [
+          ['start', 'alice', null],
+          ['assign', 'bob', 'manager_approval'],
+          ['reject', 'bob', 'manager_approval'],
+        ],
+      },
       expenseSmall: {
         status: 'completed',
         trail: [
-          ['start', 'alice', null], ['assign', 'bob', 'manager'], ['reject', 'bob', 'manager'],
-          ['assign', 'alice', 'start'], ['complete', 'alice', 'start'], ['submit', 'alice', 'start'],
-          ['assign', 'bob', 'manager'], ['approve', 'bob', 'manager'], ['system', null, 'split'], ...forkAssigns, ...checks,
+          ['start', 'alice', null],
+          ['assign', 'bob', 'manager'],
+          ['reject', 'bob', 'manager'],
+          ['assign', 'alice', 'start'],
+          ['complete', 'alice', 'start'],
+          ['submit', 'alice', 'start'],
+          ['assign', 'bob', 'manager'],
+          ['approve', 'bob', 'manager'],
+          ['system', null, 'split'],
+          ...forkAssigns,
+          ...checks,
         ],
       },
       expenseLarge: {
         status: 'completed',
         trail: [
-          ['start', 'alice', null], ['assign', 'bob', 'manager'], ['approve', 'bob', 'manager'], ['system', null, 'split'], ...forkAssigns, ...checks,
-          ['assign', 'carol', 'directors'], ['assign', 'dave', 'directors'], ['assign', 'frank', 'directors'], ['approve', 'carol', 'directors'], ['approve', 'dave', 'directors'],
+          ['start', 'alice', null],
+          ['assign', 'bob', 'manager'],
+          ['approve', 'bob', 'manager'],
+          ['system', null, 'split'],
+          ...forkAssigns,
+          ...checks,
+          ['assign', 'carol', 'directors'],
+          ['assign', 'dave', 'directors'],
+          ['assign', 'frank', 'directors'],
+          ['approve', 'carol', 'directors'],
+          ['approve', 'dave', 'directors'],
         ],
       },
     };
@@ -226,15 +309,27 @@ describe('production topology (compose configuration, real Temporal server)', ()
     for (const [name, id] of Object.entries(ids)) {
       const got = (await trailOf(id)) as { status: string; trail: Entry[] };
       const split = got.trail.findIndex((e) => e[0] === 'system' && e[2] === 'split');
-      if (split >= 0) got.trail.splice(split + 1, 2, ...got.trail.slice(split + 1, split + 3).sort((a, b) => String(a[2]).localeCompare(String(b[2]))));
+      if (split >= 0)
+        got.trail.splice(
+          split + 1,
+          2,
+          ...got.trail.slice(split + 1, split + 3).sort((a, b) => String(a[2]).localeCompare(String(b[2]))),
+        );
       actual[name] = got;
     }
     expect(actual).toEqual(expected);
     // Every ended instance is archived; the runtime tables hold none of them.
     const all = Object.values(ids);
     const marks = all.map(() => '?').join(', ');
-    const archived = await orm.em.fork().execute<{ id: string; status: string }[]>(`select id, status from instances_archive where id in (${marks}) order by id`, all);
-    expect(Object.fromEntries(archived.map((r) => [r.id, r.status]))).toEqual(Object.fromEntries(Object.entries(ids).map(([name, id]) => [id, expected[name as keyof typeof ids].status])));
+    const archived = await orm.em
+      .fork()
+      .execute<{ id: string; status: string }[]>(
+        `select id, status from instances_archive where id in (${marks}) order by id`,
+        all,
+      );
+    expect(Object.fromEntries(archived.map((r) => [r.id, r.status]))).toEqual(
+      Object.fromEntries(Object.entries(ids).map(([name, id]) => [id, expected[name as keyof typeof ids].status])),
+    );
     expect(await orm.em.fork().execute(`select id from instances where id in (${marks})`, all)).toEqual([]);
     bobSocket.ws.close();
     timings.scenarioSeconds = (Date.now() - started) / 1000;
@@ -256,7 +351,9 @@ describe('production topology (compose configuration, real Temporal server)', ()
     const em = () => orm.em.fork();
     const rows = async () => ({
       // updated_at is the time of the write, not part of the state.
-      instances: await em().execute(`select * from instances order by id`).then((r) => r.map(({ updated_at, ...rest }: any) => rest)),
+      instances: await em()
+        .execute(`select * from instances order by id`)
+        .then((r) => r.map(({ updated_at, ...rest }: any) => rest)),
       tasks: await em().execute(`select * from tasks order by id`),
     });
     const before = await rows();
@@ -287,18 +384,54 @@ describe('production topology (compose configuration, real Temporal server)', ()
 
   it("runs the runbook's commands: find an instance, the stuck list, re-drive, force-resume, terminate, replay production histories", async () => {
     const started = Date.now();
-    const node = (id: string, type: string, configuration?: Record<string, unknown>) => ({ id, type, name: id, ...(configuration ? { configuration } : {}) });
+    const node = (id: string, type: string, configuration?: Record<string, unknown>) => ({
+      id,
+      type,
+      name: id,
+      ...(configuration ? { configuration } : {}),
+    });
     const conn = (fromId: string, toId: string, type = 'Success') => ({ fromId, toId, type });
     const user = (id: string, userIds: string[]) => node(id, 'userTask', { approver: { type: 'user', userIds } });
-    const doc = (id: string, nodes: unknown[], connections: unknown[]) => ({ ruleChain: { id, name: `Process ${id}`, root: true, additionalInfo: { category: 'Test' } }, metadata: { firstNodeIndex: 0, nodes, connections } });
+    const doc = (id: string, nodes: unknown[], connections: unknown[]) => ({
+      ruleChain: { id, name: `Process ${id}`, root: true, additionalInfo: { category: 'Test' } },
+      metadata: { firstNodeIndex: 0, nodes, connections },
+    });
     // A switch with no Default (amount <= 100 fails), and a fork whose switch branch fails with go = false.
-    const picky = doc('picky', [node('s', 'startTask'), node('sw', 'switch', { cases: [{ case: 'msg.amount > 100', then: 'big' }] }), user('big', ['carol']), node('end', 'end')], [conn('s', 'sw'), conn('sw', 'big', 'big'), conn('big', 'end')]);
-    const parallel = doc('parallel', [
-      node('s', 'startTask'), node('f', 'fork'), user('ta', ['bob']),
-      node('sw', 'switch', { cases: [{ case: 'msg.go == true', then: 'yes' }] }), user('tb', ['carol']),
-      node('j', 'join', { timeout: 0 }), user('after', ['dave']), node('end', 'end'),
-    ], [conn('s', 'f'), conn('f', 'ta'), conn('f', 'sw'), conn('sw', 'tb', 'yes'), conn('ta', 'j'), conn('tb', 'j'), conn('j', 'after'), conn('after', 'end')]);
-    for (const dsl of [picky, parallel]) await ok('/api/v1/workflow/process-definitions/deploy', { token: tokens.admin, body: { dsl } });
+    const picky = doc(
+      'picky',
+      [
+        node('s', 'startTask'),
+        node('sw', 'switch', { cases: [{ case: 'msg.amount > 100', then: 'big' }] }),
+        user('big', ['carol']),
+        node('end', 'end'),
+      ],
+      [conn('s', 'sw'), conn('sw', 'big', 'big'), conn('big', 'end')],
+    );
+    const parallel = doc(
+      'parallel',
+      [
+        node('s', 'startTask'),
+        node('f', 'fork'),
+        user('ta', ['bob']),
+        node('sw', 'switch', { cases: [{ case: 'msg.go == true', then: 'yes' }] }),
+        user('tb', ['carol']),
+        node('j', 'join', { timeout: 0 }),
+        user('after', ['dave']),
+        node('end', 'end'),
+      ],
+      [
+        conn('s', 'f'),
+        conn('f', 'ta'),
+        conn('f', 'sw'),
+        conn('sw', 'tb', 'yes'),
+        conn('ta', 'j'),
+        conn('tb', 'j'),
+        conn('j', 'after'),
+        conn('after', 'end'),
+      ],
+    );
+    for (const dsl of [picky, parallel])
+      await ok('/api/v1/workflow/process-definitions/deploy', { token: tokens.admin, body: { dsl } });
     const statusOf = async (id: string) => (await trailOf(id)).status;
     const until = async (id: string, status: string) => {
       const deadline = Date.now() + 30_000;
@@ -311,7 +444,9 @@ describe('production topology (compose configuration, real Temporal server)', ()
     // Finding an instance: API, detail, Temporal.
     const leave = await startInstance('alice', 'leave_request', { days: 2 }, 'OPS-LEAVE');
     await act('bob', (await taskOf('bob', leave)).id, 'approve');
-    expect((await runbook('find-instance', { BUSINESS_KEY: 'OPS-LEAVE' })).trim()).toBe(`${leave} completed leave_request`);
+    expect((await runbook('find-instance', { BUSINESS_KEY: 'OPS-LEAVE' })).trim()).toBe(
+      `${leave} completed leave_request`,
+    );
     expect(JSON.parse(await runbook('instance-detail', { INSTANCE_ID: leave }))).toEqual({
       status: 'completed',
       currentNodes: [],
@@ -325,8 +460,15 @@ describe('production topology (compose configuration, real Temporal server)', ()
     const failing = await startInstance('alice', 'picky', { amount: 5 }, 'OPS-PICKY');
     await until(failing, 'failed');
     expect(await runbook('stuck')).toMatch(new RegExp(`${failing} failed .*no case matched`));
-    await ok(`/api/v1/workflow/process-instances/${failing}/variables`, { token: tokens.admin, body: { variables: { amount: 500 } } });
-    expect(JSON.parse(await runbook('re-drive', { INSTANCE_ID: failing }))).toMatchObject({ id: failing, status: 'active', currentNodes: ['big'] });
+    await ok(`/api/v1/workflow/process-instances/${failing}/variables`, {
+      token: tokens.admin,
+      body: { variables: { amount: 500 } },
+    });
+    expect(JSON.parse(await runbook('re-drive', { INSTANCE_ID: failing }))).toMatchObject({
+      id: failing,
+      status: 'active',
+      currentNodes: ['big'],
+    });
     await act('carol', (await taskOf('carol', failing)).id, 'approve');
     await until(failing, 'completed');
 
@@ -334,14 +476,21 @@ describe('production topology (compose configuration, real Temporal server)', ()
     const forked = await startInstance('alice', 'parallel', { go: false }, 'OPS-FORK');
     await until(forked, 'failed');
     await act('bob', (await taskOf('bob', forked)).id, 'approve');
-    expect(JSON.parse(await runbook('force-resume', { INSTANCE_ID: forked }))).toMatchObject({ id: forked, status: 'active', currentNodes: ['after'] });
+    expect(JSON.parse(await runbook('force-resume', { INSTANCE_ID: forked }))).toMatchObject({
+      id: forked,
+      status: 'active',
+      currentNodes: ['after'],
+    });
     await taskOf('dave', forked, 'after');
 
     // Before a release: replay the running workflows' histories against this code.
     const historyDir = await mkdtemp(path.join(os.tmpdir(), 'histories-'));
     try {
       const replay = await runbook('replay-production-histories', { HISTORY_DIR: historyDir });
-      const lines = replay.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+      const lines = replay
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l));
       expect(lines.map((l) => l.history)).toContain(`approval-demo-${forked}.json`);
       expect(lines.every((l) => l.ok)).toBe(true);
     } finally {
@@ -349,7 +498,10 @@ describe('production topology (compose configuration, real Temporal server)', ()
     }
 
     // Terminate: the instance ends, its tasks close, it is archived.
-    expect(JSON.parse(await runbook('terminate', { INSTANCE_ID: forked }))).toMatchObject({ id: forked, status: 'terminated' });
+    expect(JSON.parse(await runbook('terminate', { INSTANCE_ID: forked }))).toMatchObject({
+      id: forked,
+      status: 'terminated',
+    });
     expect(await openTasks('dave', forked)).toEqual([]);
     expect((await trailOf(forked)).status).toBe('terminated');
     timings.runbookSeconds = (Date.now() - started) / 1000;

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { clientAddress } from '../../src/http/client-address.js';
 
 const ctx = (xff: string | undefined, socket = '10.0.0.9') =>
-  ({ env: { incoming: { socket: { remoteAddress: socket } } }, req: { header: (n: string) => (n.toLowerCase() === 'x-forwarded-for' ? xff : undefined) } }) as any;
+  ({
+    env: { incoming: { socket: { remoteAddress: socket } } },
+    req: { header: (n: string) => (n.toLowerCase() === 'x-forwarded-for' ? xff : undefined) },
+  }) as any;
 
 describe('clientAddress', () => {
   it('ignores X-Forwarded-For without trusted proxies', () => {

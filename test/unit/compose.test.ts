@@ -13,11 +13,14 @@ const known = new Set(Object.keys(configSchema.shape));
 
 describe('docker-compose.yml', () => {
   it('has postgres, temporal, its web UI, the server and the worker', () => {
-    expect(Object.keys(compose.services)).toEqual(expect.arrayContaining(['postgres', 'temporal', 'temporal-ui', 'server', 'worker']));
+    expect(Object.keys(compose.services)).toEqual(
+      expect.arrayContaining(['postgres', 'temporal', 'temporal-ui', 'server', 'worker']),
+    );
   });
 
   it('gives health checks to the stateful parts and the server', () => {
-    for (const name of ['postgres', 'temporal', 'server', 'worker']) expect(compose.services[name].healthcheck?.test, name).toBeDefined();
+    for (const name of ['postgres', 'temporal', 'server', 'worker'])
+      expect(compose.services[name].healthcheck?.test, name).toBeDefined();
   });
 
   it('publishes the API, PostgreSQL, Temporal and the Web UI ports', () => {
@@ -30,10 +33,20 @@ describe('docker-compose.yml', () => {
   for (const name of ['server', 'worker']) {
     it(`sets only known configuration variables on ${name}, and a valid production config`, () => {
       const env: Record<string, string> = compose.services[name].environment;
-      for (const key of Object.keys(env)) expect(known.has(key), `${name}: ${key} is not in the config schema`).toBe(true);
+      for (const key of Object.keys(env))
+        expect(known.has(key), `${name}: ${key} is not in the config schema`).toBe(true);
       // Substitute ${VAR:-default} / ${VAR:?msg} with a plausible production value.
       const resolved = Object.fromEntries(
-        Object.entries(env).map(([k, v]) => [k, String(v).replace(/\$\{([A-Z_]+)(?::[-?]([^}]*))?\}/g, (_m, n) => (n === 'SEED_DEMO' ? 'false' : n === 'DEMO_PASSWORD' ? 'demo-prod-secret' : `${n.toLowerCase()}-value-long-enough-for-a-secret`))]),
+        Object.entries(env).map(([k, v]) => [
+          k,
+          String(v).replace(/\$\{([A-Z_]+)(?::[-?]([^}]*))?\}/g, (_m, n) =>
+            n === 'SEED_DEMO'
+              ? 'false'
+              : n === 'DEMO_PASSWORD'
+                ? 'demo-prod-secret'
+                : `${n.toLowerCase()}-value-long-enough-for-a-secret`,
+          ),
+        ]),
       );
       const config = loadConfig(resolved as NodeJS.ProcessEnv);
       expect(config.NODE_ENV).toBe('production');
@@ -54,17 +67,31 @@ describe('docker-compose.yml', () => {
 describe('docker-compose.yml and the production test', () => {
   it('runs the Temporal server version the production test builds, set up by admin-tools of the same version', () => {
     expect(compose.services.temporal.image).toBe(`temporalio/server:${TEMPORAL_SERVER_VERSION}`);
-    for (const name of ['temporal-schema', 'temporal-setup']) expect(compose.services[name].image).toBe(`temporalio/admin-tools:${TEMPORAL_SERVER_VERSION}`);
+    for (const name of ['temporal-schema', 'temporal-setup'])
+      expect(compose.services[name].image).toBe(`temporalio/admin-tools:${TEMPORAL_SERVER_VERSION}`);
     expect(compose.services.temporal.depends_on['temporal-schema'].condition).toBe('service_completed_successfully');
-    for (const name of ['server', 'worker']) expect(compose.services[name].depends_on['temporal-setup'].condition, name).toBe('service_completed_successfully');
+    for (const name of ['server', 'worker'])
+      expect(compose.services[name].depends_on['temporal-setup'].condition, name).toBe(
+        'service_completed_successfully',
+      );
   });
 
   it('keeps Temporal on the one PostgreSQL, as the same user', () => {
     const pg = compose.services.postgres.environment;
     const schema = compose.services['temporal-schema'].environment;
     const temporal = compose.services.temporal.environment;
-    expect(schema).toMatchObject({ SQL_PLUGIN: 'postgres12', SQL_HOST: 'postgres', SQL_USER: pg.POSTGRES_USER, SQL_PASSWORD: pg.POSTGRES_PASSWORD });
-    expect(temporal).toMatchObject({ DB: 'postgres12', POSTGRES_SEEDS: 'postgres', POSTGRES_USER: pg.POSTGRES_USER, POSTGRES_PWD: pg.POSTGRES_PASSWORD });
+    expect(schema).toMatchObject({
+      SQL_PLUGIN: 'postgres12',
+      SQL_HOST: 'postgres',
+      SQL_USER: pg.POSTGRES_USER,
+      SQL_PASSWORD: pg.POSTGRES_PASSWORD,
+    });
+    expect(temporal).toMatchObject({
+      DB: 'postgres12',
+      POSTGRES_SEEDS: 'postgres',
+      POSTGRES_USER: pg.POSTGRES_USER,
+      POSTGRES_PWD: pg.POSTGRES_PASSWORD,
+    });
   });
 
   it('registers every search attribute the engine writes', () => {
@@ -86,7 +113,14 @@ describe('docker-compose.yml and the production test', () => {
 
 describe('configuration', () => {
   it('refuses production with default passwords, naming the variables', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://x@y/z', TEMPORAL_ADDRESS: 't:7233', JWT_SECRET: 'x'.repeat(40) })).toThrow(/ADMIN_PASSWORD/);
+    expect(() =>
+      loadConfig({
+        NODE_ENV: 'production',
+        DATABASE_URL: 'postgres://x@y/z',
+        TEMPORAL_ADDRESS: 't:7233',
+        JWT_SECRET: 'x'.repeat(40),
+      }),
+    ).toThrow(/ADMIN_PASSWORD/);
   });
 
   it('names a wrong variable', () => {

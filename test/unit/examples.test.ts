@@ -18,10 +18,20 @@ const referenceDigests: Record<string, string> = {
 describe('bundled example processes (demo data)', () => {
   it('are the reference examples, unchanged', () => {
     expect(readdirSync(local).sort()).toEqual(Object.keys(referenceDigests).sort());
-    for (const f of readdirSync(local)) expect(createHash('sha256').update(readFileSync(path.join(local, f))).digest('hex'), f).toBe(referenceDigests[f]);
+    for (const f of readdirSync(local))
+      expect(
+        createHash('sha256')
+          .update(readFileSync(path.join(local, f)))
+          .digest('hex'),
+        f,
+      ).toBe(referenceDigests[f]);
   });
 
   it('all compile', () => {
-    for (const f of readdirSync(local)) expect(compileProcess(JSON.parse(readFileSync(path.join(local, f), 'utf8')), { functions: serviceFunctionNames }).ok, f).toBe(true);
+    for (const f of readdirSync(local))
+      expect(
+        compileProcess(JSON.parse(readFileSync(path.join(local, f), 'utf8')), { functions: serviceFunctionNames }).ok,
+        f,
+      ).toBe(true);
   });
 });

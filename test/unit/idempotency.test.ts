@@ -8,7 +8,13 @@ describe('idempotency scope and body hash', () => {
     const scope = idempotencyScope(base);
     expect(scope).toMatch(/^[0-9a-f]{64}$/);
     expect(idempotencyScope({ ...base, method: 'post' })).toBe(scope);
-    for (const change of [{ tenantId: 't2' }, { userId: 'carol' }, { method: 'PUT' }, { path: '/api/v1/workflow/tasks/y/approve' }, { key: 'K2' }]) {
+    for (const change of [
+      { tenantId: 't2' },
+      { userId: 'carol' },
+      { method: 'PUT' },
+      { path: '/api/v1/workflow/tasks/y/approve' },
+      { key: 'K2' },
+    ]) {
       expect(idempotencyScope({ ...base, ...change }), JSON.stringify(change)).not.toBe(scope);
     }
     // No field bleeds into the next one.

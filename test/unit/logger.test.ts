@@ -5,8 +5,26 @@ import { createLogger, safeUrl } from '../../src/logger.js';
 describe('logger', () => {
   it('never writes passwords or tokens', () => {
     const lines: string[] = [];
-    const logger = createLogger('info', 'test', new Writable({ write(chunk, _e, cb) { lines.push(chunk.toString()); cb(); } }));
-    logger.info({ password: 'hunter2', body: { password: 'hunter3' }, token: 'tkn', accessToken: 'abc.def.ghi', req: { headers: { authorization: 'Bearer xyz' } } }, 'login');
+    const logger = createLogger(
+      'info',
+      'test',
+      new Writable({
+        write(chunk, _e, cb) {
+          lines.push(chunk.toString());
+          cb();
+        },
+      }),
+    );
+    logger.info(
+      {
+        password: 'hunter2',
+        body: { password: 'hunter3' },
+        token: 'tkn',
+        accessToken: 'abc.def.ghi',
+        req: { headers: { authorization: 'Bearer xyz' } },
+      },
+      'login',
+    );
     const out = lines.join('');
     for (const secret of ['hunter2', 'hunter3', 'tkn', 'abc.def.ghi', 'Bearer xyz']) expect(out).not.toContain(secret);
     expect(out).toContain('[redacted]');

@@ -16,8 +16,15 @@ describe('workflow determinism', () => {
   });
 
   it('replays every recorded history without nondeterminism', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/replay-histories.ts'], { cwd: root, maxBuffer: 16 * 1024 * 1024 }).catch((err) => err);
-    const results = String(stdout).trim().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/replay-histories.ts'], {
+      cwd: root,
+      maxBuffer: 16 * 1024 * 1024,
+    }).catch((err) => err);
+    const results = String(stdout)
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l));
     expect(results).toEqual(files.map((f) => ({ history: f, ok: true, error: null })));
   }, 120_000);
 });

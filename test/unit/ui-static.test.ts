@@ -14,7 +14,10 @@ const saved = process.env.UI_DIST_DIR;
 beforeAll(() => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ui-dist-'));
   mkdirSync(path.join(dir, 'assets'));
-  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html><head><title>x</title></head><body><div id="app"></div></body></html>');
+  writeFileSync(
+    path.join(dir, 'index.html'),
+    '<!doctype html><html><head><title>x</title></head><body><div id="app"></div></body></html>',
+  );
   writeFileSync(path.join(dir, 'assets/app-123.js'), 'console.log(1)');
   writeFileSync(path.join(dir, 'assets/app-123.js.gz'), gzipSync('console.log(1)'));
   process.env.UI_DIST_DIR = dir;
@@ -51,7 +54,15 @@ describe('ui-static', () => {
 
   it('leaves API, docs, health and missing files to the app', async () => {
     expect((await app.request('/api/v1/known')).status).toBe(200);
-    for (const p of ['/api/v1/unknown', '/api', '/openapi.json', '/docs', '/healthz', '/readyz', '/assets/missing.js']) {
+    for (const p of [
+      '/api/v1/unknown',
+      '/api',
+      '/openapi.json',
+      '/docs',
+      '/healthz',
+      '/readyz',
+      '/assets/missing.js',
+    ]) {
       const res = await app.request(p);
       expect(res.status, p).toBe(404);
       expect(await res.json()).toEqual({ code: 40401 });

@@ -16,7 +16,8 @@ const allowed = new Set([
 function importsOf(file: string): Array<{ spec: string; typeOnly: boolean }> {
   const src = readFileSync(file, 'utf8');
   const out: Array<{ spec: string; typeOnly: boolean }> = [];
-  for (const m of src.matchAll(/^\s*(import|export)\s+(type\s+)?[^'"]*?from\s+['"]([^'"]+)['"]/gm)) out.push({ spec: m[3], typeOnly: Boolean(m[2]) });
+  for (const m of src.matchAll(/^\s*(import|export)\s+(type\s+)?[^'"]*?from\s+['"]([^'"]+)['"]/gm))
+    out.push({ spec: m[3], typeOnly: Boolean(m[2]) });
   for (const m of src.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm)) out.push({ spec: m[1], typeOnly: false });
   return out;
 }
@@ -27,7 +28,9 @@ function reachable(entry: string) {
     if (seen.has(file)) return;
     const imports = importsOf(file);
     seen.set(file, imports);
-    for (const i of imports) if (i.spec.startsWith('.') && !i.typeOnly) visit(path.resolve(path.dirname(file), i.spec.replace(/\.js$/, '.ts')));
+    for (const i of imports)
+      if (i.spec.startsWith('.') && !i.typeOnly)
+        visit(path.resolve(path.dirname(file), i.spec.replace(/\.js$/, '.ts')));
   };
   visit(entry);
   return seen;
@@ -49,6 +52,8 @@ describe('workflow sandbox imports', () => {
 
   it('follows the imports into the pure DSL module', () => {
     const files = [...reachable(path.join(root, 'workflows', 'index.ts')).keys()].map((f) => path.relative(root, f));
-    expect(files).toEqual(expect.arrayContaining(['src/dsl/index.ts', 'src/dsl/expressions.ts', 'workflows/engine/interpreter.ts']));
+    expect(files).toEqual(
+      expect.arrayContaining(['src/dsl/index.ts', 'src/dsl/expressions.ts', 'workflows/engine/interpreter.ts']),
+    );
   });
 });

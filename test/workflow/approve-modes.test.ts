@@ -12,7 +12,9 @@ describe.concurrent('approve modes', () => {
   it('single with one approver: one active task; the approval completes the instance', async () => {
     const { instanceId, answer } = await h.start(oneStep('m_single', users('bob')));
     expect(answer).toEqual({ taskId: null, instanceStatus: 'active' });
-    expect(h.projection.openTasks(instanceId)).toMatchObject([{ assignee: 'bob', status: 'active', parentTaskId: null }]);
+    expect(h.projection.openTasks(instanceId)).toMatchObject([
+      { assignee: 'bob', status: 'active', parentTaskId: null },
+    ]);
     expect(h.projection.of(instanceId).instance.currentNodes).toEqual(['approve']);
     await h.decide(instanceId, 'bob');
     expect(h.projection.of(instanceId).instance).toMatchObject({ status: 'completed', currentNodes: [] });
@@ -29,10 +31,18 @@ describe.concurrent('approve modes', () => {
   it('any: the first approval decides, the other ballots are cancelled', async () => {
     const { instanceId } = await h.start(oneStep('m_any', { ...three, approveMode: 'any' }));
     const ballots = h.projection.openTasks(instanceId).filter((t) => t.parentTaskId);
-    expect(ballots.map((t) => [t.assignee, t.status])).toEqual([['bob', 'active'], ['carol', 'active'], ['erin', 'active']]);
+    expect(ballots.map((t) => [t.assignee, t.status])).toEqual([
+      ['bob', 'active'],
+      ['carol', 'active'],
+      ['erin', 'active'],
+    ]);
     expect(await h.decide(instanceId, 'carol')).toMatchObject({ instanceStatus: 'completed' });
     const tasks = h.projection.tasks(instanceId);
-    expect(tasks.filter((t) => t.parentTaskId).map((t) => [t.assignee, t.result])).toEqual([['bob', 'cancelled'], ['carol', 'approved'], ['erin', 'cancelled']]);
+    expect(tasks.filter((t) => t.parentTaskId).map((t) => [t.assignee, t.result])).toEqual([
+      ['bob', 'cancelled'],
+      ['carol', 'approved'],
+      ['erin', 'cancelled'],
+    ]);
     expect(tasks.find((t) => !t.parentTaskId)).toMatchObject({ status: 'completed', result: 'approved' });
   });
 
@@ -52,13 +62,21 @@ describe.concurrent('approve modes', () => {
     await h.decide(instanceId, 'bob');
     expect(await h.decide(instanceId, 'carol', 'reject')).toMatchObject({ instanceStatus: 'rejected' });
     const tasks = h.projection.tasks(instanceId).filter((t) => t.parentTaskId);
-    expect(tasks.map((t) => [t.assignee, t.result])).toEqual([['bob', 'approved'], ['carol', 'rejected'], ['erin', 'cancelled']]);
+    expect(tasks.map((t) => [t.assignee, t.result])).toEqual([
+      ['bob', 'approved'],
+      ['carol', 'rejected'],
+      ['erin', 'cancelled'],
+    ]);
     expect(h.projection.of(instanceId).instance.status).toBe('rejected');
   });
 
   it('sequential: one after another in resolved order; a rejection stops', async () => {
     const { instanceId } = await h.start(oneStep('m_seq', { ...three, approveMode: 'sequential' }));
-    const states = () => h.projection.tasks(instanceId).filter((t) => t.parentTaskId).map((t) => `${t.assignee}:${t.status}`);
+    const states = () =>
+      h.projection
+        .tasks(instanceId)
+        .filter((t) => t.parentTaskId)
+        .map((t) => `${t.assignee}:${t.status}`);
     expect(states()).toEqual(['bob:active', 'carol:waiting', 'erin:waiting']);
     await h.decide(instanceId, 'bob');
     expect(states()).toEqual(['bob:completed', 'carol:active', 'erin:waiting']);
@@ -68,7 +86,12 @@ describe.concurrent('approve modes', () => {
 
     const { instanceId: second } = await h.start(oneStep('m_seq_reject', { ...three, approveMode: 'sequential' }));
     expect(await h.decide(second, 'bob', 'reject')).toMatchObject({ instanceStatus: 'rejected' });
-    expect(h.projection.tasks(second).filter((t) => t.parentTaskId).map((t) => t.result)).toEqual(['rejected', 'cancelled', 'cancelled']);
+    expect(
+      h.projection
+        .tasks(second)
+        .filter((t) => t.parentTaskId)
+        .map((t) => t.result),
+    ).toEqual(['rejected', 'cancelled', 'cancelled']);
   });
 
   describe('vote thresholds', () => {
@@ -83,9 +106,12 @@ describe.concurrent('approve modes', () => {
     ];
     for (const c of cases) {
       it(`passes at exactly the threshold — ${c.label}`, async () => {
-        const { instanceId } = await h.start(oneStep('m_vote', { ...five, approveMode: 'vote', ...(c.rule ? { voteRule: c.rule } : {}) }));
+        const { instanceId } = await h.start(
+          oneStep('m_vote', { ...five, approveMode: 'vote', ...(c.rule ? { voteRule: c.rule } : {}) }),
+        );
         const voters = ['u1', 'u2', 'u3', 'u4', 'u5'];
-        for (let i = 0; i < c.approvals - 1; i++) expect(await h.decide(instanceId, voters[i]), `vote ${i + 1}`).toMatchObject({ instanceStatus: 'active' });
+        for (let i = 0; i < c.approvals - 1; i++)
+          expect(await h.decide(instanceId, voters[i]), `vote ${i + 1}`).toMatchObject({ instanceStatus: 'active' });
         expect(await h.decide(instanceId, voters[c.approvals - 1])).toMatchObject({ instanceStatus: 'completed' });
         const ballots = h.projection.tasks(instanceId).filter((t) => t.parentTaskId);
         expect(ballots.filter((t) => t.result === 'approved')).toHaveLength(c.approvals);
@@ -104,10 +130,27 @@ describe.concurrent('approve modes', () => {
     });
 
     it('sequential vote: one ballot at a time', async () => {
-      const { instanceId } = await h.start(oneStep('m_vote_seq', { ...users('bob', 'carol', 'erin'), approveMode: 'vote', sequential: true, voteRule: { type: 'count', value: 2 } }));
-      expect(h.projection.openTasks(instanceId).filter((t) => t.status === 'active').map((t) => t.assignee)).toEqual(['bob']);
+      const { instanceId } = await h.start(
+        oneStep('m_vote_seq', {
+          ...users('bob', 'carol', 'erin'),
+          approveMode: 'vote',
+          sequential: true,
+          voteRule: { type: 'count', value: 2 },
+        }),
+      );
+      expect(
+        h.projection
+          .openTasks(instanceId)
+          .filter((t) => t.status === 'active')
+          .map((t) => t.assignee),
+      ).toEqual(['bob']);
       await h.decide(instanceId, 'bob');
-      expect(h.projection.openTasks(instanceId).filter((t) => t.status === 'active').map((t) => t.assignee)).toEqual(['carol']);
+      expect(
+        h.projection
+          .openTasks(instanceId)
+          .filter((t) => t.status === 'active')
+          .map((t) => t.assignee),
+      ).toEqual(['carol']);
       expect(await h.decide(instanceId, 'carol')).toMatchObject({ instanceStatus: 'completed' });
     });
   });
@@ -115,7 +158,9 @@ describe.concurrent('approve modes', () => {
   describe('approvers from the directory', () => {
     it('leave-request example: short leave goes to the manager, then HR is copied', async () => {
       const { instanceId } = await h.start(example('leave-request.json'), { variables: { days: 2, reason: 'trip' } });
-      expect(h.projection.openTasks(instanceId)).toMatchObject([{ activityId: 'manager_approval', assignee: 'bob', status: 'active' }]);
+      expect(h.projection.openTasks(instanceId)).toMatchObject([
+        { activityId: 'manager_approval', assignee: 'bob', status: 'active' },
+      ]);
       await h.decide(instanceId, 'bob');
       const p = h.projection.of(instanceId);
       expect(p.instance.status).toBe('completed');
@@ -134,7 +179,11 @@ describe.concurrent('approve modes', () => {
     it('a role pool lists its members; an approver nobody resolves falls back to the tenant admin', async () => {
       const { instanceId } = await h.start(oneStep('m_nobody', users('retired')));
       const [task] = h.projection.openTasks(instanceId);
-      expect(task).toMatchObject({ assignee: 'admin', status: 'active', variables: { fallback_policy: 'tenant_admin', fallback_from: 'user' } });
+      expect(task).toMatchObject({
+        assignee: 'admin',
+        status: 'active',
+        variables: { fallback_policy: 'tenant_admin', fallback_from: 'user' },
+      });
       expect(await h.decide(instanceId, 'admin')).toMatchObject({ instanceStatus: 'completed' });
       expect(h.fakes.calls.filter((c) => c.name === 'resolveApprovers').length).toBeGreaterThan(0);
     });

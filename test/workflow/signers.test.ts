@@ -5,31 +5,55 @@ import { oneStep, users } from './support/dsl.js';
 
 const h = useHarness('signers');
 
-const state = (h: Harness, instanceId: string) => h.projection.tasks(instanceId).map((t) => `${t.assignee}:${t.status}${t.result ? `:${t.result}` : ''}`);
+const state = (h: Harness, instanceId: string) =>
+  h.projection.tasks(instanceId).map((t) => `${t.assignee}:${t.status}${t.result ? `:${t.result}` : ''}`);
 
 describe.concurrent('add-sign', () => {
   it('before: the added signer signs first, then the original approver; then the node passes', async () => {
     const { instanceId } = await h.start(oneStep('s_before', users('bob')));
     const task = h.projection.taskOf(instanceId, 'bob');
-    expect(await h.act(instanceId, m.addSign, { actor: h.actor('bob'), taskId: task.id, assigneeUserIds: ['carol'], position: 'before' })).toEqual({ taskId: task.id, instanceStatus: 'active' });
+    expect(
+      await h.act(instanceId, m.addSign, {
+        actor: h.actor('bob'),
+        taskId: task.id,
+        assigneeUserIds: ['carol'],
+        position: 'before',
+      }),
+    ).toEqual({ taskId: task.id, instanceStatus: 'active' });
     expect(state(h, instanceId)).toEqual(['bob:waiting', 'carol:active']);
     const sub = h.projection.taskOf(instanceId, 'carol');
     expect(sub).toMatchObject({ parentTaskId: task.id, addedBy: 'bob', position: 'before' });
-    expect((await h.refused(instanceId, m.approve, { actor: h.actor('bob'), taskId: task.id })).type).toBe('INVALID_STATE');
+    expect((await h.refused(instanceId, m.approve, { actor: h.actor('bob'), taskId: task.id })).type).toBe(
+      'INVALID_STATE',
+    );
 
     expect(await h.decide(instanceId, 'carol')).toMatchObject({ instanceStatus: 'active' });
     expect(state(h, instanceId)).toEqual(['bob:active', 'carol:completed:approved']);
     expect(await h.decide(instanceId, 'bob')).toMatchObject({ instanceStatus: 'completed' });
     expect(h.projection.trailTypes(instanceId)).toEqual(['start', 'assign', 'add_sign', 'approve', 'approve']);
-    expect(h.projection.of(instanceId).trail.find((e) => e.type === 'add_sign')!.detail).toMatchObject({ assigneeUserIds: ['carol'], position: 'before', subTaskIds: [sub.id] });
+    expect(h.projection.of(instanceId).trail.find((e) => e.type === 'add_sign')!.detail).toMatchObject({
+      assigneeUserIds: ['carol'],
+      position: 'before',
+      subTaskIds: [sub.id],
+    });
   });
 
   it('after: the added signer waits until the original approves, and the node waits for them', async () => {
     const { instanceId } = await h.start(oneStep('s_after', users('bob')));
     const task = h.projection.taskOf(instanceId, 'bob');
-    await h.act(instanceId, m.addSign, { actor: h.actor('bob'), taskId: task.id, assigneeUserIds: ['carol', 'erin'], position: 'after' });
+    await h.act(instanceId, m.addSign, {
+      actor: h.actor('bob'),
+      taskId: task.id,
+      assigneeUserIds: ['carol', 'erin'],
+      position: 'after',
+    });
     expect(state(h, instanceId)).toEqual(['bob:active', 'carol:waiting', 'erin:waiting']);
-    expect(h.projection.of(instanceId).notifications.filter((n) => n.kind === 'task_added_after').map((n) => n.userId)).toEqual(['carol', 'erin']);
+    expect(
+      h.projection
+        .of(instanceId)
+        .notifications.filter((n) => n.kind === 'task_added_after')
+        .map((n) => n.userId),
+    ).toEqual(['carol', 'erin']);
 
     expect(await h.decide(instanceId, 'bob')).toMatchObject({ instanceStatus: 'active' });
     expect(state(h, instanceId)).toEqual(['bob:completed:approved', 'carol:active', 'erin:active']);
@@ -40,7 +64,12 @@ describe.concurrent('add-sign', () => {
   it('parallel: both sign at once; a rejection by the added signer rejects the node', async () => {
     const { instanceId } = await h.start(oneStep('s_parallel', users('bob')));
     const task = h.projection.taskOf(instanceId, 'bob');
-    await h.act(instanceId, m.addSign, { actor: h.actor('bob'), taskId: task.id, assigneeUserIds: ['carol'], position: 'parallel' });
+    await h.act(instanceId, m.addSign, {
+      actor: h.actor('bob'),
+      taskId: task.id,
+      assigneeUserIds: ['carol'],
+      position: 'parallel',
+    });
     expect(state(h, instanceId)).toEqual(['bob:active', 'carol:active']);
     expect(await h.decide(instanceId, 'bob')).toMatchObject({ instanceStatus: 'active' });
     expect(await h.decide(instanceId, 'carol', 'reject')).toMatchObject({ instanceStatus: 'rejected' });
@@ -50,10 +79,20 @@ describe.concurrent('add-sign', () => {
   it('refusals: yourself, nobody, someone already on the node, not the assignee', async () => {
     const { instanceId } = await h.start(oneStep('s_refused', { ...users('bob', 'carol'), approveMode: 'all' }));
     const task = h.projection.taskOf(instanceId, 'bob');
-    expect((await h.refused(instanceId, m.addSign, { actor: h.actor('bob'), taskId: task.id, assigneeUserIds: ['bob'] })).type).toBe('INVALID_TARGET');
-    expect((await h.refused(instanceId, m.addSign, { actor: h.actor('bob'), taskId: task.id, assigneeUserIds: [] })).type).toBe('VALIDATION_FAILED');
-    expect(await h.refused(instanceId, m.addSign, { actor: h.actor('bob'), taskId: task.id, assigneeUserIds: ['carol'] })).toMatchObject({ type: 'INVALID_TARGET', data: { userIds: ['carol'] } });
-    expect((await h.refused(instanceId, m.addSign, { actor: h.actor('erin'), taskId: task.id, assigneeUserIds: ['frank'] })).type).toBe('NOT_ASSIGNEE');
+    expect(
+      (await h.refused(instanceId, m.addSign, { actor: h.actor('bob'), taskId: task.id, assigneeUserIds: ['bob'] }))
+        .type,
+    ).toBe('INVALID_TARGET');
+    expect(
+      (await h.refused(instanceId, m.addSign, { actor: h.actor('bob'), taskId: task.id, assigneeUserIds: [] })).type,
+    ).toBe('VALIDATION_FAILED');
+    expect(
+      await h.refused(instanceId, m.addSign, { actor: h.actor('bob'), taskId: task.id, assigneeUserIds: ['carol'] }),
+    ).toMatchObject({ type: 'INVALID_TARGET', data: { userIds: ['carol'] } });
+    expect(
+      (await h.refused(instanceId, m.addSign, { actor: h.actor('erin'), taskId: task.id, assigneeUserIds: ['frank'] }))
+        .type,
+    ).toBe('NOT_ASSIGNEE');
     expect(h.projection.trailTypes(instanceId)).not.toContain('add_sign');
   });
 });
@@ -62,26 +101,63 @@ describe.concurrent('reduce-sign', () => {
   it('removes an open added signer and reports one who already signed as kept', async () => {
     const { instanceId } = await h.start(oneStep('s_reduce', users('bob')));
     const task = h.projection.taskOf(instanceId, 'bob');
-    await h.act(instanceId, m.addSign, { actor: h.actor('bob'), taskId: task.id, assigneeUserIds: ['carol', 'erin'], position: 'before' });
+    await h.act(instanceId, m.addSign, {
+      actor: h.actor('bob'),
+      taskId: task.id,
+      assigneeUserIds: ['carol', 'erin'],
+      position: 'before',
+    });
     await h.decide(instanceId, 'carol');
-    const answer = await h.act(instanceId, m.reduceSign, { actor: h.actor('bob'), taskId: task.id, assigneeUserIds: ['carol', 'erin'], reason: 'not needed' });
+    const answer = await h.act(instanceId, m.reduceSign, {
+      actor: h.actor('bob'),
+      taskId: task.id,
+      assigneeUserIds: ['carol', 'erin'],
+      reason: 'not needed',
+    });
     expect(answer).toEqual({ taskId: task.id, instanceStatus: 'active', removed: ['erin'], kept: ['carol'] });
     expect(state(h, instanceId)).toEqual(['bob:active', 'carol:completed:approved', 'erin:cancelled:cancelled']);
-    expect(h.projection.tasks(instanceId).find((t) => t.assignee === 'erin')).toMatchObject({ removed: true, comment: 'not needed' });
-    expect(h.projection.of(instanceId).trail.find((e) => e.type === 'reduce_sign')!.detail).toMatchObject({ removed: ['erin'], kept: ['carol'] });
-    expect(h.projection.of(instanceId).notifications.some((n) => n.kind === 'task_removed' && n.userId === 'erin')).toBe(true);
+    expect(h.projection.tasks(instanceId).find((t) => t.assignee === 'erin')).toMatchObject({
+      removed: true,
+      comment: 'not needed',
+    });
+    expect(h.projection.of(instanceId).trail.find((e) => e.type === 'reduce_sign')!.detail).toMatchObject({
+      removed: ['erin'],
+      kept: ['carol'],
+    });
+    expect(
+      h.projection.of(instanceId).notifications.some((n) => n.kind === 'task_removed' && n.userId === 'erin'),
+    ).toBe(true);
     expect(await h.decide(instanceId, 'bob')).toMatchObject({ instanceStatus: 'completed' });
   });
 
   it('removes a ballot of an `all` node and lowers the threshold; strangers, own ballot and non-adders are refused', async () => {
-    const { instanceId } = await h.start(oneStep('s_reduce_all', { ...users('bob', 'carol', 'erin'), approveMode: 'all' }));
+    const { instanceId } = await h.start(
+      oneStep('s_reduce_all', { ...users('bob', 'carol', 'erin'), approveMode: 'all' }),
+    );
     const bobs = h.projection.taskOf(instanceId, 'bob');
-    expect(await h.refused(instanceId, m.reduceSign, { actor: h.actor('bob'), taskId: bobs.id, assigneeUserIds: ['frank'] })).toMatchObject({ type: 'INVALID_TARGET', data: { userIds: ['frank'] } });
-    expect((await h.refused(instanceId, m.reduceSign, { actor: h.actor('bob'), taskId: bobs.id, assigneeUserIds: ['bob'] })).type).toBe('INVALID_TARGET');
-    expect((await h.refused(instanceId, m.reduceSign, { actor: h.actor('frank'), taskId: bobs.id, assigneeUserIds: ['erin'] })).type).toBe('NOT_ASSIGNEE');
+    expect(
+      await h.refused(instanceId, m.reduceSign, { actor: h.actor('bob'), taskId: bobs.id, assigneeUserIds: ['frank'] }),
+    ).toMatchObject({ type: 'INVALID_TARGET', data: { userIds: ['frank'] } });
+    expect(
+      (await h.refused(instanceId, m.reduceSign, { actor: h.actor('bob'), taskId: bobs.id, assigneeUserIds: ['bob'] }))
+        .type,
+    ).toBe('INVALID_TARGET');
+    expect(
+      (
+        await h.refused(instanceId, m.reduceSign, {
+          actor: h.actor('frank'),
+          taskId: bobs.id,
+          assigneeUserIds: ['erin'],
+        })
+      ).type,
+    ).toBe('NOT_ASSIGNEE');
 
-    expect(await h.act(instanceId, m.reduceSign, { actor: h.actor('bob'), taskId: bobs.id, assigneeUserIds: ['erin'] })).toMatchObject({ removed: ['erin'], kept: [] });
-    expect(h.projection.of(instanceId).trail.find((e) => e.type === 'reduce_sign')!.detail).toMatchObject({ threshold: 2 });
+    expect(
+      await h.act(instanceId, m.reduceSign, { actor: h.actor('bob'), taskId: bobs.id, assigneeUserIds: ['erin'] }),
+    ).toMatchObject({ removed: ['erin'], kept: [] });
+    expect(h.projection.of(instanceId).trail.find((e) => e.type === 'reduce_sign')!.detail).toMatchObject({
+      threshold: 2,
+    });
     await h.decide(instanceId, 'bob');
     expect(await h.decide(instanceId, 'carol')).toMatchObject({ instanceStatus: 'completed' });
   });
@@ -90,8 +166,23 @@ describe.concurrent('reduce-sign', () => {
     const { instanceId } = await h.start(oneStep('s_reduce_adder', { ...users('bob', 'carol'), approveMode: 'all' }));
     const bobs = h.projection.taskOf(instanceId, 'bob');
     const carols = h.projection.taskOf(instanceId, 'carol');
-    await h.act(instanceId, m.addSign, { actor: h.actor('bob'), taskId: bobs.id, assigneeUserIds: ['frank'], position: 'parallel' });
-    expect((await h.refused(instanceId, m.reduceSign, { actor: h.actor('carol'), taskId: carols.id, assigneeUserIds: ['frank'] })).type).toBe('NOT_ASSIGNEE');
-    expect(await h.act(instanceId, m.reduceSign, { actor: h.actor('bob'), taskId: bobs.id, assigneeUserIds: ['frank'] })).toMatchObject({ removed: ['frank'] });
+    await h.act(instanceId, m.addSign, {
+      actor: h.actor('bob'),
+      taskId: bobs.id,
+      assigneeUserIds: ['frank'],
+      position: 'parallel',
+    });
+    expect(
+      (
+        await h.refused(instanceId, m.reduceSign, {
+          actor: h.actor('carol'),
+          taskId: carols.id,
+          assigneeUserIds: ['frank'],
+        })
+      ).type,
+    ).toBe('NOT_ASSIGNEE');
+    expect(
+      await h.act(instanceId, m.reduceSign, { actor: h.actor('bob'), taskId: bobs.id, assigneeUserIds: ['frank'] }),
+    ).toMatchObject({ removed: ['frank'] });
   });
 });

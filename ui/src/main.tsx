@@ -16,7 +16,11 @@ import { Directory } from './pages/Directory';
 import './styles.css';
 
 function Forbidden() {
-  return <p class="card error" role="alert">{t.admin.forbidden}</p>;
+  return (
+    <p class="card error" role="alert">
+      {t.admin.forbidden}
+    </p>
+  );
 }
 
 function Routes() {
@@ -32,10 +36,15 @@ function Routes() {
   if ((m = match('/inbox/:tab', path))) return <Inbox tab={m.tab!} />;
   if ((m = match('/instances/:id', path))) return <InstancePage id={m.id!} />;
   if (path === '/admin/definitions') return s.can.definitionsWrite ? <Definitions /> : <Forbidden />;
-  if ((m = match('/admin/definitions/:id', path))) return s.can.definitionsWrite ? <DefinitionView id={m.id!} /> : <Forbidden />;
+  if ((m = match('/admin/definitions/:id', path)))
+    return s.can.definitionsWrite ? <DefinitionView id={m.id!} /> : <Forbidden />;
   if (path === '/admin/monitoring') return s.can.monitor ? <Monitoring /> : <Forbidden />;
   if (path === '/admin/directory') return s.can.directory ? <Directory /> : <Forbidden />;
-  return <p class="card">{t.notFound} <Link href="/inbox/todo">{t.nav.inbox}</Link></p>;
+  return (
+    <p class="card">
+      {t.notFound} <Link href="/inbox/todo">{t.nav.inbox}</Link>
+    </p>
+  );
 }
 
 function NavLink({ href, children, prefix }: { href: string; prefix?: string; children: any }) {
@@ -56,13 +65,19 @@ function App() {
   if (!s) return <Login />;
   return (
     <>
-      <a class="skip" href="#main">{t.skip}</a>
+      <a class="skip" href="#main">
+        {t.skip}
+      </a>
       <header class="top">
         <strong class="brand">{t.app}</strong>
         <nav aria-label={t.nav.main}>
           <NavLink href="/inbox/todo" prefix="/inbox">
             {t.nav.inbox}
-            {count ? <span class="badge" data-testid="todo-badge" aria-label={t.inbox.badge(count)}>{count}</span> : null}
+            {count ? (
+              <span class="badge" data-testid="todo-badge" aria-label={t.inbox.badge(count)}>
+                {count}
+              </span>
+            ) : null}
           </NavLink>
           <NavLink href="/start">{t.nav.start}</NavLink>
           {s.can.definitionsWrite && <NavLink href="/admin/definitions">{t.nav.definitions}</NavLink>}
@@ -70,9 +85,18 @@ function App() {
           {s.can.directory && <NavLink href="/admin/directory">{t.nav.directory}</NavLink>}
         </nav>
         <span class="who">
-          <span class={live ? 'dot on' : 'dot'} title={live ? t.common.live : t.common.offline} aria-label={live ? t.common.live : t.common.offline} role="img" />
-          <span data-testid="whoami">{s.username}@{s.tenantId}</span>
-          <button type="button" onClick={() => session.close()}>{t.nav.logout}</button>
+          <span
+            class={live ? 'dot on' : 'dot'}
+            title={live ? t.common.live : t.common.offline}
+            aria-label={live ? t.common.live : t.common.offline}
+            role="img"
+          />
+          <span data-testid="whoami">
+            {s.username}@{s.tenantId}
+          </span>
+          <button type="button" onClick={() => session.close()}>
+            {t.nav.logout}
+          </button>
         </span>
       </header>
       <main id="main" tabIndex={-1}>

@@ -13,7 +13,11 @@ export function fault(type: ErrorCode, message: string): never {
   throw ApplicationFailure.create({ type, message, nonRetryable: true });
 }
 
-export async function settle(engine: Engine, taskId: string | null, extra: Partial<ActionResult> = {}): Promise<ActionResult> {
+export async function settle(
+  engine: Engine,
+  taskId: string | null,
+  extra: Partial<ActionResult> = {},
+): Promise<ActionResult> {
   await condition(() => engine.settled());
   return { taskId, instanceStatus: engine.status, ...extra };
 }
@@ -33,7 +37,8 @@ export function findTask(engine: Engine, taskId: string): TaskState {
 export function requireLive(engine: Engine, input: m.TaskRef): TaskState {
   requireRunning(engine);
   const task = findTask(engine, input.taskId);
-  if (!engine.isOpen(task)) fault('INVALID_STATE', `The task is ${task.status}${task.result ? ` (${task.result})` : ''}`);
+  if (!engine.isOpen(task))
+    fault('INVALID_STATE', `The task is ${task.status}${task.result ? ` (${task.result})` : ''}`);
   if (task.status === 'suspended') fault('INVALID_STATE', 'The task is suspended');
   return task;
 }
@@ -42,7 +47,7 @@ export function requireLive(engine: Engine, input: m.TaskRef): TaskState {
 export function requireActionable(engine: Engine, input: m.TaskRef): TaskState {
   const task = requireLive(engine, input);
   if (task.status === 'pending') fault('INVALID_STATE', 'The task is in a candidate pool: claim it first');
-  if (task.status === 'waiting') fault('INVALID_STATE', 'It is not this task\'s turn yet');
+  if (task.status === 'waiting') fault('INVALID_STATE', "It is not this task's turn yet");
   if (task.assignee !== input.actor.userId) fault('NOT_ASSIGNEE', 'Only the assignee may act on this task');
   return task;
 }
@@ -52,21 +57,33 @@ export function requireSwitch(engine: Engine, task: TaskState | null, name: stri
   const nodeSwitches = task ? engine.node(task.activityId).additionalInfo?.actionPermissions : undefined;
   const processSwitches = engine.doc.ruleChain.additionalInfo?.actionPermissions as Record<string, unknown> | undefined;
   if (nodeSwitches?.[name] === false || processSwitches?.[name] === false) {
-    fault('ACTION_DISABLED', `The process designer disabled "${name}" ${nodeSwitches?.[name] === false ? 'on this node' : 'for this process'}`);
+    fault(
+      'ACTION_DISABLED',
+      `The process designer disabled "${name}" ${nodeSwitches?.[name] === false ? 'on this node' : 'for this process'}`,
+    );
   }
 }
 
 function validateDecision(engine: Engine, input: m.DecisionInput, decision: 'approve' | 'reject') {
   const task = requireActionable(engine, input);
   if (decision === 'reject' && (task.kind === 'handle' || task.kind === 'resubmit')) {
-    fault('INVALID_STATE', `A ${task.kind} task cannot be rejected: complete it${task.kind === 'resubmit' ? ' or withdraw' : ''}`);
+    fault(
+      'INVALID_STATE',
+      `A ${task.kind} task cannot be rejected: complete it${task.kind === 'resubmit' ? ' or withdraw' : ''}`,
+    );
   }
   if (task.kind === 'delay') fault('INVALID_STATE', 'A delay is not approved: an admin may complete it');
 }
 
 /** The delegatee's decision goes back to the owner; the flow does not move. */
 function returnToOwner(engine: Engine, task: TaskState, decision: string, input: m.DecisionInput) {
-  engine.trail(decision, { activityId: task.activityId, taskId: task.id, userId: input.actor.userId, comment: input.comment ?? null, detail: { delegated: true, owner: task.owner } });
+  engine.trail(decision, {
+    activityId: task.activityId,
+    taskId: task.id,
+    userId: input.actor.userId,
+    comment: input.comment ?? null,
+    detail: { delegated: true, owner: task.owner },
+  });
   task.assignee = task.owner;
   task.owner = null;
   engine.setStatus(task, 'active');
@@ -88,7 +105,10 @@ function applyDecision(engine: Engine, input: m.DecisionInput, decision: 'approv
 export function registerCoreActions(engine: Engine) {
   setHandler(m.sync, () => settle(engine, null));
 
-  for (const [def, decision] of [[m.approve, 'approve'], [m.reject, 'reject']] as const) {
+  for (const [def, decision] of [
+    [m.approve, 'approve'],
+    [m.reject, 'reject'],
+  ] as const) {
     onUpdate<typeof m.approve>(
       engine,
       def,
@@ -107,7 +127,13 @@ export function registerCoreActions(engine: Engine) {
       const task = engine.tasks[input.taskId];
       if (task.kind === 'delay') {
         engine.closeTask(task, 'completed', input.comment ?? 'Ended early by an admin');
-        engine.trail('complete', { activityId: task.activityId, taskId: task.id, userId: input.actor.userId, comment: input.comment ?? null, detail: { delay: 'ended early' } });
+        engine.trail('complete', {
+          activityId: task.activityId,
+          taskId: task.id,
+          userId: input.actor.userId,
+          comment: input.comment ?? null,
+          detail: { delay: 'ended early' },
+        });
       } else applyDecision(engine, input, 'approve');
       return settle(engine, input.taskId);
     },
@@ -132,7 +158,11 @@ export function registerCoreActions(engine: Engine) {
     (input) => {
       if (input.variables) Object.assign(engine.variables, input.variables);
       for (const name of input.deleteNames ?? []) delete engine.variables[name];
-      engine.trail('system', { userId: input.actor.userId, comment: 'Variables changed', detail: { set: Object.keys(input.variables ?? {}), deleted: input.deleteNames ?? [] } });
+      engine.trail('system', {
+        userId: input.actor.userId,
+        comment: 'Variables changed',
+        detail: { set: Object.keys(input.variables ?? {}), deleted: input.deleteNames ?? [] },
+      });
       return settle(engine, null);
     },
     {
@@ -153,7 +183,8 @@ export function registerCoreActions(engine: Engine) {
     {
       validator: (input) => {
         if (engine.ended) fault('INVALID_STATE', `The instance has ended (${engine.status})`);
-        if (input.actor.userId !== engine.info.initiatorId) fault('NOT_INITIATOR', 'Only the initiator may withdraw the application');
+        if (input.actor.userId !== engine.info.initiatorId)
+          fault('NOT_INITIATOR', 'Only the initiator may withdraw the application');
         requireSwitch(engine, null, 'withdraw');
       },
     },

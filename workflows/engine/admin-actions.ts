@@ -31,12 +31,26 @@ function waitOf(engine: Engine, token: Token): PathWait {
   const at = `${node.id} (${node.type})`;
   if (token.failed) return { token, node, run: null, state: 'failed', why: `${at} failed` };
   if (!token.parked) return { token, node, run: null, state: 'busy', why: `${at} is running` };
-  const run = Object.values(engine.runs).find((r) => r.tokenId === token.id && r.nodeId === node.id && !r.outcome) ?? null;
-  if (!run) return { token, node, run, state: 'busy', why: `${at} waits ${node.type === 'join' ? 'for its timeout' : 'for an external result'}` };
+  const run =
+    Object.values(engine.runs).find((r) => r.tokenId === token.id && r.nodeId === node.id && !r.outcome) ?? null;
+  if (!run)
+    return {
+      token,
+      node,
+      run,
+      state: 'busy',
+      why: `${at} waits ${node.type === 'join' ? 'for its timeout' : 'for an external result'}`,
+    };
   const open = Object.values(engine.tasks).filter((t) => t.runId === run.id && engine.isOpen(t));
   const live = open.filter((t) => actionable(run, t));
   if (live.length) return { token, node, run, state: 'busy', why: `${at} has ${live.length} open task(s)` };
-  return { token, node, run, state: 'stuck', why: open.length ? `${at}: its open task has no candidates` : `${at} has no open task` };
+  return {
+    token,
+    node,
+    run,
+    state: 'stuck',
+    why: open.length ? `${at}: its open task has no candidates` : `${at} has no open task`,
+  };
 }
 
 const waits = (engine: Engine) => Object.values(engine.tokens).map((t) => waitOf(engine, t));
@@ -59,8 +73,13 @@ function planRegion(engine: Engine, region: Region): RegionPlan {
     .filter((t) => t.regionId === region.id && t.nodeId !== region.joinId)
     .map((t) => waitOf(engine, t));
   const busy = branches.filter((b) => b.state === 'busy');
-  if (busy.length) return { ok: false, why: `branches of ${region.forkId} are still open: ${busy.map((b) => b.why).join(', ')}` };
-  if (!branches.length) return { ok: false, why: `no branch of ${region.forkId} is waiting (${region.arrived.length} of ${region.expected} reached ${region.joinId})` };
+  if (busy.length)
+    return { ok: false, why: `branches of ${region.forkId} are still open: ${busy.map((b) => b.why).join(', ')}` };
+  if (!branches.length)
+    return {
+      ok: false,
+      why: `no branch of ${region.forkId} is waiting (${region.arrived.length} of ${region.expected} reached ${region.joinId})`,
+    };
   return { ok: true, region, branches };
 }
 
@@ -85,7 +104,12 @@ export function registerAdminActions(engine: Engine) {
         activityId: nodes[0] ?? null,
         userId: input.actor.userId,
         comment: `Re-driven by ${input.actor.userId}: ${nodes.join(', ') || 'the failed node'} run${nodes.length === 1 ? 's' : ''} again${input.reason ? `: ${input.reason}` : ''}`,
-        detail: { action: 're_drive', failedNodes: failed, stuckNodes: stuck.map((w) => w.node.id), reason: input.reason ?? null },
+        detail: {
+          action: 're_drive',
+          failedNodes: failed,
+          stuckNodes: stuck.map((w) => w.node.id),
+          reason: input.reason ?? null,
+        },
       });
       // Failed paths wait for the status to leave `failed`, then run their node again.
       if (engine.status === 'failed') engine.setInstanceStatus('active');
@@ -100,7 +124,11 @@ export function registerAdminActions(engine: Engine) {
         const busy = all.filter((w) => w.state === 'busy').map((w) => w.why);
         if (busy.length) fault('INVALID_STATE', `The instance is not stuck: ${busy.join('; ')}`);
         const region = openRegions(engine).find((r) => r.joinId);
-        if (region) fault('INVALID_STATE', `Nothing to re-drive: join ${region.joinId} waits for branches that will not arrive; use force-resume`);
+        if (region)
+          fault(
+            'INVALID_STATE',
+            `Nothing to re-drive: join ${region.joinId} waits for branches that will not arrive; use force-resume`,
+          );
         fault('INVALID_STATE', 'Nothing to re-drive: no failed or stuck node');
       },
     },
@@ -129,7 +157,15 @@ export function registerAdminActions(engine: Engine) {
           activityId: region.joinId,
           userId: input.actor.userId,
           comment: `Force-resumed past ${region.joinId} by ${input.actor.userId}; branches given up: ${given.join(', ')}${input.reason ? `: ${input.reason}` : ''}`,
-          detail: { action: 'force_resume', forkId: region.forkId, joinId: region.joinId, arrived: region.arrived.length, expected: region.expected, abandoned: given, reason: input.reason ?? null },
+          detail: {
+            action: 'force_resume',
+            forkId: region.forkId,
+            joinId: region.joinId,
+            arrived: region.arrived.length,
+            expected: region.expected,
+            abandoned: given,
+            reason: input.reason ?? null,
+          },
         });
         // A path without a region passes the join and follows its Success connection.
         spawn(engine, region.joinId!, null);
@@ -144,9 +180,11 @@ export function registerAdminActions(engine: Engine) {
       validator: (input) => {
         requireAdminOnRunning(engine, input);
         const regions = openRegions(engine);
-        if (!regions.length) fault('INVALID_STATE', 'No open parallel region: force-resume applies to a fork/join whose join never fired');
+        if (!regions.length)
+          fault('INVALID_STATE', 'No open parallel region: force-resume applies to a fork/join whose join never fired');
         const plans = regions.map((r) => planRegion(engine, r));
-        if (!plans.some((p) => p.ok)) fault('INVALID_STATE', `Cannot force-resume: ${plans.map((p) => (p.ok ? '' : p.why)).join('; ')}`);
+        if (!plans.some((p) => p.ok))
+          fault('INVALID_STATE', `Cannot force-resume: ${plans.map((p) => (p.ok ? '' : p.why)).join('; ')}`);
       },
     },
   );

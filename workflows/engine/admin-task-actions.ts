@@ -11,9 +11,9 @@ import type { Candidates, TaskState } from './types.js';
 function requireWritable(engine: Engine, task: TaskState, names: string[]) {
   const perms = engine.node(task.activityId).additionalInfo?.formPermissions as Record<string, string> | undefined;
   const denied = names.filter((n) => perms?.[n] === 'r' || perms?.[n] === 'h');
-  if (denied.length) refuse('FIELD_NOT_WRITABLE', `Not writable at this node: ${denied.join(', ')}`, { fields: denied });
+  if (denied.length)
+    refuse('FIELD_NOT_WRITABLE', `Not writable at this node: ${denied.join(', ')}`, { fields: denied });
 }
-
 
 export function registerAdminTaskActions(engine: Engine) {
   const taskAction = defineTaskAction(engine);
@@ -24,7 +24,8 @@ export function registerAdminTaskActions(engine: Engine) {
     (input) => {
       if (!input.actor.admin) fault('FORBIDDEN', 'Permission required: workflow:admin');
       const task = requireLive(engine, input);
-      if (task.status !== 'active' && task.status !== 'pending') fault('INVALID_STATE', `The task is ${task.status}: only an active or pending task can be reassigned`);
+      if (task.status !== 'active' && task.status !== 'pending')
+        fault('INVALID_STATE', `The task is ${task.status}: only an active or pending task can be reassigned`);
       requireTarget(input, task.assignee ?? '');
       if (task.kind === 'delay') fault('INVALID_STATE', 'A delay has no assignee');
     },
@@ -39,16 +40,23 @@ export function registerAdminTaskActions(engine: Engine) {
       engine.setStatus(task, 'active');
       const comment = `Reassigned by ${input.actor.userId} from ${from ?? 'the candidate pool'} to ${to}${reason ? `: ${reason}` : ''}`;
       engine.trail('reassign', trailOf(task, input.actor, comment, { admin: input.actor.userId, from, to, reason }));
-      if (from && from !== to) engine.notify(from, 'task_reassigned', task.id, { activityId: task.activityId, to, by: input.actor.userId });
+      if (from && from !== to)
+        engine.notify(from, 'task_reassigned', task.id, { activityId: task.activityId, to, by: input.actor.userId });
     },
   );
 
-  const candidateLists = (input: m.CandidatesInput) => ({ userIds: input.userIds ?? [], roleIds: input.roleIds ?? [], deptIds: input.deptIds ?? [] });
+  const candidateLists = (input: m.CandidatesInput) => ({
+    userIds: input.userIds ?? [],
+    roleIds: input.roleIds ?? [],
+    deptIds: input.deptIds ?? [],
+  });
   const requirePool = (input: m.CandidatesInput) => {
     const task = requireLive(engine, input);
-    if (task.status !== 'pending') fault('INVALID_STATE', `The task is ${task.status}: candidates are changed on a pending pool only`);
+    if (task.status !== 'pending')
+      fault('INVALID_STATE', `The task is ${task.status}: candidates are changed on a pending pool only`);
     const lists = candidateLists(input);
-    if (!lists.userIds.length && !lists.roleIds.length && !lists.deptIds.length) fault('VALIDATION_FAILED', 'Name at least one of userIds, roleIds, deptIds');
+    if (!lists.userIds.length && !lists.roleIds.length && !lists.deptIds.length)
+      fault('VALIDATION_FAILED', 'Name at least one of userIds, roleIds, deptIds');
     return task;
   };
 
@@ -70,20 +78,29 @@ export function registerAdminTaskActions(engine: Engine) {
       task.candidates = merged;
       engine.changed(task);
       engine.trail('system', trailOf(task, input.actor, 'Candidates added', { action: 'candidates_add', ...add }));
-      for (const userId of add.userIds) if (!c.userIds.includes(userId)) engine.notify(userId, 'task_claimable', task.id, { activityId: task.activityId, name: task.name });
+      for (const userId of add.userIds)
+        if (!c.userIds.includes(userId))
+          engine.notify(userId, 'task_claimable', task.id, { activityId: task.activityId, name: task.name });
     },
   );
 
   taskAction(
     m.removeCandidates,
     (input) => {
-      if (!input.actor.admin && input.actor.userId !== engine.info.initiatorId) fault('FORBIDDEN', 'Only workflow:admin or the initiator may remove candidates');
+      if (!input.actor.admin && input.actor.userId !== engine.info.initiatorId)
+        fault('FORBIDDEN', 'Only workflow:admin or the initiator may remove candidates');
       const task = requirePool(input);
       const drop = candidateLists(input);
       const c = task.candidates;
-      const matched = drop.userIds.some((u) => c.userIds.includes(u)) || drop.roleIds.some((r) => c.roleIds.includes(r)) || drop.deptIds.some((d) => c.deptIds.includes(d));
+      const matched =
+        drop.userIds.some((u) => c.userIds.includes(u)) ||
+        drop.roleIds.some((r) => c.roleIds.includes(r)) ||
+        drop.deptIds.some((d) => c.deptIds.includes(d));
       if (!matched) fault('INVALID_TARGET', 'None of them is a candidate of this task');
-      const left = c.userIds.filter((u) => !drop.userIds.includes(u)).length + c.roleIds.filter((r) => !drop.roleIds.includes(r)).length + c.deptIds.filter((d) => !drop.deptIds.includes(d)).length;
+      const left =
+        c.userIds.filter((u) => !drop.userIds.includes(u)).length +
+        c.roleIds.filter((r) => !drop.roleIds.includes(r)).length +
+        c.deptIds.filter((d) => !drop.deptIds.includes(d)).length;
       if (left === 0) fault('INVALID_STATE', 'Removing every candidate would leave nobody to claim the task');
     },
     (input) => {
@@ -96,8 +113,13 @@ export function registerAdminTaskActions(engine: Engine) {
         deptIds: c.deptIds.filter((d) => !drop.deptIds.includes(d)),
       };
       engine.changed(task);
-      engine.trail('system', trailOf(task, input.actor, 'Candidates removed', { action: 'candidates_remove', ...drop }));
-      for (const userId of drop.userIds) if (c.userIds.includes(userId)) engine.notify(userId, 'task_unavailable', task.id, { activityId: task.activityId });
+      engine.trail(
+        'system',
+        trailOf(task, input.actor, 'Candidates removed', { action: 'candidates_remove', ...drop }),
+      );
+      for (const userId of drop.userIds)
+        if (c.userIds.includes(userId))
+          engine.notify(userId, 'task_unavailable', task.id, { activityId: task.activityId });
     },
   );
 
@@ -114,7 +136,10 @@ export function registerAdminTaskActions(engine: Engine) {
       const task = engine.tasks[input.taskId];
       Object.assign(task.variables, input.variables);
       engine.changed(task);
-      engine.trail('system', trailOf(task, input.actor, 'Task variables set', { taskVariables: { set: Object.keys(input.variables) } }));
+      engine.trail(
+        'system',
+        trailOf(task, input.actor, 'Task variables set', { taskVariables: { set: Object.keys(input.variables) } }),
+      );
     },
   );
 
@@ -125,7 +150,10 @@ export function registerAdminTaskActions(engine: Engine) {
       const task = engine.tasks[input.taskId];
       for (const name of input.names) delete task.variables[name];
       engine.changed(task);
-      engine.trail('system', trailOf(task, input.actor, 'Task variables deleted', { taskVariables: { deleted: input.names } }));
+      engine.trail(
+        'system',
+        trailOf(task, input.actor, 'Task variables deleted', { taskVariables: { deleted: input.names } }),
+      );
       return settle(engine, input.taskId);
     },
     {

@@ -58,13 +58,21 @@ function waits(engine: Engine): string[] {
     const since = shortTime(tasks.map((x) => x.createTime).sort()[0]);
     const paused = tasks.every((x) => x.status === 'suspended') ? ' (suspended)' : '';
     if (t.kind === 'delay') lines.push(`delay at ${at} until ${shortTime(t.dueDate)}${paused}`);
-    else if (t.kind === 'resubmit') lines.push(`waiting for ${t.assignee} to resubmit at ${at} since ${since}${paused}`);
+    else if (t.kind === 'resubmit')
+      lines.push(`waiting for ${t.assignee} to resubmit at ${at} since ${since}${paused}`);
     else if (t.status === 'pending' || (t.status === 'suspended' && t.suspendedFrom === 'pending')) {
       const pool = poolOf(t);
-      lines.push(pool ? `waiting for a claim by ${pool} at ${at} since ${since}${paused}` : `waiting for an admin to assign ${at} (no approver) since ${since}${paused}`);
+      lines.push(
+        pool
+          ? `waiting for a claim by ${pool} at ${at} since ${since}${paused}`
+          : `waiting for an admin to assign ${at} (no approver) since ${since}${paused}`,
+      );
     } else {
       const people = [...new Set(tasks.map((x) => x.assignee).filter((a): a is string => Boolean(a)))];
-      const due = tasks.map((x) => x.dueDate).filter(Boolean).sort()[0];
+      const due = tasks
+        .map((x) => x.dueDate)
+        .filter(Boolean)
+        .sort()[0];
       lines.push(`waiting for ${list(people)} at ${at} since ${since}${due ? `, due ${shortTime(due)}` : ''}${paused}`);
     }
   }
@@ -72,9 +80,16 @@ function waits(engine: Engine): string[] {
     if (!tok.parked || tok.failed) continue;
     const node = engine.doc.metadata.nodes.find((n) => n.id === tok.nodeId);
     const at = nodeLabel(engine, tok.nodeId);
-    if (node?.type === 'httpCall') lines.push(`calling ${((node.configuration ?? {}) as { method?: string }).method?.toUpperCase() ?? 'GET'} at ${at}`);
-    else if (node?.type === 'subProcess') lines.push(`waiting for sub-process ${((node.configuration ?? {}) as { targetId?: string }).targetId ?? ''} at ${at}`);
-    else if (node?.type === 'join') lines.push(`waiting at ${at} for the other branches${tok.wakeAt ? ` until ${shortTime(tok.wakeAt)}` : ''}`);
+    if (node?.type === 'httpCall')
+      lines.push(
+        `calling ${((node.configuration ?? {}) as { method?: string }).method?.toUpperCase() ?? 'GET'} at ${at}`,
+      );
+    else if (node?.type === 'subProcess')
+      lines.push(
+        `waiting for sub-process ${((node.configuration ?? {}) as { targetId?: string }).targetId ?? ''} at ${at}`,
+      );
+    else if (node?.type === 'join')
+      lines.push(`waiting at ${at} for the other branches${tok.wakeAt ? ` until ${shortTime(tok.wakeAt)}` : ''}`);
   }
   return lines;
 }
@@ -82,10 +97,12 @@ function waits(engine: Engine): string[] {
 /** The current details text (markdown; first line is the headline). */
 export function currentDetails(engine: Engine): string {
   const lines: string[] = [];
-  if (engine.ended) lines.push(`${engine.status} at ${shortTime(engine.endTime)}${engine.endReason ? `: ${engine.endReason}` : ''}`);
+  if (engine.ended)
+    lines.push(`${engine.status} at ${shortTime(engine.endTime)}${engine.endReason ? `: ${engine.endReason}` : ''}`);
   else lines.push(...openLines(engine));
   // Continue-as-new cannot carry the static summary/details: a continued run repeats the summary.
-  if (workflowInfo().continuedFromExecutionRunId) lines.push(`${staticSummaryOf(engine.info)} (continued run; started ${shortTime(engine.info.startTime)})`);
+  if (workflowInfo().continuedFromExecutionRunId)
+    lines.push(`${staticSummaryOf(engine.info)} (continued run; started ${shortTime(engine.info.startTime)})`);
   return lines.join('  \n');
 }
 
@@ -93,7 +110,9 @@ function openLines(engine: Engine): string[] {
   const lines: string[] = [];
   const d = engine.detail as { failedNode?: string; reason?: string; at?: string } | null;
   if (engine.status === 'failed' && d?.failedNode) {
-    lines.push(`failed at ${nodeLabel(engine, d.failedNode)}: ${d.reason ?? 'unknown reason'} (since ${shortTime(d.at)}; an admin may re-drive)`);
+    lines.push(
+      `failed at ${nodeLabel(engine, d.failedNode)}: ${d.reason ?? 'unknown reason'} (since ${shortTime(d.at)}; an admin may re-drive)`,
+    );
   } else if (engine.status === 'suspended') lines.push('suspended');
   const w = waits(engine);
   lines.push(...w.slice(0, MAX_LINES));

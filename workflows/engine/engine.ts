@@ -142,7 +142,12 @@ export class Engine {
     };
   }
 
-  static restore(info: InstanceInfo, doc: ProcessDocument, variables: Record<string, unknown>, c: CarriedState): Engine {
+  static restore(
+    info: InstanceInfo,
+    doc: ProcessDocument,
+    variables: Record<string, unknown>,
+    c: CarriedState,
+  ): Engine {
     const e = new Engine(info, doc, variables);
     Object.assign(e, {
       status: c.status,
@@ -189,7 +194,16 @@ export class Engine {
 
   // ---------- trail, cc, notifications ----------
 
-  trail(type: string, fields: { activityId?: string | null; taskId?: string | null; userId?: string | null; comment?: string | null; detail?: Record<string, unknown> | null } = {}): TrailEntry {
+  trail(
+    type: string,
+    fields: {
+      activityId?: string | null;
+      taskId?: string | null;
+      userId?: string | null;
+      comment?: string | null;
+      detail?: Record<string, unknown> | null;
+    } = {},
+  ): TrailEntry {
     const entry: TrailEntry = {
       id: `${this.info.id}-${++this.trailCounter}`,
       type,
@@ -206,7 +220,13 @@ export class Engine {
   }
 
   notify(userId: string, kind: string, taskId: string | null, payload: Record<string, unknown> = {}) {
-    this.pendingNotifications.push({ key: `${this.info.id}:${this.trailCounter}:${this.seq}:${kind}:${userId}:${taskId ?? ''}`, userId, kind, taskId, payload });
+    this.pendingNotifications.push({
+      key: `${this.info.id}:${this.trailCounter}:${this.seq}:${kind}:${userId}:${taskId ?? ''}`,
+      userId,
+      kind,
+      taskId,
+      payload,
+    });
     this.touch();
   }
 
@@ -253,7 +273,8 @@ export class Engine {
     };
     this.tasks[task.id] = task;
     this.changed(task);
-    if (task.status === 'active' && task.assignee) this.notify(task.assignee, 'task_assigned', task.id, { activityId: task.activityId, name: task.name });
+    if (task.status === 'active' && task.assignee)
+      this.notify(task.assignee, 'task_assigned', task.id, { activityId: task.activityId, name: task.name });
     return task;
   }
 
@@ -281,7 +302,8 @@ export class Engine {
       task.status = 'suspended';
     } else task.status = status;
     this.changed(task);
-    if (status === 'active' && task.assignee) this.notify(task.assignee, 'task_assigned', task.id, { activityId: task.activityId, name: task.name });
+    if (status === 'active' && task.assignee)
+      this.notify(task.assignee, 'task_assigned', task.id, { activityId: task.activityId, name: task.name });
   }
 
   openTasks(): TaskState[] {
@@ -328,7 +350,11 @@ export class Engine {
     this.parked.add(wake);
     this.release();
     const met = await settleOf(
-      timeoutMs === undefined ? condition(wake).then(() => true) : timerSummary ? condition(wake, timeoutMs, { summary: timerSummary }) : condition(wake, timeoutMs),
+      timeoutMs === undefined
+        ? condition(wake).then(() => true)
+        : timerSummary
+          ? condition(wake, timeoutMs, { summary: timerSummary })
+          : condition(wake, timeoutMs),
     );
     this.parked.delete(wake);
     return this.resume(met);
@@ -418,7 +444,8 @@ export class Engine {
     for (const t of tasks) {
       const node = this.doc.metadata.nodes.find((n) => n.id === t.activityId);
       formPermissions[t.id] = (node?.additionalInfo?.formPermissions as Record<string, string> | undefined) ?? null;
-      actionPermissions[t.id] = (node?.additionalInfo?.actionPermissions as Record<string, boolean> | undefined) ?? null;
+      actionPermissions[t.id] =
+        (node?.additionalInfo?.actionPermissions as Record<string, boolean> | undefined) ?? null;
     }
     return {
       seq: this.seq,

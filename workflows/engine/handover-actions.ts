@@ -3,18 +3,36 @@ import { previousApprovalNode } from '../../src/dsl/index.js';
 import * as m from '../messages.js';
 import { Engine } from './engine.js';
 import { fault, findTask, requireRunning, requireSwitch, requireLive } from './actions.js';
-import { refuse, trailOf, requireOwnTask, isCandidate, runOf, tasksOfActivation, requireNewToNode, requireTarget, defineTaskAction } from './task-rules.js';
+import {
+  refuse,
+  trailOf,
+  requireOwnTask,
+  isCandidate,
+  runOf,
+  tasksOfActivation,
+  requireNewToNode,
+  requireTarget,
+  defineTaskAction,
+} from './task-rules.js';
 
 // ---------- return ----------
 
 function validateReturn(engine: Engine, input: m.ReturnInput) {
   const task = requireOwnTask(engine, input);
-  if (task.kind !== 'approval' && task.kind !== 'handle') fault('INVALID_STATE', `A ${task.kind} task cannot be returned`);
+  if (task.kind !== 'approval' && task.kind !== 'handle')
+    fault('INVALID_STATE', `A ${task.kind} task cannot be returned`);
   requireSwitch(engine, task, 'return');
   const allowed = previousApprovalNode(engine.doc, task.activityId, engine.completedApprovals);
-  if (!allowed) refuse('INVALID_TARGET', 'There is no completed approval node before this one to return to', { allowedTarget: null });
+  if (!allowed)
+    refuse('INVALID_TARGET', 'There is no completed approval node before this one to return to', {
+      allowedTarget: null,
+    });
   if (input.targetActivityId !== allowed.id) {
-    refuse('INVALID_TARGET', `The task can only be returned to ${allowed.id} (${allowed.name ?? allowed.id}), the most recently completed approval node before this one`, { allowedTarget: allowed.id });
+    refuse(
+      'INVALID_TARGET',
+      `The task can only be returned to ${allowed.id} (${allowed.name ?? allowed.id}), the most recently completed approval node before this one`,
+      { allowedTarget: allowed.id },
+    );
   }
 }
 
@@ -30,10 +48,16 @@ function applyReturn(engine: Engine, input: m.ReturnInput) {
   run.returnTarget = target;
   run.decidedBy = input.actor.userId;
   run.comment = comment;
-  engine.trail('return', trailOf(task, input.actor, comment, { from: task.activityId, target, reason: input.reason ?? null }));
-  engine.notify(engine.info.initiatorId, 'task_returned', task.id, { activityId: task.activityId, target, by: input.actor.userId });
+  engine.trail(
+    'return',
+    trailOf(task, input.actor, comment, { from: task.activityId, target, reason: input.reason ?? null }),
+  );
+  engine.notify(engine.info.initiatorId, 'task_returned', task.id, {
+    activityId: task.activityId,
+    target,
+    by: input.actor.userId,
+  });
 }
-
 
 export function registerHandoverActions(engine: Engine) {
   const taskAction = defineTaskAction(engine);
@@ -45,9 +69,15 @@ export function registerHandoverActions(engine: Engine) {
       requireRunning(engine);
       const task = findTask(engine, input.taskId);
       if (task.status !== 'pending') {
-        fault('INVALID_STATE', task.status === 'active' && task.assignee ? `The task is already claimed by ${task.assignee}` : `The task is ${task.status}: only a pending task can be claimed`);
+        fault(
+          'INVALID_STATE',
+          task.status === 'active' && task.assignee
+            ? `The task is already claimed by ${task.assignee}`
+            : `The task is ${task.status}: only a pending task can be claimed`,
+        );
       }
-      if (!isCandidate(task.candidates, input.actor)) fault('NOT_ASSIGNEE', 'Only a candidate of this task may claim it');
+      if (!isCandidate(task.candidates, input.actor))
+        fault('NOT_ASSIGNEE', 'Only a candidate of this task may claim it');
     },
     (input) => {
       const task = engine.tasks[input.taskId];
@@ -64,8 +94,10 @@ export function registerHandoverActions(engine: Engine) {
     (input) => {
       requireRunning(engine);
       const task = findTask(engine, input.taskId);
-      if (task.status !== 'active') fault('INVALID_STATE', `The task is ${task.status}: only a claimed (active) task can be unclaimed`);
-      if (task.claimedBy !== input.actor.userId || task.assignee !== input.actor.userId) fault('NOT_ASSIGNEE', 'Only the member who claimed the task may unclaim it');
+      if (task.status !== 'active')
+        fault('INVALID_STATE', `The task is ${task.status}: only a claimed (active) task can be unclaimed`);
+      if (task.claimedBy !== input.actor.userId || task.assignee !== input.actor.userId)
+        fault('NOT_ASSIGNEE', 'Only the member who claimed the task may unclaim it');
       if (task.owner) fault('INVALID_STATE', 'The task is delegated: resolve the delegation first');
     },
     (input) => {
@@ -75,12 +107,18 @@ export function registerHandoverActions(engine: Engine) {
       task.status = 'pending';
       engine.changed(task);
       engine.trail('unclaim', trailOf(task, input.actor));
-      for (const userId of task.candidates.userIds) if (userId !== input.actor.userId) engine.notify(userId, 'task_claimable', task.id, { activityId: task.activityId, name: task.name });
+      for (const userId of task.candidates.userIds)
+        if (userId !== input.actor.userId)
+          engine.notify(userId, 'task_claimable', task.id, { activityId: task.activityId, name: task.name });
     },
   );
 
   // return
-  taskAction(m.returnTask, (input) => validateReturn(engine, input), (input) => applyReturn(engine, input));
+  taskAction(
+    m.returnTask,
+    (input) => validateReturn(engine, input),
+    (input) => applyReturn(engine, input),
+  );
 
   // transfer / delegate / resolve
   taskAction(
@@ -115,7 +153,10 @@ export function registerHandoverActions(engine: Engine) {
       task.owner = from;
       task.assignee = to;
       engine.setStatus(task, 'active');
-      engine.trail('delegate', trailOf(task, input.actor, input.reason, { owner: from, to, reason: input.reason ?? null }));
+      engine.trail(
+        'delegate',
+        trailOf(task, input.actor, input.reason, { owner: from, to, reason: input.reason ?? null }),
+      );
     },
   );
 
@@ -124,7 +165,8 @@ export function registerHandoverActions(engine: Engine) {
     (input) => {
       const task = requireLive(engine, input);
       if (!task.owner) fault('INVALID_STATE', 'The task is not delegated: there is nothing to resolve');
-      if (input.actor.userId !== task.assignee && input.actor.userId !== task.owner) fault('NOT_ASSIGNEE', 'Only the delegatee or the owner may resolve a delegation');
+      if (input.actor.userId !== task.assignee && input.actor.userId !== task.owner)
+        fault('NOT_ASSIGNEE', 'Only the delegatee or the owner may resolve a delegation');
     },
     (input) => {
       const task = engine.tasks[input.taskId];
@@ -134,9 +176,19 @@ export function registerHandoverActions(engine: Engine) {
       task.owner = null;
       task.status = 'active';
       engine.changed(task);
-      engine.trail('resolve', trailOf(task, input.actor, null, { owner, delegatee, by: input.actor.userId === owner ? 'owner' : 'delegatee' }));
-      engine.notify(input.actor.userId === owner ? delegatee : owner, 'task_resolved', task.id, { activityId: task.activityId, owner, delegatee });
+      engine.trail(
+        'resolve',
+        trailOf(task, input.actor, null, {
+          owner,
+          delegatee,
+          by: input.actor.userId === owner ? 'owner' : 'delegatee',
+        }),
+      );
+      engine.notify(input.actor.userId === owner ? delegatee : owner, 'task_resolved', task.id, {
+        activityId: task.activityId,
+        owner,
+        delegatee,
+      });
     },
   );
-
 }

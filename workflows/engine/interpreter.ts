@@ -38,7 +38,12 @@ async function runPath(engine: Engine, token: Token, first?: () => Promise<Step>
       }
       if (++steps > STEP_BUDGET) {
         const loop = [...new Set(trace.slice(-50))].join(', ');
-        await fail(engine, token, node, `step budget exceeded: ${STEP_BUDGET} node steps without reaching a wait (a loop that never waits through ${loop})`);
+        await fail(
+          engine,
+          token,
+          node,
+          `step budget exceeded: ${STEP_BUDGET} node steps without reaching a wait (a loop that never waits through ${loop})`,
+        );
         if (token.abandoned) return;
         steps = 0;
         waits = engine.waits;
@@ -184,36 +189,76 @@ async function onReject(engine: Engine, token: Token, node: DslNode, run: NodeRu
     else return resubmit(engine, token, first, run);
   }
   if (target) {
-    engine.trail('system', { activityId: node.id, comment: `Rejected: back to ${target} (${strategy})`, detail: { rule: `reject: ${strategy}`, target } });
+    engine.trail('system', {
+      activityId: node.id,
+      comment: `Rejected: back to ${target} (${strategy})`,
+      detail: { rule: `reject: ${strategy}`, target },
+    });
     return jumpBack(engine, target);
   }
   if (hasEdge(engine, node.id, 'Reject')) return { follow: 'Reject' };
   if (strategy !== 'terminate' && hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
-  engine.end('rejected', run.comment ? `Rejected at ${node.name ?? node.id}: ${run.comment}` : `Rejected at ${node.name ?? node.id}`);
+  engine.end(
+    'rejected',
+    run.comment ? `Rejected at ${node.name ?? node.id}: ${run.comment}` : `Rejected at ${node.name ?? node.id}`,
+  );
   throw new Halt();
 }
 
 /** toStarter with a startTask first: the initiator resubmits (or withdraws). */
 async function resubmit(engine: Engine, token: Token, start: DslNode, rejected: NodeRun): Promise<Step> {
   const run: NodeRun = {
-    id: engine.newId(), nodeId: start.id, tokenId: token.id, mode: 'single', threshold: 1, oneAtATime: false,
-    parentTaskId: null, taskIds: [], outcome: null, returnTarget: null, decidedBy: null, comment: null,
+    id: engine.newId(),
+    nodeId: start.id,
+    tokenId: token.id,
+    mode: 'single',
+    threshold: 1,
+    oneAtATime: false,
+    parentTaskId: null,
+    taskIds: [],
+    outcome: null,
+    returnTarget: null,
+    decidedBy: null,
+    comment: null,
   };
   engine.runs[run.id] = run;
-  const task = engine.createTask({ activityId: start.id, name: `Resubmit: ${start.name ?? start.id}`, kind: 'resubmit', runId: run.id, status: 'active', assignee: engine.info.initiatorId });
+  const task = engine.createTask({
+    activityId: start.id,
+    name: `Resubmit: ${start.name ?? start.id}`,
+    kind: 'resubmit',
+    runId: run.id,
+    status: 'active',
+    assignee: engine.info.initiatorId,
+  });
   run.taskIds.push(task.id);
-  engine.trail('assign', { activityId: start.id, taskId: task.id, userId: engine.info.initiatorId, detail: { reason: `rejected at ${rejected.nodeId} with strategy toStarter: the initiator may resubmit` } });
+  engine.trail('assign', {
+    activityId: start.id,
+    taskId: task.id,
+    userId: engine.info.initiatorId,
+    detail: { reason: `rejected at ${rejected.nodeId} with strategy toStarter: the initiator may resubmit` },
+  });
   token.nodeId = start.id;
   engine.completedApprovals = [];
   return resubmitWait(engine, token, start, run, task);
 }
 
-async function resubmitWait(engine: Engine, token: Token, start: DslNode, run: NodeRun, task: { id: string }): Promise<Step> {
+async function resubmitWait(
+  engine: Engine,
+  token: Token,
+  start: DslNode,
+  run: NodeRun,
+  task: { id: string },
+): Promise<Step> {
   token.parked = true;
   engine.touch();
   await engine.park(() => run.outcome !== null);
   token.parked = false;
-  engine.trail('submit', { activityId: start.id, taskId: task.id, userId: engine.info.initiatorId, detail: { resubmitted: true } });
+  engine.trail('submit', {
+    activityId: start.id,
+    taskId: task.id,
+    userId: engine.info.initiatorId,
+    detail: { resubmitted: true },
+  });
   // The flow runs again: after a startTask from its successor, otherwise from the first node itself.
   if (start.type !== 'startTask') return { jump: start.id };
   const next = edges(engine, start.id, 'Success')[0];
@@ -228,7 +273,14 @@ function ccTask(engine: Engine, node: DslNode): Step {
   let users = cfg.ccUserIds ?? [];
   if (cfg.selfSelect) {
     const picked = engine.variables[`ccUserIds_${node.id}`];
-    users = Array.isArray(picked) ? picked.map(String) : typeof picked === 'string' ? picked.split(',').map((s) => s.trim()).filter(Boolean) : [];
+    users = Array.isArray(picked)
+      ? picked.map(String)
+      : typeof picked === 'string'
+        ? picked
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : [];
   }
   users = [...new Set(users)];
   for (const userId of users) engine.cc(node.id, userId);
@@ -259,9 +311,15 @@ async function switchNode(engine: Engine, node: DslNode): Promise<Step> {
   throw new NodeFailure('no case matched and there is no Default connection');
 }
 
-
 function openRegion(engine: Engine, node: DslNode, branches: number): Region {
-  const region: Region = { id: engine.newId(), forkId: node.id, joinId: matchingJoin(engine.doc, node.id)?.id ?? null, expected: branches, arrived: [], fired: false };
+  const region: Region = {
+    id: engine.newId(),
+    forkId: node.id,
+    joinId: matchingJoin(engine.doc, node.id)?.id ?? null,
+    expected: branches,
+    arrived: [],
+    fired: false,
+  };
   engine.regions[region.id] = region;
   return region;
 }
@@ -292,7 +350,11 @@ function fork(engine: Engine, token: Token, node: DslNode): Step {
 
 function branch(engine: Engine, token: Token, node: DslNode, targets: string[]): Step {
   const region = openRegion(engine, node, targets.length);
-  engine.trail('system', { activityId: node.id, comment: `Parallel branches: ${targets.join(', ')}`, detail: { branches: targets } });
+  engine.trail('system', {
+    activityId: node.id,
+    comment: `Parallel branches: ${targets.join(', ')}`,
+    detail: { branches: targets },
+  });
   for (const target of targets) spawn(engine, target, region.id);
   void token;
   return { stop: true };
@@ -333,20 +395,24 @@ async function joinWait(engine: Engine, token: Token, node: DslNode, region: Reg
   region.fired = true;
   for (const other of Object.values(engine.tokens)) {
     if (other.regionId !== region.id || other.id === token.id) continue;
-    for (const run of Object.values(engine.runs)) if (run.tokenId === other.id && !run.outcome) {
-      engine.cancelRun(run);
-      run.outcome = 'cancelled';
-    }
+    for (const run of Object.values(engine.runs))
+      if (run.tokenId === other.id && !run.outcome) {
+        engine.cancelRun(run);
+        run.outcome = 'cancelled';
+      }
     other.regionId = null;
     other.abandoned = true;
   }
   token.regionId = null;
   delete engine.regions[region.id];
-  engine.trail('system', { activityId: node.id, comment: `Join timed out after ${timeoutSec}s`, detail: { rule: 'join timeout' } });
+  engine.trail('system', {
+    activityId: node.id,
+    comment: `Join timed out after ${timeoutSec}s`,
+    detail: { rule: 'join timeout' },
+  });
   if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
   throw new NodeFailure(`join timed out after ${timeoutSec}s and there is no Failure connection`);
 }
-
 
 // ---------- continue-as-new ----------
 
@@ -361,7 +427,8 @@ export function canCarry(engine: Engine): boolean {
 export function resumeAll(engine: Engine) {
   for (const task of Object.values(engine.tasks)) {
     const run = engine.runs[task.runId];
-    if (run && !run.outcome && engine.isOpen(task) && task.dueDate && task.kind === 'approval') watchDue(engine, run, task, config(engine.node(run.nodeId)));
+    if (run && !run.outcome && engine.isOpen(task) && task.dueDate && task.kind === 'approval')
+      watchDue(engine, run, task, config(engine.node(run.nodeId)));
   }
   for (const token of Object.values(engine.tokens)) {
     engine.hold();
@@ -379,6 +446,7 @@ async function resumeStep(engine: Engine, token: Token): Promise<Step> {
   if (node.type === 'userTask' && run) return awaitRun(engine, token, node, run);
   if (node.type === 'startTask' && run) return resubmitWait(engine, token, node, run, engine.tasks[run.taskIds[0]]);
   if (node.type === 'delay' && run) return delayWait(engine, token, run, engine.tasks[run.taskIds[0]]);
-  if (node.type === 'join' && token.regionId && engine.regions[token.regionId]) return joinWait(engine, token, node, engine.regions[token.regionId]);
+  if (node.type === 'join' && token.regionId && engine.regions[token.regionId])
+    return joinWait(engine, token, node, engine.regions[token.regionId]);
   return { jump: node.id };
 }

@@ -12,7 +12,8 @@ import type { TaskState } from './types.js';
 /** Initiator with the process switch `suspend`, or workflow:instance:manage. */
 function requireSuspender(engine: Engine, actor: m.Actor) {
   if (actor.manage) return;
-  if (actor.userId !== engine.info.initiatorId) fault('NOT_INITIATOR', 'Only the initiator or workflow:instance:manage may suspend or activate');
+  if (actor.userId !== engine.info.initiatorId)
+    fault('NOT_INITIATOR', 'Only the initiator or workflow:instance:manage may suspend or activate');
   requireSwitch(engine, null, 'suspend');
 }
 
@@ -42,7 +43,6 @@ function activateInstance(engine: Engine, actor: m.Actor, reason: string | null)
   engine.trail('activate', { userId: actor.userId, comment: reason, detail: { scope: 'instance' } });
 }
 
-
 export function registerSuspensionActions(engine: Engine) {
   const taskAction = defineTaskAction(engine);
 
@@ -52,7 +52,8 @@ export function registerSuspensionActions(engine: Engine) {
     (input) => {
       findTask(engine, input.taskId);
       if (engine.ended) fault('INVALID_STATE', `The instance has ended (${engine.status})`);
-      if (input.actor.userId !== engine.info.initiatorId) fault('NOT_INITIATOR', 'Only the initiator may withdraw the application');
+      if (input.actor.userId !== engine.info.initiatorId)
+        fault('NOT_INITIATOR', 'Only the initiator may withdraw the application');
       requireSwitch(engine, null, 'withdraw');
     },
     (input) => {
@@ -69,21 +70,36 @@ export function registerSuspensionActions(engine: Engine) {
     m.urge,
     (input) => {
       const task = requireLive(engine, input);
-      if (task.status === 'waiting') fault('INVALID_STATE', 'It is not this task\'s turn yet: nobody to urge');
-      if (input.actor.userId !== engine.info.initiatorId && !input.actor.monitor) fault('NOT_INITIATOR', 'Only the initiator (or workflow:monitor) may urge');
+      if (task.status === 'waiting') fault('INVALID_STATE', "It is not this task's turn yet: nobody to urge");
+      if (input.actor.userId !== engine.info.initiatorId && !input.actor.monitor)
+        fault('NOT_INITIATOR', 'Only the initiator (or workflow:monitor) may urge');
       requireSwitch(engine, null, 'urge');
       const last = engine.lastUrge[task.id];
       if (last && Date.parse(engine.now()) - Date.parse(last) < URGE_INTERVAL_MS) {
         const retryAfter = Math.ceil((Date.parse(last) + URGE_INTERVAL_MS - Date.parse(engine.now())) / 1000);
-        refuse('RATE_LIMITED', `This task was urged at ${last}: at most once per 10 minutes`, { retryAfterSeconds: retryAfter });
+        refuse('RATE_LIMITED', `This task was urged at ${last}: at most once per 10 minutes`, {
+          retryAfterSeconds: retryAfter,
+        });
       }
     },
     (input) => {
       const task = engine.tasks[input.taskId];
       engine.lastUrge[task.id] = engine.now();
       const who = handlersOf(task);
-      for (const userId of who) engine.notify(userId, 'urge', task.id, { activityId: task.activityId, name: task.name, by: input.actor.userId, message: input.message ?? null });
-      engine.trail('urge', trailOf(task, input.actor, input.message, { notified: who, candidates: task.assignee ? null : task.candidates }));
+      for (const userId of who)
+        engine.notify(userId, 'urge', task.id, {
+          activityId: task.activityId,
+          name: task.name,
+          by: input.actor.userId,
+          message: input.message ?? null,
+        });
+      engine.trail(
+        'urge',
+        trailOf(task, input.actor, input.message, {
+          notified: who,
+          candidates: task.assignee ? null : task.candidates,
+        }),
+      );
     },
   );
 
@@ -101,7 +117,8 @@ export function registerSuspensionActions(engine: Engine) {
       task.held = true;
       engine.changed(task);
       engine.trail('suspend', trailOf(task, input.actor, input.reason, { scope: 'task' }));
-      for (const userId of handlersOf(task)) engine.notify(userId, 'task_suspended', task.id, { activityId: task.activityId });
+      for (const userId of handlersOf(task))
+        engine.notify(userId, 'task_suspended', task.id, { activityId: task.activityId });
     },
   );
 
@@ -120,7 +137,8 @@ export function registerSuspensionActions(engine: Engine) {
       task.held = false;
       engine.changed(task);
       engine.trail('activate', trailOf(task, input.actor, input.reason, { scope: 'task' }));
-      for (const userId of handlersOf(task)) engine.notify(userId, 'task_activated', task.id, { activityId: task.activityId });
+      for (const userId of handlersOf(task))
+        engine.notify(userId, 'task_activated', task.id, { activityId: task.activityId });
       const run = runOf(engine, task);
       if (run) evaluate(engine, run, null);
     },
@@ -136,7 +154,8 @@ export function registerSuspensionActions(engine: Engine) {
     {
       validator: (input) => {
         if (engine.ended) fault('INVALID_STATE', `The instance has ended (${engine.status})`);
-        if (engine.status !== 'active') fault('INVALID_STATE', `The instance is ${engine.status}: only an active instance can be suspended`);
+        if (engine.status !== 'active')
+          fault('INVALID_STATE', `The instance is ${engine.status}: only an active instance can be suspended`);
         requireSuspender(engine, input.actor);
       },
     },
@@ -157,5 +176,4 @@ export function registerSuspensionActions(engine: Engine) {
       },
     },
   );
-
 }

@@ -16,11 +16,28 @@ export async function delay(engine: Engine, token: Token, node: DslNode): Promis
   const ms = typeof raw === 'number' ? raw : Number(resolveTemplateValue(raw, templateContext(engine)));
   if (!Number.isFinite(ms) || ms < 0) throw new NodeFailure(`delayMs is not a non-negative number: ${String(raw)}`);
   const run: NodeRun = {
-    id: engine.newId(), nodeId: node.id, tokenId: token.id, mode: 'single', threshold: 1, oneAtATime: false,
-    parentTaskId: null, taskIds: [], outcome: null, returnTarget: null, decidedBy: null, comment: null,
+    id: engine.newId(),
+    nodeId: node.id,
+    tokenId: token.id,
+    mode: 'single',
+    threshold: 1,
+    oneAtATime: false,
+    parentTaskId: null,
+    taskIds: [],
+    outcome: null,
+    returnTarget: null,
+    decidedBy: null,
+    comment: null,
   };
   engine.runs[run.id] = run;
-  const task = engine.createTask({ activityId: node.id, name: node.name ?? node.id, kind: 'delay', runId: run.id, status: 'waiting', dueDate: new Date(Date.parse(engine.now()) + ms).toISOString() });
+  const task = engine.createTask({
+    activityId: node.id,
+    name: node.name ?? node.id,
+    kind: 'delay',
+    runId: run.id,
+    status: 'waiting',
+    dueDate: new Date(Date.parse(engine.now()) + ms).toISOString(),
+  });
   run.taskIds.push(task.id);
   token.wakeAt = task.dueDate;
   return delayWait(engine, token, run, task);
@@ -29,7 +46,11 @@ export async function delay(engine: Engine, token: Token, node: DslNode): Promis
 export async function delayWait(engine: Engine, token: Token, run: NodeRun, task: TaskState): Promise<Step> {
   token.parked = true;
   engine.touch();
-  const early = await engine.park(() => !engine.isOpen(task), Math.max(0, Date.parse(token.wakeAt!) - Date.parse(engine.now())), `delay at ${task.name} until ${shortTime(token.wakeAt)}`);
+  const early = await engine.park(
+    () => !engine.isOpen(task),
+    Math.max(0, Date.parse(token.wakeAt!) - Date.parse(engine.now())),
+    `delay at ${task.name} until ${shortTime(token.wakeAt)}`,
+  );
   token.parked = false;
   token.wakeAt = null;
   if (!early) engine.closeTask(task, 'completed', 'Delay elapsed');
@@ -39,11 +60,25 @@ export async function delayWait(engine: Engine, token: Token, run: NodeRun, task
 
 export async function serviceTask(engine: Engine, node: DslNode): Promise<Step> {
   const cfg = (node.configuration ?? {}) as { functionName: string; param?: unknown };
-  const param = cfg.param === undefined || cfg.param === '' ? engine.variables : typeof cfg.param === 'string' ? resolveTemplateValue(cfg.param, templateContext(engine)) : cfg.param;
+  const param =
+    cfg.param === undefined || cfg.param === ''
+      ? engine.variables
+      : typeof cfg.param === 'string'
+        ? resolveTemplateValue(cfg.param, templateContext(engine))
+        : cfg.param;
   try {
-    const out = await local.runServiceFunction.executeWithOptions({ summary: `service function ${cfg.functionName} at ${nodeName(node)}` }, [
-      { name: cfg.functionName, param, variables: engine.variables, instanceId: engine.info.id, tenantId: engine.info.tenantId },
-    ]);
+    const out = await local.runServiceFunction.executeWithOptions(
+      { summary: `service function ${cfg.functionName} at ${nodeName(node)}` },
+      [
+        {
+          name: cfg.functionName,
+          param,
+          variables: engine.variables,
+          instanceId: engine.info.id,
+          tenantId: engine.info.tenantId,
+        },
+      ],
+    );
     Object.assign(engine.variables, out);
     engine.touch();
     return { follow: 'Success' };
@@ -55,11 +90,17 @@ export async function serviceTask(engine: Engine, node: DslNode): Promise<Step> 
   }
 }
 
-
 export async function httpCall(engine: Engine, token: Token, node: DslNode): Promise<Step> {
   const cfg = (node.configuration ?? {}) as {
-    url: string; method?: string; headers?: Record<string, string>; body?: unknown; timeoutMs?: number;
-    flattenOutput?: boolean; outputMappings?: Array<{ from: string; to: string }>; reservedKey?: string; allowedHosts?: string[];
+    url: string;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: unknown;
+    timeoutMs?: number;
+    flattenOutput?: boolean;
+    outputMappings?: Array<{ from: string; to: string }>;
+    reservedKey?: string;
+    allowedHosts?: string[];
   };
   const ctx = templateContext(engine);
   const timeoutMs = cfg.timeoutMs ?? 10_000;
@@ -67,7 +108,12 @@ export async function httpCall(engine: Engine, token: Token, node: DslNode): Pro
     url: renderTemplate(cfg.url, ctx),
     method: (cfg.method ?? 'GET').toUpperCase(),
     headers: Object.fromEntries(Object.entries(cfg.headers ?? {}).map(([k, v]) => [k, renderTemplate(String(v), ctx)])),
-    body: cfg.body === undefined ? undefined : typeof cfg.body === 'string' ? renderTemplate(cfg.body, ctx) : JSON.stringify(cfg.body),
+    body:
+      cfg.body === undefined
+        ? undefined
+        : typeof cfg.body === 'string'
+          ? renderTemplate(cfg.body, ctx)
+          : JSON.stringify(cfg.body),
     timeoutMs,
     allowedHosts: cfg.allowedHosts ?? null,
   };
@@ -104,7 +150,10 @@ export async function httpCall(engine: Engine, token: Token, node: DslNode): Pro
 
 function pick(value: unknown, path: string): unknown {
   let cur = value;
-  for (const part of path.replace(/^body\.?/, '').split('.').filter(Boolean)) {
+  for (const part of path
+    .replace(/^body\.?/, '')
+    .split('.')
+    .filter(Boolean)) {
     if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, part)) return null;
     cur = (cur as Record<string, unknown>)[part];
   }
@@ -115,31 +164,56 @@ export async function subProcess(engine: Engine, token: Token, node: DslNode): P
   const cfg = (node.configuration ?? {}) as { targetId: string };
   let start;
   try {
-    start = await local.prepareSubProcess.executeWithOptions({ summary: `prepare sub-process ${cfg.targetId} at ${nodeName(node)}` }, [
-      { tenantId: engine.info.tenantId, processKey: cfg.targetId, childInstanceId: engine.newId(), initiatorId: engine.info.initiatorId, parentInstanceId: engine.info.id, parentBusinessKey: engine.info.businessKey, nodeId: node.id, variables: engine.variables },
-    ]);
+    start = await local.prepareSubProcess.executeWithOptions(
+      { summary: `prepare sub-process ${cfg.targetId} at ${nodeName(node)}` },
+      [
+        {
+          tenantId: engine.info.tenantId,
+          processKey: cfg.targetId,
+          childInstanceId: engine.newId(),
+          initiatorId: engine.info.initiatorId,
+          parentInstanceId: engine.info.id,
+          parentBusinessKey: engine.info.businessKey,
+          nodeId: node.id,
+          variables: engine.variables,
+        },
+      ],
+    );
   } catch (err) {
     throw new NodeFailure(`sub-process ${cfg.targetId}: ${causeMessage(err)}`);
   }
-  engine.trail('system', { activityId: node.id, comment: `Started sub-process ${cfg.targetId}`, detail: { childInstanceId: start.input.instance.id } });
+  engine.trail('system', {
+    activityId: node.id,
+    comment: `Started sub-process ${cfg.targetId}`,
+    detail: { childInstanceId: start.input.instance.id },
+  });
   token.parked = true;
   engine.touch();
-  const child = await startChild<(input: unknown) => Promise<{ status: string; variables?: Record<string, unknown> }>>('approvalProcess', {
-    workflowId: start.workflowId,
-    args: [start.input],
-    taskQueue: workflowInfo().taskQueue,
-    typedSearchAttributes: [
-      { key: sa.ProcessKey, value: start.input.instance.processKey },
-      { key: sa.BusinessKey, value: start.input.instance.businessKey ?? '' },
-      { key: sa.InstanceStatus, value: 'active' },
-      { key: sa.Initiator, value: start.input.instance.initiatorId },
-      { key: sa.TenantId, value: start.input.instance.tenantId },
-      ...(start.input.instance.processVersion === null ? [] : [{ key: sa.ProcessVersion, value: start.input.instance.processVersion }]),
-    ],
-    staticSummary: staticSummaryOf(start.input.instance),
-    staticDetails: staticDetailsOf(start.input.instance, { instanceId: engine.info.id, nodeId: node.id }),
-    memo: { processName: start.input.instance.processName, processVersion: start.input.instance.processVersion, parentInstanceId: engine.info.id },
-  });
+  const child = await startChild<(input: unknown) => Promise<{ status: string; variables?: Record<string, unknown> }>>(
+    'approvalProcess',
+    {
+      workflowId: start.workflowId,
+      args: [start.input],
+      taskQueue: workflowInfo().taskQueue,
+      typedSearchAttributes: [
+        { key: sa.ProcessKey, value: start.input.instance.processKey },
+        { key: sa.BusinessKey, value: start.input.instance.businessKey ?? '' },
+        { key: sa.InstanceStatus, value: 'active' },
+        { key: sa.Initiator, value: start.input.instance.initiatorId },
+        { key: sa.TenantId, value: start.input.instance.tenantId },
+        ...(start.input.instance.processVersion === null
+          ? []
+          : [{ key: sa.ProcessVersion, value: start.input.instance.processVersion }]),
+      ],
+      staticSummary: staticSummaryOf(start.input.instance),
+      staticDetails: staticDetailsOf(start.input.instance, { instanceId: engine.info.id, nodeId: node.id }),
+      memo: {
+        processName: start.input.instance.processName,
+        processVersion: start.input.instance.processVersion,
+        parentInstanceId: engine.info.id,
+      },
+    },
+  );
   const result = await engine.parkOn(child.result());
   token.parked = false;
   if (result.status === 'completed') {

@@ -15,7 +15,12 @@ export function refuse(type: ErrorCode, message: string, data: Record<string, un
   throw ApplicationFailure.create({ type, message, details: [data], nonRetryable: true });
 }
 
-export const trailOf = (task: TaskState, actor: m.Actor, comment?: string | null, detail?: Record<string, unknown>) => ({
+export const trailOf = (
+  task: TaskState,
+  actor: m.Actor,
+  comment?: string | null,
+  detail?: Record<string, unknown>,
+) => ({
   activityId: task.activityId,
   taskId: task.id,
   userId: actor.userId,
@@ -26,24 +31,34 @@ export const trailOf = (task: TaskState, actor: m.Actor, comment?: string | null
 /** The assignee's own task: actionable, and not handed to a delegatee. */
 export function requireOwnTask(engine: Engine, input: m.TaskRef): TaskState {
   const task = requireActionable(engine, input);
-  if (task.owner) fault('INVALID_STATE', `The task is delegated by ${task.owner}: the delegatee approves, rejects or resolves it`);
+  if (task.owner)
+    fault('INVALID_STATE', `The task is delegated by ${task.owner}: the delegatee approves, rejects or resolves it`);
   return task;
 }
 
-
 export const isCandidate = (c: Candidates, actor: m.Actor) =>
-  c.userIds.includes(actor.userId) || c.roleIds.some((r) => actor.roles.includes(r)) || (actor.deptId !== null && c.deptIds.includes(actor.deptId));
+  c.userIds.includes(actor.userId) ||
+  c.roleIds.some((r) => actor.roles.includes(r)) ||
+  (actor.deptId !== null && c.deptIds.includes(actor.deptId));
 
 export const runOf = (engine: Engine, task: TaskState): NodeRun | undefined => engine.runs[task.runId];
 
 /** Tasks of a node activation (ballots and add-sign sub-tasks), without the multi-approver parent. */
-export const tasksOfActivation = (engine: Engine, run: NodeRun) => Object.values(engine.tasks).filter((t) => t.runId === run.id && t.id !== run.parentTaskId);
+export const tasksOfActivation = (engine: Engine, run: NodeRun) =>
+  Object.values(engine.tasks).filter((t) => t.runId === run.id && t.id !== run.parentTaskId);
 
 /** People who already hold an open task of the activation: they cannot be given another one. */
 export function requireNewToNode(engine: Engine, task: TaskState, userIds: string[]) {
   const run = runOf(engine, task);
-  const busy = run ? tasksOfActivation(engine, run).filter((t) => engine.isOpen(t) && t.assignee && userIds.includes(t.assignee)).map((t) => t.assignee!) : [];
-  if (busy.length) refuse('INVALID_TARGET', `Already an approver of this node: ${[...new Set(busy)].join(', ')}`, { userIds: [...new Set(busy)] });
+  const busy = run
+    ? tasksOfActivation(engine, run)
+        .filter((t) => engine.isOpen(t) && t.assignee && userIds.includes(t.assignee))
+        .map((t) => t.assignee!)
+    : [];
+  if (busy.length)
+    refuse('INVALID_TARGET', `Already an approver of this node: ${[...new Set(busy)].join(', ')}`, {
+      userIds: [...new Set(busy)],
+    });
 }
 
 export function requireTarget(input: m.HandoverInput, self: string): string {
@@ -55,17 +70,19 @@ export function requireTarget(input: m.HandoverInput, self: string): string {
 }
 
 /** An Update on one task: validate, apply, then answer once the instance is settled. */
-export const defineTaskAction = (engine: Engine) => <A extends m.TaskRef>(
-  def: UpdateDefinition<ActionResult, [A]>,
-  validate: (input: A) => void,
-  apply: (input: A) => Partial<ActionResult> | void,
-) =>
-  onUpdate<UpdateDefinition<ActionResult, [A]>>(
-    engine,
-    def,
-    (input) => {
-      const extra = apply(input);
-      return settle(engine, input.taskId, extra ?? {});
-    },
-    { validator: validate },
-  );
+export const defineTaskAction =
+  (engine: Engine) =>
+  <A extends m.TaskRef>(
+    def: UpdateDefinition<ActionResult, [A]>,
+    validate: (input: A) => void,
+    apply: (input: A) => Partial<ActionResult> | void,
+  ) =>
+    onUpdate<UpdateDefinition<ActionResult, [A]>>(
+      engine,
+      def,
+      (input) => {
+        const extra = apply(input);
+        return settle(engine, input.taskId, extra ?? {});
+      },
+      { validator: validate },
+    );

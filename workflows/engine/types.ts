@@ -3,7 +3,15 @@
 import type { ProcessDocument } from '../../src/dsl/index.js';
 
 // The status lists are declared once here; the HTTP schemas (src/shapes.ts) enumerate them too.
-export const INSTANCE_STATUSES = ['draft', 'active', 'suspended', 'completed', 'rejected', 'terminated', 'failed'] as const;
+export const INSTANCE_STATUSES = [
+  'draft',
+  'active',
+  'suspended',
+  'completed',
+  'rejected',
+  'terminated',
+  'failed',
+] as const;
 export const TASK_STATUSES = ['pending', 'active', 'waiting', 'suspended', 'completed', 'cancelled'] as const;
 export const TASK_KINDS = ['approval', 'handle', 'resubmit', 'delay'] as const;
 export type InstanceStatus = (typeof INSTANCE_STATUSES)[number];
@@ -11,14 +19,7 @@ export type TaskStatus = (typeof TASK_STATUSES)[number];
 export type TaskKind = (typeof TASK_KINDS)[number];
 export type AddSignPosition = 'before' | 'after' | 'parallel';
 export type TaskResult =
-  | 'approved'
-  | 'rejected'
-  | 'returned'
-  | 'withdrawn'
-  | 'cancelled'
-  | 'completed'
-  | 'auto_approved'
-  | 'auto_rejected';
+  'approved' | 'rejected' | 'returned' | 'withdrawn' | 'cancelled' | 'completed' | 'auto_approved' | 'auto_rejected';
 
 export const OPEN_TASK_STATUSES: readonly TaskStatus[] = ['pending', 'active', 'waiting', 'suspended'];
 export const ENDED_INSTANCE_STATUSES: readonly InstanceStatus[] = ['completed', 'rejected', 'terminated', 'failed'];

@@ -8,7 +8,14 @@ import { nodeName, shortTime } from './details.js';
 import type { TaskKind, TaskResult, TaskState } from './types.js';
 
 export interface UserTaskConfig {
-  approver?: { type: string; userIds?: string[]; roleIds?: string[]; deptIds?: string[]; levels?: number; expression?: string };
+  approver?: {
+    type: string;
+    userIds?: string[];
+    roleIds?: string[];
+    deptIds?: string[];
+    levels?: number;
+    expression?: string;
+  };
   approveMode?: ApproveMode;
   voteRule?: { type: 'majority' | 'percent' | 'count'; value?: number };
   sequential?: boolean;
@@ -65,7 +72,11 @@ function initiatorSelection(engine: Engine, expression: string | undefined): str
   if (!expression) return [];
   const value = resolveTemplateValue(expression, templateContext(engine));
   if (Array.isArray(value)) return value.map(String).filter(Boolean);
-  if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (typeof value === 'string')
+    return value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   return [];
 }
 
@@ -75,9 +86,10 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
   const kind: TaskKind = cfg.kind === 'handle' ? 'handle' : 'approval';
   const approver = { ...(cfg.approver ?? { type: 'user' }) };
   if (approver.type === 'initiatorSelect') approver.userIds = initiatorSelection(engine, approver.expression);
-  const resolved = await local.resolveApprovers.executeWithOptions({ summary: `resolve approvers for ${nodeName(node)}` }, [
-    { tenantId: engine.info.tenantId, initiatorId: engine.info.initiatorId, approver },
-  ]);
+  const resolved = await local.resolveApprovers.executeWithOptions(
+    { summary: `resolve approvers for ${nodeName(node)}` },
+    [{ tenantId: engine.info.tenantId, initiatorId: engine.info.initiatorId, approver }],
+  );
 
   const mode: ApproveMode = cfg.approveMode ?? 'single';
   const run: NodeRun = {
@@ -104,12 +116,26 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
     if (resolved.poolSize > 0) {
       const task = engine.createTask({ ...base, status: 'pending', candidates: resolved.pool, dueDate });
       run.taskIds.push(task.id);
-      engine.trail('assign', { activityId: node.id, taskId: task.id, detail: { reason: resolved.poolReason ?? 'candidate pool', candidates: resolved.pool } });
-      for (const userId of resolved.poolMembers) engine.notify(userId, 'task_claimable', task.id, { activityId: node.id, name });
+      engine.trail('assign', {
+        activityId: node.id,
+        taskId: task.id,
+        detail: { reason: resolved.poolReason ?? 'candidate pool', candidates: resolved.pool },
+      });
+      for (const userId of resolved.poolMembers)
+        engine.notify(userId, 'task_claimable', task.id, { activityId: node.id, name });
       watchDue(engine, run, task, cfg);
       return run;
     }
-    return applyEmptyPolicy(engine, run, node, cfg, resolved, 'the candidate pool has no active members', base, dueDate);
+    return applyEmptyPolicy(
+      engine,
+      run,
+      node,
+      cfg,
+      resolved,
+      'the candidate pool has no active members',
+      base,
+      dueDate,
+    );
   }
 
   // Self-approval rules when the initiator is among the approvers.
@@ -131,7 +157,16 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
   // The same person once.
   users = users.filter((u, i) => users.findIndex((v) => v.userId === u.userId) === i);
   if (users.length === 0) {
-    return applyEmptyPolicy(engine, run, node, cfg, resolved, resolved.problem ?? 'no approver resolved', base, dueDate);
+    return applyEmptyPolicy(
+      engine,
+      run,
+      node,
+      cfg,
+      resolved,
+      resolved.problem ?? 'no approver resolved',
+      base,
+      dueDate,
+    );
   }
 
   // Single mode with several people: a pool of them, first to claim decides.
@@ -139,7 +174,11 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
     const candidates = { ...emptyCandidates(), userIds: users.map((u) => u.userId) };
     const task = engine.createTask({ ...base, status: 'pending', candidates, dueDate });
     run.taskIds.push(task.id);
-    engine.trail('assign', { activityId: node.id, taskId: task.id, detail: { reason: 'single approval among several people: first to claim decides', approvers: users } });
+    engine.trail('assign', {
+      activityId: node.id,
+      taskId: task.id,
+      detail: { reason: 'single approval among several people: first to claim decides', approvers: users },
+    });
     watchDue(engine, run, task, cfg);
     return run;
   }
@@ -161,8 +200,18 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
     run.taskIds.push(task.id);
     engine.trail('assign', { activityId: node.id, taskId: task.id, userId: u.userId, detail: { reason: u.reason } });
     if (u.auto) {
-      engine.closeTask(task, 'auto_approved', 'Approved automatically: the approver is the initiator (selfApproval autoApprove)');
-      engine.trail('auto_approve', { activityId: node.id, taskId: task.id, userId: u.userId, comment: task.comment, detail: { rule: 'selfApproval: autoApprove' } });
+      engine.closeTask(
+        task,
+        'auto_approved',
+        'Approved automatically: the approver is the initiator (selfApproval autoApprove)',
+      );
+      engine.trail('auto_approve', {
+        activityId: node.id,
+        taskId: task.id,
+        userId: u.userId,
+        comment: task.comment,
+        detail: { rule: 'selfApproval: autoApprove' },
+      });
     } else if (active) watchDue(engine, run, task, cfg);
   });
   evaluate(engine, run, null);
@@ -187,7 +236,12 @@ function applyEmptyPolicy(
     const task = engine.createTask({ ...base, status: 'active', variables: fallback });
     run.taskIds.push(task.id);
     engine.closeTask(task, 'auto_approved', `Approved automatically: ${why} (emptyApproverPolicy auto_approve)`);
-    engine.trail('auto_approve', { activityId: node.id, taskId: task.id, comment: task.comment, detail: { rule: 'emptyApproverPolicy: auto_approve', ...fallback } });
+    engine.trail('auto_approve', {
+      activityId: node.id,
+      taskId: task.id,
+      comment: task.comment,
+      detail: { rule: 'emptyApproverPolicy: auto_approve', ...fallback },
+    });
     run.outcome = 'approved';
     return run;
   }
@@ -202,21 +256,40 @@ function applyEmptyPolicy(
       dueDate,
     });
     run.taskIds.push(task.id);
-    engine.trail('assign', { activityId: node.id, taskId: task.id, userId: single ? admins[0] : null, detail: { reason: `emptyApproverPolicy tenant_admin: ${why}`, ...fallback } });
+    engine.trail('assign', {
+      activityId: node.id,
+      taskId: task.id,
+      userId: single ? admins[0] : null,
+      detail: { reason: `emptyApproverPolicy tenant_admin: ${why}`, ...fallback },
+    });
     watchDue(engine, run, task, cfg);
     return run;
   }
   const task = engine.createTask({ ...base, status: 'pending', variables: fallback, dueDate });
   run.taskIds.push(task.id);
-  engine.trail('assign', { activityId: node.id, taskId: task.id, detail: { reason: `emptyApproverPolicy park: ${why}; waits for an admin to add candidates or reassign`, ...fallback } });
+  engine.trail('assign', {
+    activityId: node.id,
+    taskId: task.id,
+    detail: {
+      reason: `emptyApproverPolicy park: ${why}; waits for an admin to add candidates or reassign`,
+      ...fallback,
+    },
+  });
   return run;
 }
 
 /** Records one ballot and decides the node when its outcome is known. */
-export function decide(engine: Engine, task: TaskState, result: TaskResult, actorId: string | null, comment: string | null) {
+export function decide(
+  engine: Engine,
+  task: TaskState,
+  result: TaskResult,
+  actorId: string | null,
+  comment: string | null,
+) {
   const run = engine.runs[task.runId];
   engine.closeTask(task, result, comment);
-  const type = result === 'approved' ? 'approve' : result === 'rejected' ? 'reject' : result === 'completed' ? 'complete' : result;
+  const type =
+    result === 'approved' ? 'approve' : result === 'rejected' ? 'reject' : result === 'completed' ? 'complete' : result;
   engine.trail(type, { activityId: task.activityId, taskId: task.id, userId: actorId, comment });
   if (run) evaluate(engine, run, actorId);
 }
@@ -226,7 +299,9 @@ const rejectedResults: Array<TaskResult | null> = ['rejected', 'auto_rejected'];
 
 /** The add-sign sub-tasks of a task (removed ones only when asked). */
 export function addedSigners(engine: Engine, taskId: string, withRemoved = false): TaskState[] {
-  return Object.values(engine.tasks).filter((t) => t.parentTaskId === taskId && t.position && (withRemoved || !t.removed));
+  return Object.values(engine.tasks).filter(
+    (t) => t.parentTaskId === taskId && t.position && (withRemoved || !t.removed),
+  );
 }
 
 export type BallotState = 'approved' | 'rejected' | 'open' | 'void';
@@ -249,7 +324,12 @@ function advanceAddSigns(engine: Engine, run: NodeRun) {
     if (!signers.length) continue;
     if (engine.isOpen(task)) {
       const before = signers.filter((s) => s.position === 'before');
-      if (task.status === 'waiting' && before.length && !before.some((s) => engine.isOpen(s) || rejectedResults.includes(s.result))) engine.setStatus(task, 'active');
+      if (
+        task.status === 'waiting' &&
+        before.length &&
+        !before.some((s) => engine.isOpen(s) || rejectedResults.includes(s.result))
+      )
+        engine.setStatus(task, 'active');
     } else if (approvedResults.includes(task.result)) {
       const cfg = config(engine.node(run.nodeId));
       for (const s of signers) {
@@ -272,7 +352,9 @@ export function evaluate(engine: Engine, run: NodeRun, actorId: string | null) {
   const rejections = states.filter((s) => s === 'rejected').length;
   const open = states.filter((s) => s === 'open').length;
   // A rejection by an added signer is the node's rejection, whatever the approve mode.
-  const signerRejected = Object.values(engine.tasks).some((t) => t.runId === run.id && t.position && !t.removed && rejectedResults.includes(t.result));
+  const signerRejected = Object.values(engine.tasks).some(
+    (t) => t.runId === run.id && t.position && !t.removed && rejectedResults.includes(t.result),
+  );
   let outcome: 'approved' | 'rejected' | null = null;
   if (signerRejected) outcome = 'rejected';
   else if (run.mode === 'vote') {
@@ -285,7 +367,8 @@ export function evaluate(engine: Engine, run: NodeRun, actorId: string | null) {
   if (!outcome) {
     // A ballot not started yet: waiting for its turn, with no added signers of its own.
     const notStarted = (t: TaskState) =>
-      (t.status === 'waiting' || (t.status === 'suspended' && t.suspendedFrom === 'waiting')) && addedSigners(engine, t.id, true).length === 0;
+      (t.status === 'waiting' || (t.status === 'suspended' && t.suspendedFrom === 'waiting')) &&
+      addedSigners(engine, t.id, true).length === 0;
     if (run.oneAtATime && !ballots.some((t, i) => states[i] === 'open' && !notStarted(t))) {
       const next = ballots.find(notStarted);
       if (next && next.status === 'waiting') {
@@ -299,8 +382,10 @@ export function evaluate(engine: Engine, run: NodeRun, actorId: string | null) {
   }
   run.outcome = outcome;
   run.decidedBy = actorId;
-  for (const t of Object.values(engine.tasks)) if (t.runId === run.id && t.id !== run.parentTaskId) engine.closeTask(t, 'cancelled');
-  if (run.parentTaskId) engine.closeTask(engine.tasks[run.parentTaskId], outcome === 'approved' ? 'approved' : 'rejected');
+  for (const t of Object.values(engine.tasks))
+    if (t.runId === run.id && t.id !== run.parentTaskId) engine.closeTask(t, 'cancelled');
+  if (run.parentTaskId)
+    engine.closeTask(engine.tasks[run.parentTaskId], outcome === 'approved' ? 'approved' : 'rejected');
 }
 
 /** A durable timer per task with a due date: remind, or decide for the approver. */
@@ -310,7 +395,12 @@ export function watchDue(engine: Engine, run: NodeRun, task: TaskState, cfg: Use
   void (async () => {
     const ms = Math.max(0, Date.parse(task.dueDate!) - Date.parse(engine.now()));
     const whom = task.assignee ?? (task.candidates.userIds.join(', ') || 'the pool');
-    const what = action === 'remind' ? `remind ${whom}` : action === 'autoApprove' ? `auto-approve for ${whom}` : `auto-reject for ${whom}`;
+    const what =
+      action === 'remind'
+        ? `remind ${whom}`
+        : action === 'autoApprove'
+          ? `auto-approve for ${whom}`
+          : `auto-reject for ${whom}`;
     const summary = `${what} at ${task.name} (due ${shortTime(task.dueDate)})`;
     const closed = await condition(() => engine.ended || !engine.isOpen(task) || run.outcome !== null, ms, { summary });
     if (closed) return;
@@ -319,14 +409,32 @@ export function watchDue(engine: Engine, run: NodeRun, task: TaskState, cfg: Use
     if (engine.ended || !engine.isOpen(task) || run.outcome !== null) return;
     if (action === 'remind' || task.status !== 'active') {
       const who = task.assignee ? [task.assignee] : task.candidates.userIds;
-      for (const userId of who) engine.notify(userId, 'task_overdue', task.id, { activityId: task.activityId, name: task.name, dueDate: task.dueDate });
-      engine.trail('system', { activityId: task.activityId, taskId: task.id, comment: 'Reminder: the task is overdue', detail: { rule: 'timeout: remind', dueDate: task.dueDate } });
+      for (const userId of who)
+        engine.notify(userId, 'task_overdue', task.id, {
+          activityId: task.activityId,
+          name: task.name,
+          dueDate: task.dueDate,
+        });
+      engine.trail('system', {
+        activityId: task.activityId,
+        taskId: task.id,
+        comment: 'Reminder: the task is overdue',
+        detail: { rule: 'timeout: remind', dueDate: task.dueDate },
+      });
       return;
     }
     const approved = action === 'autoApprove';
-    const comment = approved ? 'Approved automatically: the task passed its due date (timeout autoApprove)' : 'Rejected automatically: the task passed its due date (timeout autoReject)';
+    const comment = approved
+      ? 'Approved automatically: the task passed its due date (timeout autoApprove)'
+      : 'Rejected automatically: the task passed its due date (timeout autoReject)';
     engine.closeTask(task, approved ? 'auto_approved' : 'auto_rejected', comment);
-    engine.trail(approved ? 'auto_approve' : 'auto_reject', { activityId: task.activityId, taskId: task.id, userId: task.assignee, comment, detail: { rule: `timeout: ${action}` } });
+    engine.trail(approved ? 'auto_approve' : 'auto_reject', {
+      activityId: task.activityId,
+      taskId: task.id,
+      userId: task.assignee,
+      comment,
+      detail: { rule: `timeout: ${action}` },
+    });
     evaluate(engine, run, null);
   })();
 }

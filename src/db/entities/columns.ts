@@ -7,17 +7,24 @@ export const createdAt = () => p.datetime().onCreate(() => new Date());
 /** created_at and updated_at, set by the ORM on insert and update. */
 export const timestamps = () => ({
   createdAt: createdAt(),
-  updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  updatedAt: p
+    .datetime()
+    .onCreate(() => new Date())
+    .onUpdate(() => new Date()),
 });
 
 /**
  * An entity of a tenant's directory: keyed by (tenant_id, its own `properties`' primary key), with
  * created_at and updated_at.
  */
-export function tenantEntity<const TName extends string, const TTableName extends string, const TProperties extends Record<string, any>>(
-  name: TName,
-  tableName: TTableName,
-  properties: TProperties,
-) {
-  return defineEntity({ name, tableName, properties: { tenantId: p.string().primary(), ...properties, ...timestamps() } });
+export function tenantEntity<
+  const TName extends string,
+  const TTableName extends string,
+  const TProperties extends Record<string, any>,
+>(name: TName, tableName: TTableName, properties: TProperties) {
+  return defineEntity({
+    name,
+    tableName,
+    properties: { tenantId: p.string().primary(), ...properties, ...timestamps() },
+  });
 }

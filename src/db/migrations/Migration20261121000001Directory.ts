@@ -47,6 +47,8 @@ export class Migration20261121000001Directory extends Migration {
   }
 
   override down(): void {
-    this.addSql('drop table rate_limits; drop table users; drop table departments; drop table roles; drop table tenants;');
+    this.addSql(
+      'drop table rate_limits; drop table users; drop table departments; drop table roles; drop table tenants;',
+    );
   }
 }

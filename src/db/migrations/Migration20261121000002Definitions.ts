@@ -21,9 +21,13 @@ export class Migration20261121000002Definitions extends Migration {
       updated_at timestamptz not null default now(),
       deployed_at timestamptz,
       check ((status = 'draft') = (version is null)))`);
-    this.addSql(`create unique index process_definitions_version_uq on process_definitions (tenant_id, key, version) where version is not null`);
+    this.addSql(
+      `create unique index process_definitions_version_uq on process_definitions (tenant_id, key, version) where version is not null`,
+    );
     // The database itself guarantees at most one active version per key and tenant.
-    this.addSql(`create unique index process_definitions_active_uq on process_definitions (tenant_id, key) where status = 'active'`);
+    this.addSql(
+      `create unique index process_definitions_active_uq on process_definitions (tenant_id, key) where status = 'active'`,
+    );
     this.addSql(`create index process_definitions_list_idx on process_definitions (tenant_id, created_at desc, id)`);
   }
 

@@ -57,12 +57,16 @@ export class Migration20261121000003Runtime extends Migration {
     this.addSql(`create table instances (${instanceColumns})`);
     this.addSql(`create table instances_archive (${instanceColumns})`);
     // A business key is taken while an instance with it is running or suspended.
-    this.addSql(`create unique index instances_live_business_key on instances (tenant_id, business_key) where status in ('active', 'suspended') and business_key is not null`);
+    this.addSql(
+      `create unique index instances_live_business_key on instances (tenant_id, business_key) where status in ('active', 'suspended') and business_key is not null`,
+    );
     this.addSql(`create index instances_tenant_status on instances (tenant_id, status, start_time desc)`);
     this.addSql(`create index instances_initiator on instances (tenant_id, initiator_id, start_time desc)`);
     this.addSql(`create index instances_definition on instances (definition_id)`);
     this.addSql(`create index instances_archive_tenant on instances_archive (tenant_id, start_time desc)`);
-    this.addSql(`create index instances_archive_initiator on instances_archive (tenant_id, initiator_id, start_time desc)`);
+    this.addSql(
+      `create index instances_archive_initiator on instances_archive (tenant_id, initiator_id, start_time desc)`,
+    );
 
     this.addSql(`create table tasks (${taskColumns})`);
     this.addSql(`create table tasks_archive (${taskColumns})`);
@@ -124,6 +128,8 @@ export class Migration20261121000003Runtime extends Migration {
   }
 
   override down(): void {
-    this.addSql('drop table notifications, task_comments, cc_records, trail, tasks_archive, tasks, instances_archive, instances');
+    this.addSql(
+      'drop table notifications, task_comments, cc_records, trail, tasks_archive, tasks, instances_archive, instances',
+    );
   }
 }

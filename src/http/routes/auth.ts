@@ -10,7 +10,11 @@ import type { AppDeps } from '../../context.js';
 import { clientAddress } from '../client-address.js';
 
 const LoginBody = z
-  .object({ username: z.string().min(1).max(200), password: z.string().min(1).max(1000), tenantId: z.string().min(1).optional() })
+  .object({
+    username: z.string().min(1).max(200),
+    password: z.string().min(1).max(1000),
+    tenantId: z.string().min(1).optional(),
+  })
   .strict()
   .openapi('LoginRequest');
 

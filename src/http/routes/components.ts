@@ -4,7 +4,12 @@ import { json, ok } from '../envelope.js';
 import { createRouter, defineRoute } from '../router.js';
 
 const ComponentQuery = z.object({
-  scope: z.enum(['bpm', 'rulechain']).openapi({ param: { name: 'scope', in: 'query' }, description: '`bpm`: process node types; `rulechain`: rule-chain components' }),
+  scope: z
+    .enum(['bpm', 'rulechain'])
+    .openapi({
+      param: { name: 'scope', in: 'query' },
+      description: '`bpm`: process node types; `rulechain`: rule-chain components',
+    }),
 });
 
 const Component = z
@@ -15,7 +20,14 @@ const Component = z
 export function componentRoutes() {
   const r = createRouter();
   r.openapi(
-    defineRoute({ method: 'get', path: '/', tags: ['components'], summary: 'Component listing for a scope', request: { query: ComponentQuery }, responses: { 200: json(Component.array()) } }),
+    defineRoute({
+      method: 'get',
+      path: '/',
+      tags: ['components'],
+      summary: 'Component listing for a scope',
+      request: { query: ComponentQuery },
+      responses: { 200: json(Component.array()) },
+    }),
     (c) => c.json(ok(componentCatalogue(c.req.valid('query').scope)), 200),
   );
   return r;

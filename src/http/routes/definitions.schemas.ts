@@ -4,7 +4,9 @@ import { IsoDate } from '../../shapes.js';
 import { PageQuery } from '../../paging.js';
 
 /** The DSL document itself: its content is checked by the DSL validator (422), not here. */
-export const Dsl = z.record(z.string(), z.unknown()).openapi('ProcessDsl', { description: 'Process document in the rule-chain DSL (docs/dsl.md)' });
+export const Dsl = z
+  .record(z.string(), z.unknown())
+  .openapi('ProcessDsl', { description: 'Process document in the rule-chain DSL (docs/dsl.md)' });
 
 export const Definition = z
   .object({
@@ -32,7 +34,8 @@ export const DefinitionQuery = PageQuery.extend({
 
 export const DslBody = z.object({ dsl: Dsl }).strict().openapi('DefinitionDslBody');
 
-const exactlyOne = (a: string, b: string) => (v: Record<string, unknown>) => (v[a] === undefined) !== (v[b] === undefined);
+const exactlyOne = (a: string, b: string) => (v: Record<string, unknown>) =>
+  (v[a] === undefined) !== (v[b] === undefined);
 
 export const DeployBody = z
   .object({ dsl: Dsl.optional(), draftId: z.string().min(1).optional() })
@@ -41,7 +44,9 @@ export const DeployBody = z
   .openapi('DefinitionDeployBody');
 
 export const ImportForm = z
-  .object({ file: z.instanceof(File).openapi({ type: 'string', format: 'binary', description: 'The DSL as a .json file' }) })
+  .object({
+    file: z.instanceof(File).openapi({ type: 'string', format: 'binary', description: 'The DSL as a .json file' }),
+  })
   .strict()
   .openapi('DefinitionImportForm');
 
@@ -60,12 +65,22 @@ export const ConditionResult = z.object({
   error: z.string().nullable(),
 });
 
-export const ConditionsReport = z.object({ valid: z.boolean(), results: z.array(ConditionResult) }).openapi('ConditionsReport');
+export const ConditionsReport = z
+  .object({ valid: z.boolean(), results: z.array(ConditionResult) })
+  .openapi('ConditionsReport');
 
 export const Category = z
   .object({
     category: z.string().nullable(),
-    definitions: z.array(z.object({ id: z.string(), key: z.string(), name: z.string(), version: z.number().int().nullable(), description: z.string().nullable() })),
+    definitions: z.array(
+      z.object({
+        id: z.string(),
+        key: z.string(),
+        name: z.string(),
+        version: z.number().int().nullable(),
+        description: z.string().nullable(),
+      }),
+    ),
   })
   .openapi('DefinitionCategory');
 

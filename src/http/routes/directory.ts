@@ -35,20 +35,52 @@ interface Resource<E, V extends z.ZodType, C extends z.ZodType, P extends z.ZodT
 
 /** A resource with its types checked (each service against its schemas), then erased for the one generic router. */
 type AnyResource = Resource<unknown, z.ZodType, z.ZodType, z.ZodType, z.ZodObject>;
-const resource = <E, V extends z.ZodType, C extends z.ZodType, P extends z.ZodType, Q extends z.ZodObject>(res: Resource<E, V, C, P, Q>) => res as unknown as AnyResource;
+const resource = <E, V extends z.ZodType, C extends z.ZodType, P extends z.ZodType, Q extends z.ZodObject>(
+  res: Resource<E, V, C, P, Q>,
+) => res as unknown as AnyResource;
 
 const users = resource({
-  noun: 'user', key: 'id', view: s.User, create: s.UserCreate, patch: s.UserPatch, query: s.UserQuery, toView: directory.userView,
-  list: directory.listUsers, get: directory.getUser, add: directory.createUser, change: directory.updateUser, remove: directory.deleteUser,
+  noun: 'user',
+  key: 'id',
+  view: s.User,
+  create: s.UserCreate,
+  patch: s.UserPatch,
+  query: s.UserQuery,
+  toView: directory.userView,
+  list: directory.listUsers,
+  get: directory.getUser,
+  add: directory.createUser,
+  change: directory.updateUser,
+  remove: directory.deleteUser,
 });
 const departments = resource({
-  noun: 'department', key: 'id', view: s.Department, create: s.DepartmentCreate, patch: s.DepartmentPatch, query: s.DepartmentQuery, toView: directory.departmentView,
-  list: directory.listDepartments, get: directory.getDepartment, add: directory.createDepartment, change: directory.updateDepartment, remove: directory.deleteDepartment,
+  noun: 'department',
+  key: 'id',
+  view: s.Department,
+  create: s.DepartmentCreate,
+  patch: s.DepartmentPatch,
+  query: s.DepartmentQuery,
+  toView: directory.departmentView,
+  list: directory.listDepartments,
+  get: directory.getDepartment,
+  add: directory.createDepartment,
+  change: directory.updateDepartment,
+  remove: directory.deleteDepartment,
   deleteNote: '409 while it has members or sub-departments',
 });
 const roles = resource({
-  noun: 'role', key: 'code', view: s.Role, create: s.RoleCreate, patch: s.RolePatch, query: s.RoleQuery, toView: directory.roleView,
-  list: directory.listRoles, get: directory.getRole, add: directory.createRole, change: directory.updateRole, remove: directory.deleteRole,
+  noun: 'role',
+  key: 'code',
+  view: s.Role,
+  create: s.RoleCreate,
+  patch: s.RolePatch,
+  query: s.RoleQuery,
+  toView: directory.roleView,
+  list: directory.listRoles,
+  get: directory.getRole,
+  add: directory.createRole,
+  change: directory.updateRole,
+  remove: directory.deleteRole,
   deleteNote: '409 while users hold it',
 });
 
@@ -60,26 +92,72 @@ function resourceRoutes(res: AnyResource) {
   const params = z.object({ [res.key]: z.string().openapi({ param: { name: res.key, in: 'path' } }) });
   const a = `a ${res.noun}`;
   r.openapi(
-    defineRoute({ method: 'get', path: '/', tags, middleware, summary: `List ${res.noun}s`, request: { query: res.query }, responses: { 200: json(page(res.view)) } }),
+    defineRoute({
+      method: 'get',
+      path: '/',
+      tags,
+      middleware,
+      summary: `List ${res.noun}s`,
+      request: { query: res.query },
+      responses: { 200: json(page(res.view)) },
+    }),
     async (c) => c.json(ok(await res.list(em(c), c.get('principal').tenantId, c.req.valid('query'))), 200),
   );
   r.openapi(
-    defineRoute({ method: 'get', path, tags, middleware, summary: `Get ${a}`, request: { params }, responses: { 200: json(res.view) } }),
-    async (c) => c.json(ok(res.toView(await res.get(em(c), c.get('principal').tenantId, c.req.valid('param')[res.key]))), 200),
+    defineRoute({
+      method: 'get',
+      path,
+      tags,
+      middleware,
+      summary: `Get ${a}`,
+      request: { params },
+      responses: { 200: json(res.view) },
+    }),
+    async (c) =>
+      c.json(ok(res.toView(await res.get(em(c), c.get('principal').tenantId, c.req.valid('param')[res.key]))), 200),
   );
   r.openapi(
-    defineRoute({ method: 'post', path: '/', tags, middleware, summary: `Create ${a}`, request: { body: jsonBody(res.create) }, responses: { 201: json(res.view, 'Created') } }),
+    defineRoute({
+      method: 'post',
+      path: '/',
+      tags,
+      middleware,
+      summary: `Create ${a}`,
+      request: { body: jsonBody(res.create) },
+      responses: { 201: json(res.view, 'Created') },
+    }),
     async (c) => c.json(ok(res.toView(await res.add(em(c), c.get('principal').tenantId, c.req.valid('json')))), 201),
   );
   r.openapi(
-    defineRoute({ method: 'patch', path, tags, middleware, summary: `Update ${a} (partial)`, request: { params, body: jsonBody(res.patch) }, responses: { 200: json(res.view) } }),
+    defineRoute({
+      method: 'patch',
+      path,
+      tags,
+      middleware,
+      summary: `Update ${a} (partial)`,
+      request: { params, body: jsonBody(res.patch) },
+      responses: { 200: json(res.view) },
+    }),
     async (c) => {
       const p = c.get('principal');
-      return c.json(ok(res.toView(await res.change(em(c), p.tenantId, c.req.valid('param')[res.key], c.req.valid('json'), p.userId))), 200);
+      return c.json(
+        ok(
+          res.toView(await res.change(em(c), p.tenantId, c.req.valid('param')[res.key], c.req.valid('json'), p.userId)),
+        ),
+        200,
+      );
     },
   );
   r.openapi(
-    defineRoute({ method: 'delete', path, tags, middleware, summary: `Delete ${a}${res.deleteNote ? ` (${res.deleteNote})` : ''}`, request: { params }, responses: { 200: json(Deleted) } }),
+    defineRoute({
+      method: 'delete',
+      path,
+      tags,
+      middleware,
+      summary: `Delete ${a}${res.deleteNote ? ` (${res.deleteNote})` : ''}`,
+      request: { params },
+      responses: { 200: json(Deleted) },
+    }),
     async (c) => {
       const p = c.get('principal');
       await res.remove(em(c), p.tenantId, c.req.valid('param')[res.key], p.userId);
@@ -96,9 +174,18 @@ export const roleRoutes = () => resourceRoutes(roles);
 export function tenantRoutes() {
   const r = createRouter();
   r.openapi(
-    defineRoute({ method: 'post', path: '/', tags: ['tenants'], middleware: [requirePermission(Permissions.ALL)], summary: 'Create a tenant with its admin role and first admin (needs * in the system tenant)', request: { body: jsonBody(s.TenantCreate) }, responses: { 201: json(s.TenantCreated, 'Created') } }),
+    defineRoute({
+      method: 'post',
+      path: '/',
+      tags: ['tenants'],
+      middleware: [requirePermission(Permissions.ALL)],
+      summary: 'Create a tenant with its admin role and first admin (needs * in the system tenant)',
+      request: { body: jsonBody(s.TenantCreate) },
+      responses: { 201: json(s.TenantCreated, 'Created') },
+    }),
     async (c) => {
-      if (c.get('principal').tenantId !== SYSTEM_TENANT) throw new AppError('FORBIDDEN', 'Only administrators of the system tenant create tenants');
+      if (c.get('principal').tenantId !== SYSTEM_TENANT)
+        throw new AppError('FORBIDDEN', 'Only administrators of the system tenant create tenants');
       return c.json(ok(await directory.createTenant(em(c), c.req.valid('json'))), 201);
     },
   );

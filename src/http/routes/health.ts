@@ -3,7 +3,9 @@ import { temporalReachable } from '../../temporal/client.js';
 import { createRouter, defineRoute } from '../router.js';
 import type { AppDeps } from '../../context.js';
 
-const Health = z.object({ status: z.enum(['ok', 'unavailable']), checks: z.record(z.string(), z.boolean()).optional() }).openapi('Health');
+const Health = z
+  .object({ status: z.enum(['ok', 'unavailable']), checks: z.record(z.string(), z.boolean()).optional() })
+  .openapi('Health');
 
 async function pgReachable(deps: AppDeps): Promise<boolean> {
   try {
@@ -17,7 +19,14 @@ async function pgReachable(deps: AppDeps): Promise<boolean> {
 export function healthRoutes(deps: AppDeps) {
   const r = createRouter({ secured: false });
   r.openapi(
-    defineRoute({ method: 'get', path: '/healthz', tags: ['health'], summary: 'Process up', secured: false, responses: { 200: { description: 'Up', content: { 'application/json': { schema: Health } } } } }),
+    defineRoute({
+      method: 'get',
+      path: '/healthz',
+      tags: ['health'],
+      summary: 'Process up',
+      secured: false,
+      responses: { 200: { description: 'Up', content: { 'application/json': { schema: Health } } } },
+    }),
     (c) => c.json({ status: 'ok' as const }, 200),
   );
   r.openapi(

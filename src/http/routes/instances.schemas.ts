@@ -14,7 +14,9 @@ export const Upcoming = z
   })
   .openapi('UpcomingNode');
 
-export const InstanceWithTrail = Instance.extend({ trail: z.array(TrailEntry), upcoming: z.array(Upcoming) }).openapi('InstanceWithTrail');
+export const InstanceWithTrail = Instance.extend({ trail: z.array(TrailEntry), upcoming: z.array(Upcoming) }).openapi(
+  'InstanceWithTrail',
+);
 
 export const InstanceDetail = z
   .object({
@@ -39,7 +41,14 @@ export const StartBody = z
 export const Started = z.object({ instanceId: z.string(), instance: Instance }).openapi('StartedInstance');
 
 /** The instance's process fields as a task carries them, and the copy's own. */
-export const CcRecord = Task.pick({ instanceId: true, processKey: true, processName: true, businessKey: true, initiatorId: true, activityId: true })
+export const CcRecord = Task.pick({
+  instanceId: true,
+  processKey: true,
+  processName: true,
+  businessKey: true,
+  initiatorId: true,
+  activityId: true,
+})
   .extend({
     status: z.string(),
     ccTime: IsoDate,
@@ -47,10 +56,18 @@ export const CcRecord = Task.pick({ instanceId: true, processKey: true, processN
   })
   .openapi('CcRecord');
 
-export const ActionBody = z.object({ reason: z.string().max(2000).optional(), comment: z.string().max(2000).optional() }).strict().openapi('InstanceActionBody');
+export const ActionBody = z
+  .object({ reason: z.string().max(2000).optional(), comment: z.string().max(2000).optional() })
+  .strict()
+  .openapi('InstanceActionBody');
 export const InstanceStatus = z.object({ id: z.string(), status: z.string() }).openapi('InstanceStatus');
 export const SetVariablesBody = z.object({ variables: VariablesInput }).strict().openapi('SetVariables');
-export const UpdateVariableBody = z.object({ value: z.unknown().refine(variablesSizeOk, { message: VARIABLES_TOO_LARGE }) }).strict().openapi('UpdateVariable');
+export const UpdateVariableBody = z
+  .object({ value: z.unknown().refine(variablesSizeOk, { message: VARIABLES_TOO_LARGE }) })
+  .strict()
+  .openapi('UpdateVariable');
 
 export const IdParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
-export const VariableParam = IdParam.extend({ variableName: z.string().openapi({ param: { name: 'variableName', in: 'path' } }) });
+export const VariableParam = IdParam.extend({
+  variableName: z.string().openapi({ param: { name: 'variableName', in: 'path' } }),
+});

@@ -19,42 +19,107 @@ export function instanceRoutes(deps: AppDeps) {
   const r = createRouter();
 
   r.openapi(
-    defineRoute({ middleware: [requirePermission(Permissions.INSTANCE_START, Permissions.CREATE)], method: 'post', path: '/start', tags, summary: 'Start an instance (or create a draft with draft: true)', request: { body: jsonBody(s.StartBody) }, responses: { 201: json(s.Started, 'Started') } }),
+    defineRoute({
+      middleware: [requirePermission(Permissions.INSTANCE_START, Permissions.CREATE)],
+      method: 'post',
+      path: '/start',
+      tags,
+      summary: 'Start an instance (or create a draft with draft: true)',
+      request: { body: jsonBody(s.StartBody) },
+      responses: { 201: json(s.Started, 'Started') },
+    }),
     async (c) => {
       const p = c.get('principal');
       return c.json(ok(await instances.startInstance(deps, p, c.req.valid('json'))), 201);
     },
   );
   r.openapi(
-    defineRoute({ method: 'get', path: '/', tags, summary: 'Instances (runtime and archive merged)', request: { query: s.InstanceQuery }, responses: { 200: json(page(s.Instance)) } }),
+    defineRoute({
+      method: 'get',
+      path: '/',
+      tags,
+      summary: 'Instances (runtime and archive merged)',
+      request: { query: s.InstanceQuery },
+      responses: { 200: json(page(s.Instance)) },
+    }),
     async (c) => c.json(ok(await instances.listInstances(deps, c.get('principal'), c.req.valid('query'))), 200),
   );
   r.openapi(
-    defineRoute({ method: 'get', path: '/todo', tags, summary: 'My to-do: active tasks assigned to me and pending tasks I may claim', request: { query: s.ProcessKeyQuery }, responses: { 200: json(page(Task)) } }),
+    defineRoute({
+      method: 'get',
+      path: '/todo',
+      tags,
+      summary: 'My to-do: active tasks assigned to me and pending tasks I may claim',
+      request: { query: s.ProcessKeyQuery },
+      responses: { 200: json(page(Task)) },
+    }),
     async (c) => c.json(ok(await instances.todo(deps, c.get('principal'), c.req.valid('query'))), 200),
   );
   r.openapi(
-    defineRoute({ method: 'get', path: '/done', tags, summary: 'Tasks I closed', request: { query: s.ProcessKeyQuery }, responses: { 200: json(page(Task)) } }),
+    defineRoute({
+      method: 'get',
+      path: '/done',
+      tags,
+      summary: 'Tasks I closed',
+      request: { query: s.ProcessKeyQuery },
+      responses: { 200: json(page(Task)) },
+    }),
     async (c) => c.json(ok(await instances.done(deps, c.get('principal'), c.req.valid('query'))), 200),
   );
   r.openapi(
-    defineRoute({ method: 'get', path: '/cc', tags, summary: 'Instances copied to me', request: { query: PageQuery }, responses: { 200: json(page(s.CcRecord)) } }),
+    defineRoute({
+      method: 'get',
+      path: '/cc',
+      tags,
+      summary: 'Instances copied to me',
+      request: { query: PageQuery },
+      responses: { 200: json(page(s.CcRecord)) },
+    }),
     async (c) => c.json(ok(await instances.ccList(deps, c.get('principal'), c.req.valid('query'))), 200),
   );
   r.openapi(
-    defineRoute({ method: 'get', path: '/applications', tags, summary: 'Instances I started', request: { query: s.ApplicationsQuery }, responses: { 200: json(page(s.Instance)) } }),
+    defineRoute({
+      method: 'get',
+      path: '/applications',
+      tags,
+      summary: 'Instances I started',
+      request: { query: s.ApplicationsQuery },
+      responses: { 200: json(page(s.Instance)) },
+    }),
     async (c) => c.json(ok(await instances.applications(deps, c.get('principal'), c.req.valid('query'))), 200),
   );
   r.openapi(
-    defineRoute({ method: 'get', path: '/{id}', tags, summary: 'An instance with its trail and upcoming nodes', request: { params: s.IdParam }, responses: { 200: json(s.InstanceWithTrail) } }),
+    defineRoute({
+      method: 'get',
+      path: '/{id}',
+      tags,
+      summary: 'An instance with its trail and upcoming nodes',
+      request: { params: s.IdParam },
+      responses: { 200: json(s.InstanceWithTrail) },
+    }),
     async (c) => c.json(ok(await instances.getInstance(deps, c.get('principal'), c.req.valid('param').id)), 200),
   );
   r.openapi(
-    defineRoute({ method: 'get', path: '/{id}/detail', tags, summary: 'Approval detail: trail, form with my field permissions, my allowed actions, upcoming', request: { params: s.IdParam }, responses: { 200: json(s.InstanceDetail) } }),
+    defineRoute({
+      method: 'get',
+      path: '/{id}/detail',
+      tags,
+      summary: 'Approval detail: trail, form with my field permissions, my allowed actions, upcoming',
+      request: { params: s.IdParam },
+      responses: { 200: json(s.InstanceDetail) },
+    }),
     async (c) => c.json(ok(await instances.getDetail(deps, c.get('principal'), c.req.valid('param').id)), 200),
   );
   r.openapi(
-    defineRoute({ middleware: [requirePermission(Permissions.INSTANCE_START, Permissions.CREATE)], method: 'post', path: '/{id}/submit-draft', tags, summary: 'Submit a draft (initiator only)', request: { params: s.IdParam }, responses: { 200: json(s.Instance) } }),
+    defineRoute({
+      middleware: [requirePermission(Permissions.INSTANCE_START, Permissions.CREATE)],
+      method: 'post',
+      path: '/{id}/submit-draft',
+      tags,
+      summary: 'Submit a draft (initiator only)',
+      request: { params: s.IdParam },
+      responses: { 200: json(s.Instance) },
+    }),
     async (c) => {
       const p = c.get('principal');
       return c.json(ok(await instances.submitDraft(deps, p, c.req.valid('param').id)), 200);
@@ -66,11 +131,21 @@ export function instanceRoutes(deps: AppDeps) {
     ['withdraw', 'Withdraw (initiator): the instance is terminated'],
     ['terminate', 'Terminate (workflow:instance:manage); a no-op on an ended instance'],
     ['complete', 'Complete (workflow:instance:manage)'],
-    ['suspend', 'Suspend: open tasks become suspended and every task action is refused until activation; a draft is 409'],
+    [
+      'suspend',
+      'Suspend: open tasks become suspended and every task action is refused until activation; a draft is 409',
+    ],
     ['activate', 'Activate a suspended instance: its tasks get back the status they had'],
   ] as const) {
     r.openapi(
-      defineRoute({ method: 'post', path: `/{id}/${action}`, tags, summary, request: { params: s.IdParam, headers: IdempotencyHeaders, body: optionalBody(s.ActionBody) }, responses: { 200: json(s.InstanceStatus) } }),
+      defineRoute({
+        method: 'post',
+        path: `/{id}/${action}`,
+        tags,
+        summary,
+        request: { params: s.IdParam, headers: IdempotencyHeaders, body: optionalBody(s.ActionBody) },
+        responses: { 200: json(s.InstanceStatus) },
+      }),
       async (c) => {
         const { id, body, key } = await actionInput(c);
         return c.json(ok(await lifecycle.instanceAction(deps, c.get('principal'), id, action, body, key)), 200);
@@ -80,11 +155,25 @@ export function instanceRoutes(deps: AppDeps) {
 
   // Variables
   r.openapi(
-    defineRoute({ method: 'get', path: '/{id}/variables', tags, summary: 'Process variables', request: { params: s.IdParam }, responses: { 200: json(s.Variables) } }),
+    defineRoute({
+      method: 'get',
+      path: '/{id}/variables',
+      tags,
+      summary: 'Process variables',
+      request: { params: s.IdParam },
+      responses: { 200: json(s.Variables) },
+    }),
     async (c) => c.json(ok(await instances.getVariables(deps, c.get('principal'), c.req.valid('param').id)), 200),
   );
   r.openapi(
-    defineRoute({ method: 'get', path: '/{id}/variables/{variableName}', tags, summary: 'One process variable', request: { params: s.VariableParam }, responses: { 200: json(z.object({ name: z.string(), value: z.unknown() })) } }),
+    defineRoute({
+      method: 'get',
+      path: '/{id}/variables/{variableName}',
+      tags,
+      summary: 'One process variable',
+      request: { params: s.VariableParam },
+      responses: { 200: json(z.object({ name: z.string(), value: z.unknown() })) },
+    }),
     async (c) => {
       const { id, variableName } = c.req.valid('param');
       const vars = await instances.getVariables(deps, c.get('principal'), id);
@@ -93,24 +182,70 @@ export function instanceRoutes(deps: AppDeps) {
     },
   );
   r.openapi(
-    defineRoute({ method: 'post', path: '/{id}/variables', tags, summary: 'Set several process variables (merge)', request: { params: s.IdParam, headers: IdempotencyHeaders, body: jsonBody(s.SetVariablesBody) }, responses: { 200: json(s.Variables) } }),
+    defineRoute({
+      method: 'post',
+      path: '/{id}/variables',
+      tags,
+      summary: 'Set several process variables (merge)',
+      request: { params: s.IdParam, headers: IdempotencyHeaders, body: jsonBody(s.SetVariablesBody) },
+      responses: { 200: json(s.Variables) },
+    }),
     async (c) => {
       const { id, body, key } = await actionInput(c);
-      return c.json(ok(await instances.writeVariables(deps, c.get('principal'), id, { set: body.variables }, key)), 200);
+      return c.json(
+        ok(await instances.writeVariables(deps, c.get('principal'), id, { set: body.variables }, key)),
+        200,
+      );
     },
   );
   r.openapi(
-    defineRoute({ method: 'put', path: '/{id}/variables/{variableName}', tags, summary: 'Update one process variable', request: { params: s.VariableParam, headers: IdempotencyHeaders, body: jsonBody(s.UpdateVariableBody) }, responses: { 200: json(s.Variables) } }),
+    defineRoute({
+      method: 'put',
+      path: '/{id}/variables/{variableName}',
+      tags,
+      summary: 'Update one process variable',
+      request: { params: s.VariableParam, headers: IdempotencyHeaders, body: jsonBody(s.UpdateVariableBody) },
+      responses: { 200: json(s.Variables) },
+    }),
     async (c) => {
       const { id, body, key } = await actionInput(c);
-      return c.json(ok(await instances.writeVariables(deps, c.get('principal'), id, { set: { [c.req.valid('param').variableName]: body.value ?? null } }, key)), 200);
+      return c.json(
+        ok(
+          await instances.writeVariables(
+            deps,
+            c.get('principal'),
+            id,
+            { set: { [c.req.valid('param').variableName]: body.value ?? null } },
+            key,
+          ),
+        ),
+        200,
+      );
     },
   );
   r.openapi(
-    defineRoute({ method: 'delete', path: '/{id}/variables/{variableName}', tags, summary: 'Delete one process variable', request: { params: s.VariableParam, headers: IdempotencyHeaders }, responses: { 200: json(s.Variables) } }),
+    defineRoute({
+      method: 'delete',
+      path: '/{id}/variables/{variableName}',
+      tags,
+      summary: 'Delete one process variable',
+      request: { params: s.VariableParam, headers: IdempotencyHeaders },
+      responses: { 200: json(s.Variables) },
+    }),
     async (c) => {
       const { id, key } = await actionInput(c);
-      return c.json(ok(await instances.writeVariables(deps, c.get('principal'), id, { delete: [c.req.valid('param').variableName] }, key)), 200);
+      return c.json(
+        ok(
+          await instances.writeVariables(
+            deps,
+            c.get('principal'),
+            id,
+            { delete: [c.req.valid('param').variableName] },
+            key,
+          ),
+        ),
+        200,
+      );
     },
   );
   return r;

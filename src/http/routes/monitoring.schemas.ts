@@ -5,7 +5,9 @@ export { OverdueQuery, ProcessKeyQuery as BacklogQuery } from '../../shapes.js';
 
 const n = z.number().int();
 
-export const ProcessLoad = z.object({ processKey: z.string(), processName: z.string(), open: n, overdue: n }).openapi('ProcessLoad');
+export const ProcessLoad = z
+  .object({ processKey: z.string(), processName: z.string(), open: n, overdue: n })
+  .openapi('ProcessLoad');
 
 export const Statistics = z
   .object({
@@ -13,9 +15,14 @@ export const Statistics = z
     claimable: n.openapi({ description: 'the pool part of todo' }),
     overdue: n.openapi({ description: 'my to-do past its due date' }),
     ccUnread: n,
-    applicationsRunning: n.openapi({ description: 'instances I started that have not ended (active, suspended, failed)' }),
+    applicationsRunning: n.openapi({
+      description: 'instances I started that have not ended (active, suspended, failed)',
+    }),
     doneToday: n.openapi({ description: 'tasks I closed since 00:00 UTC' }),
-    byProcess: z.array(ProcessLoad).optional().openapi({ description: 'with workflow:monitor: open work of the tenant by process' }),
+    byProcess: z
+      .array(ProcessLoad)
+      .optional()
+      .openapi({ description: 'with workflow:monitor: open work of the tenant by process' }),
   })
   .openapi('TaskStatistics');
 

@@ -16,8 +16,11 @@ export function monitoringRoutes(deps: AppDeps) {
 
   r.openapi(
     defineRoute({
-      method: 'get', path: '/statistics', tags,
-      summary: 'My badges: to-do, claimable, overdue, unread cc, running applications, done today (byProcess with workflow:monitor)',
+      method: 'get',
+      path: '/statistics',
+      tags,
+      summary:
+        'My badges: to-do, claimable, overdue, unread cc, running applications, done today (byProcess with workflow:monitor)',
       responses: { 200: json(s.Statistics) },
     }),
     async (c) => c.json(ok(await monitoring.statistics(deps, c.get('principal'))), 200),
@@ -25,12 +28,26 @@ export function monitoringRoutes(deps: AppDeps) {
   const middleware = [requirePermission(Permissions.MONITOR)];
   pagedGet(
     r,
-    { path: '/overdue', tags, middleware, summary: 'Open tasks past their due date, oldest first (workflow:monitor); suspended instances are left out', query: s.OverdueQuery, row: s.OverdueTask },
+    {
+      path: '/overdue',
+      tags,
+      middleware,
+      summary: 'Open tasks past their due date, oldest first (workflow:monitor); suspended instances are left out',
+      query: s.OverdueQuery,
+      row: s.OverdueTask,
+    },
     (p, q) => monitoring.overdueTasks(deps, p, q),
   );
   pagedGet(
     r,
-    { path: '/backlog', tags, middleware, summary: 'Open work by process: open, unclaimed, overdue, age of the oldest task (workflow:monitor)', query: s.BacklogQuery, row: s.BacklogRow },
+    {
+      path: '/backlog',
+      tags,
+      middleware,
+      summary: 'Open work by process: open, unclaimed, overdue, age of the oldest task (workflow:monitor)',
+      query: s.BacklogQuery,
+      row: s.BacklogRow,
+    },
     (p, q) => monitoring.backlog(deps, p, q),
   );
   return r;

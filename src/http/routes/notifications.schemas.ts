@@ -8,15 +8,24 @@ export const Notification = z
     kind: z.string().openapi({ description: 'task_assigned, task_claimable, urge, cc, ... (docs/notifications.md)' }),
     instanceId: z.string().nullable(),
     taskId: z.string().nullable(),
-    payload: z.record(z.string(), z.unknown()).openapi({ description: 'Kind-specific fields plus processKey, processName, businessKey' }),
+    payload: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: 'Kind-specific fields plus processKey, processName, businessKey' }),
     createdAt: IsoDate,
     readAt: IsoDate.nullable(),
   })
   .openapi('Notification');
 
 export const NotificationQuery = PageQuery.extend({
-  unread: z.enum(['true', 'false']).optional().openapi({ param: { name: 'unread', in: 'query' }, description: '`true`: only unread ones' }),
-  kind: z.string().max(100).optional().openapi({ param: { name: 'kind', in: 'query' } }),
+  unread: z
+    .enum(['true', 'false'])
+    .optional()
+    .openapi({ param: { name: 'unread', in: 'query' }, description: '`true`: only unread ones' }),
+  kind: z
+    .string()
+    .max(100)
+    .optional()
+    .openapi({ param: { name: 'kind', in: 'query' } }),
 });
 
 export const NotificationIdParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
@@ -26,6 +35,18 @@ export const NoBody = z.object({}).strict().openapi('NoBody');
 export const ReadAllResult = z.object({ updated: z.number().int() }).openapi('NotificationsReadAll');
 
 export const SocketQuery = z.object({
-  token: z.string().optional().openapi({ param: { name: 'token', in: 'query' }, description: 'The access token (browsers cannot send an Authorization header on a WebSocket)' }),
-  afterId: z.string().optional().openapi({ param: { name: 'afterId', in: 'query' }, description: 'Resume: first deliver every stored notification with a greater id' }),
+  token: z
+    .string()
+    .optional()
+    .openapi({
+      param: { name: 'token', in: 'query' },
+      description: 'The access token (browsers cannot send an Authorization header on a WebSocket)',
+    }),
+  afterId: z
+    .string()
+    .optional()
+    .openapi({
+      param: { name: 'afterId', in: 'query' },
+      description: 'Resume: first deliver every stored notification with a greater id',
+    }),
 });

@@ -14,19 +14,43 @@ const tags = ['notifications'];
 export function notificationRoutes(): Router {
   const r = createRouter();
   r.openapi(
-    defineRoute({ method: 'get', path: '/', tags, summary: "The caller's notifications, newest first", request: { query: s.NotificationQuery }, responses: { 200: json(page(s.Notification)) } }),
+    defineRoute({
+      method: 'get',
+      path: '/',
+      tags,
+      summary: "The caller's notifications, newest first",
+      request: { query: s.NotificationQuery },
+      responses: { 200: json(page(s.Notification)) },
+    }),
     async (c) => {
       const q = c.req.valid('query');
-      return c.json(ok(await notifications.listNotifications(em(c), c.get('principal'), { ...q, unread: q.unread === 'true' })), 200);
+      return c.json(
+        ok(await notifications.listNotifications(em(c), c.get('principal'), { ...q, unread: q.unread === 'true' })),
+        200,
+      );
     },
   );
   // Registered before /{id}/read.
   r.openapi(
-    defineRoute({ method: 'post', path: '/read-all', tags, summary: "Mark all the caller's notifications read", request: { body: optionalBody(s.NoBody) }, responses: { 200: json(s.ReadAllResult) } }),
+    defineRoute({
+      method: 'post',
+      path: '/read-all',
+      tags,
+      summary: "Mark all the caller's notifications read",
+      request: { body: optionalBody(s.NoBody) },
+      responses: { 200: json(s.ReadAllResult) },
+    }),
     async (c) => c.json(ok(await notifications.markAllRead(em(c), c.get('principal'))), 200),
   );
   r.openapi(
-    defineRoute({ method: 'post', path: '/{id}/read', tags, summary: 'Mark one notification read (a repeat keeps the first read time)', request: { params: s.NotificationIdParam, body: optionalBody(s.NoBody) }, responses: { 200: json(s.Notification) } }),
+    defineRoute({
+      method: 'post',
+      path: '/{id}/read',
+      tags,
+      summary: 'Mark one notification read (a repeat keeps the first read time)',
+      request: { params: s.NotificationIdParam, body: optionalBody(s.NoBody) },
+      responses: { 200: json(s.Notification) },
+    }),
     async (c) => c.json(ok(await notifications.markRead(em(c), c.get('principal'), c.req.valid('param').id)), 200),
   );
   return r;

@@ -22,20 +22,31 @@ export const AddSignBody = z
   .object({
     assigneeUserIds: z.array(userId).min(1).max(50),
     reason,
-    position: z.enum(['before', 'after', 'parallel']).optional().openapi({ description: 'default before: they sign first' }),
+    position: z
+      .enum(['before', 'after', 'parallel'])
+      .optional()
+      .openapi({ description: 'default before: they sign first' }),
   })
   .strict()
   .openapi('AddSignBody');
 
-export const ReduceSignBody = z.object({ assigneeUserIds: z.array(userId).min(1).max(50), reason }).strict().openapi('ReduceSignBody');
+export const ReduceSignBody = z
+  .object({ assigneeUserIds: z.array(userId).min(1).max(50), reason })
+  .strict()
+  .openapi('ReduceSignBody');
 
-export const UrgeBody = z.object({ message: text(1000).optional() }).strict().openapi('UrgeBody');
+export const UrgeBody = z
+  .object({ message: text(1000).optional() })
+  .strict()
+  .openapi('UrgeBody');
 
 const ids = z.array(z.string().min(1).max(200)).max(200).optional();
 export const CandidatesBody = z
   .object({ userIds: ids, roleIds: ids, deptIds: ids })
   .strict()
-  .refine((b) => (b.userIds?.length ?? 0) + (b.roleIds?.length ?? 0) + (b.deptIds?.length ?? 0) > 0, { message: 'name at least one of userIds, roleIds, deptIds' })
+  .refine((b) => (b.userIds?.length ?? 0) + (b.roleIds?.length ?? 0) + (b.deptIds?.length ?? 0) > 0, {
+    message: 'name at least one of userIds, roleIds, deptIds',
+  })
   .openapi('CandidatesBody');
 
 export const Candidate = z
@@ -45,7 +56,12 @@ export const Candidate = z
 export const TaskVariables = z.record(z.string(), z.unknown()).openapi('TaskVariables');
 
 export const SetVariablesBody = z
-  .object({ variables: z.record(z.string().min(1).max(200), z.unknown()).refine((v) => Object.keys(v).length > 0, { message: 'at least one variable' }).refine(variablesSizeOk, { message: VARIABLES_TOO_LARGE }) })
+  .object({
+    variables: z
+      .record(z.string().min(1).max(200), z.unknown())
+      .refine((v) => Object.keys(v).length > 0, { message: 'at least one variable' })
+      .refine(variablesSizeOk, { message: VARIABLES_TOO_LARGE }),
+  })
   .strict()
   .openapi('SetTaskVariablesBody');
 
@@ -55,10 +71,20 @@ export const ValueBody = z
   .refine((b) => Object.hasOwn(b, 'value'), { message: 'value is required', path: ['value'] })
   .openapi('TaskVariableValueBody');
 
-export const CommentBody = z.object({ comment: z.string().trim().min(1).max(4000) }).strict().openapi('CommentBody');
+export const CommentBody = z
+  .object({ comment: z.string().trim().min(1).max(4000) })
+  .strict()
+  .openapi('CommentBody');
 
 export const Comment = z
-  .object({ id: z.string(), taskId: z.string(), instanceId: z.string(), userId: z.string(), comment: z.string(), time: IsoDate })
+  .object({
+    id: z.string(),
+    taskId: z.string(),
+    instanceId: z.string(),
+    userId: z.string(),
+    comment: z.string(),
+    time: IsoDate,
+  })
   .openapi('TaskComment');
 
 export const Deleted = z.object({ id: z.string(), deleted: z.literal(true) }).openapi('TaskDeleted');

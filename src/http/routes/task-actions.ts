@@ -21,7 +21,13 @@ const tags = ['tasks'];
 const { OPERATE, MONITOR, ADMIN, INSTANCE_MANAGE } = Permissions;
 
 /** `body` has passed the route's schema, which mirrors the Update's input (workflows/messages.ts). */
-type Run = (deps: AppDeps, p: Principal, id: string, body: object, key: string | undefined) => Promise<z.infer<typeof ActionResult>>;
+type Run = (
+  deps: AppDeps,
+  p: Principal,
+  id: string,
+  body: object,
+  key: string | undefined,
+) => Promise<z.infer<typeof ActionResult>>;
 
 /** An action that answers the task and instance after it: its path, who may, its body and what runs it. */
 interface TaskActionRoute {
@@ -34,36 +40,162 @@ interface TaskActionRoute {
   run: Run;
 }
 
-const update = <A extends m.TaskRef>(def: toolbox.TaskUpdate<A>): Run => (deps, p, id, body, key) => tasks.taskAction(deps, p, id, def, body as toolbox.BodyOf<A>, key);
+const update =
+  <A extends m.TaskRef>(def: toolbox.TaskUpdate<A>): Run =>
+  (deps, p, id, body, key) =>
+    tasks.taskAction(deps, p, id, def, body as toolbox.BodyOf<A>, key);
 // ReasonBody: `reason` is the trail comment; `comment` is its deprecated alias, mapped here only.
-const withReason = (def: toolbox.TaskUpdate<m.ReasonInput>): Run => (deps, p, id, body, key) =>
-  tasks.taskAction(deps, p, id, def, { reason: reasonOf(body as z.infer<typeof s.ReasonBody>) }, key);
+const withReason =
+  (def: toolbox.TaskUpdate<m.ReasonInput>): Run =>
+  (deps, p, id, body, key) =>
+    tasks.taskAction(deps, p, id, def, { reason: reasonOf(body as z.infer<typeof s.ReasonBody>) }, key);
 // Actions that name people: they must exist in the directory.
-const withPeople = <A extends m.HandoverInput | m.AddSignInput>(def: toolbox.TaskUpdate<A>): Run => (deps, p, id, body, key) => toolbox.actWithPeople(deps, p, id, def, body as toolbox.BodyOf<A>, key);
-const candidates = (change: 'add' | 'remove'): Run => (deps, p, id, body, key) => toolbox.changeCandidates(deps, p, id, change, body as z.infer<typeof s.CandidatesBody>, key);
+const withPeople =
+  <A extends m.HandoverInput | m.AddSignInput>(def: toolbox.TaskUpdate<A>): Run =>
+  (deps, p, id, body, key) =>
+    toolbox.actWithPeople(deps, p, id, def, body as toolbox.BodyOf<A>, key);
+const candidates =
+  (change: 'add' | 'remove'): Run =>
+  (deps, p, id, body, key) =>
+    toolbox.changeCandidates(deps, p, id, change, body as z.infer<typeof s.CandidatesBody>, key);
 
 const actions: TaskActionRoute[] = [
-  { path: '/{id}/approve', summary: 'Approve (the assignee; the delegatee while delegated)', perms: [OPERATE], body: DecisionBody, optional: true, run: update(m.approve) },
-  { path: '/{id}/reject', summary: 'Reject: the node\'s reject strategy applies', perms: [OPERATE], body: DecisionBody, optional: true, run: update(m.reject) },
-  { path: '/{id}/complete', summary: 'Complete a handle or resubmit task (an admin may end a delay early)', perms: [OPERATE], body: DecisionBody, optional: true, run: update(m.complete) },
-  { path: '/urge/{id}', summary: 'Urge: notify the current handlers (initiator or workflow:monitor; once per task per 10 minutes)', perms: [OPERATE, MONITOR], body: s.UrgeBody, optional: true, run: update(m.urge) },
-  { path: '/{id}/claim', summary: 'Claim a pending task (a candidate)', perms: [OPERATE], body: s.EmptyBody, optional: true, run: update(m.claim) },
-  { path: '/{id}/unclaim', summary: 'Unclaim: back to the pool (the claimer)', perms: [OPERATE], body: s.EmptyBody, optional: true, run: update(m.unclaim) },
-  { path: '/{id}/resolve', summary: 'Resolve a delegation: the task returns to the owner (delegatee or owner)', perms: [OPERATE], body: s.EmptyBody, optional: true, run: update(m.resolve) },
-  { path: '/{id}/withdraw', summary: 'Withdraw the application this task belongs to (initiator)', perms: [OPERATE], body: s.ReasonBody, optional: true, run: withReason(m.withdrawTask) },
-  { path: '/{id}/suspend', summary: 'Suspend the task (initiator with switch suspend, or workflow:instance:manage)', perms: [OPERATE, INSTANCE_MANAGE], body: s.ReasonBody, optional: true, run: withReason(m.suspendTask) },
-  { path: '/{id}/activate', summary: 'Resume a suspended task', perms: [OPERATE, INSTANCE_MANAGE], body: s.ReasonBody, optional: true, run: withReason(m.activateTask) },
-  { path: '/{id}/return', summary: 'Return to the most recently completed approval node before this one', perms: [OPERATE], body: s.ReturnBody, run: update(m.returnTask) },
-  { path: '/{id}/reduce-sign', summary: 'Remove signers who have not acted (answer lists removed and kept)', perms: [OPERATE], body: s.ReduceSignBody, run: update(m.reduceSign) },
-  { path: '/{id}/transfer', summary: 'Transfer the task to another user for good', perms: [OPERATE], body: s.AssigneeBody, run: withPeople(m.transfer) },
-  { path: '/{id}/delegate', summary: 'Delegate: the same task goes to the delegatee and returns to you after they decide', perms: [OPERATE], body: s.AssigneeBody, run: withPeople(m.delegate) },
-  { path: '/{id}/add-sign', summary: 'Add signers (position before (default), after or parallel)', perms: [OPERATE], body: s.AddSignBody, run: withPeople(m.addSign) },
   {
-    path: '/{id}/reassign', summary: 'Reassign an active or pending task (workflow:admin)', perms: [ADMIN], body: s.AssigneeBody,
+    path: '/{id}/approve',
+    summary: 'Approve (the assignee; the delegatee while delegated)',
+    perms: [OPERATE],
+    body: DecisionBody,
+    optional: true,
+    run: update(m.approve),
+  },
+  {
+    path: '/{id}/reject',
+    summary: "Reject: the node's reject strategy applies",
+    perms: [OPERATE],
+    body: DecisionBody,
+    optional: true,
+    run: update(m.reject),
+  },
+  {
+    path: '/{id}/complete',
+    summary: 'Complete a handle or resubmit task (an admin may end a delay early)',
+    perms: [OPERATE],
+    body: DecisionBody,
+    optional: true,
+    run: update(m.complete),
+  },
+  {
+    path: '/urge/{id}',
+    summary: 'Urge: notify the current handlers (initiator or workflow:monitor; once per task per 10 minutes)',
+    perms: [OPERATE, MONITOR],
+    body: s.UrgeBody,
+    optional: true,
+    run: update(m.urge),
+  },
+  {
+    path: '/{id}/claim',
+    summary: 'Claim a pending task (a candidate)',
+    perms: [OPERATE],
+    body: s.EmptyBody,
+    optional: true,
+    run: update(m.claim),
+  },
+  {
+    path: '/{id}/unclaim',
+    summary: 'Unclaim: back to the pool (the claimer)',
+    perms: [OPERATE],
+    body: s.EmptyBody,
+    optional: true,
+    run: update(m.unclaim),
+  },
+  {
+    path: '/{id}/resolve',
+    summary: 'Resolve a delegation: the task returns to the owner (delegatee or owner)',
+    perms: [OPERATE],
+    body: s.EmptyBody,
+    optional: true,
+    run: update(m.resolve),
+  },
+  {
+    path: '/{id}/withdraw',
+    summary: 'Withdraw the application this task belongs to (initiator)',
+    perms: [OPERATE],
+    body: s.ReasonBody,
+    optional: true,
+    run: withReason(m.withdrawTask),
+  },
+  {
+    path: '/{id}/suspend',
+    summary: 'Suspend the task (initiator with switch suspend, or workflow:instance:manage)',
+    perms: [OPERATE, INSTANCE_MANAGE],
+    body: s.ReasonBody,
+    optional: true,
+    run: withReason(m.suspendTask),
+  },
+  {
+    path: '/{id}/activate',
+    summary: 'Resume a suspended task',
+    perms: [OPERATE, INSTANCE_MANAGE],
+    body: s.ReasonBody,
+    optional: true,
+    run: withReason(m.activateTask),
+  },
+  {
+    path: '/{id}/return',
+    summary: 'Return to the most recently completed approval node before this one',
+    perms: [OPERATE],
+    body: s.ReturnBody,
+    run: update(m.returnTask),
+  },
+  {
+    path: '/{id}/reduce-sign',
+    summary: 'Remove signers who have not acted (answer lists removed and kept)',
+    perms: [OPERATE],
+    body: s.ReduceSignBody,
+    run: update(m.reduceSign),
+  },
+  {
+    path: '/{id}/transfer',
+    summary: 'Transfer the task to another user for good',
+    perms: [OPERATE],
+    body: s.AssigneeBody,
+    run: withPeople(m.transfer),
+  },
+  {
+    path: '/{id}/delegate',
+    summary: 'Delegate: the same task goes to the delegatee and returns to you after they decide',
+    perms: [OPERATE],
+    body: s.AssigneeBody,
+    run: withPeople(m.delegate),
+  },
+  {
+    path: '/{id}/add-sign',
+    summary: 'Add signers (position before (default), after or parallel)',
+    perms: [OPERATE],
+    body: s.AddSignBody,
+    run: withPeople(m.addSign),
+  },
+  {
+    path: '/{id}/reassign',
+    summary: 'Reassign an active or pending task (workflow:admin)',
+    perms: [ADMIN],
+    body: s.AssigneeBody,
     run: (deps, p, id, body, key) => toolbox.reassign(deps, p, id, body as z.infer<typeof s.AssigneeBody>, key),
   },
-  { path: '/{id}/candidates', summary: 'Add candidates to a pending pool (workflow:admin)', perms: [ADMIN], body: s.CandidatesBody, run: candidates('add') },
-  { path: '/{id}/candidates/remove', summary: 'Remove candidates from a pending pool (workflow:admin or the initiator)', perms: [ADMIN, OPERATE], body: s.CandidatesBody, run: candidates('remove') },
+  {
+    path: '/{id}/candidates',
+    summary: 'Add candidates to a pending pool (workflow:admin)',
+    perms: [ADMIN],
+    body: s.CandidatesBody,
+    run: candidates('add'),
+  },
+  {
+    path: '/{id}/candidates/remove',
+    summary: 'Remove candidates from a pending pool (workflow:admin or the initiator)',
+    perms: [ADMIN, OPERATE],
+    body: s.CandidatesBody,
+    run: candidates('remove'),
+  },
 ];
 
 export function taskActionRoutes(deps: AppDeps) {
@@ -72,8 +204,16 @@ export function taskActionRoutes(deps: AppDeps) {
   for (const a of actions) {
     r.openapi(
       defineRoute({
-        method: 'post', path: a.path, tags, summary: a.summary, middleware: [requirePermission(...a.perms)],
-        request: { params: IdParam, headers: IdempotencyHeaders, body: a.optional ? optionalBody(a.body) : jsonBody(a.body) },
+        method: 'post',
+        path: a.path,
+        tags,
+        summary: a.summary,
+        middleware: [requirePermission(...a.perms)],
+        request: {
+          params: IdParam,
+          headers: IdempotencyHeaders,
+          body: a.optional ? optionalBody(a.body) : jsonBody(a.body),
+        },
         responses: { 200: json(ActionResult) },
       }),
       async (c) => {
@@ -84,45 +224,131 @@ export function taskActionRoutes(deps: AppDeps) {
   }
 
   r.openapi(
-    defineRoute({ method: 'get', path: '/{id}/candidates', tags, summary: 'Candidates of the task (users, roles, departments)', request: { params: IdParam, query: PageQuery }, responses: { 200: json(page(s.Candidate)) } }),
-    async (c) => c.json(ok(await toolbox.listCandidates(deps, c.get('principal'), c.req.valid('param').id, c.req.valid('query'))), 200),
+    defineRoute({
+      method: 'get',
+      path: '/{id}/candidates',
+      tags,
+      summary: 'Candidates of the task (users, roles, departments)',
+      request: { params: IdParam, query: PageQuery },
+      responses: { 200: json(page(s.Candidate)) },
+    }),
+    async (c) =>
+      c.json(
+        ok(await toolbox.listCandidates(deps, c.get('principal'), c.req.valid('param').id, c.req.valid('query'))),
+        200,
+      ),
   );
 
   // Task variables
   const operate = [requirePermission(OPERATE)];
   r.openapi(
-    defineRoute({ method: 'get', path: '/{id}/variables', tags, summary: 'Task variables (hidden fields left out)', request: { params: IdParam }, responses: { 200: json(s.TaskVariables) } }),
+    defineRoute({
+      method: 'get',
+      path: '/{id}/variables',
+      tags,
+      summary: 'Task variables (hidden fields left out)',
+      request: { params: IdParam },
+      responses: { 200: json(s.TaskVariables) },
+    }),
     async (c) => c.json(ok(await toolbox.listTaskVariables(deps, c.get('principal'), c.req.valid('param').id)), 200),
   );
   r.openapi(
-    defineRoute({ method: 'post', path: '/{id}/variables', tags, middleware: operate, summary: 'Set several task variables (merge; the node\'s formPermissions apply)', request: { params: IdParam, headers: IdempotencyHeaders, body: jsonBody(s.SetVariablesBody) }, responses: { 200: json(s.TaskVariables) } }),
+    defineRoute({
+      method: 'post',
+      path: '/{id}/variables',
+      tags,
+      middleware: operate,
+      summary: "Set several task variables (merge; the node's formPermissions apply)",
+      request: { params: IdParam, headers: IdempotencyHeaders, body: jsonBody(s.SetVariablesBody) },
+      responses: { 200: json(s.TaskVariables) },
+    }),
     async (c) => {
       const { id, body, key } = await actionInput(c);
-      return c.json(ok(await toolbox.writeTaskVariables(deps, c.get('principal'), id, { set: body.variables }, key)), 200);
+      return c.json(
+        ok(await toolbox.writeTaskVariables(deps, c.get('principal'), id, { set: body.variables }, key)),
+        200,
+      );
     },
   );
   r.openapi(
-    defineRoute({ method: 'put', path: '/{id}/variables/{variableName}', tags, middleware: operate, summary: 'Update one task variable', request: { params: s.VariableParam, headers: IdempotencyHeaders, body: jsonBody(s.ValueBody) }, responses: { 200: json(s.TaskVariables) } }),
+    defineRoute({
+      method: 'put',
+      path: '/{id}/variables/{variableName}',
+      tags,
+      middleware: operate,
+      summary: 'Update one task variable',
+      request: { params: s.VariableParam, headers: IdempotencyHeaders, body: jsonBody(s.ValueBody) },
+      responses: { 200: json(s.TaskVariables) },
+    }),
     async (c) => {
       const { id, body, key } = await actionInput(c);
-      return c.json(ok(await toolbox.writeTaskVariables(deps, c.get('principal'), id, { set: { [c.req.valid('param').variableName]: body.value ?? null } }, key)), 200);
+      return c.json(
+        ok(
+          await toolbox.writeTaskVariables(
+            deps,
+            c.get('principal'),
+            id,
+            { set: { [c.req.valid('param').variableName]: body.value ?? null } },
+            key,
+          ),
+        ),
+        200,
+      );
     },
   );
   r.openapi(
-    defineRoute({ method: 'delete', path: '/{id}/variables/{variableName}', tags, middleware: operate, summary: 'Delete one task variable', request: { params: s.VariableParam, headers: IdempotencyHeaders }, responses: { 200: json(s.TaskVariables) } }),
+    defineRoute({
+      method: 'delete',
+      path: '/{id}/variables/{variableName}',
+      tags,
+      middleware: operate,
+      summary: 'Delete one task variable',
+      request: { params: s.VariableParam, headers: IdempotencyHeaders },
+      responses: { 200: json(s.TaskVariables) },
+    }),
     async (c) => {
       const { id, key } = await actionInput(c);
-      return c.json(ok(await toolbox.writeTaskVariables(deps, c.get('principal'), id, { delete: [c.req.valid('param').variableName] }, key)), 200);
+      return c.json(
+        ok(
+          await toolbox.writeTaskVariables(
+            deps,
+            c.get('principal'),
+            id,
+            { delete: [c.req.valid('param').variableName] },
+            key,
+          ),
+        ),
+        200,
+      );
     },
   );
 
   // Comments
   r.openapi(
-    defineRoute({ method: 'get', path: '/{id}/comments', tags, summary: 'Comments on the task, oldest first', request: { params: IdParam, query: PageQuery }, responses: { 200: json(page(s.Comment)) } }),
-    async (c) => c.json(ok(await toolbox.listComments(deps, c.get('principal'), c.req.valid('param').id, c.req.valid('query'))), 200),
+    defineRoute({
+      method: 'get',
+      path: '/{id}/comments',
+      tags,
+      summary: 'Comments on the task, oldest first',
+      request: { params: IdParam, query: PageQuery },
+      responses: { 200: json(page(s.Comment)) },
+    }),
+    async (c) =>
+      c.json(
+        ok(await toolbox.listComments(deps, c.get('principal'), c.req.valid('param').id, c.req.valid('query'))),
+        200,
+      ),
   );
   r.openapi(
-    defineRoute({ method: 'post', path: '/{id}/comments', tags, middleware: operate, summary: 'Add a comment (participants; node switch addComment)', request: { params: IdParam, headers: IdempotencyHeaders, body: jsonBody(s.CommentBody) }, responses: { 201: json(s.Comment, 'Created') } }),
+    defineRoute({
+      method: 'post',
+      path: '/{id}/comments',
+      tags,
+      middleware: operate,
+      summary: 'Add a comment (participants; node switch addComment)',
+      request: { params: IdParam, headers: IdempotencyHeaders, body: jsonBody(s.CommentBody) },
+      responses: { 201: json(s.Comment, 'Created') },
+    }),
     async (c) => {
       const { id, body, key } = await actionInput(c);
       return c.json(ok(await toolbox.addComment(deps, c.get('principal'), id, body.comment, key)), 201);
@@ -130,7 +356,15 @@ export function taskActionRoutes(deps: AppDeps) {
   );
 
   r.openapi(
-    defineRoute({ method: 'delete', path: '/{id}', tags, middleware: [requirePermission(ADMIN)], summary: 'Delete a closed task (workflow:admin); a live task is 409', request: { params: IdParam }, responses: { 200: json(s.Deleted) } }),
+    defineRoute({
+      method: 'delete',
+      path: '/{id}',
+      tags,
+      middleware: [requirePermission(ADMIN)],
+      summary: 'Delete a closed task (workflow:admin); a live task is 409',
+      request: { params: IdParam },
+      responses: { 200: json(s.Deleted) },
+    }),
     async (c) => c.json(ok(await toolbox.deleteTask(deps, c.get('principal'), c.req.valid('param').id)), 200),
   );
   return r;

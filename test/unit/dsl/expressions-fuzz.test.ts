@@ -15,14 +15,108 @@ function prng(seed: number): () => number {
   };
 }
 
-const HOSTILE = ['constructor', '__proto__', 'prototype', 'this', 'globalThis', 'process', 'require', 'import', 'eval', 'Function', 'window', 'toString', 'valueOf', '__defineGetter__', 'hasOwnProperty'];
+const HOSTILE = [
+  'constructor',
+  '__proto__',
+  'prototype',
+  'this',
+  'globalThis',
+  'process',
+  'require',
+  'import',
+  'eval',
+  'Function',
+  'window',
+  'toString',
+  'valueOf',
+  '__defineGetter__',
+  'hasOwnProperty',
+];
 const VOCABULARY = [
   ...HOSTILE,
-  'msg', 'metadata', '.', '.', '.', '(', ')', '[', ']', '{', '}', ',', ':', '?', '&&', '||', '!', 'not', 'and', 'or',
-  '==', '!=', '<', '<=', '>', '>=', '+', '-', '*', '/', '%', 'in', 'contains', 'startsWith', 'endsWith', 'matches',
-  'len', 'size', 'has', 'dyn', 'type', 'int', 'double', 'string', 'map', 'filter', 'all', 'exists', 'exists_one', 'cel', 'bind',
-  'nil', 'null', 'true', 'false', '0', '1', '2.5', '-1', '1e308', '0x10', "'x'", '"y"', "'(a+)+$'", "'.*.*.*x'", "'\\\\'",
-  'days', 'items', 's', 'user', 'x', '`', '$', '${', ';', '=', '=>', '\\', "'", '"', '"""', 'b"\\xff"', 'r"\\d"',
+  'msg',
+  'metadata',
+  '.',
+  '.',
+  '.',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  ':',
+  '?',
+  '&&',
+  '||',
+  '!',
+  'not',
+  'and',
+  'or',
+  '==',
+  '!=',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  'in',
+  'contains',
+  'startsWith',
+  'endsWith',
+  'matches',
+  'len',
+  'size',
+  'has',
+  'dyn',
+  'type',
+  'int',
+  'double',
+  'string',
+  'map',
+  'filter',
+  'all',
+  'exists',
+  'exists_one',
+  'cel',
+  'bind',
+  'nil',
+  'null',
+  'true',
+  'false',
+  '0',
+  '1',
+  '2.5',
+  '-1',
+  '1e308',
+  '0x10',
+  "'x'",
+  '"y"',
+  "'(a+)+$'",
+  "'.*.*.*x'",
+  "'\\\\'",
+  'days',
+  'items',
+  's',
+  'user',
+  'x',
+  '`',
+  '$',
+  '${',
+  ';',
+  '=',
+  '=>',
+  '\\',
+  "'",
+  '"',
+  '"""',
+  'b"\\xff"',
+  'r"\\d"',
 ];
 
 function randomExpression(rand: () => number): string {
@@ -38,10 +132,28 @@ function randomExpression(rand: () => number): string {
 function plausibleExpression(rand: () => number): string {
   const pick = <T>(list: T[]) => list[Math.floor(rand() * list.length)];
   const operand = () =>
-    pick(['msg.days', 'msg.half', 'msg.s', 'msg.items', 'msg.user.name', 'metadata.owner', "msg['__proto__']", 'msg.constructor', '1', '2.5', "'x'", 'null', 'true', '[1, 2]', 'msg.deep']);
-  const comparison = () => `${operand()} ${pick(['==', '!=', '<', '>=', 'in', 'contains', 'matches', 'startsWith', '+', '*'])} ${operand()}`;
+    pick([
+      'msg.days',
+      'msg.half',
+      'msg.s',
+      'msg.items',
+      'msg.user.name',
+      'metadata.owner',
+      "msg['__proto__']",
+      'msg.constructor',
+      '1',
+      '2.5',
+      "'x'",
+      'null',
+      'true',
+      '[1, 2]',
+      'msg.deep',
+    ]);
+  const comparison = () =>
+    `${operand()} ${pick(['==', '!=', '<', '>=', 'in', 'contains', 'matches', 'startsWith', '+', '*'])} ${operand()}`;
   let expr = comparison();
-  for (let i = Math.floor(rand() * 4); i > 0; i--) expr = `${pick(['', 'not ', '!'])}(${expr}) ${pick(['&&', '||', 'and', 'or'])} ${comparison()}`;
+  for (let i = Math.floor(rand() * 4); i > 0; i--)
+    expr = `${pick(['', 'not ', '!'])}(${expr}) ${pick(['&&', '||', 'and', 'or'])} ${comparison()}`;
   return expr;
 }
 
@@ -62,13 +174,13 @@ const LONG_INPUTS = [
   'msg.items.map(x, msg.items + msg.items).size() > 0',
   'msg.items.exists(x, ' + Array(50).fill('x in [1, 2, 3]').join(' && ') + ' && false)',
   "msg.s.split('').size() > 0 && msg.s.contains(msg.s) && msg.s.indexOf('!') > 0",
-  "size(msg.items.filter(x, x % 7 == 0).map(x, x * 2)) > 0",
+  'size(msg.items.filter(x, x % 7 == 0).map(x, x * 2)) > 0',
   "msg.s matches '(a+)+$' && msg.s matches '^(a|a)*$' && msg.s matches '.*.*.*.*x'",
   "msg.constructor.constructor('return process')()",
   "msg['constructor']['constructor']('return this')()",
   'type(msg).constructor',
-  "dyn(msg).__proto__.polluted == 1",
-  "{}.constructor == null",
+  'dyn(msg).__proto__.polluted == 1',
+  '{}.constructor == null',
   "'x'.constructor",
   'msg.items.map(x, x.constructor).size() > 0',
   'has(msg.__proto__)',
@@ -126,7 +238,8 @@ describe('expression fuzzing', () => {
       result = evaluateCondition(expression, ctx);
       expect(typeof result).toBe('boolean');
     } catch (e) {
-      if (!(e instanceof ExpressionError)) throw new Error(`non-ExpressionError for ${JSON.stringify(expression)}: ${String(e)}`, { cause: e });
+      if (!(e instanceof ExpressionError))
+        throw new Error(`non-ExpressionError for ${JSON.stringify(expression)}: ${String(e)}`, { cause: e });
       result = e;
     }
     const ms = performance.now() - started;

@@ -41,7 +41,7 @@ describe('translateExpression (GFlow expr forms → CEL)', () => {
     ['"double" == msg.s', '"double" == msg.s'],
     // words inside strings and member names are left alone
     ["msg.note == 'a and b or not c contains d'", "msg.note == 'a and b or not c contains d'"],
-    ["msg.note == \"it's nil\"", "msg.note == \"it's nil\""],
+    ['msg.note == "it\'s nil"', 'msg.note == "it\'s nil"'],
     ["msg.note == 'it\\'s and'", "msg.note == 'it\\'s and'"],
     ['msg.and == msg.or', 'msg.and == msg.or'],
     ['msg.len(1)', 'msg.len(1)'],
@@ -50,7 +50,7 @@ describe('translateExpression (GFlow expr forms → CEL)', () => {
   });
 
   it('rejects an infix operator without operands and unterminated strings', () => {
-    expect(() => translateExpression("msg.a contains")).toThrow('"contains" needs a right operand');
+    expect(() => translateExpression('msg.a contains')).toThrow('"contains" needs a right operand');
     expect(() => translateExpression("msg.a == 'x")).toThrow('unterminated string literal');
     expect(() => translateExpression('('.repeat(40) + '1' + ')'.repeat(40))).toThrow('nests deeper');
   });
@@ -102,7 +102,7 @@ describe('evaluateCondition', () => {
     ['msg.empty == nil', true],
     ["msg.days > 3 ? msg.urgent : msg.type == 'A'", true],
     ["metadata.owner == 'alice'", true],
-    ["msg.user.name == metadata.owner", true],
+    ['msg.user.name == metadata.owner', true],
     ['has(msg.missing)', false],
     ['msg.items.exists(i, i > 2)', true],
     ['msg.lines.exists(l, l.amount > 100)', true],
@@ -116,7 +116,7 @@ describe('evaluateCondition', () => {
   it.each([
     ['No such key: missing', 'msg.missing > 1'],
     ['returned a double, not a boolean', 'msg.days'],
-    ['no such overload', "msg.type + 1 == 2"],
+    ['no such overload', 'msg.type + 1 == 2'],
     ['failed: Unexpected token: EOF', 'msg.days <='],
     ['Unknown variable: unknownVar', 'unknownVar == 1'],
     ['invalid pattern: missing closing ): `(a`', "msg.code matches '(a'"],
@@ -135,34 +135,55 @@ describe('evaluateCondition', () => {
   });
 
   it('refuses variables it reads that are not plain JSON data or too large', () => {
-    const call = (source: string, msg: Record<string, unknown>) => () => evaluateCondition(source, { msg, metadata: {} });
+    const call = (source: string, msg: Record<string, unknown>) => () =>
+      evaluateCondition(source, { msg, metadata: {} });
     expect(call('msg.f == null', { f: () => 1 })).toThrow(ExpressionError);
     expect(call('has(msg.m)', { m: new Map() })).toThrow('msg.m holds an unsupported value');
-    expect(call('size(msg.list) > 0', { list: new Array(5001).fill(0) })).toThrow('msg.list has more than 5000 elements');
+    expect(call('size(msg.list) > 0', { list: new Array(5001).fill(0) })).toThrow(
+      'msg.list has more than 5000 elements',
+    );
     expect(call("msg.s == ''", { s: 'x'.repeat(100_001) })).toThrow('more than 100000 characters');
     expect(call('size(msg) > 0', { big: new Array(5001).fill(0) })).toThrow('msg.big has more than 5000 elements');
   });
 
   it('ignores variables it does not read', () => {
-    expect(evaluateCondition('msg.days == 2', { msg: { days: 2, big: new Array(100_000).fill('x'), f: () => 1 }, metadata: {} })).toBe(true);
+    expect(
+      evaluateCondition('msg.days == 2', {
+        msg: { days: 2, big: new Array(100_000).fill('x'), f: () => 1 },
+        metadata: {},
+      }),
+    ).toBe(true);
   });
 });
 
 describe('compileCondition', () => {
   it('accepts the documented subset (docs/dsl.md#expressions-and-templates)', () => {
-    for (const source of ['msg.days <= 3', "msg.dept in ['IT','HR']", "msg.title contains 'x'", 'len(msg.items) > 2', 'not msg.urgent', 'msg.x == nil']) {
+    for (const source of [
+      'msg.days <= 3',
+      "msg.dept in ['IT','HR']",
+      "msg.title contains 'x'",
+      'len(msg.items) > 2',
+      'not msg.urgent',
+      'msg.x == nil',
+    ]) {
       expect(compileCondition(source)).toEqual({ ok: true });
     }
   });
 
   it('uses declared form types', () => {
     const form = { days: 'number', reason: 'string', urgent: 'boolean' };
-    expect(compileCondition("msg.days == 'x'", form)).toEqual({ ok: false, error: 'no such overload: double == string' });
+    expect(compileCondition("msg.days == 'x'", form)).toEqual({
+      ok: false,
+      error: 'no such overload: double == string',
+    });
     expect(compileCondition('msg.days <= 3 && msg.days != null', form)).toEqual({ ok: true });
     expect(compileCondition("msg.reason contains 'x' && !msg.urgent", form)).toEqual({ ok: true });
     expect(compileCondition('msg.reason > 3', form)).toMatchObject({ ok: false });
     expect(compileCondition("msg.undeclared == 'x'", form)).toEqual({ ok: true }); // not on the form: dynamic
-    expect(compileCondition('msg.days + 1', form)).toEqual({ ok: false, error: 'condition must be a boolean, not double' });
+    expect(compileCondition('msg.days + 1', form)).toEqual({
+      ok: false,
+      error: 'condition must be a boolean, not double',
+    });
     expect(compileCondition("metadata.owner == 'x'", form)).toEqual({ ok: true });
     expect(compileCondition("size(msg) > 1 && 'days' in msg", form)).toEqual({ ok: true });
   });
@@ -178,17 +199,29 @@ describe('compileCondition', () => {
       ok: false,
       error: 'inside exists(...) only the loop variable and literals can be used, not msg',
     });
-    expect(compileCondition('(msg.a + msg.b).exists(x, x > 1)')).toMatchObject({ ok: false, error: expect.stringContaining('must be applied to a variable') });
+    expect(compileCondition('(msg.a + msg.b).exists(x, x > 1)')).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('must be applied to a variable'),
+    });
     expect(compileCondition('cel.bind(x, msg.a, x > 1)')).toEqual({ ok: false, error: 'cel.bind is not supported' });
     const sum = (n: number) => `size(${Array(n).fill('msg.s').join(' + ')}) > 0`;
     expect(compileCondition(sum(17))).toEqual({ ok: true }); // 16 additions
-    expect(compileCondition(sum(18))).toMatchObject({ ok: false, error: expect.stringContaining('more than 16 additions') });
+    expect(compileCondition(sum(18))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('more than 16 additions'),
+    });
     expect(compileCondition(`${Array(40).fill('double(msg.n)').join(' + ')} > 0.0`)).toEqual({ ok: true }); // numbers do not grow
   });
 
   it('refuses bad literal patterns', () => {
-    expect(compileCondition("msg.s matches '(a|b'")).toMatchObject({ ok: false, error: expect.stringContaining('missing closing )') });
-    expect(compileCondition("msg.s matches '(a)\\\\1'")).toMatchObject({ ok: false, error: expect.stringContaining('invalid escape sequence: `\\1`') });
+    expect(compileCondition("msg.s matches '(a|b'")).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('missing closing )'),
+    });
+    expect(compileCondition("msg.s matches '(a)\\\\1'")).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('invalid escape sequence: `\\1`'),
+    });
   });
 });
 
@@ -198,7 +231,16 @@ describe('validateConditions / validateExpressions', () => {
       ruleChain: { id: 'p', name: 'P', additionalInfo: { form: { fields: [{ name: 'days', type: 'number' }] } } },
       metadata: {
         nodes: [
-          { id: 'sw', type: 'switch', configuration: { cases: [{ case: 'msg.days <= 3', then: 'a' }, { case: "msg.days == 'x'", then: 'b' }] } },
+          {
+            id: 'sw',
+            type: 'switch',
+            configuration: {
+              cases: [
+                { case: 'msg.days <= 3', then: 'a' },
+                { case: "msg.days == 'x'", then: 'b' },
+              ],
+            },
+          },
           { id: 'end', type: 'end' },
         ],
         connections: [],
@@ -208,7 +250,13 @@ describe('validateConditions / validateExpressions', () => {
       valid: false,
       results: [
         { nodeId: 'sw', caseIndex: 1, expression: 'msg.days <= 3', valid: true, error: null },
-        { nodeId: 'sw', caseIndex: 2, expression: "msg.days == 'x'", valid: false, error: 'no such overload: double == string' },
+        {
+          nodeId: 'sw',
+          caseIndex: 2,
+          expression: "msg.days == 'x'",
+          valid: false,
+          error: 'no such overload: double == string',
+        },
       ],
     });
   });
@@ -217,15 +265,25 @@ describe('validateConditions / validateExpressions', () => {
     const result = validateExpressions(['msg.a > 1', 'msg.a >']);
     expect(result.valid).toBe(false);
     expect(result.results[0]).toEqual({ index: 0, expression: 'msg.a > 1', valid: true, error: null });
-    expect(result.results[1]).toMatchObject({ index: 1, expression: 'msg.a >', valid: false, error: expect.any(String) });
+    expect(result.results[1]).toMatchObject({
+      index: 1,
+      expression: 'msg.a >',
+      valid: false,
+      error: expect.any(String),
+    });
   });
 });
 
 describe('templates', () => {
-  const ctx = { msg: { name: 'Ann', n: 3, approvers: ['bob', 'erin'], o: { k: 'v' } }, metadata: { instance_id: 'i-1' } };
+  const ctx = {
+    msg: { name: 'Ann', n: 3, approvers: ['bob', 'erin'], o: { k: 'v' } },
+    metadata: { instance_id: 'i-1' },
+  };
 
   it('renders placeholders, missing ones as empty strings', () => {
-    expect(renderTemplate('Hello ${msg.name} (${metadata.instance_id}) ${msg.missing}!', ctx)).toBe('Hello Ann (i-1) !');
+    expect(renderTemplate('Hello ${msg.name} (${metadata.instance_id}) ${msg.missing}!', ctx)).toBe(
+      'Hello Ann (i-1) !',
+    );
     expect(renderTemplate('${msg.n}/${msg.approvers}/${msg.o.k}', ctx)).toBe('3/["bob","erin"]/v');
     expect(renderTemplate('${ msg.name }', ctx)).toBe('Ann');
   });
@@ -238,7 +296,13 @@ describe('templates', () => {
   });
 
   it('never reaches prototypes', () => {
-    for (const path of ['msg.constructor', 'msg.__proto__', 'msg.toString', 'msg.o.constructor.prototype', 'msg.approvers.length']) {
+    for (const path of [
+      'msg.constructor',
+      'msg.__proto__',
+      'msg.toString',
+      'msg.o.constructor.prototype',
+      'msg.approvers.length',
+    ]) {
       expect(resolveTemplateValue(`\${${path}}`, ctx)).toBeUndefined();
     }
     expect(renderTemplate('${msg.constructor}', ctx)).toBe('');

@@ -28,7 +28,8 @@ const leave = load('leave-request');
 const expense = load('expense-claim');
 const purchase = load('purchase-legacy-keys');
 const ids = (set: Iterable<string>) => [...set].sort();
-const ahead = (doc: ProcessDocument, from: string[]) => approvalNodesAhead(doc, from).map((a) => [a.node.id, a.undecided]);
+const ahead = (doc: ProcessDocument, from: string[]) =>
+  approvalNodesAhead(doc, from).map((a) => [a.node.id, a.undecided]);
 
 describe('lookups', () => {
   it('finds nodes, the first node and connections', () => {
@@ -42,7 +43,15 @@ describe('lookups', () => {
   });
 
   it('computes upstream and downstream sets', () => {
-    expect(ids(upstream(expense, 'directors'))).toEqual(['budget_owner', 'finance_check', 'manager', 'merge', 'size', 'split', 'start']);
+    expect(ids(upstream(expense, 'directors'))).toEqual([
+      'budget_owner',
+      'finance_check',
+      'manager',
+      'merge',
+      'size',
+      'split',
+      'start',
+    ]);
     expect(ids(downstream(leave, 'manager_approval'))).toEqual(['end', 'notify_hr']);
     expect(upstream(leave, 'start').size).toBe(0);
   });

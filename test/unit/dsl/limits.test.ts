@@ -14,13 +14,28 @@ function chain(tasks: number, diamond = false) {
     prev = id;
   }
   if (diamond) {
-    nodes.push({ id: 'sw', type: 'switch', name: 'sw', configuration: { cases: [{ case: 'msg.days > 3', then: 'long' }] } });
-    nodes.push({ id: 'extra', type: 'userTask', name: 'extra', configuration: { approver: { type: 'user', userIds: ['bob'] } } });
+    nodes.push({
+      id: 'sw',
+      type: 'switch',
+      name: 'sw',
+      configuration: { cases: [{ case: 'msg.days > 3', then: 'long' }] },
+    });
+    nodes.push({
+      id: 'extra',
+      type: 'userTask',
+      name: 'extra',
+      configuration: { approver: { type: 'user', userIds: ['bob'] } },
+    });
     connections.push({ fromId: prev, toId: 'sw', type: 'Success' });
     connections.push({ fromId: 'sw', toId: 'extra', type: 'long' });
     connections.push({ fromId: 'sw', toId: 'last', type: 'Default' });
     connections.push({ fromId: 'extra', toId: 'last', type: 'Success' });
-    nodes.push({ id: 'last', type: 'userTask', name: 'last', configuration: { approver: { type: 'user', userIds: ['bob'] } } });
+    nodes.push({
+      id: 'last',
+      type: 'userTask',
+      name: 'last',
+      configuration: { approver: { type: 'user', userIds: ['bob'] } },
+    });
     prev = 'last';
   }
   nodes.push({ id: 'end', type: 'end', name: 'End' });
@@ -34,9 +49,15 @@ describe('definition size caps', () => {
     expect(big.metadata.nodes.length).toBeGreaterThan(MAX_NODES);
     const parsed = parseProcess(big);
     expect(parsed.doc).toBeNull();
-    expect(parsed.problems).toEqual([expect.objectContaining({ field: 'metadata.nodes', message: expect.stringContaining(`at most ${MAX_NODES}`) })]);
+    expect(parsed.problems).toEqual([
+      expect.objectContaining({ field: 'metadata.nodes', message: expect.stringContaining(`at most ${MAX_NODES}`) }),
+    ]);
     const many = chain(3);
-    many.metadata.connections = Array.from({ length: MAX_CONNECTIONS + 1 }, () => ({ fromId: 'start', toId: 't0', type: 'Success' }));
+    many.metadata.connections = Array.from({ length: MAX_CONNECTIONS + 1 }, () => ({
+      fromId: 'start',
+      toId: 't0',
+      type: 'Success',
+    }));
     expect(parseProcess(many).problems[0]).toMatchObject({ field: 'metadata.connections' });
   });
 
@@ -75,14 +96,19 @@ describe('undecided flags (dominator pass) against a brute-force walk', () => {
     for (let round = 0; round < 200; round++) {
       const n = 3 + rnd(25);
       const nodes: any[] = [{ id: 'n0', type: 'startTask' }];
-      for (let i = 1; i < n; i++) nodes.push({ id: `n${i}`, type: rnd(4) === 0 ? 'switch' : rnd(6) === 0 ? 'end' : 'userTask' });
+      for (let i = 1; i < n; i++)
+        nodes.push({ id: `n${i}`, type: rnd(4) === 0 ? 'switch' : rnd(6) === 0 ? 'end' : 'userTask' });
       nodes.push({ id: 'end', type: 'end' });
       const connections: any[] = [];
       for (let i = 0; i < n; i++) {
         const fan = nodes[i].type === 'switch' ? 2 + rnd(2) : 1;
         for (let k = 0; k < fan; k++) {
           const to = rnd(4) === 0 ? rnd(n + 1) : Math.min(n, i + 1 + rnd(3));
-          connections.push({ fromId: `n${i}`, toId: to === n ? 'end' : `n${to}`, type: rnd(8) === 0 ? 'Reject' : 'Success' });
+          connections.push({
+            fromId: `n${i}`,
+            toId: to === n ? 'end' : `n${to}`,
+            type: rnd(8) === 0 ? 'Reject' : 'Success',
+          });
         }
       }
       const doc: any = { ruleChain: { id: 'r' }, metadata: { firstNodeIndex: 0, nodes, connections } };

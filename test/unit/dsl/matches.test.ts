@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { compileCondition, evaluateCondition, ExpressionError } from '../../../src/dsl/index.js';
 import { MAX_PATTERN_LENGTH, MAX_TEXT_LENGTH } from '../../../src/dsl/matches.js';
 
-const matches = (text: string, pattern: string) => evaluateCondition('msg.t matches msg.p', { msg: { t: text, p: pattern }, metadata: {} });
+const matches = (text: string, pattern: string) =>
+  evaluateCondition('msg.t matches msg.p', { msg: { t: text, p: pattern }, metadata: {} });
 
 describe('matches (RE2 behind CEL conditions)', () => {
   // Patterns whose meaning is the same in RE2 and in JavaScript.
@@ -30,7 +31,29 @@ describe('matches (RE2 behind CEL conditions)', () => {
     '\\s\\S',
     'a|',
   ];
-  const texts = ['', 'abc', 'xabcx', 'AB-123', 'ab-12', 'me@host.io', 'color', 'colour', 'xx', 'xxxy', 'a word here', 'world', 'a-z', '3.14', 'AB', 'aaab', '2024-05', ' x', ']', 'foobaz', 'ababab'];
+  const texts = [
+    '',
+    'abc',
+    'xabcx',
+    'AB-123',
+    'ab-12',
+    'me@host.io',
+    'color',
+    'colour',
+    'xx',
+    'xxxy',
+    'a word here',
+    'world',
+    'a-z',
+    '3.14',
+    'AB',
+    'aaab',
+    '2024-05',
+    ' x',
+    ']',
+    'foobaz',
+    'ababab',
+  ];
 
   it.each(patterns)('agrees with RegExp on %s', (pattern) => {
     for (const text of texts) {
@@ -56,13 +79,16 @@ describe('matches (RE2 behind CEL conditions)', () => {
     expect(evaluateCondition("msg.code matches '^[a-z]+$'", ctx)).toBe(false);
   });
 
-  it.each(['(a+)+$', '^(a|a)*$', '(a*)*b', '.*.*.*.*x', '(x+x+)+y', '(?:[a-z]{100}){5}!'])('stays linear on the catastrophic pattern %s', (pattern) => {
-    const text = 'a'.repeat(MAX_TEXT_LENGTH - 1) + '!';
-    const started = performance.now();
-    expect(matches(text, pattern)).toBe(pattern.endsWith('!'));
-    // A runaway guard, not a speed target: backtracking here would take astronomically long.
-    expect(performance.now() - started).toBeLessThan(5000);
-  });
+  it.each(['(a+)+$', '^(a|a)*$', '(a*)*b', '.*.*.*.*x', '(x+x+)+y', '(?:[a-z]{100}){5}!'])(
+    'stays linear on the catastrophic pattern %s',
+    (pattern) => {
+      const text = 'a'.repeat(MAX_TEXT_LENGTH - 1) + '!';
+      const started = performance.now();
+      expect(matches(text, pattern)).toBe(pattern.endsWith('!'));
+      // A runaway guard, not a speed target: backtracking here would take astronomically long.
+      expect(performance.now() - started).toBeLessThan(5000);
+    },
+  );
 
   it.each([
     ['(a)\\1', 'invalid escape sequence: `\\1`'], // no backreferences
@@ -79,7 +105,10 @@ describe('matches (RE2 behind CEL conditions)', () => {
     ['a'.repeat(MAX_PATTERN_LENGTH + 1), `longer than ${MAX_PATTERN_LENGTH} characters`],
   ])('refuses %s at deploy and at run time', (pattern, message) => {
     const literal = `msg.t matches '${pattern.replace(/\\/g, '\\\\')}'`;
-    expect(compileCondition(literal)).toEqual({ ok: false, error: expect.stringContaining(`invalid pattern: ${message}`) });
+    expect(compileCondition(literal)).toEqual({
+      ok: false,
+      error: expect.stringContaining(`invalid pattern: ${message}`),
+    });
     expect(() => matches('abc', pattern)).toThrow(ExpressionError);
     expect(() => matches('abc', pattern)).toThrow(`invalid pattern: ${message}`);
   });

@@ -30,12 +30,15 @@ function taskConfig(doc: ProcessDocument | null): UserTaskConfig {
 }
 
 describe('examples', () => {
-  it.each(['leave-request', 'expense-claim', 'purchase-legacy-keys'])('%s parses and validates with no problems', (name) => {
-    const parsed = parseProcess(example(name));
-    expect(parsed.problems).toEqual([]);
-    const compiled = compileProcess(example(name));
-    expect(compiled.ok ? [] : compiled.problems).toEqual([]);
-  });
+  it.each(['leave-request', 'expense-claim', 'purchase-legacy-keys'])(
+    '%s parses and validates with no problems',
+    (name) => {
+      const parsed = parseProcess(example(name));
+      expect(parsed.problems).toEqual([]);
+      const compiled = compileProcess(example(name));
+      expect(compiled.ok ? [] : compiled.problems).toEqual([]);
+    },
+  );
 
   it('normalises the legacy example to canonical keys', () => {
     const { doc } = parseProcess(example('purchase-legacy-keys'));
@@ -74,7 +77,11 @@ describe('document shape', () => {
 
   it('takes a designer wrapper: form becomes the embedded form, flow is ignored', () => {
     const form = { fields: [{ name: 'days', type: 'number' }] };
-    const { doc, problems } = parseProcess({ ...withUserTask({ approver: { type: 'manager' } }), form, flow: { zoom: 1 } });
+    const { doc, problems } = parseProcess({
+      ...withUserTask({ approver: { type: 'manager' } }),
+      form,
+      flow: { zoom: 1 },
+    });
     expect(problems).toEqual([]);
     expect(doc!.ruleChain.additionalInfo).toEqual({ form, formType: 'design' });
   });
@@ -118,7 +125,10 @@ describe('document shape', () => {
 
   it('checks permissions maps', () => {
     const { problems } = parseProcess(
-      withUserTask({ approver: { type: 'manager' } }, { formPermissions: { days: 'x' }, actionPermissions: { transfer: 'no' } }),
+      withUserTask(
+        { approver: { type: 'manager' } },
+        { formPermissions: { days: 'x' }, actionPermissions: { transfer: 'no' } },
+      ),
     );
     expect(problems).toEqual([
       { nodeId: 'task', field: 'additionalInfo.actionPermissions.transfer', message: 'must be true or false' },
@@ -129,34 +139,94 @@ describe('document shape', () => {
 
 describe('older GFlow userTask keys (docs/dsl.md#older-gflow-usertask-keys)', () => {
   const rows: [string, Record<string, unknown>, Partial<UserTaskConfig>][] = [
-    ['candidateType user + userIds', { candidateType: 'user', candidateConfig: { userIds: ['u1', 'u2'] } }, { approver: { type: 'user', userIds: ['u1', 'u2'] } }],
-    ['candidateType role + roleIds', { candidateType: 'role', candidateConfig: { roleIds: ['finance'] } }, { approver: { type: 'role', roleIds: ['finance'] } }],
-    ['candidateType dept + departmentIds', { candidateType: 'dept', candidateConfig: { departmentIds: ['eng'] } }, { approver: { type: 'dept', deptIds: ['eng'] } }],
-    ['direct_manager + levels', { candidateType: 'direct_manager', candidateConfig: { levels: 2 } }, { approver: { type: 'manager', levels: 2 } }],
-    ['multi_level_manager + levels', { candidateType: 'multi_level_manager', candidateConfig: { levels: -1 } }, { approver: { type: 'multiLevelManager', levels: -1 } }],
-    ['initiator_select + selected (variable name)', { candidateType: 'initiator_select', candidateConfig: { selected: 'approvers' } }, { approver: { type: 'initiatorSelect', expression: '${msg.approvers}' } }],
-    ['initiator_select + selected (template)', { candidateType: 'initiator_select', candidateConfig: { selected: '${msg.pick}' } }, { approver: { type: 'initiatorSelect', expression: '${msg.pick}' } }],
+    [
+      'candidateType user + userIds',
+      { candidateType: 'user', candidateConfig: { userIds: ['u1', 'u2'] } },
+      { approver: { type: 'user', userIds: ['u1', 'u2'] } },
+    ],
+    [
+      'candidateType role + roleIds',
+      { candidateType: 'role', candidateConfig: { roleIds: ['finance'] } },
+      { approver: { type: 'role', roleIds: ['finance'] } },
+    ],
+    [
+      'candidateType dept + departmentIds',
+      { candidateType: 'dept', candidateConfig: { departmentIds: ['eng'] } },
+      { approver: { type: 'dept', deptIds: ['eng'] } },
+    ],
+    [
+      'direct_manager + levels',
+      { candidateType: 'direct_manager', candidateConfig: { levels: 2 } },
+      { approver: { type: 'manager', levels: 2 } },
+    ],
+    [
+      'multi_level_manager + levels',
+      { candidateType: 'multi_level_manager', candidateConfig: { levels: -1 } },
+      { approver: { type: 'multiLevelManager', levels: -1 } },
+    ],
+    [
+      'initiator_select + selected (variable name)',
+      { candidateType: 'initiator_select', candidateConfig: { selected: 'approvers' } },
+      { approver: { type: 'initiatorSelect', expression: '${msg.approvers}' } },
+    ],
+    [
+      'initiator_select + selected (template)',
+      { candidateType: 'initiator_select', candidateConfig: { selected: '${msg.pick}' } },
+      { approver: { type: 'initiatorSelect', expression: '${msg.pick}' } },
+    ],
     ['initiator_self', { candidateType: 'initiator_self' }, { approver: { type: 'initiatorSelf' } }],
     ['approvalType single', { approvalType: 'single' }, { approveMode: 'single' }],
     ['approvalType or', { approvalType: 'or' }, { approveMode: 'any' }],
     ['approvalType sequential', { approvalType: 'sequential' }, { approveMode: 'sequential' }],
     ['countersign + rule all', { approvalType: 'countersign', approvalRule: '{"type":"all"}' }, { approveMode: 'all' }],
     ['countersign without rule', { approvalType: 'countersign' }, { approveMode: 'all' }],
-    ['countersign + majority', { approvalType: 'countersign', approvalRule: '{"type":"majority","value":0}' }, { approveMode: 'vote', voteRule: { type: 'majority' } }],
-    ['countersign + percent', { approvalType: 'countersign', approvalRule: '{"type":"percent","value":60}' }, { approveMode: 'vote', voteRule: { type: 'percent', value: 60 } }],
-    ['vote + count', { approvalType: 'vote', approvalRule: '{"type":"count","value":2}' }, { approveMode: 'vote', voteRule: { type: 'count', value: 2 } }],
-    ['rule isSequential', { approvalType: 'countersign', approvalRule: '{"type":"all","isSequential":true}' }, { approveMode: 'all', sequential: true }],
+    [
+      'countersign + majority',
+      { approvalType: 'countersign', approvalRule: '{"type":"majority","value":0}' },
+      { approveMode: 'vote', voteRule: { type: 'majority' } },
+    ],
+    [
+      'countersign + percent',
+      { approvalType: 'countersign', approvalRule: '{"type":"percent","value":60}' },
+      { approveMode: 'vote', voteRule: { type: 'percent', value: 60 } },
+    ],
+    [
+      'vote + count',
+      { approvalType: 'vote', approvalRule: '{"type":"count","value":2}' },
+      { approveMode: 'vote', voteRule: { type: 'count', value: 2 } },
+    ],
+    [
+      'rule isSequential',
+      { approvalType: 'countersign', approvalRule: '{"type":"all","isSequential":true}' },
+      { approveMode: 'all', sequential: true },
+    ],
     ['selfApprovalType allow', { selfApprovalType: 'allow' }, { selfApproval: 'none' }],
     ['selfApprovalType skip', { selfApprovalType: 'skip' }, { selfApproval: 'skip' }],
     ['selfApprovalType auto_approve', { selfApprovalType: 'auto_approve' }, { selfApproval: 'autoApprove' }],
-    ['selfApprovalType delegate_to_manager', { selfApprovalType: 'delegate_to_manager' }, { selfApproval: 'delegateToManager' }],
-    ['selfApprovalType delegate_to_department_manager', { selfApprovalType: 'delegate_to_department_manager' }, { selfApproval: 'delegateToDeptManager' }],
-    ['timeoutPolicy', { timeoutPolicy: { dueInMinutes: 30, action: 'autoApprove' } }, { timeout: { dueInMinutes: 30, action: 'autoApprove' } }],
+    [
+      'selfApprovalType delegate_to_manager',
+      { selfApprovalType: 'delegate_to_manager' },
+      { selfApproval: 'delegateToManager' },
+    ],
+    [
+      'selfApprovalType delegate_to_department_manager',
+      { selfApprovalType: 'delegate_to_department_manager' },
+      { selfApproval: 'delegateToDeptManager' },
+    ],
+    [
+      'timeoutPolicy',
+      { timeoutPolicy: { dueInMinutes: 30, action: 'autoApprove' } },
+      { timeout: { dueInMinutes: 30, action: 'autoApprove' } },
+    ],
     ['dueDate (static)', { dueDate: '2030-01-31T17:00:00Z' }, { dueDate: '2030-01-31T17:00:00Z' }],
     ['rejectStrategy terminate', { rejectStrategy: 'terminate' }, { reject: { strategy: 'terminate' } }],
     ['rejectStrategy rejectToStarter', { rejectStrategy: 'rejectToStarter' }, { reject: { strategy: 'toStarter' } }],
     ['rejectStrategy rejectToPrev', { rejectStrategy: 'rejectToPrev' }, { reject: { strategy: 'toPrev' } }],
-    ['rejectStrategy rejectToNode + rejectTargetNode', { rejectStrategy: 'rejectToNode', rejectTargetNode: 'prev' }, { reject: { strategy: 'toNode', target: 'prev' } }],
+    [
+      'rejectStrategy rejectToNode + rejectTargetNode',
+      { rejectStrategy: 'rejectToNode', rejectTargetNode: 'prev' },
+      { reject: { strategy: 'toNode', target: 'prev' } },
+    ],
   ];
 
   it.each(rows)('%s', (_, legacy, expected) => {
@@ -180,7 +250,11 @@ describe('older GFlow userTask keys (docs/dsl.md#older-gflow-usertask-keys)', ()
     const task = doc!.metadata.nodes.find((n) => n.id === 'task')!;
     expect(task.configuration).toMatchObject({ reject: { strategy: 'toNode', target: 'prev' } });
     expect(task.additionalInfo?.actionPermissions).toEqual({ transfer: false });
-    expect(compileProcess(withUserTask({ approver: { type: 'manager' } }, { actionPermissions: { rejectTargetNode: 'prev' } })).ok).toBe(true);
+    expect(
+      compileProcess(
+        withUserTask({ approver: { type: 'manager' } }, { actionPermissions: { rejectTargetNode: 'prev' } }),
+      ).ok,
+    ).toBe(true);
   });
 
   it('fills canonical defaults', () => {
@@ -199,12 +273,18 @@ describe('older GFlow userTask keys (docs/dsl.md#older-gflow-usertask-keys)', ()
   it('refuses older and canonical keys together', () => {
     const { problems } = parseProcess(withUserTask({ approver: { type: 'manager' }, candidateType: 'user' }));
     expect(problems).toEqual([
-      { nodeId: 'task', field: 'configuration.candidateType', message: expect.stringContaining('both "approver" and the older "candidateType"') },
+      {
+        nodeId: 'task',
+        field: 'configuration.candidateType',
+        message: expect.stringContaining('both "approver" and the older "candidateType"'),
+      },
     ]);
   });
 
   it('reports an approvalRule that is not JSON', () => {
-    const { problems } = parseProcess(withUserTask({ approver: { type: 'manager' }, approvalType: 'vote', approvalRule: '{type:' }));
+    const { problems } = parseProcess(
+      withUserTask({ approver: { type: 'manager' }, approvalType: 'vote', approvalRule: '{type:' }),
+    );
     expect(problems).toEqual([{ nodeId: 'task', field: 'configuration.approvalRule', message: 'is not valid JSON' }]);
   });
 });

@@ -43,13 +43,19 @@ describe('componentCatalogue', () => {
       required: string[];
     };
     expect(userTask.required).toEqual(['approver']);
-    expect(userTask.properties.approveMode).toMatchObject({ default: 'single', enum: ['single', 'any', 'all', 'sequential', 'vote'] });
+    expect(userTask.properties.approveMode).toMatchObject({
+      default: 'single',
+      enum: ['single', 'any', 'all', 'sequential', 'vote'],
+    });
   });
 
   it('lists the rule-chain node types', () => {
     const rulechain = componentCatalogue('rulechain');
     expect(rulechain.map((c) => c.type)).toEqual([...ruleChainNodeTypes]);
-    const http = rulechain.find((c) => c.type === 'httpCall')!.configSchema as { required: string[]; properties: Record<string, unknown> };
+    const http = rulechain.find((c) => c.type === 'httpCall')!.configSchema as {
+      required: string[];
+      properties: Record<string, unknown>;
+    };
     expect(http.required).toEqual(['url']);
     expect(http.properties.timeoutMs).toMatchObject({ default: 10000 });
   });

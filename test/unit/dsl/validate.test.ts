@@ -49,26 +49,45 @@ describe('document structure', () => {
   });
 
   it('refuses connections naming unknown nodes', () => {
-    expectOnly(problems(proc(task(), `${LINE} task-Failure->ghost`)), null, 'metadata.connections[2].toId', 'names unknown node "ghost"');
+    expectOnly(
+      problems(proc(task(), `${LINE} task-Failure->ghost`)),
+      null,
+      'metadata.connections[2].toId',
+      'names unknown node "ghost"',
+    );
   });
 
   it('refuses a firstNodeIndex out of range', () => {
-    expectOnly(problems(proc(task(), LINE, { firstNodeIndex: 3 })), null, 'metadata.firstNodeIndex', '3 is out of range (0..2)');
+    expectOnly(
+      problems(proc(task(), LINE, { firstNodeIndex: 3 })),
+      null,
+      'metadata.firstNodeIndex',
+      '3 is out of range (0..2)',
+    );
   });
 
   it('refuses a process without nodes', () => {
     expectOnly(problems(proc([], '')), null, 'metadata.nodes', 'the process has no nodes');
   });
 
-  it.each(['jsSwitch', 'automation', 'startProcess', 'aiAgent', 'restApiCall'])('refuses the unsupported node type %s', (type) => {
-    const found = problems(proc([...task(), ['x', type, { script: '' }]], `${LINE} task-Failure->x x->end`));
-    expectOnly(found, 'x', 'type', `node type "${type}" is not supported`);
-  });
+  it.each(['jsSwitch', 'automation', 'startProcess', 'aiAgent', 'restApiCall'])(
+    'refuses the unsupported node type %s',
+    (type) => {
+      const found = problems(proc([...task(), ['x', type, { script: '' }]], `${LINE} task-Failure->x x->end`));
+      expectOnly(found, 'x', 'type', `node type "${type}" is not supported`);
+    },
+  );
 
   it('returns every problem at once', () => {
     const found = problems(
       proc(
-        [['start', 'startTask'], ['a', 'userTask', { approver: { type: 'user' } }], ['x', 'jsSwitch'], ['island', 'ccTask'], ['end', 'end']],
+        [
+          ['start', 'startTask'],
+          ['a', 'userTask', { approver: { type: 'user' } }],
+          ['x', 'jsSwitch'],
+          ['island', 'ccTask'],
+          ['end', 'end'],
+        ],
         'start->a a->x x->end island->end a-Failure->ghost',
       ),
     );
@@ -83,15 +102,38 @@ describe('document structure', () => {
 
 describe('reachability', () => {
   it('refuses a node not reachable from the first node', () => {
-    expectOnly(problems(proc([...task(), ['island', 'ccTask']], `${LINE} island->end`)), 'island', 'connections', 'not reachable from the first node');
+    expectOnly(
+      problems(proc([...task(), ['island', 'ccTask']], `${LINE} island->end`)),
+      'island',
+      'connections',
+      'not reachable from the first node',
+    );
   });
 
   it('refuses a node from which no end can be reached', () => {
-    expectOnly(problems(proc([...task(), ['stuck', 'ccTask']], `${LINE} task-Reject->stuck`)), 'stuck', 'connections', 'no end node can be reached');
+    expectOnly(
+      problems(proc([...task(), ['stuck', 'ccTask']], `${LINE} task-Reject->stuck`)),
+      'stuck',
+      'connections',
+      'no end node can be reached',
+    );
   });
 
   it('refuses a process without an end', () => {
-    expectOnly(problems(proc([['start', 'startTask'], ['task', 'userTask', manager]], 'start->task')), null, 'metadata.nodes', 'no end node');
+    expectOnly(
+      problems(
+        proc(
+          [
+            ['start', 'startTask'],
+            ['task', 'userTask', manager],
+          ],
+          'start->task',
+        ),
+      ),
+      null,
+      'metadata.nodes',
+      'no end node',
+    );
   });
 
   it('counts Failure and Reject routes as reaching nodes', () => {
@@ -101,28 +143,59 @@ describe('reachability', () => {
 
 describe('configuration schema', () => {
   it('refuses unknown configuration fields', () => {
-    expectOnly(problems(proc(task({ ...manager, color: 'red' }), LINE)), 'task', 'configuration.color', 'unknown field');
+    expectOnly(
+      problems(proc(task({ ...manager, color: 'red' }), LINE)),
+      'task',
+      'configuration.color',
+      'unknown field',
+    );
   });
 
   it('refuses ill-typed configuration fields', () => {
-    const nodes: NodeSpec[] = [['start', 'startTask'], ['cc', 'ccTask', { ccUserIds: 'erin' }], ['end', 'end']];
+    const nodes: NodeSpec[] = [
+      ['start', 'startTask'],
+      ['cc', 'ccTask', { ccUserIds: 'erin' }],
+      ['end', 'end'],
+    ];
     expectOnly(problems(proc(nodes, 'start->cc cc->end')), 'cc', 'configuration.ccUserIds', 'expected array');
   });
 
   it('refuses configuration on a start node', () => {
-    const nodes: NodeSpec[] = [['start', 'startTask', { form: 'x' }], ['end', 'end']];
+    const nodes: NodeSpec[] = [
+      ['start', 'startTask', { form: 'x' }],
+      ['end', 'end'],
+    ];
     expectOnly(problems(proc(nodes, 'start->end')), 'start', 'configuration.form', 'unknown field');
   });
 
   it('refuses a join timeout that is not a whole number of seconds', () => {
-    const nodes: NodeSpec[] = [['start', 'startTask'], ['f', 'fork'], ['a', 'ccTask'], ['j', 'join', { timeout: 'soon' }], ['end', 'end']];
-    expectOnly(problems(proc(nodes, 'start->f f->a f->j a->j j->end')), 'j', 'configuration.timeout', 'expected number');
+    const nodes: NodeSpec[] = [
+      ['start', 'startTask'],
+      ['f', 'fork'],
+      ['a', 'ccTask'],
+      ['j', 'join', { timeout: 'soon' }],
+      ['end', 'end'],
+    ];
+    expectOnly(
+      problems(proc(nodes, 'start->f f->a f->j a->j j->end')),
+      'j',
+      'configuration.timeout',
+      'expected number',
+    );
   });
 });
 
 describe('switch and inclusive', () => {
   const gate = (type: string, cases: unknown, edges = 'start->sw sw-short->a sw-Default->end a->end'): unknown =>
-    proc([['start', 'startTask'], ['sw', type, { cases }], ['a', 'ccTask'], ['end', 'end']], edges);
+    proc(
+      [
+        ['start', 'startTask'],
+        ['sw', type, { cases }],
+        ['a', 'ccTask'],
+        ['end', 'end'],
+      ],
+      edges,
+    );
 
   it.each(['switch', 'inclusive'])('%s needs at least one case', (type) => {
     const edges = type === 'switch' ? 'start->sw sw-Default->a a->end' : 'start->sw sw->a a->end';
@@ -131,21 +204,41 @@ describe('switch and inclusive', () => {
   });
 
   it('refuses a case that does not compile', () => {
-    expectOnly(problems(gate('switch', [{ case: 'msg.days <=', then: 'short' }])), 'sw', 'configuration.cases[0].case', '');
+    expectOnly(
+      problems(gate('switch', [{ case: 'msg.days <=', then: 'short' }])),
+      'sw',
+      'configuration.cases[0].case',
+      '',
+    );
   });
 
   it('refuses a then without a matching outgoing connection', () => {
-    const cases = [{ case: 'msg.days <= 3', then: 'short' }, { case: 'msg.days > 3', then: 'long' }];
-    expectOnly(problems(gate('switch', cases)), 'sw', 'configuration.cases[1].then', 'no outgoing connection of type "long"');
+    const cases = [
+      { case: 'msg.days <= 3', then: 'short' },
+      { case: 'msg.days > 3', then: 'long' },
+    ];
+    expectOnly(
+      problems(gate('switch', cases)),
+      'sw',
+      'configuration.cases[1].then',
+      'no outgoing connection of type "long"',
+    );
   });
 
   it('allows a missing Default', () => {
-    expect(problems(gate('switch', [{ case: 'msg.days <= 3', then: 'short' }], 'start->sw sw-short->a a->end'))).toEqual([]);
+    expect(
+      problems(gate('switch', [{ case: 'msg.days <= 3', then: 'short' }], 'start->sw sw-short->a a->end')),
+    ).toEqual([]);
   });
 
   it('type-checks cases against the form fields', () => {
     const input = proc(
-      [['start', 'startTask'], ['sw', 'switch', { cases: [{ case: "msg.days == 'x'", then: 'short' }] }], ['a', 'ccTask'], ['end', 'end']],
+      [
+        ['start', 'startTask'],
+        ['sw', 'switch', { cases: [{ case: "msg.days == 'x'", then: 'short' }] }],
+        ['a', 'ccTask'],
+        ['end', 'end'],
+      ],
       'start->sw sw-short->a sw-Default->end a->end',
       { form: { fields: [{ name: 'days', type: 'number' }] } },
     );
@@ -169,18 +262,43 @@ describe('userTask', () => {
     ['role', 'roleIds'],
     ['dept', 'deptIds'],
   ])('approver type %s needs a non-empty %s', (type, key) => {
-    expectOnly(one({ approver: { type, [key]: [] } }), 'task', `configuration.approver.${key}`, `needs at least one id in ${key}`);
+    expectOnly(
+      one({ approver: { type, [key]: [] } }),
+      'task',
+      `configuration.approver.${key}`,
+      `needs at least one id in ${key}`,
+    );
   });
 
   it('initiatorSelect needs a template expression', () => {
-    expectOnly(one({ approver: { type: 'initiatorSelect' } }), 'task', 'configuration.approver.expression', 'needs a template');
-    expectOnly(one({ approver: { type: 'initiatorSelect', expression: 'approvers' } }), 'task', 'configuration.approver.expression', 'must be a template');
+    expectOnly(
+      one({ approver: { type: 'initiatorSelect' } }),
+      'task',
+      'configuration.approver.expression',
+      'needs a template',
+    );
+    expectOnly(
+      one({ approver: { type: 'initiatorSelect', expression: 'approvers' } }),
+      'task',
+      'configuration.approver.expression',
+      'must be a template',
+    );
     expect(one({ approver: { type: 'initiatorSelect', expression: '${msg.approvers}' } })).toEqual([]);
   });
 
   it('checks manager levels', () => {
-    expectOnly(one({ approver: { type: 'manager', levels: 0 } }), 'task', 'configuration.approver.levels', 'at least 1');
-    expectOnly(one({ approver: { type: 'multiLevelManager', levels: 0 } }), 'task', 'configuration.approver.levels', 'must not be 0');
+    expectOnly(
+      one({ approver: { type: 'manager', levels: 0 } }),
+      'task',
+      'configuration.approver.levels',
+      'at least 1',
+    );
+    expectOnly(
+      one({ approver: { type: 'multiLevelManager', levels: 0 } }),
+      'task',
+      'configuration.approver.levels',
+      'must not be 0',
+    );
     expect(one({ approver: { type: 'multiLevelManager', levels: -1 } })).toEqual([]);
   });
 
@@ -194,26 +312,66 @@ describe('userTask', () => {
   });
 
   it('refuses an unknown timeout action and a non-positive dueInMinutes', () => {
-    expectOnly(one({ ...manager, timeout: { dueInMinutes: 10, action: 'explode' } }), 'task', 'configuration.timeout.action', 'Invalid option');
-    expectOnly(one({ ...manager, timeout: { dueInMinutes: 0 } }), 'task', 'configuration.timeout.dueInMinutes', 'must be greater than 0');
+    expectOnly(
+      one({ ...manager, timeout: { dueInMinutes: 10, action: 'explode' } }),
+      'task',
+      'configuration.timeout.action',
+      'Invalid option',
+    );
+    expectOnly(
+      one({ ...manager, timeout: { dueInMinutes: 0 } }),
+      'task',
+      'configuration.timeout.dueInMinutes',
+      'must be greater than 0',
+    );
   });
 
   it('allows voteRule only with vote, with its value in range', () => {
     const users = { approver: { type: 'user', userIds: ['a', 'b'] } };
-    expectOnly(one({ ...users, approveMode: 'all', voteRule: { type: 'majority' } }), 'task', 'configuration.voteRule', 'only allowed with approveMode "vote"');
-    expectOnly(one({ ...users, approveMode: 'vote', voteRule: { type: 'percent', value: 120 } }), 'task', 'configuration.voteRule.value', 'from 0 to 100');
-    expectOnly(one({ ...users, approveMode: 'vote', voteRule: { type: 'count', value: 0 } }), 'task', 'configuration.voteRule.value', '≥ 1');
-    expectOnly(one({ ...users, approveMode: 'vote', voteRule: { type: 'plurality' } }), 'task', 'configuration.voteRule.type', 'Invalid option');
+    expectOnly(
+      one({ ...users, approveMode: 'all', voteRule: { type: 'majority' } }),
+      'task',
+      'configuration.voteRule',
+      'only allowed with approveMode "vote"',
+    );
+    expectOnly(
+      one({ ...users, approveMode: 'vote', voteRule: { type: 'percent', value: 120 } }),
+      'task',
+      'configuration.voteRule.value',
+      'from 0 to 100',
+    );
+    expectOnly(
+      one({ ...users, approveMode: 'vote', voteRule: { type: 'count', value: 0 } }),
+      'task',
+      'configuration.voteRule.value',
+      '≥ 1',
+    );
+    expectOnly(
+      one({ ...users, approveMode: 'vote', voteRule: { type: 'plurality' } }),
+      'task',
+      'configuration.voteRule.type',
+      'Invalid option',
+    );
     expect(one({ ...users, approveMode: 'vote' })).toEqual([]);
   });
 
   it('refuses initiatorSelf with selfApproval skip', () => {
-    expectOnly(one({ approver: { type: 'initiatorSelf' }, selfApproval: 'skip' }), 'task', 'configuration.selfApproval', 'would leave no approver');
+    expectOnly(
+      one({ approver: { type: 'initiatorSelf' }, selfApproval: 'skip' }),
+      'task',
+      'configuration.selfApproval',
+      'would leave no approver',
+    );
   });
 
   it('refuses a handle task with an approve mode other than single or any', () => {
     const users = { approver: { type: 'user', userIds: ['a', 'b'] } };
-    expectOnly(one({ ...users, kind: 'handle', approveMode: 'all' }), 'task', 'configuration.approveMode', 'handle task only supports');
+    expectOnly(
+      one({ ...users, kind: 'handle', approveMode: 'all' }),
+      'task',
+      'configuration.approveMode',
+      'handle task only supports',
+    );
     expect(one({ ...users, kind: 'handle', approveMode: 'any' })).toEqual([]);
   });
 
@@ -224,7 +382,13 @@ describe('userTask', () => {
 
 describe('reject strategies', () => {
   const rejecting = (reject: unknown): NodeSpec => ['task', 'userTask', { ...manager, reject }];
-  const chain = (last: NodeSpec): NodeSpec[] => [['start', 'startTask'], ['first', 'userTask', manager], last, ['after', 'userTask', manager], ['end', 'end']];
+  const chain = (last: NodeSpec): NodeSpec[] => [
+    ['start', 'startTask'],
+    ['first', 'userTask', manager],
+    last,
+    ['after', 'userTask', manager],
+    ['end', 'end'],
+  ];
   const CHAIN = 'start->first first->task task->after after->end';
   // start → first → fork → (task | other) → join → late → end
   const parallel = (taskReject: unknown, lateReject: unknown = { strategy: 'terminate' }): unknown =>
@@ -245,29 +409,74 @@ describe('reject strategies', () => {
   it('toNode needs an existing upstream approval target', () => {
     const field = 'configuration.reject.target';
     expectOnly(problems(proc(chain(rejecting({ strategy: 'toNode' })), CHAIN)), 'task', field, 'needs a target');
-    expectOnly(problems(proc(chain(rejecting({ strategy: 'toNode', target: 'ghost' })), CHAIN)), 'task', field, '"ghost" is not a node');
-    expectOnly(problems(proc(chain(rejecting({ strategy: 'toNode', target: 'after' })), CHAIN)), 'task', field, '"after" is not upstream');
-    expectOnly(problems(proc(chain(rejecting({ strategy: 'toNode', target: 'task' })), CHAIN)), 'task', field, 'cannot be the node itself');
-    expectOnly(problems(proc(chain(rejecting({ strategy: 'toNode', target: 'end' })), CHAIN)), 'task', field, 'must be a userTask or startTask');
+    expectOnly(
+      problems(proc(chain(rejecting({ strategy: 'toNode', target: 'ghost' })), CHAIN)),
+      'task',
+      field,
+      '"ghost" is not a node',
+    );
+    expectOnly(
+      problems(proc(chain(rejecting({ strategy: 'toNode', target: 'after' })), CHAIN)),
+      'task',
+      field,
+      '"after" is not upstream',
+    );
+    expectOnly(
+      problems(proc(chain(rejecting({ strategy: 'toNode', target: 'task' })), CHAIN)),
+      'task',
+      field,
+      'cannot be the node itself',
+    );
+    expectOnly(
+      problems(proc(chain(rejecting({ strategy: 'toNode', target: 'end' })), CHAIN)),
+      'task',
+      field,
+      'must be a userTask or startTask',
+    );
     expect(problems(proc(chain(rejecting({ strategy: 'toNode', target: 'first' })), CHAIN))).toEqual([]);
     expect(problems(proc(chain(rejecting({ strategy: 'toNode', target: 'start' })), CHAIN))).toEqual([]);
   });
 
   it('toNode refuses a path back across a fork or join', () => {
-    expectOnly(problems(parallel({ strategy: 'toNode', target: 'first' })), 'task', 'configuration.reject.target', 'crosses a fork, join or inclusive');
-    expectOnly(problems(parallel({ strategy: 'terminate' }, { strategy: 'toNode', target: 'other' })), 'late', 'configuration.reject.target', 'crosses');
+    expectOnly(
+      problems(parallel({ strategy: 'toNode', target: 'first' })),
+      'task',
+      'configuration.reject.target',
+      'crosses a fork, join or inclusive',
+    );
+    expectOnly(
+      problems(parallel({ strategy: 'terminate' }, { strategy: 'toNode', target: 'other' })),
+      'late',
+      'configuration.reject.target',
+      'crosses',
+    );
   });
 
   it('toStarter is refused only when the way back crosses a fork or join', () => {
     expect(problems(proc(chain(rejecting({ strategy: 'toStarter' })), CHAIN))).toEqual([]);
     expectOnly(problems(parallel({ strategy: 'toStarter' })), 'task', 'configuration.reject.strategy', 'toStarter');
-    expectOnly(problems(parallel({ strategy: 'terminate' }, { strategy: 'toStarter' })), 'late', 'configuration.reject.strategy', 'toStarter');
+    expectOnly(
+      problems(parallel({ strategy: 'terminate' }, { strategy: 'toStarter' })),
+      'late',
+      'configuration.reject.strategy',
+      'toStarter',
+    );
   });
 
   it('toPrev is refused only when the way back to an approval crosses a fork or join', () => {
     expect(problems(proc(chain(rejecting({ strategy: 'toPrev' })), CHAIN))).toEqual([]);
-    expectOnly(problems(parallel({ strategy: 'toPrev' })), 'task', 'configuration.reject.strategy', 'crosses "f" (fork)');
-    expectOnly(problems(parallel({ strategy: 'terminate' }, { strategy: 'toPrev' })), 'late', 'configuration.reject.strategy', 'crosses "j" (join)');
+    expectOnly(
+      problems(parallel({ strategy: 'toPrev' })),
+      'task',
+      'configuration.reject.strategy',
+      'crosses "f" (fork)',
+    );
+    expectOnly(
+      problems(parallel({ strategy: 'terminate' }, { strategy: 'toPrev' })),
+      'late',
+      'configuration.reject.strategy',
+      'crosses "j" (join)',
+    );
   });
 
   it('accepts toPrev with no upstream approval node', () => {
@@ -279,43 +488,137 @@ describe('parallel regions', () => {
   const cc = (id: string): NodeSpec => [id, 'ccTask'];
 
   it('accepts a fork closed by a join, and an inclusive closed by a join', () => {
-    expect(problems(proc([['start', 'startTask'], ['f', 'fork'], cc('a'), cc('b'), ['j', 'join'], ['end', 'end']], 'start->f f->a f->b a->j b->j j->end'))).toEqual([]);
-    const inclusive: NodeSpec = ['f', 'inclusive', { cases: [{ case: 'msg.x > 1', then: 'x' }, { case: 'msg.y > 1', then: 'y' }] }];
-    expect(problems(proc([['start', 'startTask'], inclusive, cc('a'), cc('b'), ['j', 'join'], ['end', 'end']], 'start->f f-x->a f-y->b f-Default->end a->j b->j j->end'))).toEqual([]);
+    expect(
+      problems(
+        proc(
+          [['start', 'startTask'], ['f', 'fork'], cc('a'), cc('b'), ['j', 'join'], ['end', 'end']],
+          'start->f f->a f->b a->j b->j j->end',
+        ),
+      ),
+    ).toEqual([]);
+    const inclusive: NodeSpec = [
+      'f',
+      'inclusive',
+      {
+        cases: [
+          { case: 'msg.x > 1', then: 'x' },
+          { case: 'msg.y > 1', then: 'y' },
+        ],
+      },
+    ];
+    expect(
+      problems(
+        proc(
+          [['start', 'startTask'], inclusive, cc('a'), cc('b'), ['j', 'join'], ['end', 'end']],
+          'start->f f-x->a f-y->b f-Default->end a->j b->j j->end',
+        ),
+      ),
+    ).toEqual([]);
   });
 
   it('refuses branches that never meet at a join', () => {
-    expectOnly(problems(proc([['start', 'startTask'], ['f', 'fork'], cc('a'), cc('b'), ['end', 'end']], 'start->f f->a f->b a->end b->end')), 'f', 'connections', 'never meet at a join');
+    expectOnly(
+      problems(
+        proc(
+          [['start', 'startTask'], ['f', 'fork'], cc('a'), cc('b'), ['end', 'end']],
+          'start->f f->a f->b a->end b->end',
+        ),
+      ),
+      'f',
+      'connections',
+      'never meet at a join',
+    );
   });
 
   it('refuses branches meeting at different joins', () => {
-    const nodes: NodeSpec[] = [['start', 'startTask'], ['f', 'fork'], cc('a'), cc('b'), ['j1', 'join'], ['j2', 'join'], ['end', 'end']];
+    const nodes: NodeSpec[] = [
+      ['start', 'startTask'],
+      ['f', 'fork'],
+      cc('a'),
+      cc('b'),
+      ['j1', 'join'],
+      ['j2', 'join'],
+      ['end', 'end'],
+    ];
     const found = problems(proc(nodes, 'start->f f->a f->b a->j1 b->j2 j1->j2 j2->end'));
-    expect(found).toContainEqual({ nodeId: 'f', field: 'connections', message: expect.stringContaining('meet at different joins (j1, j2)') });
+    expect(found).toContainEqual({
+      nodeId: 'f',
+      field: 'connections',
+      message: expect.stringContaining('meet at different joins (j1, j2)'),
+    });
   });
 
   it('refuses a branch that never reaches the join', () => {
     const nodes: NodeSpec[] = [['start', 'startTask'], ['f', 'fork'], cc('a'), cc('b'), ['j', 'join'], ['end', 'end']];
-    expectOnly(problems(proc(nodes, 'start->f f->a f->b a->j b->end j->end')), 'f', 'connections', 'the branch starting at "b" never reaches join "j"');
+    expectOnly(
+      problems(proc(nodes, 'start->f f->a f->b a->j b->end j->end')),
+      'f',
+      'connections',
+      'the branch starting at "b" never reaches join "j"',
+    );
   });
 
   it('refuses nested parallel regions, naming the inner node', () => {
-    const nodes: NodeSpec[] = [['start', 'startTask'], ['f', 'fork'], ['g', 'fork'], cc('a'), cc('b'), cc('c'), ['jg', 'join'], ['jf', 'join'], ['end', 'end']];
+    const nodes: NodeSpec[] = [
+      ['start', 'startTask'],
+      ['f', 'fork'],
+      ['g', 'fork'],
+      cc('a'),
+      cc('b'),
+      cc('c'),
+      ['jg', 'join'],
+      ['jf', 'join'],
+      ['end', 'end'],
+    ];
     const found = problems(proc(nodes, 'start->f f->g f->c g->a g->b a->jg b->jg jg->jf c->jf jf->end'));
-    expectOnly(found, 'g', 'type', 'nested parallel regions are not supported: this fork lies inside the region of "f"');
+    expectOnly(
+      found,
+      'g',
+      'type',
+      'nested parallel regions are not supported: this fork lies inside the region of "f"',
+    );
   });
 
   it('refuses a join that closes no fork or inclusive', () => {
-    expectOnly(problems(proc([['start', 'startTask'], ['j', 'join'], ['end', 'end']], 'start->j j->end')), 'j', 'connections', 'closes no fork or inclusive');
+    expectOnly(
+      problems(
+        proc(
+          [
+            ['start', 'startTask'],
+            ['j', 'join'],
+            ['end', 'end'],
+          ],
+          'start->j j->end',
+        ),
+      ),
+      'j',
+      'connections',
+      'closes no fork or inclusive',
+    );
   });
 });
 
 describe('automation nodes', () => {
   const single = (type: string, configuration: unknown, functions?: string[]) =>
-    problems(proc([['start', 'startTask'], ['n', type, configuration], ['end', 'end']], 'start->n n->end'), functions);
+    problems(
+      proc(
+        [
+          ['start', 'startTask'],
+          ['n', type, configuration],
+          ['end', 'end'],
+        ],
+        'start->n n->end',
+      ),
+      functions,
+    );
 
   it('serviceTask functionName must be registered when the list is given', () => {
-    expectOnly(single('serviceTask', { functionName: 'charge' }, ['notify']), 'n', 'configuration.functionName', 'function "charge" is not registered');
+    expectOnly(
+      single('serviceTask', { functionName: 'charge' }, ['notify']),
+      'n',
+      'configuration.functionName',
+      'function "charge" is not registered',
+    );
     expect(single('serviceTask', { functionName: 'charge' }, ['charge'])).toEqual([]);
     expect(single('serviceTask', { functionName: 'charge' })).toEqual([]);
     expectOnly(single('serviceTask', {}), 'n', 'configuration.functionName', 'required');
@@ -325,7 +628,12 @@ describe('automation nodes', () => {
     expectOnly(single('httpCall', { method: 'POST' }), 'n', 'configuration.url', 'required');
     expectOnly(single('httpCall', { url: 'ftp://x' }), 'n', 'configuration.url', 'http(s) URL');
     expectOnly(single('httpCall', { url: 'https://x/${foo}' }), 'n', 'configuration.url', 'must name msg.<variable>');
-    expect(single('httpCall', { url: 'https://api.example.com/orders/${msg.orderId}', headers: { 'X-Key': '${metadata.tenant_id}' } })).toEqual([]);
+    expect(
+      single('httpCall', {
+        url: 'https://api.example.com/orders/${msg.orderId}',
+        headers: { 'X-Key': '${metadata.tenant_id}' },
+      }),
+    ).toEqual([]);
   });
 
   it('subProcess needs a targetId other than itself', () => {
@@ -348,7 +656,12 @@ describe('loops that never wait', () => {
 
   it('refuses two switches whose defaults point at each other, naming both', () => {
     const doc = proc(
-      [['start', 'startTask'], ['a', 'switch', sw('out')], ['b', 'switch', sw('out')], ['end', 'end']],
+      [
+        ['start', 'startTask'],
+        ['a', 'switch', sw('out')],
+        ['b', 'switch', sw('out')],
+        ['end', 'end'],
+      ],
       'start->a a-Default->b b-Default->a a-out->end b-out->end',
     );
     const found = loopProblems(problems(doc));
@@ -357,23 +670,49 @@ describe('loops that never wait', () => {
   });
 
   it('refuses a self-loop and a loop through cc, http and service nodes', () => {
-    const self = proc([['start', 'startTask'], ['a', 'switch', sw('out')], ['end', 'end']], 'start->a a-Default->a a-out->end');
+    const self = proc(
+      [
+        ['start', 'startTask'],
+        ['a', 'switch', sw('out')],
+        ['end', 'end'],
+      ],
+      'start->a a-Default->a a-out->end',
+    );
     expect(loopProblems(problems(self)).map((p) => p.nodeId)).toEqual(['a']);
     const cc = proc(
-      [['start', 'startTask'], ['c', 'ccTask', { userIds: ['bob'] }], ['a', 'switch', sw('out')], ['end', 'end']],
+      [
+        ['start', 'startTask'],
+        ['c', 'ccTask', { userIds: ['bob'] }],
+        ['a', 'switch', sw('out')],
+        ['end', 'end'],
+      ],
       'start->c c->a a-Default->c a-out->end',
     );
-    expect(loopProblems(problems(cc)).map((p) => p.nodeId).sort()).toEqual(['a', 'c']);
+    expect(
+      loopProblems(problems(cc))
+        .map((p) => p.nodeId)
+        .sort(),
+    ).toEqual(['a', 'c']);
   });
 
   it('allows loops through a userTask or a delay', () => {
     const viaTask = proc(
-      [['start', 'startTask'], ['task', 'userTask', manager], ['a', 'switch', sw('out')], ['end', 'end']],
+      [
+        ['start', 'startTask'],
+        ['task', 'userTask', manager],
+        ['a', 'switch', sw('out')],
+        ['end', 'end'],
+      ],
       'start->task task->a a-Default->task a-out->end',
     );
     expect(loopProblems(problems(viaTask))).toEqual([]);
     const viaDelay = proc(
-      [['start', 'startTask'], ['wait', 'delay', { delayMs: 1000 }], ['a', 'switch', sw('out')], ['end', 'end']],
+      [
+        ['start', 'startTask'],
+        ['wait', 'delay', { delayMs: 1000 }],
+        ['a', 'switch', sw('out')],
+        ['end', 'end'],
+      ],
       'start->wait wait->a a-Default->wait a-out->end',
     );
     expect(loopProblems(problems(viaDelay))).toEqual([]);

@@ -5,8 +5,12 @@ import { linear } from '../../helpers/dsl.js';
 
 export { linear, users, type StepNode } from '../../helpers/dsl.js';
 
-export const example = (name: string) => JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../../examples', name), 'utf8'));
+export const example = (name: string) =>
+  JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../../examples', name), 'utf8'));
 
 /** One userTask between start and end. */
-export const oneStep = (key: string, configuration: Record<string, unknown>, additionalInfo?: Record<string, unknown>) =>
-  linear(key, [{ id: 'approve', configuration, ...(additionalInfo ? { additionalInfo } : {}) }]);
+export const oneStep = (
+  key: string,
+  configuration: Record<string, unknown>,
+  additionalInfo?: Record<string, unknown>,
+) => linear(key, [{ id: 'approve', configuration, ...(additionalInfo ? { additionalInfo } : {}) }]);

@@ -3,9 +3,20 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Activities } from '../../../activities/index.js';
 import type { ApproverInput } from '../../../activities/approvers.js';
-import { runServiceFunction, type ServiceFunctionInput, type SubProcessInput } from '../../../activities/engine-support.js';
+import {
+  runServiceFunction,
+  type ServiceFunctionInput,
+  type SubProcessInput,
+} from '../../../activities/engine-support.js';
 import type { HttpRequest } from '../../../activities/http-call.js';
-import type { Candidates, InstanceRow, ProjectionSnapshot, ResolvedApprovers, TaskState, TrailEntry } from '../../../workflows/engine/types.js';
+import type {
+  Candidates,
+  InstanceRow,
+  ProjectionSnapshot,
+  ResolvedApprovers,
+  TaskState,
+  TrailEntry,
+} from '../../../workflows/engine/types.js';
 
 export interface DirectoryUser {
   id: string;
@@ -39,7 +50,12 @@ export function defaultDirectory(): Directory {
       { id: 'erin', deptId: 'hr', managerId: 'carol', roles: ['employee'] },
       { id: 'frank', deptId: 'finance', managerId: 'dave', roles: ['employee', 'finance'] },
       { id: 'grace', deptId: 'finance', managerId: 'frank', roles: ['employee', 'finance'] },
-      ...['u1', 'u2', 'u3', 'u4', 'u5', 'u6'].map((id) => ({ id, deptId: 'ops', managerId: 'carol', roles: ['employee'] })),
+      ...['u1', 'u2', 'u3', 'u4', 'u5', 'u6'].map((id) => ({
+        id,
+        deptId: 'ops',
+        managerId: 'carol',
+        roles: ['employee'],
+      })),
       { id: 'retired', deptId: 'eng', active: false, roles: ['employee'] },
     ],
     departments: { eng: 'bob', exec: 'dave', hr: 'erin', finance: 'frank', ops: 'u1' },
@@ -69,7 +85,16 @@ export class FakeProjection {
     let p = this.instances.get(id);
     if (p?.archived) return;
     if (!p) {
-      p = { instance: snapshot.instance, instanceSeq: 0, tasks: new Map(), trail: [], notifications: [], cc: [], snapshots: [], archived: false };
+      p = {
+        instance: snapshot.instance,
+        instanceSeq: 0,
+        tasks: new Map(),
+        trail: [],
+        notifications: [],
+        cc: [],
+        snapshots: [],
+        archived: false,
+      };
       this.instances.set(id, p);
     }
     p.snapshots.push(structuredClone(snapshot));
@@ -82,7 +107,8 @@ export class FakeProjection {
       if (!prior || prior.seq < t.seq) p.tasks.set(t.id, structuredClone(t));
     }
     for (const e of snapshot.trail) if (!p.trail.some((x) => x.id === e.id)) p.trail.push(structuredClone(e));
-    for (const n of snapshot.notifications) if (!p.notifications.some((x) => x.key === n.key)) p.notifications.push(structuredClone(n));
+    for (const n of snapshot.notifications)
+      if (!p.notifications.some((x) => x.key === n.key)) p.notifications.push(structuredClone(n));
     p.cc.push(...structuredClone(snapshot.cc));
     if (snapshot.ended) p.archived = true;
   }
@@ -99,13 +125,20 @@ export class FakeProjection {
   }
 
   openTasks(instanceId: string, activityId?: string): TaskState[] {
-    return this.tasks(instanceId).filter((t) => ['pending', 'active', 'waiting', 'suspended'].includes(t.status) && (!activityId || t.activityId === activityId));
+    return this.tasks(instanceId).filter(
+      (t) =>
+        ['pending', 'active', 'waiting', 'suspended'].includes(t.status) &&
+        (!activityId || t.activityId === activityId),
+    );
   }
 
   /** The open, active task of `userId` (exactly one expected). */
   taskOf(instanceId: string, userId: string, activityId?: string): TaskState {
     const mine = this.openTasks(instanceId, activityId).filter((t) => t.assignee === userId && t.status === 'active');
-    if (mine.length !== 1) throw new Error(`${userId} has ${mine.length} active tasks on ${instanceId}: ${JSON.stringify(this.openTasks(instanceId).map((t) => [t.activityId, t.assignee, t.status]))}`);
+    if (mine.length !== 1)
+      throw new Error(
+        `${userId} has ${mine.length} active tasks on ${instanceId}: ${JSON.stringify(this.openTasks(instanceId).map((t) => [t.activityId, t.assignee, t.status]))}`,
+      );
     return mine[0];
   }
 
@@ -125,19 +158,29 @@ export interface Fakes {
 export function createFakeActivities(directory: Directory = defaultDirectory()): Fakes {
   const projection = new FakeProjection();
   const calls: Fakes['calls'] = [];
-  const user = (id: string | null | undefined) => (id ? directory.users.find((u) => u.id === id) ?? null : null);
+  const user = (id: string | null | undefined) => (id ? (directory.users.find((u) => u.id === id) ?? null) : null);
   const active = (id: string) => {
     const u = user(id);
     return u && u.active !== false ? u : null;
   };
   const admins = () =>
     directory.users
-      .filter((u) => u.active !== false && (u.roles ?? []).some((r) => (directory.roles[r] ?? []).some((p) => p === '*' || p === 'workflow:admin')))
+      .filter(
+        (u) =>
+          u.active !== false &&
+          (u.roles ?? []).some((r) => (directory.roles[r] ?? []).some((p) => p === '*' || p === 'workflow:admin')),
+      )
       .map((u) => u.id)
       .sort();
   const poolMembers = (pool: Candidates) =>
     directory.users
-      .filter((u) => u.active !== false && ((u.roles ?? []).some((r) => pool.roleIds.includes(r)) || (u.deptId != null && pool.deptIds.includes(u.deptId)) || pool.userIds.includes(u.id)))
+      .filter(
+        (u) =>
+          u.active !== false &&
+          ((u.roles ?? []).some((r) => pool.roleIds.includes(r)) ||
+            (u.deptId != null && pool.deptIds.includes(u.deptId)) ||
+            pool.userIds.includes(u.id)),
+      )
       .map((u) => u.id)
       .sort();
 
@@ -159,13 +202,14 @@ export function createFakeActivities(directory: Directory = defaultDirectory()):
         poolReason: null,
         admins: admins(),
         managers: { [initiatorId]: initiator?.managerId ?? null },
-        deptLeaders: { [initiatorId]: initiator?.deptId ? directory.departments[initiator.deptId] ?? null : null },
+        deptLeaders: { [initiatorId]: initiator?.deptId ? (directory.departments[initiator.deptId] ?? null) : null },
         problem: null,
       };
       switch (approver.type) {
         case 'user':
         case 'initiatorSelect': {
-          const rule = approver.type === 'user' ? 'user: listed in userIds' : 'initiatorSelect: chosen by the initiator';
+          const rule =
+            approver.type === 'user' ? 'user: listed in userIds' : 'initiatorSelect: chosen by the initiator';
           const missing: string[] = [];
           for (const id of approver.userIds ?? []) {
             if (active(id)) out.users.push({ userId: id, reason: rule });
@@ -176,11 +220,18 @@ export function createFakeActivities(directory: Directory = defaultDirectory()):
         }
         case 'role':
         case 'dept': {
-          const pool: Candidates = { userIds: [], roleIds: approver.type === 'role' ? approver.roleIds ?? [] : [], deptIds: approver.type === 'dept' ? approver.deptIds ?? [] : [] };
+          const pool: Candidates = {
+            userIds: [],
+            roleIds: approver.type === 'role' ? (approver.roleIds ?? []) : [],
+            deptIds: approver.type === 'dept' ? (approver.deptIds ?? []) : [],
+          };
           out.pool = pool;
           out.poolMembers = poolMembers(pool);
           out.poolSize = out.poolMembers.length;
-          out.poolReason = approver.type === 'role' ? `role pool: members of ${pool.roleIds.join(', ')}` : `department pool: members of ${pool.deptIds.join(', ')}`;
+          out.poolReason =
+            approver.type === 'role'
+              ? `role pool: members of ${pool.roleIds.join(', ')}`
+              : `department pool: members of ${pool.deptIds.join(', ')}`;
           break;
         }
         case 'manager':
@@ -192,14 +243,19 @@ export function createFakeActivities(directory: Directory = defaultDirectory()):
           for (let level = 1; level <= max && current?.managerId; level++) {
             const manager = user(current.managerId);
             if (!manager) break;
-            if ((all || level === max) && manager.active !== false) out.users.push({ userId: manager.id, reason: `${approver.type}: level ${level} manager of ${initiatorId}` });
+            if ((all || level === max) && manager.active !== false)
+              out.users.push({
+                userId: manager.id,
+                reason: `${approver.type}: level ${level} manager of ${initiatorId}`,
+              });
             current = manager;
           }
           if (!out.users.length) out.problem = `${initiatorId} has no ${all ? 'managers' : `manager at level ${max}`}`;
           break;
         }
         case 'initiatorSelf':
-          if (initiator && initiator.active !== false) out.users.push({ userId: initiatorId, reason: 'initiatorSelf: the initiator' });
+          if (initiator && initiator.active !== false)
+            out.users.push({ userId: initiatorId, reason: 'initiatorSelf: the initiator' });
           break;
         default:
           throw ApplicationFailure.nonRetryable(`unknown approver type ${approver.type}`, 'VALIDATION_FAILED');

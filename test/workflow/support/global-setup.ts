@@ -26,7 +26,10 @@ const quiet = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, log() 
 
 async function sourcesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries.filter((e) => e.isFile() && /\.(ts|js|json)$/.test(e.name)).map((e) => path.join(e.parentPath, e.name)).sort();
+  return entries
+    .filter((e) => e.isFile() && /\.(ts|js|json)$/.test(e.name))
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort();
 }
 
 /**
@@ -35,8 +38,16 @@ async function sourcesUnder(dir: string): Promise<string[]> {
  */
 async function workflowBundle(): Promise<string> {
   const hash = createHash('sha256');
-  for (const file of [...(await sourcesUnder(path.join(root, 'workflows'))), ...(await sourcesUnder(path.join(root, 'src'))), path.join(root, 'package-lock.json')]) {
-    hash.update(path.relative(root, file)).update('\0').update(await readFile(file)).update('\0');
+  for (const file of [
+    ...(await sourcesUnder(path.join(root, 'workflows'))),
+    ...(await sourcesUnder(path.join(root, 'src'))),
+    path.join(root, 'package-lock.json'),
+  ]) {
+    hash
+      .update(path.relative(root, file))
+      .update('\0')
+      .update(await readFile(file))
+      .update('\0');
   }
   const dir = path.join(root, '.data', 'workflow-tests');
   const file = path.join(dir, `bundle-${hash.digest('hex').slice(0, 16)}.js`);
@@ -46,7 +57,9 @@ async function workflowBundle(): Promise<string> {
   const partial = `${file}.${process.pid}.tmp`;
   await writeFile(partial, code);
   await rename(partial, file);
-  for (const old of await readdir(dir)) if (old.startsWith('bundle-') && path.join(dir, old) !== file && !old.endsWith('.tmp')) await rm(path.join(dir, old), { force: true });
+  for (const old of await readdir(dir))
+    if (old.startsWith('bundle-') && path.join(dir, old) !== file && !old.endsWith('.tmp'))
+      await rm(path.join(dir, old), { force: true });
   return file;
 }
 
@@ -57,7 +70,14 @@ export async function setup(project: TestProject) {
     TestWorkflowEnvironment.createLocal({
       server: {
         executable: { type: 'existing-path', path: cli },
-        searchAttributes: [sa.ProcessKey, sa.BusinessKey, sa.InstanceStatus, sa.Initiator, sa.TenantId, sa.ProcessVersion],
+        searchAttributes: [
+          sa.ProcessKey,
+          sa.BusinessKey,
+          sa.InstanceStatus,
+          sa.Initiator,
+          sa.TenantId,
+          sa.ProcessVersion,
+        ],
         extraArgs: ['--log-level', 'error'],
       },
     }),

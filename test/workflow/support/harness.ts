@@ -33,11 +33,24 @@ export interface Harness {
   projection: Fakes['projection'];
   taskQueue: string;
   actor(userId: string, extra?: Partial<Actor>): Actor;
-  start(dsl: unknown, opts?: { initiator?: string; variables?: Record<string, unknown>; historyLimit?: number; businessKey?: string }): Promise<{ instanceId: string; answer: ActionResult }>;
-  act<A>(instanceId: string, def: UpdateDefinition<ActionResult, [A]>, arg: A, idempotencyKey?: string): Promise<ActionResult>;
+  start(
+    dsl: unknown,
+    opts?: { initiator?: string; variables?: Record<string, unknown>; historyLimit?: number; businessKey?: string },
+  ): Promise<{ instanceId: string; answer: ActionResult }>;
+  act<A>(
+    instanceId: string,
+    def: UpdateDefinition<ActionResult, [A]>,
+    arg: A,
+    idempotencyKey?: string,
+  ): Promise<ActionResult>;
   refused<A>(instanceId: string, def: UpdateDefinition<ActionResult, [A]>, arg: A): Promise<Refusal>;
   /** `userId` approves (or rejects) their one active task on the instance. */
-  decide(instanceId: string, userId: string, decision?: 'approve' | 'reject', activityId?: string): Promise<ActionResult>;
+  decide(
+    instanceId: string,
+    userId: string,
+    decision?: 'approve' | 'reject',
+    activityId?: string,
+  ): Promise<ActionResult>;
   handle(instanceId: string): ReturnType<TestWorkflowEnvironment['client']['workflow']['getHandle']>;
   stop(): Promise<void>;
 }
@@ -121,7 +134,10 @@ export async function startHarness(name: string, directory?: Directory): Promise
     },
     decide(instanceId, userId, decision = 'approve', activityId) {
       const task = fakes.projection.taskOf(instanceId, userId, activityId);
-      return runUpdate(client, TENANT, instanceId, decision === 'approve' ? m.approve : m.reject, { actor: actor(userId), taskId: task.id });
+      return runUpdate(client, TENANT, instanceId, decision === 'approve' ? m.approve : m.reject, {
+        actor: actor(userId),
+        taskId: task.id,
+      });
     },
     handle: (instanceId) => client.workflow.getHandle(workflowIdOf(TENANT, instanceId)),
     async stop() {

@@ -6,14 +6,63 @@ import { api, call, errorText, type Instance, type Task, type TrailEntry } from 
 import { session } from '../lib/session';
 import { UserPicker } from './UserPicker';
 
-type Name = 'approve' | 'reject' | 'return' | 'transfer' | 'delegate' | 'addSign' | 'reduceSign' | 'claim' | 'unclaim' | 'resolve' | 'complete' | 'withdraw' | 'urge' | 'suspend' | 'activate' | 'terminate';
-const order: Name[] = ['claim', 'approve', 'reject', 'complete', 'return', 'transfer', 'delegate', 'addSign', 'reduceSign', 'unclaim', 'resolve', 'urge', 'withdraw', 'suspend', 'activate', 'terminate'];
+type Name =
+  | 'approve'
+  | 'reject'
+  | 'return'
+  | 'transfer'
+  | 'delegate'
+  | 'addSign'
+  | 'reduceSign'
+  | 'claim'
+  | 'unclaim'
+  | 'resolve'
+  | 'complete'
+  | 'withdraw'
+  | 'urge'
+  | 'suspend'
+  | 'activate'
+  | 'terminate';
+const order: Name[] = [
+  'claim',
+  'approve',
+  'reject',
+  'complete',
+  'return',
+  'transfer',
+  'delegate',
+  'addSign',
+  'reduceSign',
+  'unclaim',
+  'resolve',
+  'urge',
+  'withdraw',
+  'suspend',
+  'activate',
+  'terminate',
+];
 /** Actions that need no form: one click (a confirmation for the irreversible ones is the form's button). */
 const direct: Name[] = ['claim', 'unclaim', 'resolve'];
 
 const open = (x: Task) => ['active', 'pending', 'waiting', 'suspended'].includes(x.status);
 
-export function ActionPanel({ instance, permissions, tasks, trail, nodes, known, onDone }: { instance: Instance; permissions: string[]; tasks: Task[]; trail: TrailEntry[]; nodes: any[]; known: string[]; onDone: () => void }) {
+export function ActionPanel({
+  instance,
+  permissions,
+  tasks,
+  trail,
+  nodes,
+  known,
+  onDone,
+}: {
+  instance: Instance;
+  permissions: string[];
+  tasks: Task[];
+  trail: TrailEntry[];
+  nodes: any[];
+  known: string[];
+  onDone: () => void;
+}) {
   const me = session.get()!.userId;
   const [openForm, setOpenForm] = useState<Name | null>(null);
   const [result, setResult] = useState<Record<string, { ok: boolean; text: string }>>({});
@@ -34,7 +83,13 @@ export function ActionPanel({ instance, permissions, tasks, trail, nodes, known,
   const returnTargets = [
     ...new Set(
       trail
-        .filter((e) => (e.type === 'approve' || e.type === 'auto_approve') && e.activityId && e.activityId !== mine?.activityId && (!nodes.length || approvalNodes.has(e.activityId)))
+        .filter(
+          (e) =>
+            (e.type === 'approve' || e.type === 'auto_approve') &&
+            e.activityId &&
+            e.activityId !== mine?.activityId &&
+            (!nodes.length || approvalNodes.has(e.activityId)),
+        )
         .map((e) => e.activityId!)
         .reverse(),
     ),
@@ -43,7 +98,16 @@ export function ActionPanel({ instance, permissions, tasks, trail, nodes, known,
   const nameOf = (id: string) => nodes.find((n) => n.id === id)?.name ?? id;
   // Reduce-sign: the signers I added (sub-tasks of my task) or the other open ballots of my node.
   const signers = mine
-    ? tasks.filter((x) => open(x) && x.assignee && x.assignee !== me && (x.parentTaskId === mine.id || (x.activityId === mine.activityId && x.parentTaskId && x.parentTaskId === mine.parentTaskId))).map((x) => x.assignee!)
+    ? tasks
+        .filter(
+          (x) =>
+            open(x) &&
+            x.assignee &&
+            x.assignee !== me &&
+            (x.parentTaskId === mine.id ||
+              (x.activityId === mine.activityId && x.parentTaskId && x.parentTaskId === mine.parentTaskId)),
+        )
+        .map((x) => x.assignee!)
     : [];
 
   const taskFor = (a: Name): Task | null => {
@@ -72,22 +136,99 @@ export function ActionPanel({ instance, permissions, tasks, trail, nodes, known,
       if ((a === 'transfer' || a === 'delegate') && users.length !== 1) throw new Error(t.action.noUser);
       if ((a === 'addSign' || a === 'reduceSign') && !users.length) throw new Error(t.action.noUsers);
       switch (a) {
-        case 'approve': await call(api.POST('/api/v1/workflow/tasks/{id}/approve', { ...p, body: comment ? { comment } : {} })); break;
-        case 'reject': await call(api.POST('/api/v1/workflow/tasks/{id}/reject', { ...p, body: comment ? { comment } : {} })); break;
-        case 'complete': await call(api.POST('/api/v1/workflow/tasks/{id}/complete', { ...p, body: comment ? { comment } : {} })); break;
-        case 'return': await call(api.POST('/api/v1/workflow/tasks/{id}/return', { ...p, body: { targetActivityId: returnTarget, ...(reason ? { reason } : {}) } })); break;
-        case 'transfer': await call(api.POST('/api/v1/workflow/tasks/{id}/transfer', { ...p, body: { assigneeUserId: users[0]!, ...(reason ? { reason } : {}) } })); break;
-        case 'delegate': await call(api.POST('/api/v1/workflow/tasks/{id}/delegate', { ...p, body: { assigneeUserId: users[0]!, ...(reason ? { reason } : {}) } })); break;
-        case 'addSign': await call(api.POST('/api/v1/workflow/tasks/{id}/add-sign', { ...p, body: { assigneeUserIds: users, position, ...(reason ? { reason } : {}) } })); break;
-        case 'reduceSign': await call(api.POST('/api/v1/workflow/tasks/{id}/reduce-sign', { ...p, body: { assigneeUserIds: users, ...(reason ? { reason } : {}) } })); break;
-        case 'claim': await call(api.POST('/api/v1/workflow/tasks/{id}/claim', { ...p, body: {} })); break;
-        case 'unclaim': await call(api.POST('/api/v1/workflow/tasks/{id}/unclaim', { ...p, body: {} })); break;
-        case 'resolve': await call(api.POST('/api/v1/workflow/tasks/{id}/resolve', { ...p, body: {} })); break;
-        case 'urge': await call(api.POST('/api/v1/workflow/tasks/urge/{id}', { ...p, body: comment ? { message: comment } : {} })); break;
-        case 'withdraw': await call(api.POST('/api/v1/workflow/process-instances/{id}/withdraw', { params: { path: { id: instance.id } }, body: reason ? { reason } : {} })); break;
-        case 'suspend': await call(api.POST('/api/v1/workflow/process-instances/{id}/suspend', { params: { path: { id: instance.id } }, body: reason ? { reason } : {} })); break;
-        case 'activate': await call(api.POST('/api/v1/workflow/process-instances/{id}/activate', { params: { path: { id: instance.id } }, body: reason ? { reason } : {} })); break;
-        case 'terminate': await call(api.POST('/api/v1/workflow/process-instances/{id}/terminate', { params: { path: { id: instance.id } }, body: reason ? { reason } : {} })); break;
+        case 'approve':
+          await call(api.POST('/api/v1/workflow/tasks/{id}/approve', { ...p, body: comment ? { comment } : {} }));
+          break;
+        case 'reject':
+          await call(api.POST('/api/v1/workflow/tasks/{id}/reject', { ...p, body: comment ? { comment } : {} }));
+          break;
+        case 'complete':
+          await call(api.POST('/api/v1/workflow/tasks/{id}/complete', { ...p, body: comment ? { comment } : {} }));
+          break;
+        case 'return':
+          await call(
+            api.POST('/api/v1/workflow/tasks/{id}/return', {
+              ...p,
+              body: { targetActivityId: returnTarget, ...(reason ? { reason } : {}) },
+            }),
+          );
+          break;
+        case 'transfer':
+          await call(
+            api.POST('/api/v1/workflow/tasks/{id}/transfer', {
+              ...p,
+              body: { assigneeUserId: users[0]!, ...(reason ? { reason } : {}) },
+            }),
+          );
+          break;
+        case 'delegate':
+          await call(
+            api.POST('/api/v1/workflow/tasks/{id}/delegate', {
+              ...p,
+              body: { assigneeUserId: users[0]!, ...(reason ? { reason } : {}) },
+            }),
+          );
+          break;
+        case 'addSign':
+          await call(
+            api.POST('/api/v1/workflow/tasks/{id}/add-sign', {
+              ...p,
+              body: { assigneeUserIds: users, position, ...(reason ? { reason } : {}) },
+            }),
+          );
+          break;
+        case 'reduceSign':
+          await call(
+            api.POST('/api/v1/workflow/tasks/{id}/reduce-sign', {
+              ...p,
+              body: { assigneeUserIds: users, ...(reason ? { reason } : {}) },
+            }),
+          );
+          break;
+        case 'claim':
+          await call(api.POST('/api/v1/workflow/tasks/{id}/claim', { ...p, body: {} }));
+          break;
+        case 'unclaim':
+          await call(api.POST('/api/v1/workflow/tasks/{id}/unclaim', { ...p, body: {} }));
+          break;
+        case 'resolve':
+          await call(api.POST('/api/v1/workflow/tasks/{id}/resolve', { ...p, body: {} }));
+          break;
+        case 'urge':
+          await call(api.POST('/api/v1/workflow/tasks/urge/{id}', { ...p, body: comment ? { message: comment } : {} }));
+          break;
+        case 'withdraw':
+          await call(
+            api.POST('/api/v1/workflow/process-instances/{id}/withdraw', {
+              params: { path: { id: instance.id } },
+              body: reason ? { reason } : {},
+            }),
+          );
+          break;
+        case 'suspend':
+          await call(
+            api.POST('/api/v1/workflow/process-instances/{id}/suspend', {
+              params: { path: { id: instance.id } },
+              body: reason ? { reason } : {},
+            }),
+          );
+          break;
+        case 'activate':
+          await call(
+            api.POST('/api/v1/workflow/process-instances/{id}/activate', {
+              params: { path: { id: instance.id } },
+              body: reason ? { reason } : {},
+            }),
+          );
+          break;
+        case 'terminate':
+          await call(
+            api.POST('/api/v1/workflow/process-instances/{id}/terminate', {
+              params: { path: { id: instance.id } },
+              body: reason ? { reason } : {},
+            }),
+          );
+          break;
       }
       setResult({ [a]: { ok: true, text: t.action.done(t.action[a]) } });
       setOpenForm(null);
@@ -104,7 +245,9 @@ export function ActionPanel({ instance, permissions, tasks, trail, nodes, known,
   const submitDraft = async () => {
     setBusy(true);
     try {
-      await call(api.POST('/api/v1/workflow/process-instances/{id}/submit-draft', { params: { path: { id: instance.id } } }));
+      await call(
+        api.POST('/api/v1/workflow/process-instances/{id}/submit-draft', { params: { path: { id: instance.id } } }),
+      );
       setResult({ submitDraft: { ok: true, text: t.start.submitted } });
       onDone();
     } catch (err) {
@@ -114,7 +257,12 @@ export function ActionPanel({ instance, permissions, tasks, trail, nodes, known,
     }
   };
 
-  const commentLabel = (a: Name) => (a === 'approve' || a === 'reject' || a === 'complete' ? t.action.comment : a === 'urge' ? t.action.message : t.action.reason);
+  const commentLabel = (a: Name) =>
+    a === 'approve' || a === 'reject' || a === 'complete'
+      ? t.action.comment
+      : a === 'urge'
+        ? t.action.message
+        : t.action.reason;
 
   return (
     <section class="card actions" aria-labelledby="actions-h" data-testid="actions">
@@ -122,14 +270,24 @@ export function ActionPanel({ instance, permissions, tasks, trail, nodes, known,
       {!available.length && !draft && <p class="muted">{t.instance.noActions}</p>}
       {draft && (
         <div class="buttons">
-          <button type="button" class="primary" data-action="submitDraft" disabled={busy} onClick={() => void submitDraft()}>{t.instance.submitDraft}</button>
+          <button
+            type="button"
+            class="primary"
+            data-action="submitDraft"
+            disabled={busy}
+            onClick={() => void submitDraft()}
+          >
+            {t.instance.submitDraft}
+          </button>
         </div>
       )}
       <div class="buttons wrap">
         {available.map((a) => (
           <button
             type="button"
-            class={a === 'approve' || a === 'claim' ? 'primary' : a === 'reject' || a === 'terminate' ? 'danger' : undefined}
+            class={
+              a === 'approve' || a === 'claim' ? 'primary' : a === 'reject' || a === 'terminate' ? 'danger' : undefined
+            }
             aria-expanded={direct.includes(a) ? undefined : openForm === a}
             aria-controls={direct.includes(a) ? undefined : `form-${a}`}
             data-action={a}
@@ -142,7 +300,12 @@ export function ActionPanel({ instance, permissions, tasks, trail, nodes, known,
       </div>
       {Object.entries(result).map(([a, r]) =>
         r.ok || openForm !== a ? (
-          <p class={r.ok ? 'ok' : 'error'} role={r.ok ? 'status' : 'alert'} data-testid={r.ok ? 'action-ok' : 'action-error'} data-result-of={a}>
+          <p
+            class={r.ok ? 'ok' : 'error'}
+            role={r.ok ? 'status' : 'alert'}
+            data-testid={r.ok ? 'action-ok' : 'action-error'}
+            data-result-of={a}
+          >
             {r.text}
           </p>
         ) : null,
@@ -152,23 +315,66 @@ export function ActionPanel({ instance, permissions, tasks, trail, nodes, known,
         return (
           <div>
             {openForm === a && (
-              <form id={`form-${a}`} class="action-form" aria-label={t.action[a]} data-form={a} onSubmit={(e) => { e.preventDefault(); void run(a); }}>
+              <form
+                id={`form-${a}`}
+                class="action-form"
+                aria-label={t.action[a]}
+                data-form={a}
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  void run(a);
+                }}
+              >
                 {a === 'return' && (
                   <div class="field">
                     <label for="return-target">{t.action.target}</label>
-                    <select id="return-target" name="targetActivityId" value={returnTarget} onChange={(e) => setTarget(e.currentTarget.value)}>
-                      {returnTargets.map((id) => <option value={id}>{nameOf(id)}</option>)}
-                      {nodes.filter((n) => n.type === 'userTask' && !returnTargets.includes(n.id) && n.id !== mine?.activityId).map((n) => <option value={n.id}>{n.name ?? n.id}</option>)}
+                    <select
+                      id="return-target"
+                      name="targetActivityId"
+                      value={returnTarget}
+                      onChange={(e) => setTarget(e.currentTarget.value)}
+                    >
+                      {returnTargets.map((id) => (
+                        <option value={id}>{nameOf(id)}</option>
+                      ))}
+                      {nodes
+                        .filter(
+                          (n) => n.type === 'userTask' && !returnTargets.includes(n.id) && n.id !== mine?.activityId,
+                        )
+                        .map((n) => (
+                          <option value={n.id}>{n.name ?? n.id}</option>
+                        ))}
                     </select>
                   </div>
                 )}
-                {(a === 'transfer' || a === 'delegate') && <UserPicker id={`${a}-user`} label={t.action.user} value={users} onChange={setUsers} known={known} exclude={[me]} />}
+                {(a === 'transfer' || a === 'delegate') && (
+                  <UserPicker
+                    id={`${a}-user`}
+                    label={t.action.user}
+                    value={users}
+                    onChange={setUsers}
+                    known={known}
+                    exclude={[me]}
+                  />
+                )}
                 {a === 'addSign' && (
                   <>
-                    <UserPicker id="addsign-users" label={t.action.users} multiple value={users} onChange={setUsers} known={known} exclude={[me]} />
+                    <UserPicker
+                      id="addsign-users"
+                      label={t.action.users}
+                      multiple
+                      value={users}
+                      onChange={setUsers}
+                      known={known}
+                      exclude={[me]}
+                    />
                     <div class="field">
                       <label for="addsign-position">{t.action.position}</label>
-                      <select id="addsign-position" value={position} onChange={(e) => setPosition(e.currentTarget.value as any)}>
+                      <select
+                        id="addsign-position"
+                        value={position}
+                        onChange={(e) => setPosition(e.currentTarget.value as any)}
+                      >
                         <option value="before">{t.action.positionBefore}</option>
                         <option value="after">{t.action.positionAfter}</option>
                         <option value="parallel">{t.action.positionParallel}</option>
@@ -179,25 +385,61 @@ export function ActionPanel({ instance, permissions, tasks, trail, nodes, known,
                 {a === 'reduceSign' && (
                   <fieldset>
                     <legend>{t.action.users}</legend>
-                    {signers.length ? signers.map((u) => (
-                      <label class="check">
-                        <input type="checkbox" name="reduce" value={u} checked={users.includes(u)} onChange={(e) => setUsers(e.currentTarget.checked ? [...users, u] : users.filter((x) => x !== u))} />
-                        {u}
-                      </label>
-                    )) : <UserPicker id="reduce-users" label={t.action.users} multiple value={users} onChange={setUsers} known={known} exclude={[me]} />}
+                    {signers.length ? (
+                      signers.map((u) => (
+                        <label class="check">
+                          <input
+                            type="checkbox"
+                            name="reduce"
+                            value={u}
+                            checked={users.includes(u)}
+                            onChange={(e) =>
+                              setUsers(e.currentTarget.checked ? [...users, u] : users.filter((x) => x !== u))
+                            }
+                          />
+                          {u}
+                        </label>
+                      ))
+                    ) : (
+                      <UserPicker
+                        id="reduce-users"
+                        label={t.action.users}
+                        multiple
+                        value={users}
+                        onChange={setUsers}
+                        known={known}
+                        exclude={[me]}
+                      />
+                    )}
                   </fieldset>
                 )}
                 <div class="field">
                   <label for={`${a}-comment`}>{commentLabel(a)}</label>
-                  <textarea id={`${a}-comment`} name="comment" value={comment} onInput={(e) => setComment(e.currentTarget.value)} />
+                  <textarea
+                    id={`${a}-comment`}
+                    name="comment"
+                    value={comment}
+                    onInput={(e) => setComment(e.currentTarget.value)}
+                  />
                 </div>
                 <div class="buttons">
-                  <button type="submit" class={a === 'reject' || a === 'terminate' ? 'danger' : 'primary'} disabled={busy} data-confirm={a}>
+                  <button
+                    type="submit"
+                    class={a === 'reject' || a === 'terminate' ? 'danger' : 'primary'}
+                    disabled={busy}
+                    data-confirm={a}
+                  >
                     {t.action[a]}
                   </button>
-                  <button type="button" onClick={() => setOpenForm(null)}>{t.common.cancel}</button>
+                  <button type="button" onClick={() => setOpenForm(null)}>
+                    {t.common.cancel}
+                  </button>
                 </div>
-                {r && !r.ok && <p class="error" role="alert" data-testid="action-error">{r.text}</p>}
+                {r && !r.ok && (
+                  <p class="error" role="alert" data-testid="action-error">
+                    {r.text}
+                  </p>
+                )}
               </form>
             )}
           </div>

@@ -24,7 +24,11 @@ const H = 52;
 const SMALL = 40;
 
 function size(n: DslNode) {
-  return n.type === 'startTask' || n.type === 'end' ? { w: SMALL * 2.2, h: SMALL } : n.type === 'switch' || n.type === 'inclusive' || n.type === 'fork' || n.type === 'join' ? { w: 130, h: 56 } : { w: W, h: H };
+  return n.type === 'startTask' || n.type === 'end'
+    ? { w: SMALL * 2.2, h: SMALL }
+    : n.type === 'switch' || n.type === 'inclusive' || n.type === 'fork' || n.type === 'join'
+      ? { w: 130, h: 56 }
+      : { w: W, h: H };
 }
 
 function edgeLabel(from: DslNode | undefined, c: Connection): string {
@@ -46,14 +50,23 @@ interface Laid {
 }
 
 export function layoutDsl(dsl: any): Laid {
-  const nodes: DslNode[] = Array.isArray(dsl?.metadata?.nodes) ? dsl.metadata.nodes.filter((n: any) => n && typeof n.id === 'string') : [];
+  const nodes: DslNode[] = Array.isArray(dsl?.metadata?.nodes)
+    ? dsl.metadata.nodes.filter((n: any) => n && typeof n.id === 'string')
+    : [];
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const connections: Connection[] = (Array.isArray(dsl?.metadata?.connections) ? dsl.metadata.connections : []).filter(
     (c: any) => c && byId.has(c.fromId) && byId.has(c.toId),
   );
-  const placed = nodes.length > 0 && nodes.every((n) => typeof n.additionalInfo?.layoutX === 'number' && typeof n.additionalInfo?.layoutY === 'number');
+  const placed =
+    nodes.length > 0 &&
+    nodes.every((n) => typeof n.additionalInfo?.layoutX === 'number' && typeof n.additionalInfo?.layoutY === 'number');
   if (placed) {
-    const out = nodes.map((node) => ({ node, x: node.additionalInfo!.layoutX! + size(node).w / 2, y: node.additionalInfo!.layoutY! + size(node).h / 2, ...size(node) }));
+    const out = nodes.map((node) => ({
+      node,
+      x: node.additionalInfo!.layoutX! + size(node).w / 2,
+      y: node.additionalInfo!.layoutY! + size(node).h / 2,
+      ...size(node),
+    }));
     const at = new Map(out.map((n) => [n.node.id, n]));
     const minX = Math.min(...out.map((n) => n.x - n.w / 2)) - 20;
     const minY = Math.min(...out.map((n) => n.y - n.h / 2)) - 20;
@@ -67,7 +80,12 @@ export function layoutDsl(dsl: any): Laid {
       const points = [border(a, b), border(b, a)];
       return { c, points, label: edgeLabel(byId.get(c.fromId), c), lx: (a.x + b.x) / 2, ly: (a.y + b.y) / 2 };
     });
-    return { nodes: out, edges, width: Math.max(...out.map((n) => n.x + n.w / 2)) + 20, height: Math.max(...out.map((n) => n.y + n.h / 2)) + 20 };
+    return {
+      nodes: out,
+      edges,
+      width: Math.max(...out.map((n) => n.x + n.w / 2)) + 20,
+      height: Math.max(...out.map((n) => n.y + n.h / 2)) + 20,
+    };
   }
   const g = new Graph({ multigraph: true });
   g.setGraph({ rankdir: 'TB', nodesep: 30, ranksep: 46, edgesep: 14, marginx: 16, marginy: 16 });
@@ -75,7 +93,12 @@ export function layoutDsl(dsl: any): Laid {
   connections.forEach((c, i) => {
     const label = edgeLabel(byId.get(c.fromId), c);
     const text = shorten(label, 34);
-    g.setEdge(c.fromId, c.toId, { width: text ? text.length * 6.2 + 8 : 0, height: text ? 16 : 0, labelpos: 'c', label: text }, `e${i}`);
+    g.setEdge(
+      c.fromId,
+      c.toId,
+      { width: text ? text.length * 6.2 + 8 : 0, height: text ? 16 : 0, labelpos: 'c', label: text },
+      `e${i}`,
+    );
   });
   layout(g);
   const laidNodes = nodes.map((node) => {
@@ -84,7 +107,13 @@ export function layoutDsl(dsl: any): Laid {
   });
   const edges = connections.map((c, i) => {
     const e = g.edge({ v: c.fromId, w: c.toId, name: `e${i}` }) as any;
-    return { c, points: e.points as Array<{ x: number; y: number }>, label: e.label as string, lx: e.x ?? 0, ly: e.y ?? 0 };
+    return {
+      c,
+      points: e.points as Array<{ x: number; y: number }>,
+      label: e.label as string,
+      lx: e.x ?? 0,
+      ly: e.y ?? 0,
+    };
   });
   const graph = g.graph() as any;
   return { nodes: laidNodes, edges, width: graph.width ?? 300, height: graph.height ?? 200 };
@@ -100,17 +129,49 @@ function border(a: { x: number; y: number; w: number; h: number }, b: { x: numbe
   return { x: a.x + dx / s, y: a.y + dy / s };
 }
 
-const stateWords: Record<NodeState, string> = { current: t.instance.legendCurrent, done: t.instance.legendDone, upcoming: t.instance.legendUpcoming, idle: '', error: 'error' };
+const stateWords: Record<NodeState, string> = {
+  current: t.instance.legendCurrent,
+  done: t.instance.legendDone,
+  upcoming: t.instance.legendUpcoming,
+  idle: '',
+  error: 'error',
+};
 
-export function Diagram({ dsl, states = {}, problems = {}, title }: { dsl: any; states?: Record<string, NodeState>; problems?: Record<string, string[]>; title: string }) {
+export function Diagram({
+  dsl,
+  states = {},
+  problems = {},
+  title,
+}: {
+  dsl: any;
+  states?: Record<string, NodeState>;
+  problems?: Record<string, string[]>;
+  title: string;
+}) {
   const laid = useMemo(() => layoutDsl(dsl), [dsl]);
   if (!laid.nodes.length) return <p class="muted">{t.common.none}</p>;
   return (
     <div class="diagram-wrap">
-      <svg class="diagram" viewBox={`0 0 ${laid.width} ${laid.height}`} width={laid.width} height={laid.height} role="img" aria-label={title} data-testid="diagram">
+      <svg
+        class="diagram"
+        viewBox={`0 0 ${laid.width} ${laid.height}`}
+        width={laid.width}
+        height={laid.height}
+        role="img"
+        aria-label={title}
+        data-testid="diagram"
+      >
         <title>{title}</title>
         <defs>
-          <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+          <marker
+            id="arrow"
+            viewBox="0 0 10 10"
+            refX="9"
+            refY="5"
+            markerWidth="7"
+            markerHeight="7"
+            orient="auto-start-reverse"
+          >
             <path d="M 0 0 L 10 5 L 0 10 z" class="arrowhead" />
           </marker>
         </defs>
@@ -119,29 +180,62 @@ export function Diagram({ dsl, states = {}, problems = {}, title }: { dsl: any; 
             <polyline points={e.points.map((p) => `${p.x},${p.y}`).join(' ')} marker-end="url(#arrow)" />
             {e.label && (
               <g class="edge-label">
-                <rect x={e.lx - (e.label.length * 6.2 + 8) / 2} y={e.ly - 9} width={e.label.length * 6.2 + 8} height={16} rx={3} />
-                <text x={e.lx} y={e.ly + 3}>{e.label}</text>
+                <rect
+                  x={e.lx - (e.label.length * 6.2 + 8) / 2}
+                  y={e.ly - 9}
+                  width={e.label.length * 6.2 + 8}
+                  height={16}
+                  rx={3}
+                />
+                <text x={e.lx} y={e.ly + 3}>
+                  {e.label}
+                </text>
               </g>
             )}
           </g>
         ))}
         {laid.nodes.map(({ node, x, y, w, h }) => {
-          const state: NodeState = problems[node.id]?.length ? 'error' : states[node.id] ?? 'idle';
+          const state: NodeState = problems[node.id]?.length ? 'error' : (states[node.id] ?? 'idle');
           const round = node.type === 'startTask' || node.type === 'end' ? h / 2 : node.type === 'userTask' ? 8 : 2;
           const diamond = node.type === 'switch' || node.type === 'inclusive';
           return (
-            <g class={`node node-${node.type} state-${state}`} data-node-id={node.id} data-state={state} transform={`translate(${x - w / 2},${y - h / 2})`}>
+            <g
+              class={`node node-${node.type} state-${state}`}
+              data-node-id={node.id}
+              data-state={state}
+              transform={`translate(${x - w / 2},${y - h / 2})`}
+            >
               <title>{`${node.name ?? node.id} (${node.type})${stateWords[state] ? `: ${stateWords[state]}` : ''}${problems[node.id]?.length ? ` — ${problems[node.id]!.join('; ')}` : ''}`}</title>
-              {diamond ? <polygon points={`${w / 2},0 ${w},${h / 2} ${w / 2},${h} 0,${h / 2}`} /> : <rect width={w} height={h} rx={round} />}
-              <text x={w / 2} y={h / 2 - (node.type === 'userTask' || node.type === 'ccTask' ? 3 : -4)} class="name">{shorten(node.name ?? node.id, 24)}</text>
-              {(node.type === 'userTask' || node.type === 'ccTask') && <text x={w / 2} y={h / 2 + 13} class="type">{node.type === 'ccTask' ? t.nodeKind.copy : state === 'error' ? t.nodeKind.error : stateWords[state] || t.nodeKind.approval}</text>}
-              {state === 'error' && node.type !== 'userTask' && node.type !== 'ccTask' && <text x={w - 8} y={12} class="type">⚠</text>}
+              {diamond ? (
+                <polygon points={`${w / 2},0 ${w},${h / 2} ${w / 2},${h} 0,${h / 2}`} />
+              ) : (
+                <rect width={w} height={h} rx={round} />
+              )}
+              <text x={w / 2} y={h / 2 - (node.type === 'userTask' || node.type === 'ccTask' ? 3 : -4)} class="name">
+                {shorten(node.name ?? node.id, 24)}
+              </text>
+              {(node.type === 'userTask' || node.type === 'ccTask') && (
+                <text x={w / 2} y={h / 2 + 13} class="type">
+                  {node.type === 'ccTask'
+                    ? t.nodeKind.copy
+                    : state === 'error'
+                      ? t.nodeKind.error
+                      : stateWords[state] || t.nodeKind.approval}
+                </text>
+              )}
+              {state === 'error' && node.type !== 'userTask' && node.type !== 'ccTask' && (
+                <text x={w - 8} y={12} class="type">
+                  ⚠
+                </text>
+              )}
             </g>
           );
         })}
       </svg>
       <p class="legend small">
-        <span class="key state-current">{t.instance.legendCurrent}</span> <span class="key state-done">{t.instance.legendDone}</span> <span class="key state-upcoming">{t.instance.legendUpcoming}</span>
+        <span class="key state-current">{t.instance.legendCurrent}</span>{' '}
+        <span class="key state-done">{t.instance.legendDone}</span>{' '}
+        <span class="key state-upcoming">{t.instance.legendUpcoming}</span>
       </p>
     </div>
   );

@@ -19,7 +19,8 @@ export function fieldsOf(form: unknown): Field[] {
   return Array.isArray(fields) ? (fields.filter((f) => f && typeof f.name === 'string') as Field[]) : [];
 }
 
-const numeric = (f: Field) => ['number', 'integer', 'int', 'float', 'decimal', 'money', 'amount'].includes((f.type ?? '').toLowerCase());
+const numeric = (f: Field) =>
+  ['number', 'integer', 'int', 'float', 'decimal', 'money', 'amount'].includes((f.type ?? '').toLowerCase());
 const boolean = (f: Field) => ['boolean', 'bool', 'checkbox', 'switch'].includes((f.type ?? '').toLowerCase());
 const list = (f: Field) => ['array', 'list', 'users', 'tags'].includes((f.type ?? '').toLowerCase());
 
@@ -28,7 +29,11 @@ function parse(f: Field, raw: string | boolean): unknown {
   if (typeof raw === 'boolean') return raw;
   if (raw === '') return undefined;
   if (numeric(f)) return Number(raw);
-  if (list(f)) return raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (list(f))
+    return raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   return raw;
 }
 
@@ -46,13 +51,26 @@ export function validate(fields: Field[], values: Values): Record<string, string
     if (f.permission === 'r' || f.permission === 'h') continue;
     const v = values[f.name];
     const label = f.label ?? f.name;
-    if (f.required && (v === undefined || v === '' || (Array.isArray(v) && !v.length))) errors[f.name] = t.start.fieldRequired(label);
+    if (f.required && (v === undefined || v === '' || (Array.isArray(v) && !v.length)))
+      errors[f.name] = t.start.fieldRequired(label);
     else if (v !== undefined && numeric(f) && Number.isNaN(v as number)) errors[f.name] = t.start.notANumber(label);
   }
   return errors;
 }
 
-export function FormFields({ fields, values, errors, onChange, idPrefix = 'f' }: { fields: Field[]; values: Values; errors: Record<string, string>; onChange: (v: Values) => void; idPrefix?: string }) {
+export function FormFields({
+  fields,
+  values,
+  errors,
+  onChange,
+  idPrefix = 'f',
+}: {
+  fields: Field[];
+  values: Values;
+  errors: Record<string, string>;
+  onChange: (v: Values) => void;
+  idPrefix?: string;
+}) {
   return (
     <div class="fields">
       {fields.map((f) => {
@@ -68,26 +86,52 @@ export function FormFields({ fields, values, errors, onChange, idPrefix = 'f' }:
           else next[f.name] = v;
           onChange(next);
         };
-        const common = { id, name: f.name, 'aria-invalid': err ? true : undefined, 'aria-describedby': err ? `${id}-err` : undefined, disabled: readOnly, required: f.required && !readOnly };
+        const common = {
+          id,
+          name: f.name,
+          'aria-invalid': err ? true : undefined,
+          'aria-describedby': err ? `${id}-err` : undefined,
+          disabled: readOnly,
+          required: f.required && !readOnly,
+        };
         let input;
         const type = (f.type ?? 'string').toLowerCase();
-        if (boolean(f)) input = <input type="checkbox" {...common} checked={values[f.name] === true} onChange={(e) => set(e.currentTarget.checked)} />;
+        if (boolean(f))
+          input = (
+            <input
+              type="checkbox"
+              {...common}
+              checked={values[f.name] === true}
+              onChange={(e) => set(e.currentTarget.checked)}
+            />
+          );
         else if (f.options?.length || type === 'select' || type === 'enum')
           input = (
             <select {...common} value={show(values[f.name])} onChange={(e) => set(e.currentTarget.value)}>
               <option value="">—</option>
               {(f.options ?? []).map((o) => {
                 const value = typeof o === 'string' ? o : o.value;
-                return <option value={value}>{typeof o === 'string' ? o : o.label ?? o.value}</option>;
+                return <option value={value}>{typeof o === 'string' ? o : (o.label ?? o.value)}</option>;
               })}
             </select>
           );
-        else if (type === 'textarea' || type === 'text' || type === 'longtext') input = <textarea {...common} value={show(values[f.name])} onInput={(e) => set(e.currentTarget.value)} />;
+        else if (type === 'textarea' || type === 'text' || type === 'longtext')
+          input = <textarea {...common} value={show(values[f.name])} onInput={(e) => set(e.currentTarget.value)} />;
         else
           input = (
             <input
               {...common}
-              type={(numeric(f) ? 'number' : type === 'date' ? 'date' : type === 'datetime' ? 'datetime-local' : type === 'email' ? 'email' : 'text') as any}
+              type={
+                (numeric(f)
+                  ? 'number'
+                  : type === 'date'
+                    ? 'date'
+                    : type === 'datetime'
+                      ? 'datetime-local'
+                      : type === 'email'
+                        ? 'email'
+                        : 'text') as any
+              }
               step={numeric(f) ? 'any' : undefined}
               value={show(values[f.name])}
               onInput={(e) => set(e.currentTarget.value)}
@@ -97,11 +141,20 @@ export function FormFields({ fields, values, errors, onChange, idPrefix = 'f' }:
           <div class={`field${boolean(f) ? ' check' : ''}`}>
             <label for={id}>
               {label}
-              {f.required && !readOnly && <span class="req" aria-label={t.common.required}> *</span>}
+              {f.required && !readOnly && (
+                <span class="req" aria-label={t.common.required}>
+                  {' '}
+                  *
+                </span>
+              )}
             </label>
             {input}
             {f.description && <small class="muted">{f.description}</small>}
-            {err && <span class="error" id={`${id}-err`} role="alert">{err}</span>}
+            {err && (
+              <span class="error" id={`${id}-err`} role="alert">
+                {err}
+              </span>
+            )}
           </div>
         );
       })}

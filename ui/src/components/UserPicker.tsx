@@ -7,7 +7,11 @@ import { api, call } from '../lib/api';
 let directory: Promise<Array<{ id: string; label: string }> | null> | null = null;
 export function loadDirectory() {
   directory ??= call(api.GET('/api/v1/users', { params: { query: { page: 1, pageSize: 200 } } }))
-    .then((p) => p.items.filter((u) => u.active).map((u) => ({ id: u.id, label: u.displayName ? `${u.displayName} (${u.username})` : u.username })))
+    .then((p) =>
+      p.items
+        .filter((u) => u.active)
+        .map((u) => ({ id: u.id, label: u.displayName ? `${u.displayName} (${u.username})` : u.username })),
+    )
     .catch(() => null);
   return directory;
 }
@@ -15,7 +19,23 @@ export function resetDirectory() {
   directory = null;
 }
 
-export function UserPicker({ id, label, multiple, value, onChange, known, exclude = [] }: { id: string; label: string; multiple?: boolean; value: string[]; onChange: (v: string[]) => void; known: string[]; exclude?: string[] }) {
+export function UserPicker({
+  id,
+  label,
+  multiple,
+  value,
+  onChange,
+  known,
+  exclude = [],
+}: {
+  id: string;
+  label: string;
+  multiple?: boolean;
+  value: string[];
+  onChange: (v: string[]) => void;
+  known: string[];
+  exclude?: string[];
+}) {
   const [people, setPeople] = useState<Array<{ id: string; label: string }> | null | undefined>(undefined);
   const [filter, setFilter] = useState('');
   useEffect(() => {
@@ -28,13 +48,36 @@ export function UserPicker({ id, label, multiple, value, onChange, known, exclud
     return (
       <div class="field">
         <label for={id}>{label}</label>
-        <input id={id} name={id} list={listId} value={value.join(', ')} placeholder={multiple ? t.action.userIds : t.action.userId}
-          onInput={(e) => onChange(e.currentTarget.value.split(',').map((s) => s.trim()).filter(Boolean))} />
-        <datalist id={listId}>{known.filter((k) => !exclude.includes(k)).map((k) => <option value={k} />)}</datalist>
+        <input
+          id={id}
+          name={id}
+          list={listId}
+          value={value.join(', ')}
+          placeholder={multiple ? t.action.userIds : t.action.userId}
+          onInput={(e) =>
+            onChange(
+              e.currentTarget.value
+                .split(',')
+                .map((s) => s.trim())
+                .filter(Boolean),
+            )
+          }
+        />
+        <datalist id={listId}>
+          {known
+            .filter((k) => !exclude.includes(k))
+            .map((k) => (
+              <option value={k} />
+            ))}
+        </datalist>
       </div>
     );
   }
-  const shown = people.filter((p) => !exclude.includes(p.id) && (!filter || p.label.toLowerCase().includes(filter.toLowerCase()) || p.id.includes(filter)));
+  const shown = people.filter(
+    (p) =>
+      !exclude.includes(p.id) &&
+      (!filter || p.label.toLowerCase().includes(filter.toLowerCase()) || p.id.includes(filter)),
+  );
   return (
     <fieldset class="picker">
       <legend>{label}</legend>
@@ -46,14 +89,29 @@ export function UserPicker({ id, label, multiple, value, onChange, known, exclud
         <div class="picker-list" role="group" aria-label={label}>
           {shown.map((p) => (
             <label class="check">
-              <input type="checkbox" name={id} value={p.id} checked={value.includes(p.id)} onChange={(e) => onChange(e.currentTarget.checked ? [...value, p.id] : value.filter((v) => v !== p.id))} />
+              <input
+                type="checkbox"
+                name={id}
+                value={p.id}
+                checked={value.includes(p.id)}
+                onChange={(e) => onChange(e.currentTarget.checked ? [...value, p.id] : value.filter((v) => v !== p.id))}
+              />
               {p.label}
             </label>
           ))}
         </div>
       ) : (
-        <select id={id} name={id} size={Math.min(6, Math.max(2, shown.length))} value={value[0] ?? ''} onChange={(e) => onChange([e.currentTarget.value])} aria-label={label}>
-          {shown.map((p) => <option value={p.id}>{p.label}</option>)}
+        <select
+          id={id}
+          name={id}
+          size={Math.min(6, Math.max(2, shown.length))}
+          value={value[0] ?? ''}
+          onChange={(e) => onChange([e.currentTarget.value])}
+          aria-label={label}
+        >
+          {shown.map((p) => (
+            <option value={p.id}>{p.label}</option>
+          ))}
         </select>
       )}
     </fieldset>

@@ -6,7 +6,13 @@ import { errorText } from '../lib/api';
 export function fmtTime(iso: string | null | undefined) {
   if (!iso) return '—';
   const d = new Date(iso);
-  return d.toLocaleString('en-GB', { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+  return d.toLocaleString('en-GB', {
+    year: 'numeric',
+    month: 'short',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
 }
 
 export function Status({ value }: { value: string | null | undefined }) {
@@ -16,11 +22,19 @@ export function Status({ value }: { value: string | null | undefined }) {
 
 export function ErrorText({ error }: { error: unknown }) {
   if (!error) return null;
-  return <p class="error" role="alert">{errorText(error)}</p>;
+  return (
+    <p class="error" role="alert">
+      {errorText(error)}
+    </p>
+  );
 }
 
 export function Loading() {
-  return <p class="muted" aria-live="polite">{t.common.loading}</p>;
+  return (
+    <p class="muted" aria-live="polite">
+      {t.common.loading}
+    </p>
+  );
 }
 
 /** Loads data for a component: re-runs when `deps` change; `reload` runs it again. */
@@ -44,14 +58,28 @@ export function useAsync<T>(load: () => Promise<T>, deps: unknown[]) {
   return { ...state, reload: run };
 }
 
-export function Pager({ page, pageSize, total, onPage }: { page: number; pageSize: number; total: number; onPage: (p: number) => void }) {
+export function Pager({
+  page,
+  pageSize,
+  total,
+  onPage,
+}: {
+  page: number;
+  pageSize: number;
+  total: number;
+  onPage: (p: number) => void;
+}) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   if (total <= pageSize && page === 1) return null;
   return (
     <nav class="pager" aria-label="Pages">
-      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>{t.common.prev}</button>
+      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        {t.common.prev}
+      </button>
       <span>{t.common.page(page, pages, total)}</span>
-      <button type="button" disabled={page >= pages} onClick={() => onPage(page + 1)}>{t.common.next}</button>
+      <button type="button" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        {t.common.next}
+      </button>
     </nav>
   );
 }

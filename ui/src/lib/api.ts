@@ -62,7 +62,12 @@ export async function call<T>(pending: Promise<Answer<T>>): Promise<T> {
   }
   if (res.data && res.response.ok) return res.data.data;
   const body = (res.error ?? res.data) as Partial<Envelope<any>> | undefined;
-  throw new ApiError(res.response.status, body?.code ?? 0, body?.message ?? `HTTP ${res.response.status}`, body?.data ?? null);
+  throw new ApiError(
+    res.response.status,
+    body?.code ?? 0,
+    body?.message ?? `HTTP ${res.response.status}`,
+    body?.data ?? null,
+  );
 }
 
 export function errorText(err: unknown): string {

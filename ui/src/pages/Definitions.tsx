@@ -13,13 +13,17 @@ interface Problem {
 
 export function Definitions() {
   const [page, setPage] = useState(1);
-  const list = useAsync(() => call(api.GET('/api/v1/workflow/process-definitions', { params: { query: { page, pageSize: 20 } } })), [page]);
+  const list = useAsync(
+    () => call(api.GET('/api/v1/workflow/process-definitions', { params: { query: { page, pageSize: 20 } } })),
+    [page],
+  );
   const [versionsOf, setVersionsOf] = useState<string | null>(null);
   const [msg, setMsg] = useState<Record<string, { ok: boolean; text: string }>>({});
 
   const act = async (d: Definition, what: 'activate' | 'retire') => {
     try {
-      if (what === 'activate') await call(api.POST('/api/v1/workflow/process-definitions/{id}/activate', { params: { path: { id: d.id } } }));
+      if (what === 'activate')
+        await call(api.POST('/api/v1/workflow/process-definitions/{id}/activate', { params: { path: { id: d.id } } }));
       else await call(api.POST('/api/v1/workflow/process-definitions/{id}/retire', { params: { path: { id: d.id } } }));
       setMsg({ [d.id]: { ok: true, text: t.action.done(t.admin[what]) } });
       void list.reload(true);
@@ -38,21 +42,53 @@ export function Definitions() {
         <div class="table-wrap">
           <table class="list">
             <thead>
-              <tr><th scope="col">{t.admin.name}</th><th scope="col">{t.admin.key}</th><th scope="col">{t.admin.version}</th><th scope="col">{t.admin.status}</th><th scope="col">{t.admin.deployed}</th><th scope="col"><span class="sr-only">{t.instance.actions}</span></th></tr>
+              <tr>
+                <th scope="col">{t.admin.name}</th>
+                <th scope="col">{t.admin.key}</th>
+                <th scope="col">{t.admin.version}</th>
+                <th scope="col">{t.admin.status}</th>
+                <th scope="col">{t.admin.deployed}</th>
+                <th scope="col">
+                  <span class="sr-only">{t.instance.actions}</span>
+                </th>
+              </tr>
             </thead>
             <tbody>
               {list.data?.items.map((d) => (
                 <tr data-definition-key={d.key}>
-                  <td><Link href={`/admin/definitions/${encodeURIComponent(d.id)}`}>{d.name}</Link><div class="muted small">{d.category ?? ''}</div></td>
+                  <td>
+                    <Link href={`/admin/definitions/${encodeURIComponent(d.id)}`}>{d.name}</Link>
+                    <div class="muted small">{d.category ?? ''}</div>
+                  </td>
                   <td>{d.key}</td>
                   <td>{d.version ?? '—'}</td>
-                  <td><Status value={d.status} /></td>
+                  <td>
+                    <Status value={d.status} />
+                  </td>
                   <td>{fmtTime(d.deployedAt)}</td>
                   <td class="buttons">
-                    <button type="button" onClick={() => setVersionsOf(versionsOf === d.key ? null : d.key)} aria-expanded={versionsOf === d.key}>{t.admin.versions}</button>
-                    {d.status !== 'active' && <button type="button" onClick={() => void act(d, 'activate')}>{t.admin.activate}</button>}
-                    {d.status === 'active' && <button type="button" onClick={() => void act(d, 'retire')}>{t.admin.retire}</button>}
-                    {msg[d.id] && <span class={msg[d.id]!.ok ? 'ok small' : 'error small'} role="status">{msg[d.id]!.text}</span>}
+                    <button
+                      type="button"
+                      onClick={() => setVersionsOf(versionsOf === d.key ? null : d.key)}
+                      aria-expanded={versionsOf === d.key}
+                    >
+                      {t.admin.versions}
+                    </button>
+                    {d.status !== 'active' && (
+                      <button type="button" onClick={() => void act(d, 'activate')}>
+                        {t.admin.activate}
+                      </button>
+                    )}
+                    {d.status === 'active' && (
+                      <button type="button" onClick={() => void act(d, 'retire')}>
+                        {t.admin.retire}
+                      </button>
+                    )}
+                    {msg[d.id] && (
+                      <span class={msg[d.id]!.ok ? 'ok small' : 'error small'} role="status">
+                        {msg[d.id]!.text}
+                      </span>
+                    )}
                   </td>
                 </tr>
               ))}
@@ -67,13 +103,24 @@ export function Definitions() {
 }
 
 function Versions({ processKey }: { processKey: string }) {
-  const v = useAsync(() => call(api.GET('/api/v1/workflow/process-definitions/key/{processKey}/versions', { params: { path: { processKey }, query: { pageSize: 100 } } })), [processKey]);
+  const v = useAsync(
+    () =>
+      call(
+        api.GET('/api/v1/workflow/process-definitions/key/{processKey}/versions', {
+          params: { path: { processKey }, query: { pageSize: 100 } },
+        }),
+      ),
+    [processKey],
+  );
   return (
     <Section title={`${t.admin.versions}: ${processKey}`} id="versions">
       <ErrorText error={v.error} />
       <ul class="plain">
         {v.data?.items.map((d) => (
-          <li><Link href={`/admin/definitions/${encodeURIComponent(d.id)}`}>v{d.version ?? '—'}</Link> <Status value={d.status} /> <span class="muted small">{fmtTime(d.deployedAt ?? d.createdAt)}</span></li>
+          <li>
+            <Link href={`/admin/definitions/${encodeURIComponent(d.id)}`}>v{d.version ?? '—'}</Link>{' '}
+            <Status value={d.status} /> <span class="muted small">{fmtTime(d.deployedAt ?? d.createdAt)}</span>
+          </li>
         ))}
       </ul>
     </Section>
@@ -81,13 +128,20 @@ function Versions({ processKey }: { processKey: string }) {
 }
 
 export function DefinitionView({ id }: { id: string }) {
-  const d = useAsync(() => call(api.GET('/api/v1/workflow/process-definitions/{id}', { params: { path: { id } } })), [id]);
+  const d = useAsync(
+    () => call(api.GET('/api/v1/workflow/process-definitions/{id}', { params: { path: { id } } })),
+    [id],
+  );
   if (d.loading) return <Loading />;
   if (!d.data) return <ErrorText error={d.error} />;
   return (
     <>
-      <p><Link href="/admin/definitions">← {t.admin.definitions}</Link></p>
-      <h1>{d.data.name} v{d.data.version ?? '—'} <Status value={d.data.status} /></h1>
+      <p>
+        <Link href="/admin/definitions">← {t.admin.definitions}</Link>
+      </p>
+      <h1>
+        {d.data.name} v{d.data.version ?? '—'} <Status value={d.data.status} />
+      </h1>
       <Section title={t.instance.diagram} id="diagram">
         <Diagram dsl={d.data.dsl} title={`${t.instance.diagram}: ${d.data.name}`} />
       </Section>
@@ -144,7 +198,9 @@ function ImportPanel({ onDeployed }: { onDeployed: () => void }) {
   const validateConditions = async () => {
     if (!dsl) return;
     try {
-      setConditions(await call(api.POST('/api/v1/workflow/process-definitions/validate-conditions', { body: { dsl } })));
+      setConditions(
+        await call(api.POST('/api/v1/workflow/process-definitions/validate-conditions', { body: { dsl } })),
+      );
       setError(null);
     } catch (err) {
       if (err instanceof ApiError && Array.isArray(err.data?.problems)) setProblems(err.data.problems);
@@ -153,8 +209,10 @@ function ImportPanel({ onDeployed }: { onDeployed: () => void }) {
   };
 
   const byNode: Record<string, string[]> = {};
-  for (const p of problems ?? []) if (p.nodeId) (byNode[p.nodeId] ??= []).push(`${p.field ? `${p.field}: ` : ''}${p.message}`);
-  for (const r of conditions?.results ?? []) if (!r.valid && r.nodeId) (byNode[r.nodeId] ??= []).push(`case ${r.caseIndex}: ${r.error}`);
+  for (const p of problems ?? [])
+    if (p.nodeId) (byNode[p.nodeId] ??= []).push(`${p.field ? `${p.field}: ` : ''}${p.message}`);
+  for (const r of conditions?.results ?? [])
+    if (!r.valid && r.nodeId) (byNode[r.nodeId] ??= []).push(`case ${r.caseIndex}: ${r.error}`);
 
   return (
     <Section title={t.admin.importTitle} id="import">
@@ -163,16 +221,29 @@ function ImportPanel({ onDeployed }: { onDeployed: () => void }) {
           <label for="dsl-file">{t.admin.importFile}</label>
           <input id="dsl-file" name="file" type="file" accept="application/json,.json" onChange={(e) => void pick(e)} />
         </div>
-        {fileError && <p class="error" role="alert">{fileError}</p>}
+        {fileError && (
+          <p class="error" role="alert">
+            {fileError}
+          </p>
+        )}
         <div class="buttons">
-          <button type="submit" class="primary" disabled={!dsl || busy}>{t.admin.import}</button>
-          <button type="button" disabled={!dsl} onClick={() => void validateConditions()}>{t.admin.validate}</button>
+          <button type="submit" class="primary" disabled={!dsl || busy}>
+            {t.admin.import}
+          </button>
+          <button type="button" disabled={!dsl} onClick={() => void validateConditions()}>
+            {t.admin.validate}
+          </button>
         </div>
       </form>
-      {conditions?.valid && <p class="ok" role="status">{t.admin.conditionsOk}</p>}
+      {conditions?.valid && (
+        <p class="ok" role="status">
+          {t.admin.conditionsOk}
+        </p>
+      )}
       {deployed && (
         <p class="ok" role="status" data-testid="deployed">
-          {t.admin.imported(deployed.key, deployed.version)} <Link href={`/start/${encodeURIComponent(deployed.key)}`}>{t.admin.startIt}</Link>
+          {t.admin.imported(deployed.key, deployed.version)}{' '}
+          <Link href={`/start/${encodeURIComponent(deployed.key)}`}>{t.admin.startIt}</Link>
         </p>
       )}
       {error && !problems && <ErrorText error={error} />}
@@ -189,7 +260,11 @@ function ImportPanel({ onDeployed }: { onDeployed: () => void }) {
         </div>
       )}
       {dsl && <Diagram dsl={dsl} problems={byNode} title={`${t.instance.diagram}: ${dsl?.ruleChain?.name ?? ''}`} />}
-      {deployed && <button type="button" onClick={() => navigate(`/start/${encodeURIComponent(deployed.key)}`)}>{t.admin.startIt}</button>}
+      {deployed && (
+        <button type="button" onClick={() => navigate(`/start/${encodeURIComponent(deployed.key)}`)}>
+          {t.admin.startIt}
+        </button>
+      )}
     </Section>
   );
 }

@@ -26,18 +26,33 @@ async function load(tab: Tab, page: number, processKey: string, businessKey: str
     const p = await call(api.GET(path, { params: { query } }));
     out = { ...p, items: p.items.map((task) => ({ kind: 'task' as const, task })) };
   } else if (tab === 'cc') {
-    const p = await call(api.GET('/api/v1/workflow/process-instances/cc', { params: { query: { page: query.page, pageSize: query.pageSize } } }));
+    const p = await call(
+      api.GET('/api/v1/workflow/process-instances/cc', {
+        params: { query: { page: query.page, pageSize: query.pageSize } },
+      }),
+    );
     const items = p.items.filter((c) => !processKey || c.processKey === processKey);
     out = { ...p, items: items.map((cc) => ({ kind: 'cc' as const, cc })) };
   } else {
     const p = await call(
-      api.GET('/api/v1/workflow/process-instances', { params: { query: { page, pageSize: PAGE, initiator: me, ...(processKey ? { processKey } : {}), ...(businessKey ? { businessKey } : {}) } } }),
+      api.GET('/api/v1/workflow/process-instances', {
+        params: {
+          query: {
+            page,
+            pageSize: PAGE,
+            initiator: me,
+            ...(processKey ? { processKey } : {}),
+            ...(businessKey ? { businessKey } : {}),
+          },
+        },
+      }),
     );
     return { ...p, items: p.items.map((instance) => ({ kind: 'instance' as const, instance })) };
   }
   if (!wide) return out;
   const needle = businessKey.toLowerCase();
-  const keyOf = (r: Row) => (r.kind === 'task' ? r.task.businessKey : r.kind === 'cc' ? r.cc.businessKey : r.instance.businessKey) ?? '';
+  const keyOf = (r: Row) =>
+    (r.kind === 'task' ? r.task.businessKey : r.kind === 'cc' ? r.cc.businessKey : r.instance.businessKey) ?? '';
   const all = out.items.filter((r) => keyOf(r).toLowerCase().includes(needle));
   return { items: all.slice((page - 1) * PAGE, page * PAGE), total: all.length, page, pageSize: PAGE };
 }
@@ -52,7 +67,10 @@ export function Inbox({ tab: raw }: { tab: string }) {
   const list = useAsync(() => load(tab, page, processKey, businessKey, me), [tab, page, processKey, businessKey]);
   // The process filter's choices load after the list, which is what the first load waits for.
   const listed = !!list.data || !!list.error;
-  const cats = useAsync(() => (listed ? call(api.GET('/api/v1/workflow/process-definitions/categories')) : Promise.resolve(null)), [listed]);
+  const cats = useAsync(
+    () => (listed ? call(api.GET('/api/v1/workflow/process-definitions/categories')) : Promise.resolve(null)),
+    [listed],
+  );
   useEffect(() => {
     if (!listed) return;
     // The first load's end, read by the budget checks (bench/ui.ts, the browser tests).
@@ -92,8 +110,16 @@ export function Inbox({ tab: raw }: { tab: string }) {
   useEffect(() => setDecided({}), [tab, page, processKey, businessKey]);
   const listed_ = list.data?.items ?? [];
   const present = new Set(listed_.map((r) => (r.kind === 'task' ? r.task.id : '')));
-  const rows: Row[] = [...Object.values(decided).filter((task) => !present.has(task.id)).map((task) => ({ kind: 'task' as const, task })), ...listed_];
-  const selectable = rows.filter((r): r is { kind: 'task'; task: Task } => r.kind === 'task' && r.task.status === 'active' && r.task.kind === 'approval' && !results[r.task.id]?.ok);
+  const rows: Row[] = [
+    ...Object.values(decided)
+      .filter((task) => !present.has(task.id))
+      .map((task) => ({ kind: 'task' as const, task })),
+    ...listed_,
+  ];
+  const selectable = rows.filter(
+    (r): r is { kind: 'task'; task: Task } =>
+      r.kind === 'task' && r.task.status === 'active' && r.task.kind === 'approval' && !results[r.task.id]?.ok,
+  );
 
   const decide = async (decision: 'approve' | 'reject') => {
     // No batch endpoint yet: one request per task, each row shows its own result.
@@ -107,16 +133,27 @@ export function Inbox({ tab: raw }: { tab: string }) {
       ids.map(async (id) => {
         try {
           const body = batchComment ? { comment: batchComment } : {};
-          if (decision === 'approve') await call(api.POST('/api/v1/workflow/tasks/{id}/approve', { params: { path: { id } }, body }));
+          if (decision === 'approve')
+            await call(api.POST('/api/v1/workflow/tasks/{id}/approve', { params: { path: { id } }, body }));
           else await call(api.POST('/api/v1/workflow/tasks/{id}/reject', { params: { path: { id } }, body }));
-          out[id] = { ok: true, text: decision === 'approve' ? t.status.approved! : t.status.rejected!, status: decision === 'approve' ? 'approved' : 'rejected' };
+          out[id] = {
+            ok: true,
+            text: decision === 'approve' ? t.status.approved! : t.status.rejected!,
+            status: decision === 'approve' ? 'approved' : 'rejected',
+          };
         } catch (err) {
           out[id] = { ok: false, text: errorText(err) };
         }
         setResults((r) => ({ ...r, [id]: out[id]! }));
       }),
     );
-    setSelected(new Set(Object.entries(out).filter(([, r]) => !r.ok).map(([id]) => id)));
+    setSelected(
+      new Set(
+        Object.entries(out)
+          .filter(([, r]) => !r.ok)
+          .map(([id]) => id),
+      ),
+    );
     setBusy(false);
     void refreshBadge();
   };
@@ -126,17 +163,32 @@ export function Inbox({ tab: raw }: { tab: string }) {
       <h1>{t.inbox.title}</h1>
       <nav class="tabs" aria-label={t.inbox.title}>
         {tabs.map((name) => (
-          <Link href={`/inbox/${name}`} aria-current={name === tab ? 'page' : undefined} class={name === tab ? 'current' : undefined}>
+          <Link
+            href={`/inbox/${name}`}
+            aria-current={name === tab ? 'page' : undefined}
+            class={name === tab ? 'current' : undefined}
+          >
             {t.inbox[name]}
           </Link>
         ))}
       </nav>
-      <form class="filters" role="search" onSubmit={(e) => { e.preventDefault(); go({ bk: bkInput }); }}>
+      <form
+        class="filters"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          go({ bk: bkInput });
+        }}
+      >
         <label>
           {t.common.filterProcess}
           <select name="process" value={processKey} onChange={(e) => go({ process: e.currentTarget.value })}>
             <option value="">{t.common.anyProcess}</option>
-            {cats.data?.flatMap((c) => c.definitions).map((d) => <option value={d.key}>{d.name}</option>)}
+            {cats.data
+              ?.flatMap((c) => c.definitions)
+              .map((d) => (
+                <option value={d.key}>{d.name}</option>
+              ))}
           </select>
         </label>
         <label>
@@ -152,8 +204,22 @@ export function Inbox({ tab: raw }: { tab: string }) {
             <input name="batchComment" value={batchComment} onInput={(e) => setBatchComment(e.currentTarget.value)} />
           </label>
           <div class="buttons">
-            <button type="button" class="primary" disabled={busy || !selected.size} onClick={() => void decide('approve')}>{t.inbox.approveSelected(selected.size)}</button>
-            <button type="button" class="danger" disabled={busy || !selected.size} onClick={() => void decide('reject')}>{t.inbox.rejectSelected(selected.size)}</button>
+            <button
+              type="button"
+              class="primary"
+              disabled={busy || !selected.size}
+              onClick={() => void decide('approve')}
+            >
+              {t.inbox.approveSelected(selected.size)}
+            </button>
+            <button
+              type="button"
+              class="danger"
+              disabled={busy || !selected.size}
+              onClick={() => void decide('reject')}
+            >
+              {t.inbox.rejectSelected(selected.size)}
+            </button>
           </div>
         </div>
       )}
@@ -171,7 +237,9 @@ export function Inbox({ tab: raw }: { tab: string }) {
                       type="checkbox"
                       aria-label={t.inbox.selectAll}
                       checked={selectable.length > 0 && selectable.every((r) => selected.has(r.task.id))}
-                      onChange={(e) => setSelected(e.currentTarget.checked ? new Set(selectable.map((r) => r.task.id)) : new Set())}
+                      onChange={(e) =>
+                        setSelected(e.currentTarget.checked ? new Set(selectable.map((r) => r.task.id)) : new Set())
+                      }
                     />
                   </th>
                 )}
@@ -179,7 +247,15 @@ export function Inbox({ tab: raw }: { tab: string }) {
                 <th scope="col">{t.inbox.businessKey}</th>
                 <th scope="col">{t.inbox.initiator}</th>
                 <th scope="col">{t.inbox.status}</th>
-                <th scope="col">{tab === 'done' ? t.inbox.ended : tab === 'cc' ? t.inbox.copied : tab === 'applications' ? t.inbox.started : t.inbox.created}</th>
+                <th scope="col">
+                  {tab === 'done'
+                    ? t.inbox.ended
+                    : tab === 'cc'
+                      ? t.inbox.copied
+                      : tab === 'applications'
+                        ? t.inbox.started
+                        : t.inbox.created}
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -189,7 +265,11 @@ export function Inbox({ tab: raw }: { tab: string }) {
                   const res = results[task.id];
                   const canPick = task.status === 'active' && task.kind === 'approval' && !results[task.id]?.ok;
                   return (
-                    <tr data-task-id={task.id} data-business-key={task.businessKey ?? ''} class={task.status === 'pending' ? 'pool' : undefined}>
+                    <tr
+                      data-task-id={task.id}
+                      data-business-key={task.businessKey ?? ''}
+                      class={task.status === 'pending' ? 'pool' : undefined}
+                    >
                       {tab === 'todo' && (
                         <td>
                           <input
@@ -209,13 +289,32 @@ export function Inbox({ tab: raw }: { tab: string }) {
                       <td>
                         <Link href={`/instances/${encodeURIComponent(task.instanceId)}`}>{task.name}</Link>
                         <div class="muted small">{task.processName}</div>
-                        {task.status === 'pending' && <span class="tag pool-tag" title={t.inbox.poolHint}>{t.inbox.pool}</span>}
-                        {res && <div class={res.ok ? 'ok small' : 'error small'} role="status" data-testid="row-result">{res.text}</div>}
+                        {task.status === 'pending' && (
+                          <span class="tag pool-tag" title={t.inbox.poolHint}>
+                            {t.inbox.pool}
+                          </span>
+                        )}
+                        {res && (
+                          <div class={res.ok ? 'ok small' : 'error small'} role="status" data-testid="row-result">
+                            {res.text}
+                          </div>
+                        )}
                       </td>
                       <td>{task.businessKey ?? '—'}</td>
                       <td>{task.initiatorId}</td>
-                      <td><Status value={res?.ok ? res.status : tab === 'done' ? task.result ?? task.status : task.status} /></td>
-                      <td>{fmtTime(tab === 'done' ? task.endTime : task.createTime)}{tab === 'todo' && task.dueDate && <div class="muted small">{t.inbox.due} {fmtTime(task.dueDate)}</div>}</td>
+                      <td>
+                        <Status
+                          value={res?.ok ? res.status : tab === 'done' ? (task.result ?? task.status) : task.status}
+                        />
+                      </td>
+                      <td>
+                        {fmtTime(tab === 'done' ? task.endTime : task.createTime)}
+                        {tab === 'todo' && task.dueDate && (
+                          <div class="muted small">
+                            {t.inbox.due} {fmtTime(task.dueDate)}
+                          </div>
+                        )}
+                      </td>
                     </tr>
                   );
                 }
@@ -223,10 +322,15 @@ export function Inbox({ tab: raw }: { tab: string }) {
                   const c = r.cc;
                   return (
                     <tr class={c.read ? undefined : 'unread'}>
-                      <td><Link href={`/instances/${encodeURIComponent(c.instanceId)}`}>{c.processName}</Link>{!c.read && <span class="tag">{t.inbox.unread}</span>}</td>
+                      <td>
+                        <Link href={`/instances/${encodeURIComponent(c.instanceId)}`}>{c.processName}</Link>
+                        {!c.read && <span class="tag">{t.inbox.unread}</span>}
+                      </td>
                       <td>{c.businessKey ?? '—'}</td>
                       <td>{c.initiatorId}</td>
-                      <td><Status value={c.status} /></td>
+                      <td>
+                        <Status value={c.status} />
+                      </td>
                       <td>{fmtTime(c.ccTime)}</td>
                     </tr>
                   );
@@ -234,10 +338,14 @@ export function Inbox({ tab: raw }: { tab: string }) {
                 const i = r.instance;
                 return (
                   <tr data-instance-id={i.id}>
-                    <td><Link href={`/instances/${encodeURIComponent(i.id)}`}>{i.processName}</Link></td>
+                    <td>
+                      <Link href={`/instances/${encodeURIComponent(i.id)}`}>{i.processName}</Link>
+                    </td>
                     <td>{i.businessKey ?? '—'}</td>
                     <td>{i.initiatorId}</td>
-                    <td><Status value={i.status} /></td>
+                    <td>
+                      <Status value={i.status} />
+                    </td>
                     <td>{fmtTime(i.startTime)}</td>
                   </tr>
                 );
@@ -246,7 +354,9 @@ export function Inbox({ tab: raw }: { tab: string }) {
           </table>
         </div>
       )}
-      {list.data && <Pager page={list.data.page} pageSize={PAGE} total={list.data.total} onPage={(p) => go({ page: p })} />}
+      {list.data && (
+        <Pager page={list.data.page} pageSize={PAGE} total={list.data.total} onPage={(p) => go({ page: p })} />
+      )}
     </>
   );
 }

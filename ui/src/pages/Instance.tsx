@@ -15,7 +15,8 @@ export function reasonText(detail: Record<string, unknown> | null | undefined): 
   const r = typeof detail?.reason === 'string' ? detail.reason : null;
   if (!r) return null;
   let m: RegExpExecArray | null;
-  if ((m = /^(?:manager|multiLevelManager): level (\d+) manager of (.+)$/.exec(r))) return t.reason.manager(m[1]!, m[2]!);
+  if ((m = /^(?:manager|multiLevelManager): level (\d+) manager of (.+)$/.exec(r)))
+    return t.reason.manager(m[1]!, m[2]!);
   if (r.startsWith('user: listed in userIds')) return t.reason.user;
   if (r.startsWith('initiatorSelect:')) return t.reason.initiatorSelect;
   if (r.startsWith('initiatorSelf:')) return t.reason.initiatorSelf;
@@ -39,7 +40,9 @@ function detailWords(e: TrailEntry): string | null {
     case 'return':
       return d.target ? t.trail.to(d.target) : null;
     case 'add_sign':
-      return Array.isArray(d.assigneeUserIds) ? `${d.assigneeUserIds.join(', ')}${d.position ? ` (${d.position})` : ''}` : null;
+      return Array.isArray(d.assigneeUserIds)
+        ? `${d.assigneeUserIds.join(', ')}${d.position ? ` (${d.position})` : ''}`
+        : null;
     case 'reduce_sign':
       return Array.isArray(d.removed) ? d.removed.join(', ') : null;
     case 'auto_approve':
@@ -53,14 +56,25 @@ function detailWords(e: TrailEntry): string | null {
 export function InstancePage({ id }: { id: string }) {
   const s = session.get()!;
   const { query } = useLocation();
-  const detail = useAsync(() => call(api.GET('/api/v1/workflow/process-instances/{id}/detail', { params: { path: { id } } })), [id]);
+  const detail = useAsync(
+    () => call(api.GET('/api/v1/workflow/process-instances/{id}/detail', { params: { path: { id } } })),
+    [id],
+  );
   const tasks = useAsync(
-    () => call(api.GET('/api/v1/workflow/tasks', { params: { query: { instanceId: id, pageSize: 200 } } })).then((p) => p.items).catch(() => [] as Task[]),
+    () =>
+      call(api.GET('/api/v1/workflow/tasks', { params: { query: { instanceId: id, pageSize: 200 } } }))
+        .then((p) => p.items)
+        .catch(() => [] as Task[]),
     [id],
   );
   const instance = detail.data?.instance;
   const def = useAsync(
-    () => (instance ? call(api.GET('/api/v1/workflow/process-definitions/{id}', { params: { path: { id: instance.definitionId } } })).catch(() => null) : Promise.resolve(null)),
+    () =>
+      instance
+        ? call(
+            api.GET('/api/v1/workflow/process-definitions/{id}', { params: { path: { id: instance.definitionId } } }),
+          ).catch(() => null)
+        : Promise.resolve(null),
     [instance?.definitionId],
   );
   const reload = () => {
@@ -71,7 +85,8 @@ export function InstancePage({ id }: { id: string }) {
   useEffect(() => onNotification((n) => n.instanceId === id && reload()), [id]);
 
   const nodes: any[] = (def.data?.dsl as any)?.metadata?.nodes ?? [];
-  const nameOf = (activityId: string | null) => (activityId ? nodes.find((n) => n.id === activityId)?.name ?? activityId : '');
+  const nameOf = (activityId: string | null) =>
+    activityId ? (nodes.find((n) => n.id === activityId)?.name ?? activityId) : '';
 
   const states = useMemo(() => {
     const out: Record<string, NodeState> = {};
@@ -89,16 +104,27 @@ export function InstancePage({ id }: { id: string }) {
     const seen = new Set(queue);
     while (queue.length) {
       const from = queue.shift()!;
-      for (const c of connections) if (c.fromId === from && !seen.has(c.toId)) {
-        seen.add(c.toId);
-        queue.push(c.toId);
-        if (!out[c.toId]) out[c.toId] = 'upcoming';
-      }
+      for (const c of connections)
+        if (c.fromId === from && !seen.has(c.toId)) {
+          seen.add(c.toId);
+          queue.push(c.toId);
+          if (!out[c.toId]) out[c.toId] = 'upcoming';
+        }
     }
     for (const c of inst.currentNodes) out[c] = 'current';
     // Nodes that leave no trail (start, branches, forks) ran when a node after them ran.
-    const passing = new Set(['startTask', 'switch', 'inclusive', 'fork', 'join', 'ccTask', 'serviceTask', 'httpCall', 'delay']);
-    for (let changed = true; changed; ) {
+    const passing = new Set([
+      'startTask',
+      'switch',
+      'inclusive',
+      'fork',
+      'join',
+      'ccTask',
+      'serviceTask',
+      'httpCall',
+      'delay',
+    ]);
+    for (let changed = true; changed;) {
       changed = false;
       for (const n of nodes) {
         if (out[n.id] === 'done' || out[n.id] === 'current' || !passing.has(n.type)) continue;
@@ -115,12 +141,30 @@ export function InstancePage({ id }: { id: string }) {
   if (detail.loading && !detail.data) return <Loading />;
   if (!detail.data || !instance) return <ErrorText error={detail.error} />;
   const { trail, upcoming, permissions, form } = detail.data;
-  const temporalBase = document.querySelector<HTMLMetaElement>('meta[name="app-temporal-ui"]')?.content || `${window.location.protocol}//${window.location.hostname}:8233`;
-  const namespace = document.querySelector<HTMLMetaElement>('meta[name="app-temporal-namespace"]')?.content || 'default';
+  const temporalBase =
+    document.querySelector<HTMLMetaElement>('meta[name="app-temporal-ui"]')?.content ||
+    `${window.location.protocol}//${window.location.hostname}:8233`;
+  const namespace =
+    document.querySelector<HTMLMetaElement>('meta[name="app-temporal-namespace"]')?.content || 'default';
   const workflowId = `approval-${s.tenantId}-${instance.id}`;
   // Steps ahead that the API's list leaves out (copies, service calls): from the graph.
-  const ahead = nodes.filter((n) => states[n.id] === 'upcoming' && n.type !== 'end' && n.type !== 'switch' && n.type !== 'inclusive' && n.type !== 'fork' && n.type !== 'join' && !upcoming.some((u) => u.activityId === n.id));
-  const known = [...new Set([...trail.map((e) => e.userId), ...(tasks.data ?? []).map((x) => x.assignee), instance.initiatorId].filter((x): x is string => !!x))];
+  const ahead = nodes.filter(
+    (n) =>
+      states[n.id] === 'upcoming' &&
+      n.type !== 'end' &&
+      n.type !== 'switch' &&
+      n.type !== 'inclusive' &&
+      n.type !== 'fork' &&
+      n.type !== 'join' &&
+      !upcoming.some((u) => u.activityId === n.id),
+  );
+  const known = [
+    ...new Set(
+      [...trail.map((e) => e.userId), ...(tasks.data ?? []).map((x) => x.assignee), instance.initiatorId].filter(
+        (x): x is string => !!x,
+      ),
+    ),
+  ];
 
   return (
     <>
@@ -128,8 +172,16 @@ export function InstancePage({ id }: { id: string }) {
         <h1>
           {instance.processName} <Status value={instance.status} />
         </h1>
-        {query.get('started') && <p class="ok" role="status">{t.start.submitted}</p>}
-        {query.get('draft') && <p class="ok" role="status">{t.start.draftSaved}</p>}
+        {query.get('started') && (
+          <p class="ok" role="status">
+            {t.start.submitted}
+          </p>
+        )}
+        {query.get('draft') && (
+          <p class="ok" role="status">
+            {t.start.draftSaved}
+          </p>
+        )}
         <dl class="facts">
           <dt>{t.instance.businessKey}</dt>
           <dd data-testid="business-key">{instance.businessKey ?? '—'}</dd>
@@ -156,7 +208,12 @@ export function InstancePage({ id }: { id: string }) {
         </dl>
         {(s.can.monitor || s.can.admin) && (
           <p>
-            <a href={`${temporalBase}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`} target="_blank" rel="noopener" data-testid="temporal-link">
+            <a
+              href={`${temporalBase}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`}
+              target="_blank"
+              rel="noopener"
+              data-testid="temporal-link"
+            >
               {t.instance.temporal}
             </a>
           </p>
@@ -165,7 +222,15 @@ export function InstancePage({ id }: { id: string }) {
 
       <div class="columns">
         <div class="col-main">
-          <ActionPanel instance={instance} permissions={permissions} tasks={tasks.data ?? []} trail={trail} nodes={nodes} known={known} onDone={reload} />
+          <ActionPanel
+            instance={instance}
+            permissions={permissions}
+            tasks={tasks.data ?? []}
+            trail={trail}
+            nodes={nodes}
+            known={known}
+            onDone={reload}
+          />
           {def.data && (
             <Section title={t.instance.diagram} id="diagram">
               <Diagram dsl={def.data.dsl} states={states} title={`${t.instance.diagram}: ${instance.processName}`} />
@@ -185,7 +250,7 @@ export function InstancePage({ id }: { id: string }) {
                     <time dateTime={e.time}>{fmtTime(e.time)}</time>
                     <div>
                       <strong>{e.userId ?? (e.type === 'assign' ? t.trail.poolAssigned : t.trail.someone)}</strong>{' '}
-                      {e.type === 'assign' && !e.userId ? '' : (t.trail as any)[e.type] ?? e.type}
+                      {e.type === 'assign' && !e.userId ? '' : ((t.trail as any)[e.type] ?? e.type)}
                       {e.activityId && <span class="muted"> · {nameOf(e.activityId)}</span>}
                       {extra && <span> {extra}</span>}
                     </div>
@@ -207,9 +272,13 @@ export function InstancePage({ id }: { id: string }) {
               <ul class="plain" data-testid="upcoming">
                 {upcoming.map((u) => (
                   <li>
-                    <strong>{u.name}</strong>{' '}
-                    {u.approvers.length > 0 && <span>— {u.approvers.join(', ')}</span>}
-                    {(u.candidates.roleIds.length > 0 || u.candidates.deptIds.length > 0) && <span> — {t.nodeKind.pool} {[...u.candidates.roleIds, ...u.candidates.deptIds].join(', ')}</span>}
+                    <strong>{u.name}</strong> {u.approvers.length > 0 && <span>— {u.approvers.join(', ')}</span>}
+                    {(u.candidates.roleIds.length > 0 || u.candidates.deptIds.length > 0) && (
+                      <span>
+                        {' '}
+                        — {t.nodeKind.pool} {[...u.candidates.roleIds, ...u.candidates.deptIds].join(', ')}
+                      </span>
+                    )}
                     {u.undecided && <span class="muted"> ({t.instance.upcomingUndecided})</span>}
                   </li>
                 ))}
@@ -227,7 +296,17 @@ export function InstancePage({ id }: { id: string }) {
   );
 }
 
-function VariablesSection({ form, instance, tasks, onDone }: { form: any; instance: any; tasks: Task[]; onDone: () => void }) {
+function VariablesSection({
+  form,
+  instance,
+  tasks,
+  onDone,
+}: {
+  form: any;
+  instance: any;
+  tasks: Task[];
+  onDone: () => void;
+}) {
   const me = session.get()!.userId;
   const fields = fieldsOf(form);
   const [values, setValues] = useState<Values>(instance.variables ?? {});
@@ -243,10 +322,23 @@ function VariablesSection({ form, instance, tasks, onDone }: { form: any; instan
     setErrors(found);
     if (Object.keys(found).length) return;
     const changed: Values = {};
-    for (const f of fields) if ((f as any).permission === 'w' && values[f.name] !== undefined) changed[f.name] = values[f.name];
+    for (const f of fields)
+      if ((f as any).permission === 'w' && values[f.name] !== undefined) changed[f.name] = values[f.name];
     try {
-      if (myTask) await call(api.POST('/api/v1/workflow/tasks/{id}/variables', { params: { path: { id: myTask.id } }, body: { variables: changed } }));
-      else await call(api.POST('/api/v1/workflow/process-instances/{id}/variables', { params: { path: { id: instance.id } }, body: { variables: changed } }));
+      if (myTask)
+        await call(
+          api.POST('/api/v1/workflow/tasks/{id}/variables', {
+            params: { path: { id: myTask.id } },
+            body: { variables: changed },
+          }),
+        );
+      else
+        await call(
+          api.POST('/api/v1/workflow/process-instances/{id}/variables', {
+            params: { path: { id: instance.id } },
+            body: { variables: changed },
+          }),
+        );
       setMsg({ ok: true, text: t.instance.saved });
       onDone();
     } catch (err) {
@@ -255,9 +347,19 @@ function VariablesSection({ form, instance, tasks, onDone }: { form: any; instan
   };
   return (
     <Section title={t.instance.variables} id="variables">
-      <form onSubmit={(e) => { e.preventDefault(); void save(); }} noValidate>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+        noValidate
+      >
         <FormFields fields={fields} values={values} errors={errors} onChange={setValues} idPrefix="var" />
-        {msg && <p class={msg.ok ? 'ok' : 'error'} role={msg.ok ? 'status' : 'alert'}>{msg.text}</p>}
+        {msg && (
+          <p class={msg.ok ? 'ok' : 'error'} role={msg.ok ? 'status' : 'alert'}>
+            {msg.text}
+          </p>
+        )}
         <div class="buttons">
           {writable && (myTask || draft) && <button type="submit">{t.instance.saveVariables}</button>}
         </div>
@@ -272,7 +374,18 @@ function CommentsSection({ tasks, canComment, onDone }: { tasks: Task[]; canComm
   const mine = tasks.find((x) => x.assignee === me && x.status === 'active');
   const key = open.map((x) => x.id).join(',');
   const comments = useAsync(
-    () => Promise.all(open.map((x) => call(api.GET('/api/v1/workflow/tasks/{id}/comments', { params: { path: { id: x.id }, query: { pageSize: 100 } } })).then((p) => p.items).catch(() => []))).then((l) => l.flat()),
+    () =>
+      Promise.all(
+        open.map((x) =>
+          call(
+            api.GET('/api/v1/workflow/tasks/{id}/comments', {
+              params: { path: { id: x.id }, query: { pageSize: 100 } },
+            }),
+          )
+            .then((p) => p.items)
+            .catch(() => []),
+        ),
+      ).then((l) => l.flat()),
     [key],
   );
   const [text, setText] = useState('');
@@ -281,7 +394,12 @@ function CommentsSection({ tasks, canComment, onDone }: { tasks: Task[]; canComm
     e.preventDefault();
     if (!mine || !text.trim()) return;
     try {
-      await call(api.POST('/api/v1/workflow/tasks/{id}/comments', { params: { path: { id: mine.id } }, body: { comment: text } }));
+      await call(
+        api.POST('/api/v1/workflow/tasks/{id}/comments', {
+          params: { path: { id: mine.id } },
+          body: { comment: text },
+        }),
+      );
       setText('');
       setError(null);
       void comments.reload(true);
@@ -309,7 +427,9 @@ function CommentsSection({ tasks, canComment, onDone }: { tasks: Task[]; canComm
           <button type="submit">{t.instance.commentPost}</button>
         </form>
       )}
-      <p class="small"><Link href="/inbox/todo">← {t.nav.inbox}</Link></p>
+      <p class="small">
+        <Link href="/inbox/todo">← {t.nav.inbox}</Link>
+      </p>
     </Section>
   );
 }

@@ -8,15 +8,30 @@ import { ErrorText, Section, Status, fmtTime, useAsync } from '../components/ui'
 export function Monitoring() {
   const admin = session.get()!.can.admin;
   const stats = useAsync(() => call(api.GET('/api/v1/workflow/tasks/statistics')), []);
-  const stuck = useAsync(() => call(api.GET('/api/v1/workflow/process-instances/stuck', { params: { query: { pageSize: 50 } } })), []);
-  const overdue = useAsync(() => call(api.GET('/api/v1/workflow/tasks/overdue', { params: { query: { pageSize: 50 } } })), []);
-  const backlog = useAsync(() => call(api.GET('/api/v1/workflow/tasks/backlog', { params: { query: { pageSize: 50 } } })), []);
+  const stuck = useAsync(
+    () => call(api.GET('/api/v1/workflow/process-instances/stuck', { params: { query: { pageSize: 50 } } })),
+    [],
+  );
+  const overdue = useAsync(
+    () => call(api.GET('/api/v1/workflow/tasks/overdue', { params: { query: { pageSize: 50 } } })),
+    [],
+  );
+  const backlog = useAsync(
+    () => call(api.GET('/api/v1/workflow/tasks/backlog', { params: { query: { pageSize: 50 } } })),
+    [],
+  );
   const [msg, setMsg] = useState<Record<string, { ok: boolean; text: string }>>({});
 
   const repair = async (id: string, what: 'reDrive' | 'forceResume') => {
     try {
-      if (what === 'reDrive') await call(api.POST('/api/v1/workflow/process-instances/{id}/re-drive', { params: { path: { id } }, body: {} }));
-      else await call(api.POST('/api/v1/workflow/process-instances/{id}/force-resume', { params: { path: { id } }, body: {} }));
+      if (what === 'reDrive')
+        await call(
+          api.POST('/api/v1/workflow/process-instances/{id}/re-drive', { params: { path: { id } }, body: {} }),
+        );
+      else
+        await call(
+          api.POST('/api/v1/workflow/process-instances/{id}/force-resume', { params: { path: { id } }, body: {} }),
+        );
       setMsg({ [id]: { ok: true, text: t.action.done(t.admin[what]) } });
       void stuck.reload(true);
     } catch (err) {
@@ -42,8 +57,22 @@ export function Monitoring() {
         )}
         {Array.isArray(s?.byProcess) && s.byProcess.length > 0 && (
           <table class="list">
-            <thead><tr><th scope="col">{t.inbox.process}</th><th scope="col">{t.admin.open}</th><th scope="col">{t.admin.overdue}</th></tr></thead>
-            <tbody>{s.byProcess.map((p: any) => <tr><td>{p.processName}</td><td>{p.open}</td><td>{p.overdue}</td></tr>)}</tbody>
+            <thead>
+              <tr>
+                <th scope="col">{t.inbox.process}</th>
+                <th scope="col">{t.admin.open}</th>
+                <th scope="col">{t.admin.overdue}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {s.byProcess.map((p: any) => (
+                <tr>
+                  <td>{p.processName}</td>
+                  <td>{p.open}</td>
+                  <td>{p.overdue}</td>
+                </tr>
+              ))}
+            </tbody>
           </table>
         )}
       </Section>
@@ -55,13 +84,30 @@ export function Monitoring() {
             <tbody>
               {stuck.data?.items.map((i) => (
                 <tr>
-                  <td><Link href={`/instances/${encodeURIComponent(i.id)}`}>{i.processName}</Link><div class="small muted">{i.businessKey ?? ''}</div></td>
-                  <td><Status value={i.status} /></td>
+                  <td>
+                    <Link href={`/instances/${encodeURIComponent(i.id)}`}>{i.processName}</Link>
+                    <div class="small muted">{i.businessKey ?? ''}</div>
+                  </td>
+                  <td>
+                    <Status value={i.status} />
+                  </td>
                   <td>{String((i.detail as any).reason)}</td>
                   <td class="buttons">
-                    {admin && <button type="button" onClick={() => void repair(i.id, 'reDrive')}>{t.admin.reDrive}</button>}
-                    {admin && <button type="button" onClick={() => void repair(i.id, 'forceResume')}>{t.admin.forceResume}</button>}
-                    {msg[i.id] && <span class={msg[i.id]!.ok ? 'ok small' : 'error small'} role="status">{msg[i.id]!.text}</span>}
+                    {admin && (
+                      <button type="button" onClick={() => void repair(i.id, 'reDrive')}>
+                        {t.admin.reDrive}
+                      </button>
+                    )}
+                    {admin && (
+                      <button type="button" onClick={() => void repair(i.id, 'forceResume')}>
+                        {t.admin.forceResume}
+                      </button>
+                    )}
+                    {msg[i.id] && (
+                      <span class={msg[i.id]!.ok ? 'ok small' : 'error small'} role="status">
+                        {msg[i.id]!.text}
+                      </span>
+                    )}
                   </td>
                 </tr>
               ))}
@@ -74,17 +120,34 @@ export function Monitoring() {
         {overdue.data && !overdue.data.items.length && <p class="muted">{t.common.empty}</p>}
         <ul class="plain">
           {overdue.data?.items.map((x: any) => (
-            <li><Link href={`/instances/${encodeURIComponent(x.instanceId)}`}>{x.name}</Link> — {x.assignee ?? t.inbox.pool} · {t.inbox.due} {fmtTime(x.dueDate)}</li>
+            <li>
+              <Link href={`/instances/${encodeURIComponent(x.instanceId)}`}>{x.name}</Link> —{' '}
+              {x.assignee ?? t.inbox.pool} · {t.inbox.due} {fmtTime(x.dueDate)}
+            </li>
           ))}
         </ul>
       </Section>
       <Section title={t.admin.backlog} id="backlog">
         <ErrorText error={backlog.error} />
         <table class="list">
-          <thead><tr><th scope="col">{t.inbox.process}</th><th scope="col">{t.admin.open}</th><th scope="col">{t.admin.unclaimed}</th><th scope="col">{t.admin.overdue}</th><th scope="col">{t.admin.oldest}</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">{t.inbox.process}</th>
+              <th scope="col">{t.admin.open}</th>
+              <th scope="col">{t.admin.unclaimed}</th>
+              <th scope="col">{t.admin.overdue}</th>
+              <th scope="col">{t.admin.oldest}</th>
+            </tr>
+          </thead>
           <tbody>
             {backlog.data?.items.map((b: any) => (
-              <tr><td>{b.processName}</td><td>{b.open}</td><td>{b.unclaimed}</td><td>{b.overdue}</td><td>{(b.oldestAgeSeconds / 3600).toFixed(1)}</td></tr>
+              <tr>
+                <td>{b.processName}</td>
+                <td>{b.open}</td>
+                <td>{b.unclaimed}</td>
+                <td>{b.overdue}</td>
+                <td>{(b.oldestAgeSeconds / 3600).toFixed(1)}</td>
+              </tr>
             ))}
           </tbody>
         </table>

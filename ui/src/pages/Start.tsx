@@ -19,7 +19,9 @@ export function StartList() {
             <ul class="plain">
               {c.definitions.map((d) => (
                 <li>
-                  <Link href={`/start/${encodeURIComponent(d.key)}`} class="process-link">{d.name}</Link>
+                  <Link href={`/start/${encodeURIComponent(d.key)}`} class="process-link">
+                    {d.name}
+                  </Link>
                   {d.description && <p class="muted small">{d.description}</p>}
                 </li>
               ))}
@@ -32,7 +34,10 @@ export function StartList() {
 }
 
 export function StartForm({ processKey }: { processKey: string }) {
-  const def = useAsync(() => call(api.GET('/api/v1/workflow/process-definitions/key/{processKey}', { params: { path: { processKey } } })), [processKey]);
+  const def = useAsync(
+    () => call(api.GET('/api/v1/workflow/process-definitions/key/{processKey}', { params: { path: { processKey } } })),
+    [processKey],
+  );
   const [values, setValues] = useState<Values>({});
   const [businessKey, setBusinessKey] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -56,7 +61,14 @@ export function StartForm({ processKey }: { processKey: string }) {
     setBusy(true);
     try {
       const started = await call(
-        api.POST('/api/v1/workflow/process-instances/start', { body: { processKey, businessKey: businessKey || undefined, variables: values, ...(draft ? { draft: true } : {}) } }),
+        api.POST('/api/v1/workflow/process-instances/start', {
+          body: {
+            processKey,
+            businessKey: businessKey || undefined,
+            variables: values,
+            ...(draft ? { draft: true } : {}),
+          },
+        }),
       );
       navigate(`/instances/${encodeURIComponent(started.instanceId)}?${draft ? 'draft=1' : 'started=1'}`);
     } catch (err) {
@@ -69,20 +81,42 @@ export function StartForm({ processKey }: { processKey: string }) {
 
   return (
     <>
-      <p><Link href="/start">← {t.start.back}</Link></p>
+      <p>
+        <Link href="/start">← {t.start.back}</Link>
+      </p>
       <h1>{def.data.name}</h1>
       {def.data.description && <p class="muted">{def.data.description}</p>}
-      <form class="card" onSubmit={(e) => { e.preventDefault(); void submit(false); }} noValidate aria-label={def.data.name}>
+      <form
+        class="card"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit(false);
+        }}
+        noValidate
+        aria-label={def.data.name}
+      >
         <div class="field">
           <label for="businessKey">{t.start.businessKey}</label>
-          <input id="businessKey" name="businessKey" value={businessKey} onInput={(e) => setBusinessKey(e.currentTarget.value)} aria-describedby="businessKey-help" />
-          <small id="businessKey-help" class="muted">{t.start.businessKeyHelp}</small>
+          <input
+            id="businessKey"
+            name="businessKey"
+            value={businessKey}
+            onInput={(e) => setBusinessKey(e.currentTarget.value)}
+            aria-describedby="businessKey-help"
+          />
+          <small id="businessKey-help" class="muted">
+            {t.start.businessKeyHelp}
+          </small>
         </div>
         <FormFields fields={fields} values={values} errors={errors} onChange={setValues} idPrefix="start" />
         <ErrorText error={error} />
         <div class="buttons">
-          <button type="submit" class="primary" disabled={busy}>{t.start.submit}</button>
-          <button type="button" disabled={busy} onClick={() => void submit(true)}>{t.start.saveDraft}</button>
+          <button type="submit" class="primary" disabled={busy}>
+            {t.start.submit}
+          </button>
+          <button type="button" disabled={busy} onClick={() => void submit(true)}>
+            {t.start.saveDraft}
+          </button>
         </div>
       </form>
     </>
