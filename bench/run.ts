@@ -249,7 +249,7 @@ const chain3 = {
     ],
     connections: ['start', 't1', 't2', 't3', 'end']
       .slice(0, -1)
-      .map((from, i, all) => ({ fromId: from, toId: ['t1', 't2', 't3', 'end'][i], type: 'Success' })),
+      .map((from, i) => ({ fromId: from, toId: ['t1', 't2', 't3', 'end'][i], type: 'Success' })),
   },
 };
 

@@ -215,6 +215,7 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
       if (svc.entrypoint?.join(' ') !== '/bin/sh -c')
         throw new Error(`docker-compose.yml: ${service} is not a /bin/sh -c command`);
       // Compose substitutes ${VAR} and turns $$ into $ before the shell sees the command.
+      // eslint-disable-next-line no-control-regex -- NUL marks the escaped $$ while ${VAR} is substituted
       const script = interpolate(command.replace(/\$\$/g, '\u0000'), vars).replace(/\u0000/g, '$');
       try {
         await run('/bin/sh', ['-c', script], {
@@ -224,7 +225,9 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
         });
       } catch (err) {
         const e = err as { stdout?: string; stderr?: string; message: string };
-        throw new Error(`docker-compose.yml ${service} failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`);
+        throw new Error(`docker-compose.yml ${service} failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`, {
+          cause: err,
+        });
       }
     };
 

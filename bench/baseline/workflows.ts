@@ -36,7 +36,7 @@ export async function bareApproval(input: { approvers: string[] }): Promise<Bare
   setHandler(current, () => state());
   setHandler(
     approve,
-    (a) => {
+    () => {
       step++;
       return state();
     },

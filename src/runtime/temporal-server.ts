@@ -52,6 +52,7 @@ export async function ensureTemporalServer(
     throw new Error(
       `Could not build the Temporal server ${version} with \`go install\` (${(err as Error).message.split('\n').slice(0, 3).join(' ')}). ` +
         `Install Go (https://go.dev/dl/) with access to the Go module proxy, or put prebuilt \`server\` and \`sql\` binaries into ${bin}.`,
+      { cause: err },
     );
   }
   logger.warn({ seconds: Math.round((Date.now() - started) / 1000) }, 'Temporal server built');

@@ -48,7 +48,7 @@ export async function predictUpcoming(
         };
       }
     ).approver ?? { type: 'user' };
-    let approvers: string[] = [];
+    let approvers: string[];
     let candidates = { roleIds: [] as string[], deptIds: [] as string[] };
     if (approver.type === 'initiatorSelect') {
       const picked = /^\$\{msg\.([A-Za-z0-9_]+)\}$/.exec(approver.expression ?? '')?.[1];

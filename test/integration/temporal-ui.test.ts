@@ -99,10 +99,10 @@ describe('Temporal Web UI metadata', () => {
     );
     await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve', { comment: 'ok' });
     expect(await details(h)).toMatch(
-      /^waiting for carol at Finance approval \(fin\) since \d{4}-\d\d-\d\d \d\d:\d\d UTC(  \n|$)/,
+      /^waiting for carol at Finance approval \(fin\) since \d{4}-\d\d-\d\d \d\d:\d\d UTC( {2}\n|$)/,
     );
     await actOk(t.carol, (await myTask(t.carol, id)).id, 'approve');
-    expect(await details(h)).toMatch(/^completed at \d{4}-\d\d-\d\d \d\d:\d\d UTC(  \n|$)/);
+    expect(await details(h)).toMatch(/^completed at \d{4}-\d\d-\d\d \d\d:\d\d UTC( {2}\n|$)/);
 
     // Summaries of activities and timers, and Update ids that say who did what.
     const events = await allEvents(h.workflowId);

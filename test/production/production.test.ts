@@ -353,7 +353,7 @@ describe('production topology (compose configuration, real Temporal server)', ()
       // updated_at is the time of the write, not part of the state.
       instances: await em()
         .execute(`select * from instances order by id`)
-        .then((r) => r.map(({ updated_at, ...rest }: any) => rest)),
+        .then((r) => r.map(({ updated_at: _updatedAt, ...rest }: any) => rest)),
       tasks: await em().execute(`select * from tasks order by id`),
     });
     const before = await rows();

@@ -5,7 +5,7 @@ import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow'
 import { onUpdate } from './handlers.js';
 import type { ErrorCode } from '../../src/errors.js';
 import * as m from '../messages.js';
-import { Engine } from './engine.js';
+import { type Engine } from './engine.js';
 import { decide } from './user-task.js';
 import type { ActionResult, TaskState } from './types.js';
 

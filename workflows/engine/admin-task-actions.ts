@@ -1,6 +1,6 @@
 // Admin actions on tasks (reassign, candidates) and task variables under the node's form permissions.
 import * as m from '../messages.js';
-import { Engine } from './engine.js';
+import { type Engine } from './engine.js';
 import { onUpdate } from './handlers.js';
 import { fault, requireActionable, settle, requireLive } from './actions.js';
 import { refuse, trailOf, requireTarget, defineTaskAction } from './task-rules.js';

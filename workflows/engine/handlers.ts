@@ -7,6 +7,7 @@ import type { ActionResult } from './types.js';
 
 type ArgOf<D> = D extends UpdateDefinition<ActionResult, [infer A]> ? A : never;
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Update's argument; ArgOf<D> types the handler
 export function onUpdate<D extends UpdateDefinition<ActionResult, [any]>>(
   engine: Engine,
   def: D,

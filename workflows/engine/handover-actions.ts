@@ -1,7 +1,7 @@
 // Claim and unclaim from pools; return; transfer, delegate and resolve (docs/contract.md#action-rules).
 import { previousApprovalNode } from '../../src/dsl/index.js';
 import * as m from '../messages.js';
-import { Engine } from './engine.js';
+import { type Engine } from './engine.js';
 import { fault, findTask, requireRunning, requireSwitch, requireLive } from './actions.js';
 import {
   refuse,

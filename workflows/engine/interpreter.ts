@@ -1,7 +1,7 @@
 // Runs the DSL graph: each path of execution is a coroutine that walks nodes until it waits.
 import type { DslNode } from '../../src/dsl/index.js';
 import { evaluateCondition, matchingJoin, previousApprovalNode } from '../../src/dsl/index.js';
-import { Engine, Halt, type NodeRun, type Region, type Token } from './engine.js';
+import { type Engine, Halt, type NodeRun, type Region, type Token } from './engine.js';
 import { config, startUserTask, templateContext, watchDue } from './user-task.js';
 import { edges, hasEdge, NodeFailure, type Step } from './flow.js';
 import { delay, delayWait, httpCall, serviceTask, subProcess } from './system-nodes.js';

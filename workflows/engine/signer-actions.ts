@@ -1,6 +1,6 @@
 // Add-sign and reduce-sign (docs/contract.md#action-rules).
 import * as m from '../messages.js';
-import { Engine } from './engine.js';
+import { type Engine } from './engine.js';
 import { fault, findTask, requireRunning, requireSwitch } from './actions.js';
 import { ballotState, config, dueDateFor, evaluate, thresholdFor, watchDue } from './user-task.js';
 import {

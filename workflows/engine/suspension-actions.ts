@@ -1,6 +1,6 @@
 // Withdraw through a task, urge, and suspend/activate a task or the whole instance.
 import * as m from '../messages.js';
-import { Engine } from './engine.js';
+import { type Engine } from './engine.js';
 import { onUpdate } from './handlers.js';
 import { fault, findTask, requireRunning, requireSwitch, settle, requireLive } from './actions.js';
 import { evaluate } from './user-task.js';

@@ -2,7 +2,7 @@
 import { startChild, workflowInfo } from '@temporalio/workflow';
 import type { DslNode } from '../../src/dsl/index.js';
 import { renderTemplate, resolveTemplateValue } from '../../src/dsl/index.js';
-import { Engine, Halt, type NodeRun, type Token } from './engine.js';
+import { type Engine, Halt, type NodeRun, type Token } from './engine.js';
 import { httpActivities, local } from './activities.js';
 import * as sa from '../search-attributes.js';
 import { templateContext } from './user-task.js';

@@ -2,8 +2,8 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { ErrorCode } from '../../src/errors.js';
-import * as m from '../messages.js';
-import { Engine, type NodeRun } from './engine.js';
+import type * as m from '../messages.js';
+import { type Engine, type NodeRun } from './engine.js';
 import { onUpdate } from './handlers.js';
 import { fault, requireActionable, settle } from './actions.js';
 import type { ActionResult, Candidates, TaskState } from './types.js';

@@ -2,7 +2,7 @@
 import { condition } from '@temporalio/workflow';
 import type { DslNode } from '../../src/dsl/index.js';
 import { resolveTemplateValue } from '../../src/dsl/index.js';
-import { Engine, emptyCandidates, type ApproveMode, type NodeRun } from './engine.js';
+import { type Engine, emptyCandidates, type ApproveMode, type NodeRun } from './engine.js';
 import { local } from './activities.js';
 import { nodeName, shortTime } from './details.js';
 import type { TaskKind, TaskResult, TaskState } from './types.js';

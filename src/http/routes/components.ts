@@ -4,12 +4,10 @@ import { json, ok } from '../envelope.js';
 import { createRouter, defineRoute } from '../router.js';
 
 const ComponentQuery = z.object({
-  scope: z
-    .enum(['bpm', 'rulechain'])
-    .openapi({
-      param: { name: 'scope', in: 'query' },
-      description: '`bpm`: process node types; `rulechain`: rule-chain components',
-    }),
+  scope: z.enum(['bpm', 'rulechain']).openapi({
+    param: { name: 'scope', in: 'query' },
+    description: '`bpm`: process node types; `rulechain`: rule-chain components',
+  }),
 });
 
 const Component = z

@@ -6,12 +6,10 @@ export { ProcessKeyQuery as StuckQuery } from '../../shapes.js';
 export const StuckInstance = Instance.extend({
   detail: z
     .object({
-      reason: z
-        .string()
-        .openapi({
-          description:
-            'why it is stuck: the failure of a failed instance (which also carries failedNode, nodeType, at), else why nobody can move it on (with the nodes concerned)',
-        }),
+      reason: z.string().openapi({
+        description:
+          'why it is stuck: the failure of a failed instance (which also carries failedNode, nodeType, at), else why nobody can move it on (with the nodes concerned)',
+      }),
     })
     .catchall(z.unknown()),
 }).openapi('StuckInstance');
@@ -46,12 +44,9 @@ export const BatchDeleteResult = z
       z.object({
         id: z.string(),
         ok: z.boolean(),
-        code: z
-          .number()
-          .int()
-          .openapi({
-            description: '0 when deleted, else the error code (40400 unknown, 40901 running, 40300/40304 not allowed)',
-          }),
+        code: z.number().int().openapi({
+          description: '0 when deleted, else the error code (40400 unknown, 40901 running, 40300/40304 not allowed)',
+        }),
         message: z.string(),
       }),
     ),

@@ -50,7 +50,6 @@ export function useAsync<T>(load: () => Promise<T>, deps: unknown[]) {
     } catch (error) {
       if (mine === seq.current) setState((s) => ({ ...s, error, loading: false }));
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, deps);
   useEffect(() => {
     void run();

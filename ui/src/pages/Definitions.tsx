@@ -216,7 +216,7 @@ function ImportPanel({ onDeployed }: { onDeployed: () => void }) {
 
   return (
     <Section title={t.admin.importTitle} id="import">
-      <form onSubmit={deploy}>
+      <form onSubmit={(e) => void deploy(e)}>
         <div class="field">
           <label for="dsl-file">{t.admin.importFile}</label>
           <input id="dsl-file" name="file" type="file" accept="application/json,.json" onChange={(e) => void pick(e)} />

@@ -420,7 +420,7 @@ function CommentsSection({ tasks, canComment, onDone }: { tasks: Task[]; canComm
         ))}
       </ul>
       {canComment && mine && (
-        <form onSubmit={post}>
+        <form onSubmit={(e) => void post(e)}>
           <label for="new-comment">{t.instance.addComment}</label>
           <textarea id="new-comment" value={text} onInput={(e) => setText(e.currentTarget.value)} />
           <ErrorText error={error} />

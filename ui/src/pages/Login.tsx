@@ -51,7 +51,7 @@ export function Login() {
 
   return (
     <main class="login" id="main">
-      <form class="card" onSubmit={submit} aria-labelledby="login-title">
+      <form class="card" onSubmit={(e) => void submit(e)} aria-labelledby="login-title">
         <h1 id="login-title">{t.app}</h1>
         <h2>{t.login.title}</h2>
         <label>
