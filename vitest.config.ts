@@ -14,14 +14,18 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.ts'],
+          // Only test/ is scanned: .data/ holds stack folders that appear and vanish while tests run.
+          dir: 'test',
+          include: ['unit/**/*.test.ts'],
           testTimeout: 30_000,
         },
       },
       {
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
+          // Only test/ is scanned: .data/ holds stack folders that appear and vanish while tests run.
+          dir: 'test',
+          include: ['integration/**/*.test.ts'],
           globalSetup: ['test/setup/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -32,7 +36,9 @@ export default defineConfig({
         // own stack: the same global setup as the integration tests, plus chromium and the UI build.
         test: {
           name: 'browser',
-          include: ['test/browser/**/*.test.ts'],
+          // Only test/ is scanned: .data/ holds stack folders that appear and vanish while tests run.
+          dir: 'test',
+          include: ['browser/**/*.test.ts'],
           globalSetup: ['test/browser/global-setup.ts', 'test/setup/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
@@ -41,7 +47,9 @@ export default defineConfig({
       {
         test: {
           name: 'workflow',
-          include: ['test/workflow/**/*.test.ts'],
+          // Only test/ is scanned: .data/ holds stack folders that appear and vanish while tests run.
+          dir: 'test',
+          include: ['workflow/**/*.test.ts'],
           globalSetup: ['test/workflow/support/global-setup.ts'],
           // Files share their worker process's module cache (Temporal SDK, DSL): each file
           // still runs its own Worker on its own task queue.
@@ -53,7 +61,9 @@ export default defineConfig({
       {
         test: {
           name: 'production',
-          include: ['test/production/**/*.test.ts'],
+          // Only test/ is scanned: .data/ holds stack folders that appear and vanish while tests run.
+          dir: 'test',
+          include: ['production/**/*.test.ts'],
           // After the other projects: it builds dist/ (as runtime.test.ts does) and wants the cores.
           sequence: { groupOrder: 1 },
           // The first run builds the Temporal server from the Go module proxy (minutes).
