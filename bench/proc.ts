@@ -76,3 +76,14 @@ export function loadAverage(): string {
     return 'n/a';
   }
 }
+
+/** Resident memory of one process in MB (VmRSS), or null without /proc. */
+export function residentMb(pid: number | null | undefined): number | null {
+  if (!pid || !procAvailable) return null;
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) / 1024 : null;
+  } catch {
+    return null;
+  }
+}

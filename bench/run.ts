@@ -8,7 +8,8 @@
 //     for a typical user and a monitor.
 //  Also: instance views of the largest allowed definition (500 nodes).
 // BENCH_N, BENCH_CONCURRENCY size part 1 (defaults 200 and 8); BENCH_SCALE=0 skips part 2;
-// BENCH_PROFILE=1 adds a worker --cpu-prof and pg_stat_statements. Nothing is asserted.
+// BENCH_PROFILE=1 adds a worker --cpu-prof and pg_stat_statements; BENCH_OPEN (default 300) instances
+// are left open to read the worker's memory per 1,000 open instances. Nothing is asserted.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -19,7 +20,7 @@ import proto from '@temporalio/proto';
 import { startStack } from '../scripts/stack.js';
 import { createOrm } from '../src/db/orm.js';
 import * as bare from './baseline/workflows.js';
-import { cpuOfTrees, diffCpu, loadAverage } from './proc.js';
+import { cpuOfTrees, diffCpu, loadAverage, residentMb } from './proc.js';
 import {
   ensurePgStatStatements,
   genericPlans,
@@ -45,6 +46,7 @@ const SCALE_SIZE = {
 };
 const LIST_CALLS = env('BENCH_LIST_CALLS', 40);
 const DETAIL_CALLS = env('BENCH_DETAIL_CALLS', 50);
+const OPEN_INSTANCES = env('BENCH_OPEN', 300);
 const PROFILE = process.env.BENCH_PROFILE === '1';
 const root = path.resolve(import.meta.dirname, '..');
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -347,6 +349,29 @@ try {
   }
   report.largestDefinition = { nodes: CHAIN + 2, instance: stats(instanceMs), detail: stats(detailMs) };
 
+  // Worker memory with instances left open (waiting at their first task): the worker keeps at most
+  // WORKER_MAX_CACHED_WORKFLOWS of them in its cache, so its resident size stays bounded.
+  const rssBefore = residentMb(stack.pids().worker);
+  const openSeconds = await load(
+    OPEN_INSTANCES,
+    async (i) => {
+      await call(base, '/api/v1/workflow/process-instances/start', tokens.alice, {
+        processKey: 'bench_chain3',
+        businessKey: `${run}-open-${i}`,
+        variables: {},
+      });
+    },
+    null,
+  );
+  const rssAfter = residentMb(stack.pids().worker);
+  report.openInstances = {
+    count: OPEN_INSTANCES,
+    seconds: openSeconds,
+    workerRssMbBefore: rssBefore,
+    workerRssMbAfter: rssAfter,
+    mbPer1000Open: rssBefore !== null && rssAfter !== null ? ((rssAfter - rssBefore) / OPEN_INSTANCES) * 1000 : null,
+  };
+
   // ---- 1b. the bare-Temporal baseline, same server, its own worker ----
   const bareQueue = `bench-bare-${process.pid}`;
   baselineWorker = await startBaselineWorker(stack.temporalAddress, bareQueue);
@@ -511,6 +536,13 @@ if (report.service && report.bare) {
   }
   console.log(`history events by type, service: ${JSON.stringify(s.history.byType)}`);
   console.log(`history events by type, bare:    ${JSON.stringify(b.history.byType)}`);
+}
+if (report.openInstances) {
+  const o = report.openInstances;
+  console.log(
+    `\nworker memory: ${f(o.workerRssMbBefore)} MB → ${f(o.workerRssMbAfter)} MB resident after ${o.count} more open instances ` +
+      `(≈ ${f(o.mbPer1000Open)} MB per 1,000 open instances; the workflow cache holds at most WORKER_MAX_CACHED_WORKFLOWS)`,
+  );
 }
 if (report.largestDefinition) {
   const l = report.largestDefinition;
