@@ -8,6 +8,7 @@
 //     for a typical user and a monitor.
 //  Also: instance views of the largest allowed definition (500 nodes).
 // BENCH_N, BENCH_CONCURRENCY size part 1 (defaults 200 and 8); BENCH_SCALE=0 skips part 2;
+// BENCH_ONLY=scale runs part 2 only; BENCH_HOLD=<s> pauses after seeding (database URL printed).
 // BENCH_PROFILE=1 adds a worker --cpu-prof and pg_stat_statements. Nothing is asserted.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -33,6 +34,10 @@ const SCALE_SIZE = { archivedTasks: env('BENCH_ARCHIVED_TASKS', 1_000_000), runt
 const LIST_CALLS = env('BENCH_LIST_CALLS', 40);
 const DETAIL_CALLS = env('BENCH_DETAIL_CALLS', 50);
 const PROFILE = process.env.BENCH_PROFILE === '1';
+/** BENCH_ONLY=scale: skip part 1 (service vs bare Temporal and the 500-node views), only the read model at scale. */
+const ONLY_SCALE = process.env.BENCH_ONLY === 'scale';
+/** BENCH_HOLD=<s>: after seeding, print the database URL and wait that long (to EXPLAIN by hand) before timing the lists. */
+const HOLD_S = env('BENCH_HOLD', 0);
 const root = path.resolve(import.meta.dirname, '..');
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 const outFile = process.env.BENCH_OUT ?? path.join(root, '.data', `bench-${stamp}.json`);
@@ -243,6 +248,7 @@ try {
   const deployed = await call(base, '/api/v1/workflow/process-definitions/deploy', tokens.admin, { dsl: chain3 });
   const run = `${Date.now().toString(36)}`;
 
+  if (!ONLY_SCALE) {
   // ---- 1a. the service over HTTP ----
   const serviceOne = async (i: number, rec: Recorder | null) => {
     const started = await timed(rec?.start ?? null, () =>
@@ -317,6 +323,7 @@ try {
     cpuPerInstance: { value: ratio(service.cpuMsPerInstanceTotal, baseline.cpuMsPerInstanceTotal), target: '≤ 1.25' },
     historyEvents: { value: ratio(service.history.eventsPerInstance, baseline.history.eventsPerInstance), target: '' },
   };
+  } // part 1
 
   // ---- 2. the read model at scale ----
   if (SCALE) {
@@ -327,6 +334,10 @@ try {
     });
     if (seeded) {
       console.log(`scale: seeded in ${seeded.seconds.toFixed(0)} s; timing the lists`);
+      if (HOLD_S > 0) {
+        console.log(`scale: holding ${HOLD_S} s; database ${stack.databaseUrl}`);
+        await new Promise((r) => setTimeout(r, HOLD_S * 1000));
+      }
       if (pgStat) await resetPgStatStatements(orm);
       const who = { 'typical user': await login(seeded.typicalUser), monitor: await login('admin') };
       const lists: Record<string, string> = {
@@ -351,7 +362,7 @@ try {
           }
         }
       }
-      report.scale = { size: SCALE_SIZE, seedSeconds: Math.round(seeded.seconds), typicalUser: seeded.typicalUser, lists: scale };
+      report.scale = { size: SCALE_SIZE, seedSeconds: Math.round(seeded.seconds), typicalUser: seeded.typicalUser, lists: scale, loadAverageAfter: loadAverage() };
       if (pgStat) {
         statements.scaleLists = await topStatements(orm, 20);
         report.scalePlans = await genericPlans(orm, statements.scaleLists.slice(0, 10));
@@ -421,7 +432,7 @@ if (report.largestDefinition) {
 }
 if (report.scale) {
   const sc = report.scale;
-  console.log(`\nRead model at scale: ${sc.size.archivedTasks} archived + ${sc.size.runtimeTasks} runtime tasks, ${sc.size.users} users (seeded in ${sc.seedSeconds} s); p50 / p99 ms, up to ${LIST_CALLS} calls each`);
+  console.log(`\nRead model at scale: ${sc.size.archivedTasks} archived + ${sc.size.runtimeTasks} runtime tasks, ${sc.size.users} users (seeded in ${sc.seedSeconds} s); p50 / p99 ms, up to ${LIST_CALLS} calls each; load average before ${loadBefore}, after ${sc.loadAverageAfter}`);
   const cell = (v: Stats | string) => (typeof v === 'string' ? v : `${f(v.p50)} / ${f(v.p99)}`);
   let worstList = 0;
   for (const [name, byWho] of Object.entries(sc.lists as Record<string, Record<string, Stats | string>>)) {
