@@ -82,9 +82,42 @@ export class Where {
 }
 
 export async function paged<T>(em: EntityManager, from: string, where: Where, order: string, opts: PageOpts, view: (r: any) => T): Promise<Page<T>> {
-  const [{ count }] = await em.execute<Array<{ count: string }>>(`select count(*) from ${from} x ${where}`, where.params);
-  const rows = await em.execute(`select * from ${from} x ${where} order by ${order} limit ? offset ?`, [...where.params, opts.pageSize, (opts.page - 1) * opts.pageSize]);
-  return { items: rows.map(view), total: Number(count), page: opts.page, pageSize: opts.pageSize };
+  return pagedBy(
+    em,
+    { sql: `select count(*) from ${from} x ${where}`, params: where.params },
+    { sql: `select * from ${from} x ${where} order by ${order} limit ? offset ?`, params: [...where.params, opts.pageSize, (opts.page - 1) * opts.pageSize] },
+    opts,
+    view,
+  );
+}
+
+/** A page from its own count and page statements (each answering `count` / the rows), run side by side. */
+export async function pagedBy<T>(
+  em: EntityManager,
+  countQuery: { sql: string; params: unknown[] } | (() => Promise<number>),
+  pageQuery: { sql: string; params: unknown[] },
+  opts: PageOpts,
+  view: (r: any) => T,
+): Promise<Page<T>> {
+  const total = typeof countQuery === 'function'
+    ? countQuery()
+    : em.execute<Array<{ count: string }>>(countQuery.sql, countQuery.params).then((r) => Number(r[0]?.count ?? 0));
+  const [count, rows] = await Promise.all([total, em.execute(pageQuery.sql, pageQuery.params)]);
+  return { items: rows.map(view), total: count, page: opts.page, pageSize: opts.pageSize };
+}
+
+/**
+ * Pool membership of `col` (a task's candidates) as containment tests, one per user id, role and
+ * department, OR'ed — the same answer as jsonb_exists on each array, but able to use the
+ * `*_candidates_path` GIN indexes. A null department matches `""` as before.
+ */
+export function poolMatch(col: string, user: { userId: string; roles: string[]; deptId: string | null }): { sql: string; params: string[] } {
+  const tests = [
+    JSON.stringify({ userIds: [user.userId] }),
+    ...user.roles.map((r) => JSON.stringify({ roleIds: [r] })),
+    JSON.stringify({ deptIds: [user.deptId ?? ''] }),
+  ];
+  return { sql: `(${tests.map(() => `${col} @> ?::jsonb`).join(' or ')})`, params: tests };
 }
 
 export async function findInstanceRow(em: EntityManager, tenantId: string, id: string): Promise<any> {
@@ -122,12 +155,9 @@ export async function isParticipant(em: EntityManager, tenantId: string, instanc
 
 /** Open tasks the user works on now, or may claim. */
 export function todoWhere(tenantId: string, user: { userId: string; roles: string[]; deptId: string | null }) {
+  const pool = poolMatch('x.candidates', user);
   return new Where()
     .add('x.tenant_id = ?', tenantId)
     .add('not x.deleted')
-    .add(
-      `((x.status = 'active' and x.assignee = ?) or (x.status = 'pending' and (jsonb_exists(x.candidates->'userIds', ?)
-        or jsonb_exists_any(x.candidates->'roleIds', array(select jsonb_array_elements_text(?::jsonb))) or jsonb_exists(x.candidates->'deptIds', coalesce(?, '')))))`,
-      user.userId, user.userId, JSON.stringify(user.roles), user.deptId,
-    );
+    .add(`((x.status = 'active' and x.assignee = ?) or (x.status = 'pending' and ${pool.sql}))`, user.userId, ...pool.params);
 }

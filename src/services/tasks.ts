@@ -7,7 +7,7 @@ import type { TaskActionInput } from '../../workflows/messages.js';
 import type { TaskQuery } from '../shapes.js';
 import { actorOf, runUpdate } from './engine-client.js';
 import { holds, Permissions } from './permissions.js';
-import { ALL_TASKS, Where, findInstanceRow, findTaskRow, isParticipant, paged, taskView } from './read-model.js';
+import { ALL_TASKS, Where, findInstanceRow, findTaskRow, isParticipant, pagedBy, poolMatch, taskView } from './read-model.js';
 
 function filters(where: Where, q: TaskQuery) {
   if (q.instanceId) where.add('x.instance_id = ?', q.instanceId);
@@ -19,22 +19,67 @@ function filters(where: Where, q: TaskQuery) {
   return where;
 }
 
-/** Monitors see every task of the tenant; others the tasks of instances they take part in. */
-async function visibility(deps: AppDeps, principal: Principal, where: Where) {
-  if (holds(principal.permissions, Permissions.MONITOR, Permissions.INSTANCE_MANAGE, Permissions.ADMIN)) return;
+const seesAll = (principal: Principal) => holds(principal.permissions, Permissions.MONITOR, Permissions.INSTANCE_MANAGE, Permissions.ADMIN);
+
+/**
+ * Who sees a task without a monitor's permissions: its assignee, owner, the instance's initiator
+ * and the pool's members. One condition per branch, so each can use its own index
+ * (`*_assignee_time`, `*_owner_time`, `*_initiator_time`, `*_candidates_path`).
+ */
+function visibilityBranches(principal: Principal): Array<{ sql: string; params: unknown[] }> {
   const actor = actorOf(principal);
-  where.add(
-    `(x.assignee = ? or x.owner = ? or x.initiator_id = ? or jsonb_exists(x.candidates->'userIds', ?)
-      or jsonb_exists_any(x.candidates->'roleIds', array(select jsonb_array_elements_text(?::jsonb))) or jsonb_exists(x.candidates->'deptIds', coalesce(?, '')))`,
-    actor.userId, actor.userId, actor.userId, actor.userId, JSON.stringify(actor.roles), actor.deptId,
-  );
+  const pool = poolMatch('x.candidates', actor);
+  return [
+    { sql: 'x.assignee = ?', params: [actor.userId] },
+    { sql: 'x.owner = ?', params: [actor.userId] },
+    { sql: 'x.initiator_id = ?', params: [actor.userId] },
+    pool,
+  ];
 }
 
+const ORDER = 'x.create_time desc, x.id';
+
+/**
+ * Tasks newest first. Monitors: the tenant's tasks (the unfiltered archive count comes from
+ * tasks_archive_counts). Others: the union of the visibility branches, each ordered and cut at
+ * page × pageSize before the merge, so no branch reads more than the page needs; the total
+ * counts the union of the branches' ids (each an index scan).
+ */
 export async function listTasks(deps: AppDeps, principal: Principal, q: TaskQuery, from: 'all' | 'archive' = 'all') {
+  const em = deps.orm.em.fork();
   const where = filters(new Where().add('x.tenant_id = ?', principal.tenantId).add('not x.deleted'), q);
-  await visibility(deps, principal, where);
   const table = from === 'archive' ? `(select *, true as archived from tasks_archive)` : ALL_TASKS;
-  return paged(deps.orm.em.fork(), table, where, 'x.create_time desc, x.id', q, taskView);
+  const limit = [q.pageSize, (q.page - 1) * q.pageSize];
+  if (seesAll(principal)) {
+    const unfiltered = where.parts.length === 2;
+    const count = unfiltered
+      ? async () => {
+          const [row] = await em.execute<Array<{ n: string }>>(
+            `select coalesce((select n from tasks_archive_counts where tenant_id = ?), 0)${from === 'all' ? ' + (select count(*) from tasks x where x.tenant_id = ? and not x.deleted)' : ''} as n`,
+            from === 'all' ? [principal.tenantId, principal.tenantId] : [principal.tenantId],
+          );
+          return Number(row?.n ?? 0);
+        }
+      : { sql: `select count(*) from ${table} x ${where}`, params: where.params };
+    return pagedBy(em, count, { sql: `select * from ${table} x ${where} order by ${ORDER} limit ? offset ?`, params: [...where.params, ...limit] }, q, taskView);
+  }
+  const branches = visibilityBranches(principal);
+  const cut = q.page * q.pageSize;
+  const ids = (withLimit: boolean) =>
+    branches
+      .map((b) => `(select x.id, x.create_time from ${table} x ${where} and ${b.sql}${withLimit ? ` order by ${ORDER} limit ${cut}` : ''})`)
+      .join(' union ');
+  const idParams = branches.flatMap((b) => [...where.params, ...b.params]);
+  return pagedBy(
+    em,
+    { sql: `select count(*) from (${ids(false)}) v`, params: idParams },
+    {
+      sql: `select x.* from ${table} x where x.tenant_id = ? and x.id in (select v.id from (${ids(true)}) v order by v.create_time desc, v.id limit ? offset ?) order by ${ORDER}`,
+      params: [principal.tenantId, ...idParams, ...limit],
+    },
+    q,
+    taskView,
+  );
 }
 
 /** A task the caller may see (404 otherwise, also for other tenants). */
@@ -42,7 +87,7 @@ export async function getTask(deps: AppDeps, principal: Principal, id: string, o
   const em = deps.orm.em.fork();
   const row = await findTaskRow(em, principal.tenantId, id);
   if (opts.archivedOnly && !row.archived) throw new AppError('NOT_FOUND', `No historical task ${id}`);
-  if (!holds(principal.permissions, Permissions.MONITOR, Permissions.INSTANCE_MANAGE, Permissions.ADMIN)) {
+  if (!seesAll(principal)) {
     const actor = actorOf(principal);
     if (!(await isParticipant(em, principal.tenantId, row.instance_id, actor))) throw new AppError('NOT_FOUND', `No task ${id}`);
   }
