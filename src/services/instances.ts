@@ -164,21 +164,26 @@ export async function getInstance(deps: AppDeps, principal: Principal, id: strin
   const em = deps.orm.em.fork();
   const row = await readableInstance(em, principal, id);
   const instance = instanceView(row);
-  return { ...instance, trail: await trailOf(em, id), upcoming: await predictUpcoming(em, principal.tenantId, row, await definitionOf(em, row)) };
+  const [trail, def] = await Promise.all([trailOf(em, id), definitionOf(em, row)]);
+  return { ...instance, trail, upcoming: await predictUpcoming(em, principal.tenantId, row, def) };
 }
 
 export async function getDetail(deps: AppDeps, principal: Principal, id: string) {
   const em = deps.orm.em.fork();
   const row = await readableInstance(em, principal, id);
   const actor = actorOf(principal);
-  const openTasks = await em.execute(`select * from tasks where instance_id = ? and not deleted`, [id]);
-  const def = await definitionOf(em, row);
+  // Independent reads side by side; the definition usually comes from the process's cache.
+  const [openTasks, def, trail] = await Promise.all([
+    em.execute(`select * from tasks where instance_id = ? and not deleted`, [id]),
+    definitionOf(em, row),
+    trailOf(em, id),
+  ]);
   const form = formFor(def, row, actor.userId, openTasks);
   const instance: Instance = instanceView(row);
   if (form?.hidden.length) for (const name of form.hidden) delete instance.variables[name];
   return {
     instance,
-    trail: await trailOf(em, id),
+    trail,
     form: form?.form ?? null,
     permissions: allowedActions(def, row, actor, principal, openTasks),
     upcoming: await predictUpcoming(em, principal.tenantId, row, def),

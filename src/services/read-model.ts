@@ -126,10 +126,27 @@ export async function findInstanceRow(em: EntityManager, tenantId: string, id: s
   return rows[0];
 }
 
+/**
+ * Definitions by id, kept in this process. A published definition's DSL and form never change
+ * (only drafts are edited, and a definition with instances cannot be deleted), and instances
+ * only run published ones, so entries need no invalidation; drafts are not kept. Bounded: the
+ * oldest entry leaves when full.
+ */
+const definitions = new Map<string, { dsl: any; form: any }>();
+const DEFINITION_CACHE_SIZE = 256;
+
 /** The DSL snapshot and form an instance runs (null when its definition was deleted). */
 export async function definitionOf(em: EntityManager, row: { definition_id: string }): Promise<{ dsl: any; form: any } | null> {
-  const rows = await em.execute<Array<{ dsl: any; form: any }>>(`select dsl, form from process_definitions where id = ?`, [row.definition_id]);
-  return rows[0] ?? null;
+  const cached = definitions.get(row.definition_id);
+  if (cached) return cached;
+  const rows = await em.execute<Array<{ dsl: any; form: any; status: string }>>(`select dsl, form, status from process_definitions where id = ?`, [row.definition_id]);
+  if (!rows[0]) return null;
+  const def = { dsl: rows[0].dsl, form: rows[0].form };
+  if (rows[0].status !== 'draft') {
+    if (definitions.size >= DEFINITION_CACHE_SIZE) definitions.delete(definitions.keys().next().value!);
+    definitions.set(row.definition_id, def);
+  }
+  return def;
 }
 
 export async function findTaskRow(em: EntityManager, tenantId: string, id: string): Promise<any> {
