@@ -7,7 +7,8 @@ import type { TaskActionInput } from '../../workflows/messages.js';
 import type { TaskQuery } from '../shapes.js';
 import { actorOf, runUpdate } from './engine-client.js';
 import { holds, Permissions } from './permissions.js';
-import { ALL_TASKS, Where, findInstanceRow, findTaskRow, isParticipant, pagedBy, poolMatch, taskView } from './read-model.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ALL_INSTANCES, ALL_TASKS, Where, findInstanceRow, findTaskRow, isParticipant, pagedBy, poolMatch, taskView } from './read-model.js';
 
 function filters(where: Where, q: TaskQuery) {
   if (q.instanceId) where.add('x.instance_id = ?', q.instanceId);
@@ -104,11 +105,38 @@ export async function taskAction(
   idempotencyKey?: string,
 ) {
   const em = deps.orm.em.fork();
-  const row = await getTask(deps, principal, taskId);
-  if (row.archived) throw new AppError('INVALID_STATE', 'The instance of this task has ended');
+  const row = await actionableTask(deps, em, principal, taskId);
   const actor = actorOf(principal);
   const result = await runUpdate(deps.temporal, principal.tenantId, row.instance_id, def, { ...body, actor, taskId }, idempotencyKey);
-  const after = await findTaskRow(em, principal.tenantId, taskId).catch(() => row);
-  const instance = await findInstanceRow(em, principal.tenantId, row.instance_id);
-  return { task: taskView(after), instance: { id: instance.id as string, status: instance.status as string }, ...(result.removed ? { removed: result.removed, kept: result.kept } : {}) };
+  // The task and its instance after the action, in one read (either may have moved to the archive).
+  const [after] = await em.execute(
+    `select t.*, i.status as instance_status from ${ALL_TASKS} t join ${ALL_INSTANCES} i on i.id = t.instance_id where t.tenant_id = ? and t.id = ? and not t.deleted`,
+    [principal.tenantId, taskId],
+  );
+  const task = after ?? row;
+  const instanceStatus = after ? (after.instance_status as string) : ((await findInstanceRow(em, principal.tenantId, row.instance_id)).status as string);
+  return { task: taskView(task), instance: { id: row.instance_id as string, status: instanceStatus }, ...(result.removed ? { removed: result.removed, kept: result.kept } : {}) };
+}
+
+/**
+ * The open task an action is for: read from the runtime table only, and without the
+ * participant query when the row itself names the caller (assignee, owner, initiator, pool
+ * member). A task not there is looked up as getTask does, so the answers stay the same:
+ * 404 for what the caller may not see, 409 for a task whose instance has ended.
+ */
+async function actionableTask(deps: AppDeps, em: EntityManager, principal: Principal, taskId: string) {
+  const [row] = await em.execute(`select *, false as archived from tasks where tenant_id = ? and id = ? and not deleted`, [principal.tenantId, taskId]);
+  if (!row) {
+    const found = await getTask(deps, principal, taskId);
+    if (found.archived) throw new AppError('INVALID_STATE', 'The instance of this task has ended');
+    return found;
+  }
+  if (seesAll(principal)) return row;
+  const actor = actorOf(principal);
+  const c = row.candidates ?? {};
+  const named =
+    row.assignee === actor.userId || row.owner === actor.userId || row.initiator_id === actor.userId ||
+    (c.userIds ?? []).includes(actor.userId) || (c.roleIds ?? []).some((r: string) => actor.roles.includes(r)) || (c.deptIds ?? []).includes(actor.deptId ?? '');
+  if (!named && !(await isParticipant(em, principal.tenantId, row.instance_id, actor))) throw new AppError('NOT_FOUND', `No task ${taskId}`);
+  return row;
 }
