@@ -18,7 +18,10 @@ interface UserRow {
 }
 
 async function user(em: EntityManager, tenantId: string, id: string): Promise<UserRow | null> {
-  const rows = await em.execute<UserRow[]>(`select id, manager_id, dept_id, active from users where tenant_id = ? and id = ?`, [tenantId, id]);
+  const rows = await em.execute<UserRow[]>(
+    `select id, manager_id, dept_id, active from users where tenant_id = ? and id = ?`,
+    [tenantId, id],
+  );
   return rows[0] ?? null;
 }
 
@@ -45,13 +48,19 @@ async function poolMembers(em: EntityManager, tenantId: string, pool: Candidates
 
 async function users(em: EntityManager, tenantId: string, ids: string[]): Promise<Map<string, UserRow>> {
   if (!ids.length) return new Map();
-  const rows = await em.execute<UserRow[]>(`select id, manager_id, dept_id, active from users where tenant_id = ? and id = any(array(select jsonb_array_elements_text(?::jsonb)))`, [tenantId, JSON.stringify(ids)]);
+  const rows = await em.execute<UserRow[]>(
+    `select id, manager_id, dept_id, active from users where tenant_id = ? and id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
+    [tenantId, JSON.stringify(ids)],
+  );
   return new Map(rows.map((r) => [r.id, r]));
 }
 
 async function deptLeader(em: EntityManager, tenantId: string, deptId: string | null): Promise<string | null> {
   if (!deptId) return null;
-  const rows = await em.execute<{ leader_id: string | null }[]>(`select leader_id from departments where tenant_id = ? and id = ?`, [tenantId, deptId]);
+  const rows = await em.execute<{ leader_id: string | null }[]>(
+    `select leader_id from departments where tenant_id = ? and id = ?`,
+    [tenantId, deptId],
+  );
   return rows[0]?.leader_id ?? null;
 }
 
@@ -70,73 +79,85 @@ export function createApproverActivities(deps: ActivityDeps) {
  * department leader (selfApproval delegateToDeptManager) when the initiator is among the
  * approvers. Otherwise they answer empty, which the workflow never reads.
  */
-export async function resolveApprovers(em: EntityManager, input: ApproverInput, opts: { lean?: boolean } = {}): Promise<ResolvedApprovers> {
-      const { tenantId, initiatorId, approver } = input;
-      const initiator = await user(em, tenantId, initiatorId);
-      const out: ResolvedApprovers = {
-        users: [],
-        pool: null,
-        poolSize: 0,
-        poolMembers: [],
-        poolReason: null,
-        admins: [],
-        managers: { [initiatorId]: initiator?.manager_id ?? null },
-        deptLeaders: { [initiatorId]: null },
-        problem: null,
-      };
+export async function resolveApprovers(
+  em: EntityManager,
+  input: ApproverInput,
+  opts: { lean?: boolean } = {},
+): Promise<ResolvedApprovers> {
+  const { tenantId, initiatorId, approver } = input;
+  const initiator = await user(em, tenantId, initiatorId);
+  const out: ResolvedApprovers = {
+    users: [],
+    pool: null,
+    poolSize: 0,
+    poolMembers: [],
+    poolReason: null,
+    admins: [],
+    managers: { [initiatorId]: initiator?.manager_id ?? null },
+    deptLeaders: { [initiatorId]: null },
+    problem: null,
+  };
 
-      switch (approver.type) {
-        case 'user':
-        case 'initiatorSelect': {
-          const rule = approver.type === 'user' ? 'user: listed in userIds' : 'initiatorSelect: chosen by the initiator';
-          const missing: string[] = [];
-          const listed = approver.userIds ?? [];
-          const found = await users(em, tenantId, listed);
-          for (const id of listed) {
-            if (found.get(id)?.active) out.users.push({ userId: id, reason: rule });
-            else missing.push(id);
-          }
-          if (missing.length) out.problem = `not active users: ${missing.join(', ')}`;
-          break;
-        }
-        case 'role':
-        case 'dept': {
-          const pool: Candidates = { userIds: [], roleIds: approver.type === 'role' ? approver.roleIds ?? [] : [], deptIds: approver.type === 'dept' ? approver.deptIds ?? [] : [] };
-          out.pool = pool;
-          out.poolMembers = await poolMembers(em, tenantId, pool);
-          out.poolSize = out.poolMembers.length;
-          out.poolReason = approver.type === 'role' ? `role pool: members of ${pool.roleIds.join(', ')}` : `department pool: members of ${pool.deptIds.join(', ')}`;
-          break;
-        }
-        case 'manager':
-        case 'multiLevelManager': {
-          const levels = approver.levels ?? 1;
-          const all = approver.type === 'multiLevelManager';
-          const max = all && levels < 0 ? 50 : Math.max(1, levels);
-          let current = initiator;
-          for (let level = 1; level <= max && current?.manager_id; level++) {
-            const manager = await user(em, tenantId, current.manager_id);
-            if (!manager) break;
-            if ((all || level === max) && manager.active) out.users.push({ userId: manager.id, reason: `${approver.type}: level ${level} manager of ${initiatorId}` });
-            current = manager;
-          }
-          if (!out.users.length) out.problem = `${initiatorId} has no ${all ? 'managers' : `manager at level ${max}`}`;
-          break;
-        }
-        case 'initiatorSelf':
-          if (initiator?.active) out.users.push({ userId: initiatorId, reason: 'initiatorSelf: the initiator' });
-          break;
-        default:
-          throw ApplicationFailure.nonRetryable(`unknown approver type ${approver.type}`, 'VALIDATION_FAILED');
+  switch (approver.type) {
+    case 'user':
+    case 'initiatorSelect': {
+      const rule = approver.type === 'user' ? 'user: listed in userIds' : 'initiatorSelect: chosen by the initiator';
+      const missing: string[] = [];
+      const listed = approver.userIds ?? [];
+      const found = await users(em, tenantId, listed);
+      for (const id of listed) {
+        if (found.get(id)?.active) out.users.push({ userId: id, reason: rule });
+        else missing.push(id);
       }
-      if (opts.lean) return out;
-      const initiatorListed = out.users.some((u) => u.userId === initiatorId);
-      const mayBeEmpty = out.pool ? out.poolSize === 0 : out.users.every((u) => u.userId === initiatorId);
-      const [admins, leader] = await Promise.all([
-        mayBeEmpty ? tenantAdmins(em, tenantId) : [],
-        initiatorListed ? deptLeader(em, tenantId, initiator?.dept_id ?? null) : null,
-      ]);
-      out.admins = admins;
-      out.deptLeaders = { [initiatorId]: leader };
-      return out;
+      if (missing.length) out.problem = `not active users: ${missing.join(', ')}`;
+      break;
+    }
+    case 'role':
+    case 'dept': {
+      const pool: Candidates = {
+        userIds: [],
+        roleIds: approver.type === 'role' ? (approver.roleIds ?? []) : [],
+        deptIds: approver.type === 'dept' ? (approver.deptIds ?? []) : [],
+      };
+      out.pool = pool;
+      out.poolMembers = await poolMembers(em, tenantId, pool);
+      out.poolSize = out.poolMembers.length;
+      out.poolReason =
+        approver.type === 'role'
+          ? `role pool: members of ${pool.roleIds.join(', ')}`
+          : `department pool: members of ${pool.deptIds.join(', ')}`;
+      break;
+    }
+    case 'manager':
+    case 'multiLevelManager': {
+      const levels = approver.levels ?? 1;
+      const all = approver.type === 'multiLevelManager';
+      const max = all && levels < 0 ? 50 : Math.max(1, levels);
+      let current = initiator;
+      for (let level = 1; level <= max && current?.manager_id; level++) {
+        const manager = await user(em, tenantId, current.manager_id);
+        if (!manager) break;
+        if ((all || level === max) && manager.active)
+          out.users.push({ userId: manager.id, reason: `${approver.type}: level ${level} manager of ${initiatorId}` });
+        current = manager;
+      }
+      if (!out.users.length) out.problem = `${initiatorId} has no ${all ? 'managers' : `manager at level ${max}`}`;
+      break;
+    }
+    case 'initiatorSelf':
+      if (initiator?.active) out.users.push({ userId: initiatorId, reason: 'initiatorSelf: the initiator' });
+      break;
+    default:
+      throw ApplicationFailure.nonRetryable(`unknown approver type ${approver.type}`, 'VALIDATION_FAILED');
+  }
+  if (opts.lean) return out;
+  const initiatorListed = out.users.some((u) => u.userId === initiatorId);
+  const mayBeEmpty = out.pool ? out.poolSize === 0 : out.users.every((u) => u.userId === initiatorId);
+  const [admins, leader] = await Promise.all([
+    mayBeEmpty ? tenantAdmins(em, tenantId) : [],
+    initiatorListed ? deptLeader(em, tenantId, initiator?.dept_id ?? null) : null,
+  ]);
+  out.admins = admins;
+  out.deptLeaders = { [initiatorId]: leader };
+  return out;
 }

@@ -17,8 +17,25 @@ async function upsertInstance(em: EntityManager, s: ProjectionSnapshot) {
        current_nodes = excluded.current_nodes, end_time = excluded.end_time, end_reason = excluded.end_reason,
        detail = excluded.detail, seq = excluded.seq, updated_at = now()
      where instances.seq < excluded.seq`,
-    [i.id, i.tenantId, i.workflowId, i.definitionId, i.processKey, i.processVersion, i.processName, i.businessKey,
-      i.status, i.initiatorId, j(i.variables), j(i.currentNodes), i.startTime, i.endTime, i.endReason, j(i.detail), s.seq],
+    [
+      i.id,
+      i.tenantId,
+      i.workflowId,
+      i.definitionId,
+      i.processKey,
+      i.processVersion,
+      i.processName,
+      i.businessKey,
+      i.status,
+      i.initiatorId,
+      j(i.variables),
+      j(i.currentNodes),
+      i.startTime,
+      i.endTime,
+      i.endReason,
+      j(i.detail),
+      s.seq,
+    ],
   );
 }
 
@@ -36,10 +53,25 @@ async function upsertTasks(em: EntityManager, s: ProjectionSnapshot) {
     if (!seen || Number(seen.seq) < Number(t.seq)) byId.set(t.id, t);
   }
   const list = [...byId.values()].map((t) => ({
-    id: t.id, activity_id: t.activityId, name: t.name, kind: t.kind, assignee: t.assignee, candidates: j(t.candidates), status: t.status,
-    result: t.result, parent_task_id: t.parentTaskId, owner: t.owner, added_by: t.addedBy, due_date: t.dueDate, create_time: t.createTime,
-    end_time: t.endTime, comment: t.comment, variables: j(t.variables), form_permissions: j(s.formPermissions[t.id]),
-    action_permissions: j(s.actionPermissions[t.id]), seq: t.seq,
+    id: t.id,
+    activity_id: t.activityId,
+    name: t.name,
+    kind: t.kind,
+    assignee: t.assignee,
+    candidates: j(t.candidates),
+    status: t.status,
+    result: t.result,
+    parent_task_id: t.parentTaskId,
+    owner: t.owner,
+    added_by: t.addedBy,
+    due_date: t.dueDate,
+    create_time: t.createTime,
+    end_time: t.endTime,
+    comment: t.comment,
+    variables: j(t.variables),
+    form_permissions: j(s.formPermissions[t.id]),
+    action_permissions: j(s.actionPermissions[t.id]),
+    seq: t.seq,
   }));
   await em.execute(
     `insert into tasks (id, tenant_id, instance_id, process_key, process_name, business_key, initiator_id, activity_id, name, kind,
@@ -64,7 +96,17 @@ async function upsertTasks(em: EntityManager, s: ProjectionSnapshot) {
 async function appendEvents(em: EntityManager, s: ProjectionSnapshot) {
   const i = s.instance;
   if (s.trail.length) {
-    const list = s.trail.map((e) => ({ id: e.id, type: e.type, activity_id: e.activityId, task_id: e.taskId, user_id: e.userId, comment: e.comment, time: e.time, detail: j(e.detail), seq: e.seq }));
+    const list = s.trail.map((e) => ({
+      id: e.id,
+      type: e.type,
+      activity_id: e.activityId,
+      task_id: e.taskId,
+      user_id: e.userId,
+      comment: e.comment,
+      time: e.time,
+      detail: j(e.detail),
+      seq: e.seq,
+    }));
     await em.execute(
       `insert into trail (id, tenant_id, instance_id, type, activity_id, task_id, user_id, comment, time, detail, seq)
        select r.id, ?, ?, r.type, r.activity_id, r.task_id, r.user_id, r.comment, r.time::timestamptz, r.detail::jsonb, r.seq::bigint
@@ -83,7 +125,10 @@ async function appendEvents(em: EntityManager, s: ProjectionSnapshot) {
   }
   if (s.notifications.length) {
     const list = s.notifications.map((n) => ({
-      key: n.key, user_id: n.userId, kind: n.kind, task_id: n.taskId,
+      key: n.key,
+      user_id: n.userId,
+      kind: n.kind,
+      task_id: n.taskId,
       payload: j({ ...n.payload, processKey: i.processKey, processName: i.processName, businessKey: i.businessKey }),
     }));
     // Every server replica LISTENs and pushes to its WebSocket clients: one NOTIFY per new row, payload as before, in insertion order.

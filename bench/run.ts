@@ -21,7 +21,15 @@ import { startStack } from '../scripts/stack.js';
 import { createOrm } from '../src/db/orm.js';
 import * as bare from './baseline/workflows.js';
 import { cpuOfTrees, diffCpu, loadAverage } from './proc.js';
-import { ensurePgStatStatements, genericPlans, resetPgStatStatements, summarizeCpuProfile, topStatements, type ProfileSummary, type StatementRow } from './profile.js';
+import {
+  ensurePgStatStatements,
+  genericPlans,
+  resetPgStatStatements,
+  summarizeCpuProfile,
+  topStatements,
+  type ProfileSummary,
+  type StatementRow,
+} from './profile.js';
 import { sample, seedScale } from './scale.js';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -30,7 +38,11 @@ const CONCURRENCY = env('BENCH_CONCURRENCY', 8);
 const WARMUP = env('BENCH_WARMUP', 24);
 const HISTORY_SAMPLE = env('BENCH_HISTORY_SAMPLE', 20);
 const SCALE = process.env.BENCH_SCALE !== '0';
-const SCALE_SIZE = { archivedTasks: env('BENCH_ARCHIVED_TASKS', 1_000_000), runtimeTasks: env('BENCH_RUNTIME_TASKS', 100_000), users: env('BENCH_USERS', 10_000) };
+const SCALE_SIZE = {
+  archivedTasks: env('BENCH_ARCHIVED_TASKS', 1_000_000),
+  runtimeTasks: env('BENCH_RUNTIME_TASKS', 100_000),
+  users: env('BENCH_USERS', 10_000),
+};
 const LIST_CALLS = env('BENCH_LIST_CALLS', 40);
 const DETAIL_CALLS = env('BENCH_DETAIL_CALLS', 50);
 const PROFILE = process.env.BENCH_PROFILE === '1';
@@ -56,11 +68,15 @@ const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 async function call(base: string, urlPath: string, token?: string, body?: unknown) {
   const res = await fetch(`${base}${urlPath}`, {
     method: body ? 'POST' : 'GET',
-    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    headers: {
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...(body ? { 'Content-Type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   const json = (await res.json()) as any;
-  if (res.status >= 300) throw Object.assign(new Error(`${urlPath}: ${res.status} ${JSON.stringify(json)}`), { status: res.status });
+  if (res.status >= 300)
+    throw Object.assign(new Error(`${urlPath}: ${res.status} ${JSON.stringify(json)}`), { status: res.status });
   return json.data;
 }
 
@@ -80,7 +96,11 @@ interface Recorder {
 const recorder = (): Recorder => ({ start: [], approve: [], todo: [], ids: [] });
 
 /** Runs `count` instances, `CONCURRENCY` at a time; answers the wall time in seconds. */
-async function load(count: number, one: (i: number, rec: Recorder | null) => Promise<void>, rec: Recorder | null): Promise<number> {
+async function load(
+  count: number,
+  one: (i: number, rec: Recorder | null) => Promise<void>,
+  rec: Recorder | null,
+): Promise<number> {
   const wall0 = performance.now();
   let next = 0;
   await Promise.all(
@@ -91,12 +111,15 @@ async function load(count: number, one: (i: number, rec: Recorder | null) => Pro
   return (performance.now() - wall0) / 1000;
 }
 
-const eventName = (t: unknown) => String(proto.temporal.api.enums.v1.EventType[Number(t)] ?? t).replace(/^EVENT_TYPE_/, '');
+const eventName = (t: unknown) =>
+  String(proto.temporal.api.enums.v1.EventType[Number(t)] ?? t).replace(/^EVENT_TYPE_/, '');
 const tsMs = (t: any) => (t ? Number(t.seconds ?? 0) * 1000 + Number(t.nanos ?? 0) / 1e6 : NaN);
 
 /** Events per instance, by type, and how long the worker held workflow tasks (server timestamps). */
 async function histories(client: Client, workflowIds: string[]) {
-  const pick = workflowIds.filter((_, i) => i % Math.max(1, Math.floor(workflowIds.length / HISTORY_SAMPLE)) === 0).slice(0, HISTORY_SAMPLE);
+  const pick = workflowIds
+    .filter((_, i) => i % Math.max(1, Math.floor(workflowIds.length / HISTORY_SAMPLE)) === 0)
+    .slice(0, HISTORY_SAMPLE);
   const byType: Record<string, number> = {};
   let events = 0;
   const firstWft: number[] = [];
@@ -122,7 +145,11 @@ async function histories(client: Client, workflowIds: string[]) {
   return {
     sampled: pick.length,
     eventsPerInstance: per(events),
-    byType: Object.fromEntries(Object.entries(byType).sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, per(v)])),
+    byType: Object.fromEntries(
+      Object.entries(byType)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => [k, per(v)]),
+    ),
     firstWorkflowTaskMs: stats(firstWft),
     laterWorkflowTaskMs: stats(laterWft),
   };
@@ -162,7 +189,9 @@ async function phase(
   const clientCpu = process.cpuUsage(client0);
   const cpu = diffCpu(cpuOfTrees(pids()), cpu0);
   console.log(`${wallS.toFixed(1)} s`);
-  const perInstance = Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, v === null ? null : Math.round((v / N) * 10) / 10]));
+  const perInstance = Object.fromEntries(
+    Object.entries(cpu).map(([k, v]) => [k, v === null ? null : Math.round((v / N) * 10) / 10]),
+  );
   return {
     instances: N,
     wallS: Math.round(wallS * 100) / 100,
@@ -181,11 +210,15 @@ async function phase(
 
 function startBaselineWorker(temporalAddress: string, taskQueue: string): Promise<ChildProcess> {
   const nodeArgs = PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.join(profileDir, 'baseline-worker')] : [];
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'bench', 'baseline', 'worker.ts')], {
-    cwd: root,
-    env: { ...process.env, TEMPORAL_ADDRESS: temporalAddress, BASELINE_TASK_QUEUE: taskQueue },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, '--import', 'tsx', path.join(root, 'bench', 'baseline', 'worker.ts')],
+    {
+      cwd: root,
+      env: { ...process.env, TEMPORAL_ADDRESS: temporalAddress, BASELINE_TASK_QUEUE: taskQueue },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the baseline worker exited with ${code}`)));
     child.stdout!.on('data', (d: Buffer) => {
@@ -210,16 +243,25 @@ const chain3 = {
     firstNodeIndex: 0,
     nodes: [
       { id: 'start', type: 'startTask', name: 'Start' },
-      ...APPROVERS.map((u, i) => ({ id: `t${i + 1}`, type: 'userTask', name: `Step ${i + 1}`, configuration: { approver: { type: 'user', userIds: [u] } } })),
+      ...APPROVERS.map((u, i) => ({
+        id: `t${i + 1}`,
+        type: 'userTask',
+        name: `Step ${i + 1}`,
+        configuration: { approver: { type: 'user', userIds: [u] } },
+      })),
       { id: 'end', type: 'end', name: 'End' },
     ],
-    connections: ['start', 't1', 't2', 't3', 'end'].slice(0, -1).map((from, i, all) => ({ fromId: from, toId: ['t1', 't2', 't3', 'end'][i], type: 'Success' })),
+    connections: ['start', 't1', 't2', 't3', 'end']
+      .slice(0, -1)
+      .map((from, i, all) => ({ fromId: from, toId: ['t1', 't2', 't3', 'end'][i], type: 'Success' })),
   },
 };
 
 // ------------------------------------------------------------------------------------------
 const loadBefore = loadAverage();
-console.log(`bench: ${os.cpus().length} CPUs, load average ${loadBefore}; N=${N}, concurrency ${CONCURRENCY}, warm-up ${WARMUP}${PROFILE ? ', profiling' : ''}`);
+console.log(
+  `bench: ${os.cpus().length} CPUs, load average ${loadBefore}; N=${N}, concurrency ${CONCURRENCY}, warm-up ${WARMUP}${PROFILE ? ', profiling' : ''}`,
+);
 const t0 = performance.now();
 const stack = await startStack({
   name: 'bench',
@@ -238,96 +280,148 @@ const orm = await createOrm(stack.databaseUrl, { poolMax: 2 });
 const connection = await Connection.connect({ address: stack.temporalAddress });
 const client = new Client({ connection, namespace: 'default' });
 let baselineWorker: ChildProcess | undefined;
-const report: Record<string, any> = { when: new Date().toISOString(), machine: { cpus: os.cpus().length, loadAverageBefore: loadBefore, node: process.version }, config: { N, CONCURRENCY, WARMUP, scale: SCALE ? SCALE_SIZE : null, profile: PROFILE }, stackStartupMs: Math.round(startupMs) };
+const report: Record<string, any> = {
+  when: new Date().toISOString(),
+  machine: { cpus: os.cpus().length, loadAverageBefore: loadBefore, node: process.version },
+  config: { N, CONCURRENCY, WARMUP, scale: SCALE ? SCALE_SIZE : null, profile: PROFILE },
+  stackStartupMs: Math.round(startupMs),
+};
 const statements: Record<string, StatementRow[]> = {};
 const pgStat = PROFILE && (await ensurePgStatStatements(orm));
 try {
   const base = stack.baseUrl;
-  const login = async (u: string) => (await call(base, '/api/v1/auth/login', undefined, { username: u, password: u === 'admin' ? 'admin' : 'demo', tenantId: 'demo' })).accessToken as string;
-  const tokens = Object.fromEntries(await Promise.all(['admin', 'alice', ...APPROVERS].map(async (u) => [u, await login(u)] as const)));
+  const login = async (u: string) =>
+    (
+      await call(base, '/api/v1/auth/login', undefined, {
+        username: u,
+        password: u === 'admin' ? 'admin' : 'demo',
+        tenantId: 'demo',
+      })
+    ).accessToken as string;
+  const tokens = Object.fromEntries(
+    await Promise.all(['admin', 'alice', ...APPROVERS].map(async (u) => [u, await login(u)] as const)),
+  );
   const deployed = await call(base, '/api/v1/workflow/process-definitions/deploy', tokens.admin, { dsl: chain3 });
   const run = `${Date.now().toString(36)}`;
 
   if (!ONLY_SCALE) {
-  // ---- 1a. the service over HTTP ----
-  const serviceOne = async (i: number, rec: Recorder | null) => {
-    const started = await timed(rec?.start ?? null, () =>
-      call(base, '/api/v1/workflow/process-instances/start', tokens.alice, { processKey: 'bench_chain3', businessKey: `${run}-${rec ? 'm' : 'w'}-${i}`, variables: {} }),
-    );
-    rec?.ids.push(started.instanceId);
-    for (const user of APPROVERS) {
-      const todo = await timed(rec?.todo ?? null, () => call(base, '/api/v1/workflow/process-instances/todo?pageSize=50', tokens[user]));
-      const task = todo.items.find((t: any) => t.instanceId === started.instanceId);
-      if (!task) throw new Error(`${user} has no task of ${started.instanceId}`);
-      await timed(rec?.approve ?? null, () => call(base, `/api/v1/workflow/tasks/${task.id}/approve`, tokens[user], {}));
+    // ---- 1a. the service over HTTP ----
+    const serviceOne = async (i: number, rec: Recorder | null) => {
+      const started = await timed(rec?.start ?? null, () =>
+        call(base, '/api/v1/workflow/process-instances/start', tokens.alice, {
+          processKey: 'bench_chain3',
+          businessKey: `${run}-${rec ? 'm' : 'w'}-${i}`,
+          variables: {},
+        }),
+      );
+      rec?.ids.push(started.instanceId);
+      for (const user of APPROVERS) {
+        const todo = await timed(rec?.todo ?? null, () =>
+          call(base, '/api/v1/workflow/process-instances/todo?pageSize=50', tokens[user]),
+        );
+        const task = todo.items.find((t: any) => t.instanceId === started.instanceId);
+        if (!task) throw new Error(`${user} has no task of ${started.instanceId}`);
+        await timed(rec?.approve ?? null, () =>
+          call(base, `/api/v1/workflow/tasks/${task.id}/approve`, tokens[user], {}),
+        );
+      }
+    };
+    if (pgStat) await resetPgStatStatements(orm);
+    const servicePids = () => ({ ...stack.pids() });
+    const service = await phase('service', servicePids, serviceOne, (id) => `approval-demo-${id}`, client);
+    if (pgStat) statements.serviceWorkload = await topStatements(orm);
+    report.service = service;
+
+    // Instance views of the largest definition allowed (docs/definitions.md: 500 nodes): a chain of
+    // 498 userTasks between start and end, one instance waiting at the first task.
+    const CHAIN = 498;
+    const chainNodes: unknown[] = [{ id: 'start', type: 'startTask', name: 'Start' }];
+    const chainConnections: unknown[] = [];
+    for (let i = 0; i < CHAIN; i++) {
+      chainNodes.push({
+        id: `t${i}`,
+        type: 'userTask',
+        name: `Step ${i}`,
+        configuration: { approver: { type: 'user', userIds: ['bob'] } },
+      });
+      chainConnections.push({ fromId: i === 0 ? 'start' : `t${i - 1}`, toId: `t${i}`, type: 'Success' });
     }
-  };
-  if (pgStat) await resetPgStatStatements(orm);
-  const servicePids = () => ({ ...stack.pids() });
-  const service = await phase('service', servicePids, serviceOne, (id) => `approval-demo-${id}`, client);
-  if (pgStat) statements.serviceWorkload = await topStatements(orm);
-  report.service = service;
-
-  // Instance views of the largest definition allowed (docs/definitions.md: 500 nodes): a chain of
-  // 498 userTasks between start and end, one instance waiting at the first task.
-  const CHAIN = 498;
-  const chainNodes: unknown[] = [{ id: 'start', type: 'startTask', name: 'Start' }];
-  const chainConnections: unknown[] = [];
-  for (let i = 0; i < CHAIN; i++) {
-    chainNodes.push({ id: `t${i}`, type: 'userTask', name: `Step ${i}`, configuration: { approver: { type: 'user', userIds: ['bob'] } } });
-    chainConnections.push({ fromId: i === 0 ? 'start' : `t${i - 1}`, toId: `t${i}`, type: 'Success' });
-  }
-  chainNodes.push({ id: 'end', type: 'end', name: 'End' });
-  chainConnections.push({ fromId: `t${CHAIN - 1}`, toId: 'end', type: 'Success' });
-  await call(base, '/api/v1/workflow/process-definitions/deploy', tokens.admin, {
-    dsl: { ruleChain: { id: 'bench_largest', name: 'Largest allowed chain' }, metadata: { firstNodeIndex: 0, nodes: chainNodes, connections: chainConnections } },
-  });
-  const largest = await call(base, '/api/v1/workflow/process-instances/start', tokens.alice, { processKey: 'bench_largest', businessKey: 'bench-largest' });
-  const instanceMs: number[] = [];
-  const detailMs: number[] = [];
-  for (let i = 0; i < DETAIL_CALLS; i++) {
-    await timed(instanceMs, () => call(base, `/api/v1/workflow/process-instances/${largest.instanceId}`, tokens.alice));
-    await timed(detailMs, () => call(base, `/api/v1/workflow/process-instances/${largest.instanceId}/detail`, tokens.alice));
-  }
-  report.largestDefinition = { nodes: CHAIN + 2, instance: stats(instanceMs), detail: stats(detailMs) };
-
-  // ---- 1b. the bare-Temporal baseline, same server, its own worker ----
-  const bareQueue = `bench-bare-${process.pid}`;
-  baselineWorker = await startBaselineWorker(stack.temporalAddress, bareQueue);
-  const bareOne = async (i: number, rec: Recorder | null) => {
-    const workflowId = `bare-${run}-${rec ? 'm' : 'w'}-${i}`;
-    await timed(rec?.start ?? null, () =>
-      client.workflow.executeUpdateWithStart(bare.sync, {
-        startWorkflowOperation: new WithStartWorkflowOperation(bare.bareApproval, { workflowId, taskQueue: bareQueue, args: [{ approvers: APPROVERS }], workflowIdConflictPolicy: 'USE_EXISTING' }),
-        updateId: `start-${workflowId}`,
-      }),
-    );
-    rec?.ids.push(workflowId);
-    const handle = client.workflow.getHandle(workflowId);
-    for (const user of APPROVERS) {
-      const state = await timed(rec?.todo ?? null, () => handle.query(bare.current));
-      if (state.assignee !== user) throw new Error(`${workflowId}: expected ${user}'s turn, found ${state.assignee}`);
-      await timed(rec?.approve ?? null, () => handle.executeUpdate(bare.approve, { args: [{ taskId: state.taskId!, userId: user }], updateId: randomUUID() }));
+    chainNodes.push({ id: 'end', type: 'end', name: 'End' });
+    chainConnections.push({ fromId: `t${CHAIN - 1}`, toId: 'end', type: 'Success' });
+    await call(base, '/api/v1/workflow/process-definitions/deploy', tokens.admin, {
+      dsl: {
+        ruleChain: { id: 'bench_largest', name: 'Largest allowed chain' },
+        metadata: { firstNodeIndex: 0, nodes: chainNodes, connections: chainConnections },
+      },
+    });
+    const largest = await call(base, '/api/v1/workflow/process-instances/start', tokens.alice, {
+      processKey: 'bench_largest',
+      businessKey: 'bench-largest',
+    });
+    const instanceMs: number[] = [];
+    const detailMs: number[] = [];
+    for (let i = 0; i < DETAIL_CALLS; i++) {
+      await timed(instanceMs, () =>
+        call(base, `/api/v1/workflow/process-instances/${largest.instanceId}`, tokens.alice),
+      );
+      await timed(detailMs, () =>
+        call(base, `/api/v1/workflow/process-instances/${largest.instanceId}/detail`, tokens.alice),
+      );
     }
-  };
-  const barePids = () => ({ ...stack.pids(), worker: baselineWorker!.pid! });
-  const baseline = await phase('bare Temporal', barePids, bareOne, (id) => id, client);
-  report.bare = baseline;
-  await stopChild(baselineWorker);
+    report.largestDefinition = { nodes: CHAIN + 2, instance: stats(instanceMs), detail: stats(detailMs) };
 
-  const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
-  report.ratios = {
-    approveP50: { value: ratio(service.approve.p50, baseline.approve.p50), target: '≤ 1.3' },
-    startP50: { value: ratio(service.start.p50, baseline.start.p50), target: '≤ 1.3' },
-    throughput: { value: ratio(service.perSecond, baseline.perSecond), target: '≥ 0.85' },
-    cpuPerInstance: { value: ratio(service.cpuMsPerInstanceTotal, baseline.cpuMsPerInstanceTotal), target: '≤ 1.25' },
-    historyEvents: { value: ratio(service.history.eventsPerInstance, baseline.history.eventsPerInstance), target: '' },
-  };
+    // ---- 1b. the bare-Temporal baseline, same server, its own worker ----
+    const bareQueue = `bench-bare-${process.pid}`;
+    baselineWorker = await startBaselineWorker(stack.temporalAddress, bareQueue);
+    const bareOne = async (i: number, rec: Recorder | null) => {
+      const workflowId = `bare-${run}-${rec ? 'm' : 'w'}-${i}`;
+      await timed(rec?.start ?? null, () =>
+        client.workflow.executeUpdateWithStart(bare.sync, {
+          startWorkflowOperation: new WithStartWorkflowOperation(bare.bareApproval, {
+            workflowId,
+            taskQueue: bareQueue,
+            args: [{ approvers: APPROVERS }],
+            workflowIdConflictPolicy: 'USE_EXISTING',
+          }),
+          updateId: `start-${workflowId}`,
+        }),
+      );
+      rec?.ids.push(workflowId);
+      const handle = client.workflow.getHandle(workflowId);
+      for (const user of APPROVERS) {
+        const state = await timed(rec?.todo ?? null, () => handle.query(bare.current));
+        if (state.assignee !== user) throw new Error(`${workflowId}: expected ${user}'s turn, found ${state.assignee}`);
+        await timed(rec?.approve ?? null, () =>
+          handle.executeUpdate(bare.approve, {
+            args: [{ taskId: state.taskId!, userId: user }],
+            updateId: randomUUID(),
+          }),
+        );
+      }
+    };
+    const barePids = () => ({ ...stack.pids(), worker: baselineWorker!.pid! });
+    const baseline = await phase('bare Temporal', barePids, bareOne, (id) => id, client);
+    report.bare = baseline;
+    await stopChild(baselineWorker);
+
+    const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+    report.ratios = {
+      approveP50: { value: ratio(service.approve.p50, baseline.approve.p50), target: '≤ 1.3' },
+      startP50: { value: ratio(service.start.p50, baseline.start.p50), target: '≤ 1.3' },
+      throughput: { value: ratio(service.perSecond, baseline.perSecond), target: '≥ 0.85' },
+      cpuPerInstance: { value: ratio(service.cpuMsPerInstanceTotal, baseline.cpuMsPerInstanceTotal), target: '≤ 1.25' },
+      historyEvents: {
+        value: ratio(service.history.eventsPerInstance, baseline.history.eventsPerInstance),
+        target: '',
+      },
+    };
   } // part 1
 
   // ---- 2. the read model at scale ----
   if (SCALE) {
-    console.log(`scale: seeding ${SCALE_SIZE.archivedTasks} archived and ${SCALE_SIZE.runtimeTasks} runtime tasks over ${SCALE_SIZE.users} users…`);
+    console.log(
+      `scale: seeding ${SCALE_SIZE.archivedTasks} archived and ${SCALE_SIZE.runtimeTasks} runtime tasks over ${SCALE_SIZE.users} users…`,
+    );
     const seeded = await seedScale(orm, SCALE_SIZE, deployed.id).catch((err) => {
       console.error(`scale: seeding failed, part 2 skipped: ${(err as Error).message}`);
       return null;
@@ -356,13 +450,24 @@ try {
         scale[listName] = {};
         for (const [whoName, token] of Object.entries(who)) {
           try {
-            scale[listName][whoName] = stats(await sample(() => call(base, url, token), { maxCalls: LIST_CALLS, minCalls: 5, budgetMs: 6000 }));
+            scale[listName][whoName] = stats(
+              await sample(() => call(base, url, token), { maxCalls: LIST_CALLS, minCalls: 5, budgetMs: 6000 }),
+            );
           } catch (err) {
-            scale[listName][whoName] = (err as { status?: number }).status === 403 ? 'forbidden' : `error: ${(err as Error).message.slice(0, 80)}`;
+            scale[listName][whoName] =
+              (err as { status?: number }).status === 403
+                ? 'forbidden'
+                : `error: ${(err as Error).message.slice(0, 80)}`;
           }
         }
       }
-      report.scale = { size: SCALE_SIZE, seedSeconds: Math.round(seeded.seconds), typicalUser: seeded.typicalUser, lists: scale, loadAverageAfter: loadAverage() };
+      report.scale = {
+        size: SCALE_SIZE,
+        seedSeconds: Math.round(seeded.seconds),
+        typicalUser: seeded.typicalUser,
+        lists: scale,
+        loadAverageAfter: loadAverage(),
+      };
       if (pgStat) {
         statements.scaleLists = await topStatements(orm, 20);
         report.scalePlans = await genericPlans(orm, statements.scaleLists.slice(0, 10));
@@ -379,7 +484,10 @@ try {
 // ---- profiles (written by the workers when they exit) ----
 if (PROFILE) {
   const profiles: Record<string, ProfileSummary[]> = {};
-  for (const [who, window] of [['service-worker', report.service?.windowUs], ['baseline-worker', report.bare?.windowUs]] as const) {
+  for (const [who, window] of [
+    ['service-worker', report.service?.windowUs],
+    ['baseline-worker', report.bare?.windowUs],
+  ] as const) {
     try {
       profiles[who] = readdirSync(path.join(profileDir, who))
         .filter((f) => f.endsWith('.cpuprofile'))
@@ -392,7 +500,8 @@ if (PROFILE) {
 }
 
 // ---- the table ----
-const f = (v: number | null | undefined) => (v === null || v === undefined || Number.isNaN(v) ? '—' : String(Math.round(v)));
+const f = (v: number | null | undefined) =>
+  v === null || v === undefined || Number.isNaN(v) ? '—' : String(Math.round(v));
 const lat = (s?: Stats) => (s ? `${f(s.p50)} / ${f(s.p95)} / ${f(s.p99)}` : '—');
 if (report.service && report.bare) {
   const s: PhaseResult = report.service;
@@ -408,57 +517,90 @@ if (report.service && report.bare) {
     ['CPU ms/instance: HTTP server', cpu(s, 'server'), `${cpu(b, 'server')} (idle)`],
     ['CPU ms/instance: PostgreSQL', cpu(s, 'postgres'), `${cpu(b, 'postgres')} (idle)`],
     ['CPU ms/instance: total', f(s.cpuMsPerInstanceTotal), f(b.cpuMsPerInstanceTotal)],
-    ['CPU ms/instance: load generator (not in total)', f(s.loadClientCpuMsPerInstance), f(b.loadClientCpuMsPerInstance)],
+    [
+      'CPU ms/instance: load generator (not in total)',
+      f(s.loadClientCpuMsPerInstance),
+      f(b.loadClientCpuMsPerInstance),
+    ],
     ['history events/instance', String(s.history.eventsPerInstance), String(b.history.eventsPerInstance)],
     ['first workflow task held p50 (ms)', f(s.history.firstWorkflowTaskMs.p50), f(b.history.firstWorkflowTaskMs.p50)],
     ['later workflow tasks held p50 (ms)', f(s.history.laterWorkflowTaskMs.p50), f(b.history.laterWorkflowTaskMs.p50)],
   ];
   const w0 = Math.max(...rows.map((r) => r[0].length));
   const w1 = Math.max(7, ...rows.map((r) => r[1].length));
-  console.log(`\n${N} instances (3-step sequential approval) at concurrency ${CONCURRENCY}, after ${WARMUP} warm-up; load average before ${loadBefore}, after ${s.loadAverageAfter} / ${b.loadAverageAfter}`);
+  console.log(
+    `\n${N} instances (3-step sequential approval) at concurrency ${CONCURRENCY}, after ${WARMUP} warm-up; load average before ${loadBefore}, after ${s.loadAverageAfter} / ${b.loadAverageAfter}`,
+  );
   console.log(`${'metric'.padEnd(w0)}  ${'service'.padEnd(w1)}  bare Temporal`);
   for (const r of rows) console.log(`${r[0].padEnd(w0)}  ${r[1].padEnd(w1)}  ${r[2]}`);
   console.log('');
   for (const [k, r] of Object.entries(report.ratios as Record<string, { value: number; target: string }>)) {
-    const met = r.target ? (r.target.startsWith('≤') ? r.value <= Number(r.target.slice(2)) : r.value >= Number(r.target.slice(2))) : null;
-    console.log(`ratio ${k.padEnd(15)} service/bare = ${r.value.toFixed(2)}${r.target ? `   target ${r.target}: ${met ? 'met' : 'NOT met'}` : ''}`);
+    const met = r.target
+      ? r.target.startsWith('≤')
+        ? r.value <= Number(r.target.slice(2))
+        : r.value >= Number(r.target.slice(2))
+      : null;
+    console.log(
+      `ratio ${k.padEnd(15)} service/bare = ${r.value.toFixed(2)}${r.target ? `   target ${r.target}: ${met ? 'met' : 'NOT met'}` : ''}`,
+    );
   }
   console.log(`history events by type, service: ${JSON.stringify(s.history.byType)}`);
   console.log(`history events by type, bare:    ${JSON.stringify(b.history.byType)}`);
 }
 if (report.largestDefinition) {
   const l = report.largestDefinition;
-  console.log(`\n${l.nodes}-node definition: GET /{id} ${lat(l.instance)} ms, GET /{id}/detail ${lat(l.detail)} ms (p50 / p95 / p99); stack start-up ${report.stackStartupMs} ms`);
+  console.log(
+    `\n${l.nodes}-node definition: GET /{id} ${lat(l.instance)} ms, GET /{id}/detail ${lat(l.detail)} ms (p50 / p95 / p99); stack start-up ${report.stackStartupMs} ms`,
+  );
 }
 if (report.scale) {
   const sc = report.scale;
-  console.log(`\nRead model at scale: ${sc.size.archivedTasks} archived + ${sc.size.runtimeTasks} runtime tasks, ${sc.size.users} users (seeded in ${sc.seedSeconds} s); p50 / p99 ms, up to ${LIST_CALLS} calls each; load average before ${loadBefore}, after ${sc.loadAverageAfter}`);
+  console.log(
+    `\nRead model at scale: ${sc.size.archivedTasks} archived + ${sc.size.runtimeTasks} runtime tasks, ${sc.size.users} users (seeded in ${sc.seedSeconds} s); p50 / p99 ms, up to ${LIST_CALLS} calls each; load average before ${loadBefore}, after ${sc.loadAverageAfter}`,
+  );
   const cell = (v: Stats | string) => (typeof v === 'string' ? v : `${f(v.p50)} / ${f(v.p99)}`);
   let worstList = 0;
   for (const [name, byWho] of Object.entries(sc.lists as Record<string, Record<string, Stats | string>>)) {
-    console.log(`  ${name.padEnd(26)} typical user ${cell(byWho['typical user']).padEnd(14)} monitor ${cell(byWho.monitor)}`);
-    if (!name.startsWith('detail')) for (const v of Object.values(byWho)) if (typeof v !== 'string') worstList = Math.max(worstList, v.p99);
+    console.log(
+      `  ${name.padEnd(26)} typical user ${cell(byWho['typical user']).padEnd(14)} monitor ${cell(byWho.monitor)}`,
+    );
+    if (!name.startsWith('detail'))
+      for (const v of Object.values(byWho)) if (typeof v !== 'string') worstList = Math.max(worstList, v.p99);
   }
-  const detail = Object.values(sc.lists['detail (50 trail entries)'] as Record<string, Stats | string>).filter((v): v is Stats => typeof v !== 'string');
+  const detail = Object.values(sc.lists['detail (50 trail entries)'] as Record<string, Stats | string>).filter(
+    (v): v is Stats => typeof v !== 'string',
+  );
   const worstDetail = Math.max(...detail.map((v) => v.p99));
-  report.ratios = { ...report.ratios, worstListP99Ms: { value: worstList, target: '≤ 20' }, detailP99Ms: { value: worstDetail, target: '≤ 15' } };
+  report.ratios = {
+    ...report.ratios,
+    worstListP99Ms: { value: worstList, target: '≤ 20' },
+    detailP99Ms: { value: worstDetail, target: '≤ 15' },
+  };
   console.log(`worst list p99 = ${f(worstList)} ms   target ≤ 20: ${worstList <= 20 ? 'met' : 'NOT met'}`);
-  console.log(`detail (50 trail entries) p99 = ${f(worstDetail)} ms   target ≤ 15: ${worstDetail <= 15 ? 'met' : 'NOT met'}`);
+  console.log(
+    `detail (50 trail entries) p99 = ${f(worstDetail)} ms   target ≤ 15: ${worstDetail <= 15 ? 'met' : 'NOT met'}`,
+  );
 }
 if (report.profile) {
   for (const [who, list] of Object.entries(report.profile.workers as Record<string, ProfileSummary[]>)) {
     for (const p of list) {
-      console.log(`\nCPU profile ${who} ${path.basename(p.file)}: ${p.sampledMs} ms sampled${p.windowed ? ' in the measured window' : ' (whole run)'}`);
+      console.log(
+        `\nCPU profile ${who} ${path.basename(p.file)}: ${p.sampledMs} ms sampled${p.windowed ? ' in the measured window' : ' (whole run)'}`,
+      );
       for (const o of p.byOrigin.slice(0, 8)) console.log(`  ${String(o.pct).padStart(5)}%  ${o.origin}`);
       for (const t of p.topFunctions.slice(0, 12)) console.log(`  ${String(t.pct).padStart(5)}%  ${t.fn}`);
     }
   }
   for (const [phaseName, rows] of Object.entries(statements)) {
     console.log(`\npg_stat_statements, ${phaseName} (top by total time): calls, total ms, mean ms`);
-    for (const r of rows.slice(0, 12)) console.log(`  ${String(r.calls).padStart(6)} ${String(r.totalMs).padStart(7)} ${String(r.meanMs).padStart(8)}  ${r.query.slice(0, 150)}`);
+    for (const r of rows.slice(0, 12))
+      console.log(
+        `  ${String(r.calls).padStart(6)} ${String(r.totalMs).padStart(7)} ${String(r.meanMs).padStart(8)}  ${r.query.slice(0, 150)}`,
+      );
   }
 }
 mkdirSync(path.dirname(outFile), { recursive: true });
 writeFileSync(outFile, JSON.stringify(report, null, 2));
-console.log(`\nfigures: ${path.relative(process.cwd(), outFile)}${PROFILE ? `; profiles: ${path.relative(process.cwd(), profileDir)}` : ''}`);
-
+console.log(
+  `\nfigures: ${path.relative(process.cwd(), outFile)}${PROFILE ? `; profiles: ${path.relative(process.cwd(), profileDir)}` : ''}`,
+);

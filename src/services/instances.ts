@@ -10,7 +10,21 @@ import * as m from '../../workflows/messages.js';
 import { getActiveDefinition } from './definitions.js';
 import { actorOf, runUpdate, startInstanceWorkflow, workflowIdOf } from './engine-client.js';
 import { holds, Permissions } from './permissions.js';
-import { ALL_INSTANCES, ALL_TASKS, Where, definitionOf, findInstanceRow, instanceView, isParticipant, paged, pagedBy, processFields, taskView, todoWhere, trailView } from './read-model.js';
+import {
+  ALL_INSTANCES,
+  ALL_TASKS,
+  Where,
+  definitionOf,
+  findInstanceRow,
+  instanceView,
+  isParticipant,
+  paged,
+  pagedBy,
+  processFields,
+  taskView,
+  todoWhere,
+  trailView,
+} from './read-model.js';
 import type { PageOpts } from '../paging.js';
 import type { ApplicationsQuery, Instance, InstanceQuery, ProcessKeyQuery } from '../shapes.js';
 import { predictUpcoming } from './upcoming.js';
@@ -24,7 +38,9 @@ interface FormField {
 
 /** Variables are checked against the form's declared types (and required fields unless a draft). */
 export function checkVariables(form: unknown, variables: Record<string, unknown>, opts: { requireAll: boolean }) {
-  const fields = ((form as { fields?: FormField[] } | null)?.fields ?? []).filter((f) => f && typeof f.name === 'string');
+  const fields = ((form as { fields?: FormField[] } | null)?.fields ?? []).filter(
+    (f) => f && typeof f.name === 'string',
+  );
   const problems: string[] = [];
   for (const f of fields) {
     const value = variables[f.name];
@@ -34,14 +50,21 @@ export function checkVariables(form: unknown, variables: Record<string, unknown>
     }
     const type = f.type ?? 'string';
     const ok =
-      type === 'number' ? typeof value === 'number' && Number.isFinite(value)
-      : type === 'string' || type === 'text' || type === 'date' ? typeof value === 'string'
-      : type === 'boolean' ? typeof value === 'boolean'
-      : type === 'array' ? Array.isArray(value)
-      : true;
+      type === 'number'
+        ? typeof value === 'number' && Number.isFinite(value)
+        : type === 'string' || type === 'text' || type === 'date'
+          ? typeof value === 'string'
+          : type === 'boolean'
+            ? typeof value === 'boolean'
+            : type === 'array'
+              ? Array.isArray(value)
+              : true;
     if (!ok) problems.push(`${f.name}: expected ${type}`);
   }
-  if (problems.length) throw new AppError('VALIDATION_FAILED', `Variables do not match the form: ${problems.join('; ')}`, { fields: problems });
+  if (problems.length)
+    throw new AppError('VALIDATION_FAILED', `Variables do not match the form: ${problems.join('; ')}`, {
+      fields: problems,
+    });
 }
 
 async function insertInstanceRow(em: EntityManager, row: Record<string, unknown>) {
@@ -49,11 +72,27 @@ async function insertInstanceRow(em: EntityManager, row: Record<string, unknown>
     await em.execute(
       `insert into instances (id, tenant_id, workflow_id, definition_id, process_key, process_version, process_name, business_key, status, initiator_id, variables, start_time)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)`,
-      [row.id, row.tenantId, row.workflowId, row.definitionId, row.processKey, row.processVersion, row.processName, row.businessKey, row.status, row.initiatorId, JSON.stringify(row.variables), row.startTime],
+      [
+        row.id,
+        row.tenantId,
+        row.workflowId,
+        row.definitionId,
+        row.processKey,
+        row.processVersion,
+        row.processName,
+        row.businessKey,
+        row.status,
+        row.initiatorId,
+        JSON.stringify(row.variables),
+        row.startTime,
+      ],
     );
   } catch (err) {
     if (err instanceof UniqueConstraintViolationException) {
-      throw new AppError('BUSINESS_KEY_IN_USE', `Business key ${row.businessKey} is used by a running or suspended instance`);
+      throw new AppError(
+        'BUSINESS_KEY_IN_USE',
+        `Business key ${row.businessKey} is used by a running or suspended instance`,
+      );
     }
     throw err;
   }
@@ -124,18 +163,26 @@ export async function startInstance(
 export async function submitDraft(deps: AppDeps, principal: Principal, id: string) {
   const em = deps.orm.em.fork();
   const row = await readableInstance(em, principal, id);
-  if (row.initiator_id !== principal.userId) throw new AppError('NOT_INITIATOR', 'Only the initiator may submit a draft');
-  if (row.status !== 'draft') throw new AppError('INVALID_STATE', `Only a draft can be submitted; this instance is ${row.status}`);
+  if (row.initiator_id !== principal.userId)
+    throw new AppError('NOT_INITIATOR', 'Only the initiator may submit a draft');
+  if (row.status !== 'draft')
+    throw new AppError('INVALID_STATE', `Only a draft can be submitted; this instance is ${row.status}`);
   const def = await definitionOf(em, row);
   if (!def) throw new AppError('NOT_FOUND', 'The definition of this draft no longer exists');
   checkVariables(def.form, row.variables ?? {}, { requireAll: true });
-  const updated = await em.execute(
-    `update instances set status = 'active', start_time = now(), updated_at = now() where id = ? and status = 'draft' returning *`,
-    [id],
-  ).catch((err) => {
-    if (err instanceof UniqueConstraintViolationException) throw new AppError('BUSINESS_KEY_IN_USE', `Business key ${row.business_key} is used by a running or suspended instance`);
-    throw err;
-  });
+  const updated = await em
+    .execute(
+      `update instances set status = 'active', start_time = now(), updated_at = now() where id = ? and status = 'draft' returning *`,
+      [id],
+    )
+    .catch((err) => {
+      if (err instanceof UniqueConstraintViolationException)
+        throw new AppError(
+          'BUSINESS_KEY_IN_USE',
+          `Business key ${row.business_key} is used by a running or suspended instance`,
+        );
+      throw err;
+    });
   if (!updated[0]) throw new AppError('INVALID_STATE', 'The draft was submitted already');
   try {
     await launch(deps, updated[0], def.dsl);
@@ -190,11 +237,7 @@ export async function getDetail(deps: AppDeps, principal: Principal, id: string)
   };
 }
 
-export async function listInstances(
-  deps: AppDeps,
-  principal: Principal,
-  q: InstanceQuery,
-) {
+export async function listInstances(deps: AppDeps, principal: Principal, q: InstanceQuery) {
   const em = deps.orm.em.fork();
   const where = new Where().add('x.tenant_id = ?', principal.tenantId);
   if (!holds(principal.permissions, Permissions.INSTANCE_MANAGE, Permissions.MONITOR)) {
@@ -202,12 +245,20 @@ export async function listInstances(
     where.add(
       `(x.initiator_id = ? or exists (select 1 from ${ALL_TASKS} t where t.instance_id = x.id and (t.assignee = ? or t.owner = ? or jsonb_exists(t.candidates->'userIds', ?)))
         or exists (select 1 from cc_records c where c.instance_id = x.id and c.user_id = ?))`,
-      actor.userId, actor.userId, actor.userId, actor.userId, actor.userId,
+      actor.userId,
+      actor.userId,
+      actor.userId,
+      actor.userId,
+      actor.userId,
     );
   }
   if (q.processKey) where.add('x.process_key = ?', q.processKey);
   if (q.businessKey) where.add('x.business_key = ?', q.businessKey);
-  if (q.status) where.add('x.status = any(array(select jsonb_array_elements_text(?::jsonb)))', JSON.stringify(q.status.split(',').map((s) => s.trim())));
+  if (q.status)
+    where.add(
+      'x.status = any(array(select jsonb_array_elements_text(?::jsonb)))',
+      JSON.stringify(q.status.split(',').map((s) => s.trim())),
+    );
   if (q.initiator) where.add('x.initiator_id = ?', q.initiator);
   if (q.startedAfter) where.add('x.start_time >= ?', q.startedAfter);
   if (q.startedBefore) where.add('x.start_time <= ?', q.startedBefore);
@@ -217,7 +268,8 @@ export async function listInstances(
 export async function applications(deps: AppDeps, principal: Principal, q: ApplicationsQuery) {
   const em = deps.orm.em.fork();
   const where = new Where().add('x.tenant_id = ?', principal.tenantId).add('x.initiator_id = ?', principal.userId);
-  if (q.status) where.add('x.status = any(array(select jsonb_array_elements_text(?::jsonb)))', JSON.stringify(q.status.split(',')));
+  if (q.status)
+    where.add('x.status = any(array(select jsonb_array_elements_text(?::jsonb)))', JSON.stringify(q.status.split(',')));
   return paged(em, ALL_INSTANCES, where, 'x.start_time desc, x.id', q, instanceView);
 }
 
@@ -249,7 +301,9 @@ export async function ccList(deps: AppDeps, principal: Principal, q: PageOpts & 
   const em = deps.orm.em.fork();
   const where = new Where().add('x.tenant_id = ?', principal.tenantId).add('x.user_id = ?', principal.userId);
   if (q.read !== undefined) where.add('x.read = ?', q.read);
-  where.add(`(exists (select 1 from instances i where i.id = x.instance_id) or exists (select 1 from instances_archive i where i.id = x.instance_id))`);
+  where.add(
+    `(exists (select 1 from instances i where i.id = x.instance_id) or exists (select 1 from instances_archive i where i.id = x.instance_id))`,
+  );
   return pagedBy(
     em,
     { sql: `select count(*) from cc_records x ${where}`, params: where.params },
@@ -292,7 +346,8 @@ export async function writeVariables(
   const em = deps.orm.em.fork();
   const row = await readableInstance(em, principal, id);
   const mayWrite = row.initiator_id === principal.userId || holds(principal.permissions, Permissions.INSTANCE_MANAGE);
-  if (!mayWrite) throw new AppError('FORBIDDEN', 'Only the initiator or workflow:instance:manage may change instance variables');
+  if (!mayWrite)
+    throw new AppError('FORBIDDEN', 'Only the initiator or workflow:instance:manage may change instance variables');
   if (change.delete?.length) {
     const missing = change.delete.filter((n) => !Object.hasOwn(row.variables ?? {}, n));
     if (missing.length) throw new AppError('NOT_FOUND', `No variable ${missing.join(', ')}`);
@@ -301,11 +356,21 @@ export async function writeVariables(
     const vars = { ...(row.variables ?? {}), ...(change.set ?? {}) };
     for (const n of change.delete ?? []) delete vars[n];
     checkVariables((await definitionOf(em, row))?.form, vars, { requireAll: false });
-    await em.execute(`update instances set variables = ?::jsonb, updated_at = now() where id = ? and status = 'draft'`, [JSON.stringify(vars), id]);
+    await em.execute(
+      `update instances set variables = ?::jsonb, updated_at = now() where id = ? and status = 'draft'`,
+      [JSON.stringify(vars), id],
+    );
     return vars;
   }
   if (row.archived) throw new AppError('INVALID_STATE', `The instance has ended (${row.status})`);
   const actor = actorOf(principal);
-  await runUpdate(deps.temporal, principal.tenantId, id, m.setVariables, { actor, variables: change.set, deleteNames: change.delete }, idempotencyKey);
+  await runUpdate(
+    deps.temporal,
+    principal.tenantId,
+    id,
+    m.setVariables,
+    { actor, variables: change.set, deleteNames: change.delete },
+    idempotencyKey,
+  );
   return (await findInstanceRow(em, principal.tenantId, id)).variables as Record<string, unknown>;
 }

@@ -31,23 +31,26 @@ export async function listStuck(deps: AppDeps, principal: Principal, q: ProcessK
   const em = deps.orm.em.fork();
   const from = `(select i.*, (select coalesce(jsonb_agg(distinct t.activity_id), '[]') from tasks t where t.instance_id = i.id and not t.deleted and ${emptyPool('t')}) as empty_pools
     from instances i)`;
-  const where = new Where()
-    .add('x.tenant_id = ?', principal.tenantId)
-    .add(
-      `(x.status = 'failed' or (x.status = 'active'
+  const where = new Where().add('x.tenant_id = ?', principal.tenantId).add(
+    `(x.status = 'failed' or (x.status = 'active'
         and not exists (select 1 from tasks t where t.instance_id = x.id and ${MOVING_TASK})
         and not exists (select 1 from process_definitions d, jsonb_array_elements(d.dsl->'metadata'->'nodes') n
           where d.id = x.definition_id and n->>'type' in ${SELF_ENDING} and jsonb_exists(x.current_nodes, n->>'id'))))`,
-    );
+  );
   if (q.processKey) where.add('x.process_key = ?', q.processKey);
   return paged(em, from, where, 'x.updated_at desc, x.id', q, (r) => ({ ...instanceView(r), detail: stuckDetail(r) }));
 }
 
 function stuckDetail(r: any): Record<string, unknown> & { reason: string } {
-  if (r.status === 'failed') return { ...(r.detail ?? {}), reason: String(r.detail?.reason ?? 'failed (no reason recorded)') };
+  if (r.status === 'failed')
+    return { ...(r.detail ?? {}), reason: String(r.detail?.reason ?? 'failed (no reason recorded)') };
   const pools = (r.empty_pools ?? []) as string[];
-  if (pools.length) return { reason: `No candidates: the pool at ${pools.join(', ')} has nobody who could claim it`, nodes: pools };
-  return { reason: 'No open task and nothing scheduled: nobody can move the instance on', nodes: r.current_nodes ?? [] };
+  if (pools.length)
+    return { reason: `No candidates: the pool at ${pools.join(', ')} has nobody who could claim it`, nodes: pools };
+  return {
+    reason: 'No open task and nothing scheduled: nobody can move the instance on',
+    nodes: r.current_nodes ?? [],
+  };
 }
 
 const count = async (em: EntityManager, sql: string, params: unknown[]) => {
@@ -65,8 +68,14 @@ export async function statistics(deps: AppDeps, principal: Principal) {
     count(em, `select count(*) as n from tasks x ${todo}`, todo.params),
     count(em, `select count(*) as n from tasks x ${todo} and x.status = 'pending'`, todo.params),
     count(em, `select count(*) as n from tasks x ${todo} and x.due_date < now()`, todo.params),
-    count(em, `select count(*) as n from cc_records where tenant_id = ? and user_id = ? and not read`, [tenantId, userId]),
-    count(em, `select count(*) as n from instances where tenant_id = ? and initiator_id = ? and status <> 'draft'`, [tenantId, userId]),
+    count(em, `select count(*) as n from cc_records where tenant_id = ? and user_id = ? and not read`, [
+      tenantId,
+      userId,
+    ]),
+    count(em, `select count(*) as n from instances where tenant_id = ? and initiator_id = ? and status <> 'draft'`, [
+      tenantId,
+      userId,
+    ]),
     count(
       em,
       `select count(*) as n from ${ALL_TASKS} x where x.tenant_id = ? and not x.deleted and x.assignee = ? and x.status = 'completed'
@@ -77,7 +86,12 @@ export async function statistics(deps: AppDeps, principal: Principal) {
   ]);
   const stats = { todo: todoN, claimable, overdue, ccUnread, applicationsRunning, doneToday };
   if (!byProcessRows) return stats;
-  const byProcess = byProcessRows.map(({ processKey, processName, open, overdue }) => ({ processKey, processName, open, overdue }));
+  const byProcess = byProcessRows.map(({ processKey, processName, open, overdue }) => ({
+    processKey,
+    processName,
+    open,
+    overdue,
+  }));
   return { ...stats, byProcess };
 }
 
@@ -140,7 +154,12 @@ export async function backlog(deps: AppDeps, principal: Principal, q: ProcessKey
   const em = deps.orm.em.fork();
   const { sql, params } = backlogSql(principal, q);
   // One scan: the page carries the number of groups; past the last page, count apart.
-  const rows = await em.execute(`select b.*, count(*) over () as groups from (${sql}) b order by b.open desc, b.process_key limit ? offset ?`, [...params, q.pageSize, (q.page - 1) * q.pageSize]);
-  const total = rows.length ? Number(rows[0].groups) : Number((await em.execute<Array<{ n: string }>>(`select count(*) as n from (${sql}) b`, params))[0].n);
+  const rows = await em.execute(
+    `select b.*, count(*) over () as groups from (${sql}) b order by b.open desc, b.process_key limit ? offset ?`,
+    [...params, q.pageSize, (q.page - 1) * q.pageSize],
+  );
+  const total = rows.length
+    ? Number(rows[0].groups)
+    : Number((await em.execute<Array<{ n: string }>>(`select count(*) as n from (${sql}) b`, params))[0].n);
   return { items: rows.map(backlogView), total, page: q.page, pageSize: q.pageSize };
 }

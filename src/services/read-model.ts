@@ -30,7 +30,12 @@ export function instanceView(r: any): Instance {
 
 /** The process an instance runs, as a task or cc row carries it (joined from the instance). */
 export function processFields(r: any) {
-  return { processKey: r.process_key as string, processName: r.process_name as string, businessKey: r.business_key as string | null, initiatorId: r.initiator_id as string };
+  return {
+    processKey: r.process_key as string,
+    processName: r.process_name as string,
+    businessKey: r.business_key as string | null,
+    initiatorId: r.initiator_id as string,
+  };
 }
 
 export function taskView(r: any): Task {
@@ -81,11 +86,21 @@ export class Where {
   }
 }
 
-export async function paged<T>(em: EntityManager, from: string, where: Where, order: string, opts: PageOpts, view: (r: any) => T): Promise<Page<T>> {
+export async function paged<T>(
+  em: EntityManager,
+  from: string,
+  where: Where,
+  order: string,
+  opts: PageOpts,
+  view: (r: any) => T,
+): Promise<Page<T>> {
   return pagedBy(
     em,
     { sql: `select count(*) from ${from} x ${where}`, params: where.params },
-    { sql: `select * from ${from} x ${where} order by ${order} limit ? offset ?`, params: [...where.params, opts.pageSize, (opts.page - 1) * opts.pageSize] },
+    {
+      sql: `select * from ${from} x ${where} order by ${order} limit ? offset ?`,
+      params: [...where.params, opts.pageSize, (opts.page - 1) * opts.pageSize],
+    },
     opts,
     view,
   );
@@ -99,9 +114,10 @@ export async function pagedBy<T>(
   opts: PageOpts,
   view: (r: any) => T,
 ): Promise<Page<T>> {
-  const total = typeof countQuery === 'function'
-    ? countQuery()
-    : em.execute<Array<{ count: string }>>(countQuery.sql, countQuery.params).then((r) => Number(r[0]?.count ?? 0));
+  const total =
+    typeof countQuery === 'function'
+      ? countQuery()
+      : em.execute<Array<{ count: string }>>(countQuery.sql, countQuery.params).then((r) => Number(r[0]?.count ?? 0));
   const [count, rows] = await Promise.all([total, em.execute(pageQuery.sql, pageQuery.params)]);
   return { items: rows.map(view), total: count, page: opts.page, pageSize: opts.pageSize };
 }
@@ -111,7 +127,10 @@ export async function pagedBy<T>(
  * department, OR'ed — the same answer as jsonb_exists on each array, but able to use the
  * `*_candidates_path` GIN indexes. A null department matches `""` as before.
  */
-export function poolMatch(col: string, user: { userId: string; roles: string[]; deptId: string | null }): { sql: string; params: string[] } {
+export function poolMatch(
+  col: string,
+  user: { userId: string; roles: string[]; deptId: string | null },
+): { sql: string; params: string[] } {
   const tests = [
     JSON.stringify({ userIds: [user.userId] }),
     ...user.roles.map((r) => JSON.stringify({ roleIds: [r] })),
@@ -121,7 +140,10 @@ export function poolMatch(col: string, user: { userId: string; roles: string[]; 
 }
 
 export async function findInstanceRow(em: EntityManager, tenantId: string, id: string): Promise<any> {
-  const rows = await em.execute(`select *, false as archived from instances where tenant_id = ? and id = ? union all select *, true from instances_archive where tenant_id = ? and id = ?`, [tenantId, id, tenantId, id]);
+  const rows = await em.execute(
+    `select *, false as archived from instances where tenant_id = ? and id = ? union all select *, true from instances_archive where tenant_id = ? and id = ?`,
+    [tenantId, id, tenantId, id],
+  );
   if (!rows[0]) throw new AppError('NOT_FOUND', `No instance ${id}`);
   return rows[0];
 }
@@ -136,10 +158,16 @@ const definitions = new Map<string, { dsl: any; form: any }>();
 const DEFINITION_CACHE_SIZE = 256;
 
 /** The DSL snapshot and form an instance runs (null when its definition was deleted). */
-export async function definitionOf(em: EntityManager, row: { definition_id: string }): Promise<{ dsl: any; form: any } | null> {
+export async function definitionOf(
+  em: EntityManager,
+  row: { definition_id: string },
+): Promise<{ dsl: any; form: any } | null> {
   const cached = definitions.get(row.definition_id);
   if (cached) return cached;
-  const rows = await em.execute<Array<{ dsl: any; form: any; status: string }>>(`select dsl, form, status from process_definitions where id = ?`, [row.definition_id]);
+  const rows = await em.execute<Array<{ dsl: any; form: any; status: string }>>(
+    `select dsl, form, status from process_definitions where id = ?`,
+    [row.definition_id],
+  );
   if (!rows[0]) return null;
   const def = { dsl: rows[0].dsl, form: rows[0].form };
   if (rows[0].status !== 'draft') {
@@ -150,13 +178,21 @@ export async function definitionOf(em: EntityManager, row: { definition_id: stri
 }
 
 export async function findTaskRow(em: EntityManager, tenantId: string, id: string): Promise<any> {
-  const rows = await em.execute(`select * from ${ALL_TASKS} t where tenant_id = ? and id = ? and not deleted`, [tenantId, id]);
+  const rows = await em.execute(`select * from ${ALL_TASKS} t where tenant_id = ? and id = ? and not deleted`, [
+    tenantId,
+    id,
+  ]);
   if (!rows[0]) throw new AppError('NOT_FOUND', `No task ${id}`);
   return rows[0];
 }
 
 /** Initiator, holders (past or present) of a task or pool place, people copied. */
-export async function isParticipant(em: EntityManager, tenantId: string, instanceId: string, user: { userId: string; roles: string[]; deptId: string | null }): Promise<boolean> {
+export async function isParticipant(
+  em: EntityManager,
+  tenantId: string,
+  instanceId: string,
+  user: { userId: string; roles: string[]; deptId: string | null },
+): Promise<boolean> {
   const rows = await em.execute(
     `select 1 from ${ALL_INSTANCES} i where i.tenant_id = ? and i.id = ? and i.initiator_id = ?
      union all select 1 from ${ALL_TASKS} t where t.tenant_id = ? and t.instance_id = ? and (
@@ -165,7 +201,24 @@ export async function isParticipant(em: EntityManager, tenantId: string, instanc
      union all select 1 from cc_records c where c.tenant_id = ? and c.instance_id = ? and c.user_id = ?
      union all select 1 from trail e where e.tenant_id = ? and e.instance_id = ? and e.user_id = ?
      limit 1`,
-    [tenantId, instanceId, user.userId, tenantId, instanceId, user.userId, user.userId, user.userId, JSON.stringify(user.roles), user.deptId, tenantId, instanceId, user.userId, tenantId, instanceId, user.userId],
+    [
+      tenantId,
+      instanceId,
+      user.userId,
+      tenantId,
+      instanceId,
+      user.userId,
+      user.userId,
+      user.userId,
+      JSON.stringify(user.roles),
+      user.deptId,
+      tenantId,
+      instanceId,
+      user.userId,
+      tenantId,
+      instanceId,
+      user.userId,
+    ],
   );
   return rows.length > 0;
 }
@@ -176,5 +229,9 @@ export function todoWhere(tenantId: string, user: { userId: string; roles: strin
   return new Where()
     .add('x.tenant_id = ?', tenantId)
     .add('not x.deleted')
-    .add(`((x.status = 'active' and x.assignee = ?) or (x.status = 'pending' and ${pool.sql}))`, user.userId, ...pool.params);
+    .add(
+      `((x.status = 'active' and x.assignee = ?) or (x.status = 'pending' and ${pool.sql}))`,
+      user.userId,
+      ...pool.params,
+    );
 }

@@ -8,19 +8,39 @@ import type { TaskQuery } from '../shapes.js';
 import { actorOf, runUpdate } from './engine-client.js';
 import { holds, Permissions } from './permissions.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ALL_INSTANCES, ALL_TASKS, Where, findInstanceRow, findTaskRow, isParticipant, pagedBy, poolMatch, taskView } from './read-model.js';
+import {
+  ALL_INSTANCES,
+  ALL_TASKS,
+  Where,
+  findInstanceRow,
+  findTaskRow,
+  isParticipant,
+  pagedBy,
+  poolMatch,
+  taskView,
+} from './read-model.js';
 
 function filters(where: Where, q: TaskQuery) {
   if (q.instanceId) where.add('x.instance_id = ?', q.instanceId);
   if (q.assignee) where.add('x.assignee = ?', q.assignee);
-  if (q.status) where.add('x.status = any(array(select jsonb_array_elements_text(?::jsonb)))', JSON.stringify(q.status.split(',').map((s) => s.trim()).filter(Boolean)));
+  if (q.status)
+    where.add(
+      'x.status = any(array(select jsonb_array_elements_text(?::jsonb)))',
+      JSON.stringify(
+        q.status
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    );
   if (q.processKey) where.add('x.process_key = ?', q.processKey);
   if (q.dueBefore) where.add('x.due_date <= ?', q.dueBefore);
   if (q.dueAfter) where.add('x.due_date >= ?', q.dueAfter);
   return where;
 }
 
-const seesAll = (principal: Principal) => holds(principal.permissions, Permissions.MONITOR, Permissions.INSTANCE_MANAGE, Permissions.ADMIN);
+const seesAll = (principal: Principal) =>
+  holds(principal.permissions, Permissions.MONITOR, Permissions.INSTANCE_MANAGE, Permissions.ADMIN);
 
 /**
  * Who sees a task without a monitor's permissions: its assignee, owner, the instance's initiator
@@ -62,13 +82,25 @@ export async function listTasks(deps: AppDeps, principal: Principal, q: TaskQuer
           return Number(row?.n ?? 0);
         }
       : { sql: `select count(*) from ${table} x ${where}`, params: where.params };
-    return pagedBy(em, count, { sql: `select * from ${table} x ${where} order by ${ORDER} limit ? offset ?`, params: [...where.params, ...limit] }, q, taskView);
+    return pagedBy(
+      em,
+      count,
+      {
+        sql: `select * from ${table} x ${where} order by ${ORDER} limit ? offset ?`,
+        params: [...where.params, ...limit],
+      },
+      q,
+      taskView,
+    );
   }
   const branches = visibilityBranches(principal);
   const cut = q.page * q.pageSize;
   const ids = (withLimit: boolean) =>
     branches
-      .map((b) => `(select x.id, x.create_time from ${table} x ${where} and ${b.sql}${withLimit ? ` order by ${ORDER} limit ${cut}` : ''})`)
+      .map(
+        (b) =>
+          `(select x.id, x.create_time from ${table} x ${where} and ${b.sql}${withLimit ? ` order by ${ORDER} limit ${cut}` : ''})`,
+      )
       .join(' union ');
   const idParams = branches.flatMap((b) => [...where.params, ...b.params]);
   return pagedBy(
@@ -90,7 +122,8 @@ export async function getTask(deps: AppDeps, principal: Principal, id: string, o
   if (opts.archivedOnly && !row.archived) throw new AppError('NOT_FOUND', `No historical task ${id}`);
   if (!seesAll(principal)) {
     const actor = actorOf(principal);
-    if (!(await isParticipant(em, principal.tenantId, row.instance_id, actor))) throw new AppError('NOT_FOUND', `No task ${id}`);
+    if (!(await isParticipant(em, principal.tenantId, row.instance_id, actor)))
+      throw new AppError('NOT_FOUND', `No task ${id}`);
   }
   return row;
 }
@@ -107,15 +140,28 @@ export async function taskAction(
   const em = deps.orm.em.fork();
   const row = await actionableTask(deps, em, principal, taskId);
   const actor = actorOf(principal);
-  const result = await runUpdate(deps.temporal, principal.tenantId, row.instance_id, def, { ...body, actor, taskId }, idempotencyKey);
+  const result = await runUpdate(
+    deps.temporal,
+    principal.tenantId,
+    row.instance_id,
+    def,
+    { ...body, actor, taskId },
+    idempotencyKey,
+  );
   // The task and its instance after the action, in one read (either may have moved to the archive).
   const [after] = await em.execute(
     `select t.*, i.status as instance_status from ${ALL_TASKS} t join ${ALL_INSTANCES} i on i.id = t.instance_id where t.tenant_id = ? and t.id = ? and not t.deleted`,
     [principal.tenantId, taskId],
   );
   const task = after ?? row;
-  const instanceStatus = after ? (after.instance_status as string) : ((await findInstanceRow(em, principal.tenantId, row.instance_id)).status as string);
-  return { task: taskView(task), instance: { id: row.instance_id as string, status: instanceStatus }, ...(result.removed ? { removed: result.removed, kept: result.kept } : {}) };
+  const instanceStatus = after
+    ? (after.instance_status as string)
+    : ((await findInstanceRow(em, principal.tenantId, row.instance_id)).status as string);
+  return {
+    task: taskView(task),
+    instance: { id: row.instance_id as string, status: instanceStatus },
+    ...(result.removed ? { removed: result.removed, kept: result.kept } : {}),
+  };
 }
 
 /**
@@ -125,7 +171,10 @@ export async function taskAction(
  * 404 for what the caller may not see, 409 for a task whose instance has ended.
  */
 async function actionableTask(deps: AppDeps, em: EntityManager, principal: Principal, taskId: string) {
-  const [row] = await em.execute(`select *, false as archived from tasks where tenant_id = ? and id = ? and not deleted`, [principal.tenantId, taskId]);
+  const [row] = await em.execute(
+    `select *, false as archived from tasks where tenant_id = ? and id = ? and not deleted`,
+    [principal.tenantId, taskId],
+  );
   if (!row) {
     const found = await getTask(deps, principal, taskId);
     if (found.archived) throw new AppError('INVALID_STATE', 'The instance of this task has ended');
@@ -135,8 +184,13 @@ async function actionableTask(deps: AppDeps, em: EntityManager, principal: Princ
   const actor = actorOf(principal);
   const c = row.candidates ?? {};
   const named =
-    row.assignee === actor.userId || row.owner === actor.userId || row.initiator_id === actor.userId ||
-    (c.userIds ?? []).includes(actor.userId) || (c.roleIds ?? []).some((r: string) => actor.roles.includes(r)) || (c.deptIds ?? []).includes(actor.deptId ?? '');
-  if (!named && !(await isParticipant(em, principal.tenantId, row.instance_id, actor))) throw new AppError('NOT_FOUND', `No task ${taskId}`);
+    row.assignee === actor.userId ||
+    row.owner === actor.userId ||
+    row.initiator_id === actor.userId ||
+    (c.userIds ?? []).includes(actor.userId) ||
+    (c.roleIds ?? []).some((r: string) => actor.roles.includes(r)) ||
+    (c.deptIds ?? []).includes(actor.deptId ?? '');
+  if (!named && !(await isParticipant(em, principal.tenantId, row.instance_id, actor)))
+    throw new AppError('NOT_FOUND', `No task ${taskId}`);
   return row;
 }

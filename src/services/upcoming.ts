@@ -14,12 +14,21 @@ export interface UpcomingEntry {
 
 const ENDED = ['completed', 'rejected', 'terminated'];
 
-export async function predictUpcoming(em: EntityManager, tenantId: string, row: any, def: { dsl: ProcessDocument } | null): Promise<UpcomingEntry[]> {
+export async function predictUpcoming(
+  em: EntityManager,
+  tenantId: string,
+  row: any,
+  def: { dsl: ProcessDocument } | null,
+): Promise<UpcomingEntry[]> {
   if (ENDED.includes(row.status)) return [];
   const doc = def?.dsl;
   if (!doc) return [];
   const first = doc.metadata.nodes[doc.metadata.firstNodeIndex ?? 0]?.id;
-  const current: string[] = row.current_nodes?.length ? row.current_nodes : row.status === 'draft' && first ? [first] : [];
+  const current: string[] = row.current_nodes?.length
+    ? row.current_nodes
+    : row.status === 'draft' && first
+      ? [first]
+      : [];
   if (!current.length) return [];
   const out: UpcomingEntry[] = [];
   const currentIds = new Set(current);
@@ -27,17 +36,36 @@ export async function predictUpcoming(em: EntityManager, tenantId: string, row: 
   const resolvedBy = new Map<string, ReturnType<typeof resolveApprovers>>();
   for (const { node, undecided } of approvalNodesAhead(doc, current)) {
     if (currentIds.has(node.id)) continue;
-    const approver = ((node.configuration ?? {}) as { approver?: { type: string; userIds?: string[]; roleIds?: string[]; deptIds?: string[]; levels?: number; expression?: string } }).approver ?? { type: 'user' };
+    const approver = (
+      (node.configuration ?? {}) as {
+        approver?: {
+          type: string;
+          userIds?: string[];
+          roleIds?: string[];
+          deptIds?: string[];
+          levels?: number;
+          expression?: string;
+        };
+      }
+    ).approver ?? { type: 'user' };
     let approvers: string[] = [];
     let candidates = { roleIds: [] as string[], deptIds: [] as string[] };
     if (approver.type === 'initiatorSelect') {
       const picked = /^\$\{msg\.([A-Za-z0-9_]+)\}$/.exec(approver.expression ?? '')?.[1];
       const value = picked ? row.variables?.[picked] : undefined;
-      approvers = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(',').map((s) => s.trim()) : [];
+      approvers = Array.isArray(value)
+        ? value.map(String)
+        : typeof value === 'string'
+          ? value.split(',').map((s) => s.trim())
+          : [];
     } else {
       const key = JSON.stringify(approver);
       let pending = resolvedBy.get(key);
-      if (!pending) resolvedBy.set(key, (pending = resolveApprovers(em, { tenantId, initiatorId: row.initiator_id, approver }, { lean: true })));
+      if (!pending)
+        resolvedBy.set(
+          key,
+          (pending = resolveApprovers(em, { tenantId, initiatorId: row.initiator_id, approver }, { lean: true })),
+        );
       const resolved = await pending;
       approvers = resolved.users.map((u) => u.userId);
       if (resolved.pool) candidates = { roleIds: resolved.pool.roleIds, deptIds: resolved.pool.deptIds };
