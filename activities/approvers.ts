@@ -46,6 +46,15 @@ async function poolMembers(em: EntityManager, tenantId: string, pool: Candidates
   return rows.map((r) => r.id);
 }
 
+async function users(em: EntityManager, tenantId: string, ids: string[]): Promise<Map<string, UserRow>> {
+  if (!ids.length) return new Map();
+  const rows = await em.execute<UserRow[]>(
+    `select id, manager_id, dept_id, active from users where tenant_id = ? and id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
+    [tenantId, JSON.stringify(ids)],
+  );
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
 async function deptLeader(em: EntityManager, tenantId: string, deptId: string | null): Promise<string | null> {
   if (!deptId) return null;
   const rows = await em.execute<{ leader_id: string | null }[]>(
@@ -61,8 +70,20 @@ export function createApproverActivities(deps: ActivityDeps) {
   };
 }
 
-/** Also used by the server for the "upcoming" prediction. */
-export async function resolveApprovers(em: EntityManager, input: ApproverInput): Promise<ResolvedApprovers> {
+/**
+ * Also used by the server for the "upcoming" prediction (`lean`: without the fallbacks — tenant
+ * admins, department leader — which only the workflow uses).
+ *
+ * The fallbacks are looked up only when the workflow can use them: `admins` (the empty-approver
+ * policy) when no pool member or no approver other than the initiator was found, the
+ * department leader (selfApproval delegateToDeptManager) when the initiator is among the
+ * approvers. Otherwise they answer empty, which the workflow never reads.
+ */
+export async function resolveApprovers(
+  em: EntityManager,
+  input: ApproverInput,
+  opts: { lean?: boolean } = {},
+): Promise<ResolvedApprovers> {
   const { tenantId, initiatorId, approver } = input;
   const initiator = await user(em, tenantId, initiatorId);
   const out: ResolvedApprovers = {
@@ -71,14 +92,10 @@ export async function resolveApprovers(em: EntityManager, input: ApproverInput):
     poolSize: 0,
     poolMembers: [],
     poolReason: null,
-    admins: await tenantAdmins(em, tenantId),
+    admins: [],
     managers: { [initiatorId]: initiator?.manager_id ?? null },
-    deptLeaders: { [initiatorId]: await deptLeader(em, tenantId, initiator?.dept_id ?? null) },
+    deptLeaders: { [initiatorId]: null },
     problem: null,
-  };
-  const activeUser = async (id: string) => {
-    const u = await user(em, tenantId, id);
-    return u && u.active ? u : null;
   };
 
   switch (approver.type) {
@@ -86,8 +103,10 @@ export async function resolveApprovers(em: EntityManager, input: ApproverInput):
     case 'initiatorSelect': {
       const rule = approver.type === 'user' ? 'user: listed in userIds' : 'initiatorSelect: chosen by the initiator';
       const missing: string[] = [];
-      for (const id of approver.userIds ?? []) {
-        if (await activeUser(id)) out.users.push({ userId: id, reason: rule });
+      const listed = approver.userIds ?? [];
+      const found = await users(em, tenantId, listed);
+      for (const id of listed) {
+        if (found.get(id)?.active) out.users.push({ userId: id, reason: rule });
         else missing.push(id);
       }
       if (missing.length) out.problem = `not active users: ${missing.join(', ')}`;
@@ -131,5 +150,14 @@ export async function resolveApprovers(em: EntityManager, input: ApproverInput):
     default:
       throw ApplicationFailure.nonRetryable(`unknown approver type ${approver.type}`, 'VALIDATION_FAILED');
   }
+  if (opts.lean) return out;
+  const initiatorListed = out.users.some((u) => u.userId === initiatorId);
+  const mayBeEmpty = out.pool ? out.poolSize === 0 : out.users.every((u) => u.userId === initiatorId);
+  const [admins, leader] = await Promise.all([
+    mayBeEmpty ? tenantAdmins(em, tenantId) : [],
+    initiatorListed ? deptLeader(em, tenantId, initiator?.dept_id ?? null) : null,
+  ]);
+  out.admins = admins;
+  out.deptLeaders = { [initiatorId]: leader };
   return out;
 }

@@ -39,96 +39,121 @@ async function upsertInstance(em: EntityManager, s: ProjectionSnapshot) {
   );
 }
 
+/** Rows as a jsonb array for jsonb_to_recordset; jsonb values travel as their JSON text and are cast back like a `?::jsonb` parameter. */
+const rows = (list: unknown[]) => JSON.stringify(list);
+
+/** One statement for every task of the snapshot; each row still only moves forward (seq). */
 async function upsertTasks(em: EntityManager, s: ProjectionSnapshot) {
+  if (!s.tasks.length) return;
   const i = s.instance;
+  // One row per id (the highest seq): an upsert may not touch a row twice in one statement.
+  const byId = new Map<string, (typeof s.tasks)[number]>();
   for (const t of s.tasks) {
-    await em.execute(
-      `insert into tasks (id, tenant_id, instance_id, process_key, process_name, business_key, initiator_id, activity_id, name, kind,
-         assignee, candidates, status, result, parent_task_id, owner, added_by, due_date, create_time, end_time, comment, variables,
-         form_permissions, action_permissions, seq)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?)
-       on conflict (id) do update set
-         assignee = excluded.assignee, candidates = excluded.candidates, status = excluded.status, result = excluded.result,
-         owner = excluded.owner, due_date = excluded.due_date, end_time = excluded.end_time, comment = excluded.comment,
-         variables = excluded.variables, seq = excluded.seq
-       where tasks.seq < excluded.seq`,
-      [
-        t.id,
-        i.tenantId,
-        i.id,
-        i.processKey,
-        i.processName,
-        i.businessKey,
-        i.initiatorId,
-        t.activityId,
-        t.name,
-        t.kind,
-        t.assignee,
-        j(t.candidates),
-        t.status,
-        t.result,
-        t.parentTaskId,
-        t.owner,
-        t.addedBy,
-        t.dueDate,
-        t.createTime,
-        t.endTime,
-        t.comment,
-        j(t.variables),
-        j(s.formPermissions[t.id]),
-        j(s.actionPermissions[t.id]),
-        t.seq,
-      ],
-    );
+    const seen = byId.get(t.id);
+    if (!seen || Number(seen.seq) < Number(t.seq)) byId.set(t.id, t);
   }
+  const list = [...byId.values()].map((t) => ({
+    id: t.id,
+    activity_id: t.activityId,
+    name: t.name,
+    kind: t.kind,
+    assignee: t.assignee,
+    candidates: j(t.candidates),
+    status: t.status,
+    result: t.result,
+    parent_task_id: t.parentTaskId,
+    owner: t.owner,
+    added_by: t.addedBy,
+    due_date: t.dueDate,
+    create_time: t.createTime,
+    end_time: t.endTime,
+    comment: t.comment,
+    variables: j(t.variables),
+    form_permissions: j(s.formPermissions[t.id]),
+    action_permissions: j(s.actionPermissions[t.id]),
+    seq: t.seq,
+  }));
+  await em.execute(
+    `insert into tasks (id, tenant_id, instance_id, process_key, process_name, business_key, initiator_id, activity_id, name, kind,
+       assignee, candidates, status, result, parent_task_id, owner, added_by, due_date, create_time, end_time, comment, variables,
+       form_permissions, action_permissions, seq)
+     select r.id, ?, ?, ?, ?, ?, ?, r.activity_id, r.name, r.kind, r.assignee, r.candidates::jsonb, r.status, r.result, r.parent_task_id,
+       r.owner, r.added_by, r.due_date::timestamptz, r.create_time::timestamptz, r.end_time::timestamptz, r.comment, r.variables::jsonb,
+       r.form_permissions::jsonb, r.action_permissions::jsonb, r.seq::bigint
+     from jsonb_to_recordset(?::jsonb) as r(id text, activity_id text, name text, kind text, assignee text, candidates text, status text,
+       result text, parent_task_id text, owner text, added_by text, due_date text, create_time text, end_time text, comment text,
+       variables text, form_permissions text, action_permissions text, seq text)
+     on conflict (id) do update set
+       assignee = excluded.assignee, candidates = excluded.candidates, status = excluded.status, result = excluded.result,
+       owner = excluded.owner, due_date = excluded.due_date, end_time = excluded.end_time, comment = excluded.comment,
+       variables = excluded.variables, seq = excluded.seq
+     where tasks.seq < excluded.seq`,
+    [i.tenantId, i.id, i.processKey, i.processName, i.businessKey, i.initiatorId, rows(list)],
+  );
 }
 
+/** Trail, copies and notifications: one insert-if-absent statement each; one statement inserts the notifications and NOTIFYs the new ones. */
 async function appendEvents(em: EntityManager, s: ProjectionSnapshot) {
   const i = s.instance;
-  for (const e of s.trail) {
+  if (s.trail.length) {
+    const list = s.trail.map((e) => ({
+      id: e.id,
+      type: e.type,
+      activity_id: e.activityId,
+      task_id: e.taskId,
+      user_id: e.userId,
+      comment: e.comment,
+      time: e.time,
+      detail: j(e.detail),
+      seq: e.seq,
+    }));
     await em.execute(
       `insert into trail (id, tenant_id, instance_id, type, activity_id, task_id, user_id, comment, time, detail, seq)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?) on conflict (id) do nothing`,
-      [e.id, i.tenantId, i.id, e.type, e.activityId, e.taskId, e.userId, e.comment, e.time, j(e.detail), e.seq],
+       select r.id, ?, ?, r.type, r.activity_id, r.task_id, r.user_id, r.comment, r.time::timestamptz, r.detail::jsonb, r.seq::bigint
+       from jsonb_to_recordset(?::jsonb) as r(id text, type text, activity_id text, task_id text, user_id text, comment text, time text, detail text, seq text)
+       on conflict (id) do nothing`,
+      [i.tenantId, i.id, rows(list)],
     );
   }
-  for (const c of s.cc) {
+  if (s.cc.length) {
     await em.execute(
-      `insert into cc_records (tenant_id, instance_id, activity_id, user_id, cc_time) values (?, ?, ?, ?, ?) on conflict do nothing`,
-      [i.tenantId, i.id, c.activityId, c.userId, c.ccTime],
+      `insert into cc_records (tenant_id, instance_id, activity_id, user_id, cc_time)
+       select ?, ?, r.activity_id, r.user_id, r.cc_time::timestamptz from jsonb_to_recordset(?::jsonb) as r(activity_id text, user_id text, cc_time text)
+       on conflict do nothing`,
+      [i.tenantId, i.id, rows(s.cc.map((c) => ({ activity_id: c.activityId, user_id: c.userId, cc_time: c.ccTime })))],
     );
   }
-  for (const n of s.notifications) {
-    const rows = await em.execute<{ id: string }[]>(
-      `insert into notifications (dedupe_key, tenant_id, user_id, kind, instance_id, task_id, payload)
-       values (?, ?, ?, ?, ?, ?, ?::jsonb) on conflict (dedupe_key) do nothing returning id`,
-      [
-        n.key,
-        i.tenantId,
-        n.userId,
-        n.kind,
-        i.id,
-        n.taskId,
-        j({ ...n.payload, processKey: i.processKey, processName: i.processName, businessKey: i.businessKey }),
-      ],
+  if (s.notifications.length) {
+    const list = s.notifications.map((n) => ({
+      key: n.key,
+      user_id: n.userId,
+      kind: n.kind,
+      task_id: n.taskId,
+      payload: j({ ...n.payload, processKey: i.processKey, processName: i.processName, businessKey: i.businessKey }),
+    }));
+    // Every server replica LISTENs and pushes to its WebSocket clients: one NOTIFY per new row, payload as before, in insertion order.
+    await em.execute(
+      `with ins as (
+         insert into notifications (dedupe_key, tenant_id, user_id, kind, instance_id, task_id, payload)
+         select r.key, ?, r.user_id, r.kind, ?, r.task_id, r.payload::jsonb
+         from rows from (jsonb_to_recordset(?::jsonb) as (key text, user_id text, kind text, task_id text, payload text)) with ordinality as r(key, user_id, kind, task_id, payload, n)
+         order by r.n
+         on conflict (dedupe_key) do nothing returning id, tenant_id, user_id)
+       select pg_notify('notifications', json_build_object('id', id::text, 'tenantId', tenant_id, 'userId', user_id)::text) from ins order by id`,
+      [i.tenantId, i.id, rows(list)],
     );
-    // Every server replica LISTENs and pushes to its WebSocket clients.
-    if (rows.length)
-      await em.execute(`select pg_notify('notifications', ?)`, [
-        JSON.stringify({ id: rows[0].id, tenantId: i.tenantId, userId: n.userId }),
-      ]);
   }
 }
 
+/** The move to the archive in one statement (every part reads the same snapshot: the copies see the rows the deletes remove). */
 async function archive(em: EntityManager, instanceId: string) {
-  await em.execute(`insert into instances_archive select * from instances where id = ? on conflict (id) do nothing`, [
-    instanceId,
-  ]);
-  await em.execute(`insert into tasks_archive select * from tasks where instance_id = ? on conflict (id) do nothing`, [
-    instanceId,
-  ]);
-  await em.execute(`delete from tasks where instance_id = ?`, [instanceId]);
-  await em.execute(`delete from instances where id = ?`, [instanceId]);
+  await em.execute(
+    `with ia as (insert into instances_archive select * from instances where id = ? on conflict (id) do nothing),
+       ta as (insert into tasks_archive select * from tasks where instance_id = ? on conflict (id) do nothing),
+       dt as (delete from tasks where instance_id = ?)
+     delete from instances where id = ?`,
+    [instanceId, instanceId, instanceId, instanceId],
+  );
 }
 
 export function createProjectionActivities(deps: ActivityDeps) {

@@ -8,6 +8,7 @@
 //     for a typical user and a monitor.
 //  Also: instance views of the largest allowed definition (500 nodes).
 // BENCH_N, BENCH_CONCURRENCY size part 1 (defaults 200 and 8); BENCH_SCALE=0 skips part 2;
+// BENCH_ONLY=scale runs part 2 only; BENCH_HOLD=<s> pauses after seeding (database URL printed).
 // BENCH_PROFILE=1 adds a worker --cpu-prof and pg_stat_statements; BENCH_OPEN (default 300) instances
 // are left open to read the worker's memory per 1,000 open instances. Nothing is asserted.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -31,7 +32,6 @@ import {
   type StatementRow,
 } from './profile.js';
 import { sample, seedScale } from './scale.js';
-import { userChain } from '../test/helpers/dsl.js';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const N = env('BENCH_N', env('BENCH_INSTANCES', 200));
@@ -48,6 +48,10 @@ const LIST_CALLS = env('BENCH_LIST_CALLS', 40);
 const DETAIL_CALLS = env('BENCH_DETAIL_CALLS', 50);
 const OPEN_INSTANCES = env('BENCH_OPEN', 300);
 const PROFILE = process.env.BENCH_PROFILE === '1';
+/** BENCH_ONLY=scale: skip part 1 (service vs bare Temporal and the 500-node views), only the read model at scale. */
+const ONLY_SCALE = process.env.BENCH_ONLY === 'scale';
+/** BENCH_HOLD=<s>: after seeding, print the database URL and wait that long (to EXPLAIN by hand) before timing the lists. */
+const HOLD_S = env('BENCH_HOLD', 0);
 const root = path.resolve(import.meta.dirname, '..');
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 const outFile = process.env.BENCH_OUT ?? path.join(root, '.data', `bench-${stamp}.json`);
@@ -302,115 +306,141 @@ try {
   const deployed = await call(base, '/api/v1/workflow/process-definitions/deploy', tokens.admin, { dsl: chain3 });
   const run = `${Date.now().toString(36)}`;
 
-  // ---- 1a. the service over HTTP ----
-  const serviceOne = async (i: number, rec: Recorder | null) => {
-    const started = await timed(rec?.start ?? null, () =>
-      call(base, '/api/v1/workflow/process-instances/start', tokens.alice, {
-        processKey: 'bench_chain3',
-        businessKey: `${run}-${rec ? 'm' : 'w'}-${i}`,
-        variables: {},
-      }),
-    );
-    rec?.ids.push(started.instanceId);
-    for (const user of APPROVERS) {
-      const todo = await timed(rec?.todo ?? null, () =>
-        call(base, '/api/v1/workflow/process-instances/todo?pageSize=50', tokens[user]),
-      );
-      const task = todo.items.find((t: any) => t.instanceId === started.instanceId);
-      if (!task) throw new Error(`${user} has no task of ${started.instanceId}`);
-      await timed(rec?.approve ?? null, () =>
-        call(base, `/api/v1/workflow/tasks/${task.id}/approve`, tokens[user], {}),
-      );
-    }
-  };
-  if (pgStat) await resetPgStatStatements(orm);
-  const servicePids = () => ({ ...stack.pids() });
-  const service = await phase('service', servicePids, serviceOne, (id) => `approval-demo-${id}`, client);
-  if (pgStat) statements.serviceWorkload = await topStatements(orm);
-  report.service = service;
-
-  // Instance views of the largest definition allowed (docs/definitions.md: 500 nodes): a chain of
-  // 498 userTasks between start and end, one instance waiting at the first task.
-  const CHAIN = 498;
-  await call(base, '/api/v1/workflow/process-definitions/deploy', tokens.admin, {
-    dsl: userChain(CHAIN, { id: 'bench_largest', name: 'Largest allowed chain' }),
-  });
-  const largest = await call(base, '/api/v1/workflow/process-instances/start', tokens.alice, {
-    processKey: 'bench_largest',
-    businessKey: 'bench-largest',
-  });
-  const instanceMs: number[] = [];
-  const detailMs: number[] = [];
-  for (let i = 0; i < DETAIL_CALLS; i++) {
-    await timed(instanceMs, () => call(base, `/api/v1/workflow/process-instances/${largest.instanceId}`, tokens.alice));
-    await timed(detailMs, () =>
-      call(base, `/api/v1/workflow/process-instances/${largest.instanceId}/detail`, tokens.alice),
-    );
-  }
-  report.largestDefinition = { nodes: CHAIN + 2, instance: stats(instanceMs), detail: stats(detailMs) };
-
-  // Worker memory with instances left open (waiting at their first task): the worker keeps at most
-  // WORKER_MAX_CACHED_WORKFLOWS of them in its cache, so its resident size stays bounded.
-  const rssBefore = residentMb(stack.pids().worker);
-  const openSeconds = await load(
-    OPEN_INSTANCES,
-    async (i) => {
-      await call(base, '/api/v1/workflow/process-instances/start', tokens.alice, {
-        processKey: 'bench_chain3',
-        businessKey: `${run}-open-${i}`,
-        variables: {},
-      });
-    },
-    null,
-  );
-  const rssAfter = residentMb(stack.pids().worker);
-  report.openInstances = {
-    count: OPEN_INSTANCES,
-    seconds: openSeconds,
-    workerRssMbBefore: rssBefore,
-    workerRssMbAfter: rssAfter,
-    mbPer1000Open: rssBefore !== null && rssAfter !== null ? ((rssAfter - rssBefore) / OPEN_INSTANCES) * 1000 : null,
-  };
-
-  // ---- 1b. the bare-Temporal baseline, same server, its own worker ----
-  const bareQueue = `bench-bare-${process.pid}`;
-  baselineWorker = await startBaselineWorker(stack.temporalAddress, bareQueue);
-  const bareOne = async (i: number, rec: Recorder | null) => {
-    const workflowId = `bare-${run}-${rec ? 'm' : 'w'}-${i}`;
-    await timed(rec?.start ?? null, () =>
-      client.workflow.executeUpdateWithStart(bare.sync, {
-        startWorkflowOperation: new WithStartWorkflowOperation(bare.bareApproval, {
-          workflowId,
-          taskQueue: bareQueue,
-          args: [{ approvers: APPROVERS }],
-          workflowIdConflictPolicy: 'USE_EXISTING',
+  if (!ONLY_SCALE) {
+    // ---- 1a. the service over HTTP ----
+    const serviceOne = async (i: number, rec: Recorder | null) => {
+      const started = await timed(rec?.start ?? null, () =>
+        call(base, '/api/v1/workflow/process-instances/start', tokens.alice, {
+          processKey: 'bench_chain3',
+          businessKey: `${run}-${rec ? 'm' : 'w'}-${i}`,
+          variables: {},
         }),
-        updateId: `start-${workflowId}`,
-      }),
-    );
-    rec?.ids.push(workflowId);
-    const handle = client.workflow.getHandle(workflowId);
-    for (const user of APPROVERS) {
-      const state = await timed(rec?.todo ?? null, () => handle.query(bare.current));
-      if (state.assignee !== user) throw new Error(`${workflowId}: expected ${user}'s turn, found ${state.assignee}`);
-      await timed(rec?.approve ?? null, () =>
-        handle.executeUpdate(bare.approve, { args: [{ taskId: state.taskId!, userId: user }], updateId: randomUUID() }),
+      );
+      rec?.ids.push(started.instanceId);
+      for (const user of APPROVERS) {
+        const todo = await timed(rec?.todo ?? null, () =>
+          call(base, '/api/v1/workflow/process-instances/todo?pageSize=50', tokens[user]),
+        );
+        const task = todo.items.find((t: any) => t.instanceId === started.instanceId);
+        if (!task) throw new Error(`${user} has no task of ${started.instanceId}`);
+        await timed(rec?.approve ?? null, () =>
+          call(base, `/api/v1/workflow/tasks/${task.id}/approve`, tokens[user], {}),
+        );
+      }
+    };
+    if (pgStat) await resetPgStatStatements(orm);
+    const servicePids = () => ({ ...stack.pids() });
+    const service = await phase('service', servicePids, serviceOne, (id) => `approval-demo-${id}`, client);
+    if (pgStat) statements.serviceWorkload = await topStatements(orm);
+    report.service = service;
+
+    // Instance views of the largest definition allowed (docs/definitions.md: 500 nodes): a chain of
+    // 498 userTasks between start and end, one instance waiting at the first task.
+    const CHAIN = 498;
+    const chainNodes: unknown[] = [{ id: 'start', type: 'startTask', name: 'Start' }];
+    const chainConnections: unknown[] = [];
+    for (let i = 0; i < CHAIN; i++) {
+      chainNodes.push({
+        id: `t${i}`,
+        type: 'userTask',
+        name: `Step ${i}`,
+        configuration: { approver: { type: 'user', userIds: ['bob'] } },
+      });
+      chainConnections.push({ fromId: i === 0 ? 'start' : `t${i - 1}`, toId: `t${i}`, type: 'Success' });
+    }
+    chainNodes.push({ id: 'end', type: 'end', name: 'End' });
+    chainConnections.push({ fromId: `t${CHAIN - 1}`, toId: 'end', type: 'Success' });
+    await call(base, '/api/v1/workflow/process-definitions/deploy', tokens.admin, {
+      dsl: {
+        ruleChain: { id: 'bench_largest', name: 'Largest allowed chain' },
+        metadata: { firstNodeIndex: 0, nodes: chainNodes, connections: chainConnections },
+      },
+    });
+    const largest = await call(base, '/api/v1/workflow/process-instances/start', tokens.alice, {
+      processKey: 'bench_largest',
+      businessKey: 'bench-largest',
+    });
+    const instanceMs: number[] = [];
+    const detailMs: number[] = [];
+    for (let i = 0; i < DETAIL_CALLS; i++) {
+      await timed(instanceMs, () =>
+        call(base, `/api/v1/workflow/process-instances/${largest.instanceId}`, tokens.alice),
+      );
+      await timed(detailMs, () =>
+        call(base, `/api/v1/workflow/process-instances/${largest.instanceId}/detail`, tokens.alice),
       );
     }
-  };
-  const barePids = () => ({ ...stack.pids(), worker: baselineWorker!.pid! });
-  const baseline = await phase('bare Temporal', barePids, bareOne, (id) => id, client);
-  report.bare = baseline;
-  await stopChild(baselineWorker);
+    report.largestDefinition = { nodes: CHAIN + 2, instance: stats(instanceMs), detail: stats(detailMs) };
 
-  const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
-  report.ratios = {
-    approveP50: { value: ratio(service.approve.p50, baseline.approve.p50), target: '≤ 1.3' },
-    startP50: { value: ratio(service.start.p50, baseline.start.p50), target: '≤ 1.3' },
-    throughput: { value: ratio(service.perSecond, baseline.perSecond), target: '≥ 0.85' },
-    cpuPerInstance: { value: ratio(service.cpuMsPerInstanceTotal, baseline.cpuMsPerInstanceTotal), target: '≤ 1.25' },
-    historyEvents: { value: ratio(service.history.eventsPerInstance, baseline.history.eventsPerInstance), target: '' },
-  };
+    // Worker memory with instances left open (waiting at their first task): the worker keeps at most
+    // WORKER_MAX_CACHED_WORKFLOWS of them in its cache, so its resident size stays bounded.
+    const rssBefore = residentMb(stack.pids().worker);
+    const openSeconds = await load(
+      OPEN_INSTANCES,
+      async (i) => {
+        await call(base, '/api/v1/workflow/process-instances/start', tokens.alice, {
+          processKey: 'bench_chain3',
+          businessKey: `${run}-open-${i}`,
+          variables: {},
+        });
+      },
+      null,
+    );
+    const rssAfter = residentMb(stack.pids().worker);
+    report.openInstances = {
+      count: OPEN_INSTANCES,
+      seconds: openSeconds,
+      workerRssMbBefore: rssBefore,
+      workerRssMbAfter: rssAfter,
+      mbPer1000Open: rssBefore !== null && rssAfter !== null ? ((rssAfter - rssBefore) / OPEN_INSTANCES) * 1000 : null,
+    };
+
+    // ---- 1b. the bare-Temporal baseline, same server, its own worker ----
+    const bareQueue = `bench-bare-${process.pid}`;
+    baselineWorker = await startBaselineWorker(stack.temporalAddress, bareQueue);
+    const bareOne = async (i: number, rec: Recorder | null) => {
+      const workflowId = `bare-${run}-${rec ? 'm' : 'w'}-${i}`;
+      await timed(rec?.start ?? null, () =>
+        client.workflow.executeUpdateWithStart(bare.sync, {
+          startWorkflowOperation: new WithStartWorkflowOperation(bare.bareApproval, {
+            workflowId,
+            taskQueue: bareQueue,
+            args: [{ approvers: APPROVERS }],
+            workflowIdConflictPolicy: 'USE_EXISTING',
+          }),
+          updateId: `start-${workflowId}`,
+        }),
+      );
+      rec?.ids.push(workflowId);
+      const handle = client.workflow.getHandle(workflowId);
+      for (const user of APPROVERS) {
+        const state = await timed(rec?.todo ?? null, () => handle.query(bare.current));
+        if (state.assignee !== user) throw new Error(`${workflowId}: expected ${user}'s turn, found ${state.assignee}`);
+        await timed(rec?.approve ?? null, () =>
+          handle.executeUpdate(bare.approve, {
+            args: [{ taskId: state.taskId!, userId: user }],
+            updateId: randomUUID(),
+          }),
+        );
+      }
+    };
+    const barePids = () => ({ ...stack.pids(), worker: baselineWorker!.pid! });
+    const baseline = await phase('bare Temporal', barePids, bareOne, (id) => id, client);
+    report.bare = baseline;
+    await stopChild(baselineWorker);
+
+    const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+    report.ratios = {
+      approveP50: { value: ratio(service.approve.p50, baseline.approve.p50), target: '≤ 1.3' },
+      startP50: { value: ratio(service.start.p50, baseline.start.p50), target: '≤ 1.3' },
+      throughput: { value: ratio(service.perSecond, baseline.perSecond), target: '≥ 0.85' },
+      cpuPerInstance: { value: ratio(service.cpuMsPerInstanceTotal, baseline.cpuMsPerInstanceTotal), target: '≤ 1.25' },
+      historyEvents: {
+        value: ratio(service.history.eventsPerInstance, baseline.history.eventsPerInstance),
+        target: '',
+      },
+    };
+  } // part 1
 
   // ---- 2. the read model at scale ----
   if (SCALE) {
@@ -423,6 +453,10 @@ try {
     });
     if (seeded) {
       console.log(`scale: seeded in ${seeded.seconds.toFixed(0)} s; timing the lists`);
+      if (HOLD_S > 0) {
+        console.log(`scale: holding ${HOLD_S} s; database ${stack.databaseUrl}`);
+        await new Promise((r) => setTimeout(r, HOLD_S * 1000));
+      }
       if (pgStat) await resetPgStatStatements(orm);
       const who = { 'typical user': await login(seeded.typicalUser), monitor: await login('admin') };
       const lists: Record<string, string> = {
@@ -457,6 +491,7 @@ try {
         seedSeconds: Math.round(seeded.seconds),
         typicalUser: seeded.typicalUser,
         lists: scale,
+        loadAverageAfter: loadAverage(),
       };
       if (pgStat) {
         statements.scaleLists = await topStatements(orm, 20);
@@ -553,7 +588,7 @@ if (report.largestDefinition) {
 if (report.scale) {
   const sc = report.scale;
   console.log(
-    `\nRead model at scale: ${sc.size.archivedTasks} archived + ${sc.size.runtimeTasks} runtime tasks, ${sc.size.users} users (seeded in ${sc.seedSeconds} s); p50 / p99 ms, up to ${LIST_CALLS} calls each`,
+    `\nRead model at scale: ${sc.size.archivedTasks} archived + ${sc.size.runtimeTasks} runtime tasks, ${sc.size.users} users (seeded in ${sc.seedSeconds} s); p50 / p99 ms, up to ${LIST_CALLS} calls each; load average before ${loadBefore}, after ${sc.loadAverageAfter}`,
   );
   const cell = (v: Stats | string) => (typeof v === 'string' ? v : `${f(v.p50)} / ${f(v.p99)}`);
   let worstList = 0;

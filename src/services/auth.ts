@@ -22,11 +22,34 @@ export async function login(
   return { accessToken, tokenType: 'Bearer' as const, expiresIn: tokens.ttlSeconds };
 }
 
+/**
+ * Principals by (tenant, user), kept `PRINCIPAL_TTL_MS` in this process: authentication is then
+ * no query for most requests. Directory writes through this process clear it at once
+ * (`forgetPrincipals`, called by the authentication middleware after a write to users, roles,
+ * departments or tenants); another replica's change is seen here within the TTL at most, so a
+ * user deactivated elsewhere is refused at most 5 s later (docs/performance.md).
+ */
+export const PRINCIPAL_TTL_MS = 5_000;
+const principals = new Map<string, { principal: Principal; until: number }>();
+const PRINCIPAL_CACHE_SIZE = 10_000;
+/** Bumped by every clear: a load that started before a clear does not store its (maybe stale) answer. */
+let generation = 0;
+
+export function forgetPrincipals() {
+  generation++;
+  principals.clear();
+}
+
 /** Loads who is calling; an unknown or inactive user gets 401 even with a valid token. */
 export async function loadPrincipal(em: EntityManager, tenantId: string, userId: string): Promise<Principal> {
+  const key = `${tenantId}\u0000${userId}`;
+  const now = Date.now();
+  const hit = principals.get(key);
+  if (hit && hit.until > now) return hit.principal;
+  const seen = generation;
   const user = await em.findOne(User, { tenantId, id: userId });
   if (!user || !user.active) throw new AppError('INVALID_TOKEN', 'The token names no active user');
-  return {
+  const principal: Principal = {
     tenantId,
     userId,
     username: user.username,
@@ -34,4 +57,9 @@ export async function loadPrincipal(em: EntityManager, tenantId: string, userId:
     deptId: user.deptId ?? null,
     permissions: await permissionsOf(em, tenantId, user.roles),
   };
+  if (seen === generation) {
+    if (principals.size >= PRINCIPAL_CACHE_SIZE) principals.delete(principals.keys().next().value!);
+    principals.set(key, { principal, until: now + PRINCIPAL_TTL_MS });
+  }
+  return principal;
 }

@@ -19,6 +19,7 @@ import {
   instanceView,
   isParticipant,
   paged,
+  pagedBy,
   processFields,
   taskView,
   todoWhere,
@@ -210,25 +211,26 @@ export async function getInstance(deps: AppDeps, principal: Principal, id: strin
   const em = deps.orm.em.fork();
   const row = await readableInstance(em, principal, id);
   const instance = instanceView(row);
-  return {
-    ...instance,
-    trail: await trailOf(em, id),
-    upcoming: await predictUpcoming(em, principal.tenantId, row, await definitionOf(em, row)),
-  };
+  const [trail, def] = await Promise.all([trailOf(em, id), definitionOf(em, row)]);
+  return { ...instance, trail, upcoming: await predictUpcoming(em, principal.tenantId, row, def) };
 }
 
 export async function getDetail(deps: AppDeps, principal: Principal, id: string) {
   const em = deps.orm.em.fork();
   const row = await readableInstance(em, principal, id);
   const actor = actorOf(principal);
-  const openTasks = await em.execute(`select * from tasks where instance_id = ? and not deleted`, [id]);
-  const def = await definitionOf(em, row);
+  // Independent reads side by side; the definition usually comes from the process's cache.
+  const [openTasks, def, trail] = await Promise.all([
+    em.execute(`select * from tasks where instance_id = ? and not deleted`, [id]),
+    definitionOf(em, row),
+    trailOf(em, id),
+  ]);
   const form = formFor(def, row, actor.userId, openTasks);
   const instance: Instance = instanceView(row);
   if (form?.hidden.length) for (const name of form.hidden) delete instance.variables[name];
   return {
     instance,
-    trail: await trailOf(em, id),
+    trail,
     form: form?.form ?? null,
     permissions: allowedActions(def, row, actor, principal, openTasks),
     upcoming: await predictUpcoming(em, principal.tenantId, row, def),
@@ -290,19 +292,39 @@ export async function done(deps: AppDeps, principal: Principal, q: ProcessKeyQue
   return paged(em, ALL_TASKS, where, 'x.end_time desc nulls last, x.id', q, taskView);
 }
 
+/**
+ * Copies to the caller, newest first. The page is cut from cc_records alone (index cc_user) and
+ * only its rows are joined to their instance; a copy whose instance is gone is left out, as the
+ * join did before.
+ */
 export async function ccList(deps: AppDeps, principal: Principal, q: PageOpts & { read?: boolean }) {
   const em = deps.orm.em.fork();
   const where = new Where().add('x.tenant_id = ?', principal.tenantId).add('x.user_id = ?', principal.userId);
   if (q.read !== undefined) where.add('x.read = ?', q.read);
-  const from = `(select c.*, i.process_key, i.process_name, i.business_key, i.initiator_id, i.status from cc_records c join ${ALL_INSTANCES} i on i.id = c.instance_id)`;
-  return paged(em, from, where, 'x.cc_time desc, x.instance_id', q, (r) => ({
-    instanceId: r.instance_id as string,
-    ...processFields(r),
-    activityId: r.activity_id as string,
-    status: r.status as string,
-    ccTime: new Date(r.cc_time).toISOString(),
-    read: r.read as boolean,
-  }));
+  where.add(
+    `(exists (select 1 from instances i where i.id = x.instance_id) or exists (select 1 from instances_archive i where i.id = x.instance_id))`,
+  );
+  return pagedBy(
+    em,
+    { sql: `select count(*) from cc_records x ${where}`, params: where.params },
+    {
+      sql: `select x.*, i.process_key, i.process_name, i.business_key, i.initiator_id, i.status
+        from (select * from cc_records x ${where} order by x.cc_time desc, x.instance_id limit ? offset ?) x
+        cross join lateral (select process_key, process_name, business_key, initiator_id, status from instances where id = x.instance_id
+          union all select process_key, process_name, business_key, initiator_id, status from instances_archive where id = x.instance_id limit 1) i
+        order by x.cc_time desc, x.instance_id`,
+      params: [...where.params, q.pageSize, (q.page - 1) * q.pageSize],
+    },
+    q,
+    (r) => ({
+      instanceId: r.instance_id as string,
+      ...processFields(r),
+      activityId: r.activity_id as string,
+      status: r.status as string,
+      ccTime: new Date(r.cc_time).toISOString(),
+      read: r.read as boolean,
+    }),
+  );
 }
 
 // ---------- variables ----------

@@ -94,16 +94,49 @@ export async function paged<T>(
   opts: PageOpts,
   view: (r: any) => T,
 ): Promise<Page<T>> {
-  const [{ count }] = await em.execute<Array<{ count: string }>>(
-    `select count(*) from ${from} x ${where}`,
-    where.params,
+  return pagedBy(
+    em,
+    { sql: `select count(*) from ${from} x ${where}`, params: where.params },
+    {
+      sql: `select * from ${from} x ${where} order by ${order} limit ? offset ?`,
+      params: [...where.params, opts.pageSize, (opts.page - 1) * opts.pageSize],
+    },
+    opts,
+    view,
   );
-  const rows = await em.execute(`select * from ${from} x ${where} order by ${order} limit ? offset ?`, [
-    ...where.params,
-    opts.pageSize,
-    (opts.page - 1) * opts.pageSize,
-  ]);
-  return { items: rows.map(view), total: Number(count), page: opts.page, pageSize: opts.pageSize };
+}
+
+/** A page from its own count and page statements (each answering `count` / the rows), run side by side. */
+export async function pagedBy<T>(
+  em: EntityManager,
+  countQuery: { sql: string; params: unknown[] } | (() => Promise<number>),
+  pageQuery: { sql: string; params: unknown[] },
+  opts: PageOpts,
+  view: (r: any) => T,
+): Promise<Page<T>> {
+  const total =
+    typeof countQuery === 'function'
+      ? countQuery()
+      : em.execute<Array<{ count: string }>>(countQuery.sql, countQuery.params).then((r) => Number(r[0]?.count ?? 0));
+  const [count, rows] = await Promise.all([total, em.execute(pageQuery.sql, pageQuery.params)]);
+  return { items: rows.map(view), total: count, page: opts.page, pageSize: opts.pageSize };
+}
+
+/**
+ * Pool membership of `col` (a task's candidates) as containment tests, one per user id, role and
+ * department, OR'ed — the same answer as jsonb_exists on each array, but able to use the
+ * `*_candidates_path` GIN indexes. A null department matches `""` as before.
+ */
+export function poolMatch(
+  col: string,
+  user: { userId: string; roles: string[]; deptId: string | null },
+): { sql: string; params: string[] } {
+  const tests = [
+    JSON.stringify({ userIds: [user.userId] }),
+    ...user.roles.map((r) => JSON.stringify({ roleIds: [r] })),
+    JSON.stringify({ deptIds: [user.deptId ?? ''] }),
+  ];
+  return { sql: `(${tests.map(() => `${col} @> ?::jsonb`).join(' or ')})`, params: tests };
 }
 
 export async function findInstanceRow(em: EntityManager, tenantId: string, id: string): Promise<any> {
@@ -115,16 +148,33 @@ export async function findInstanceRow(em: EntityManager, tenantId: string, id: s
   return rows[0];
 }
 
+/**
+ * Definitions by id, kept in this process. A published definition's DSL and form never change
+ * (only drafts are edited, and a definition with instances cannot be deleted), and instances
+ * only run published ones, so entries need no invalidation; drafts are not kept. Bounded: the
+ * oldest entry leaves when full.
+ */
+const definitions = new Map<string, { dsl: any; form: any }>();
+const DEFINITION_CACHE_SIZE = 256;
+
 /** The DSL snapshot and form an instance runs (null when its definition was deleted). */
 export async function definitionOf(
   em: EntityManager,
   row: { definition_id: string },
 ): Promise<{ dsl: any; form: any } | null> {
-  const rows = await em.execute<Array<{ dsl: any; form: any }>>(
-    `select dsl, form from process_definitions where id = ?`,
+  const cached = definitions.get(row.definition_id);
+  if (cached) return cached;
+  const rows = await em.execute<Array<{ dsl: any; form: any; status: string }>>(
+    `select dsl, form, status from process_definitions where id = ?`,
     [row.definition_id],
   );
-  return rows[0] ?? null;
+  if (!rows[0]) return null;
+  const def = { dsl: rows[0].dsl, form: rows[0].form };
+  if (rows[0].status !== 'draft') {
+    if (definitions.size >= DEFINITION_CACHE_SIZE) definitions.delete(definitions.keys().next().value!);
+    definitions.set(row.definition_id, def);
+  }
+  return def;
 }
 
 export async function findTaskRow(em: EntityManager, tenantId: string, id: string): Promise<any> {
@@ -175,15 +225,13 @@ export async function isParticipant(
 
 /** Open tasks the user works on now, or may claim. */
 export function todoWhere(tenantId: string, user: { userId: string; roles: string[]; deptId: string | null }) {
+  const pool = poolMatch('x.candidates', user);
   return new Where()
     .add('x.tenant_id = ?', tenantId)
     .add('not x.deleted')
     .add(
-      `((x.status = 'active' and x.assignee = ?) or (x.status = 'pending' and (jsonb_exists(x.candidates->'userIds', ?)
-        or jsonb_exists_any(x.candidates->'roleIds', array(select jsonb_array_elements_text(?::jsonb))) or jsonb_exists(x.candidates->'deptIds', coalesce(?, '')))))`,
+      `((x.status = 'active' and x.assignee = ?) or (x.status = 'pending' and ${pool.sql}))`,
       user.userId,
-      user.userId,
-      JSON.stringify(user.roles),
-      user.deptId,
+      ...pool.params,
     );
 }

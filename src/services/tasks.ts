@@ -7,7 +7,18 @@ import type { TaskRef } from '../../workflows/messages.js';
 import type { TaskQuery } from '../shapes.js';
 import { actorOf, runUpdate } from './engine-client.js';
 import { holds, Permissions } from './permissions.js';
-import { ALL_TASKS, Where, findInstanceRow, findTaskRow, isParticipant, paged, taskView } from './read-model.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  ALL_INSTANCES,
+  ALL_TASKS,
+  Where,
+  findInstanceRow,
+  findTaskRow,
+  isParticipant,
+  pagedBy,
+  poolMatch,
+  taskView,
+} from './read-model.js';
 
 function filters(where: Where, q: TaskQuery) {
   if (q.instanceId) where.add('x.instance_id = ?', q.instanceId);
@@ -28,27 +39,80 @@ function filters(where: Where, q: TaskQuery) {
   return where;
 }
 
-/** Monitors see every task of the tenant; others the tasks of instances they take part in. */
-async function visibility(deps: AppDeps, principal: Principal, where: Where) {
-  if (holds(principal.permissions, Permissions.MONITOR, Permissions.INSTANCE_MANAGE, Permissions.ADMIN)) return;
+const seesAll = (principal: Principal) =>
+  holds(principal.permissions, Permissions.MONITOR, Permissions.INSTANCE_MANAGE, Permissions.ADMIN);
+
+/**
+ * Who sees a task without a monitor's permissions: its assignee, owner, the instance's initiator
+ * and the pool's members. One condition per branch, so each can use its own index
+ * (`*_assignee_time`, `*_owner_time`, `*_initiator_time`, `*_candidates_path`).
+ */
+function visibilityBranches(principal: Principal): Array<{ sql: string; params: unknown[] }> {
   const actor = actorOf(principal);
-  where.add(
-    `(x.assignee = ? or x.owner = ? or x.initiator_id = ? or jsonb_exists(x.candidates->'userIds', ?)
-      or jsonb_exists_any(x.candidates->'roleIds', array(select jsonb_array_elements_text(?::jsonb))) or jsonb_exists(x.candidates->'deptIds', coalesce(?, '')))`,
-    actor.userId,
-    actor.userId,
-    actor.userId,
-    actor.userId,
-    JSON.stringify(actor.roles),
-    actor.deptId,
-  );
+  const pool = poolMatch('x.candidates', actor);
+  return [
+    { sql: 'x.assignee = ?', params: [actor.userId] },
+    { sql: 'x.owner = ?', params: [actor.userId] },
+    { sql: 'x.initiator_id = ?', params: [actor.userId] },
+    pool,
+  ];
 }
 
+const ORDER = 'x.create_time desc, x.id';
+
+/**
+ * Tasks newest first. Monitors: the tenant's tasks (the unfiltered archive count comes from
+ * tasks_archive_counts). Others: the union of the visibility branches, each ordered and cut at
+ * page × pageSize before the merge, so no branch reads more than the page needs; the total
+ * counts the union of the branches' ids (each an index scan).
+ */
 export async function listTasks(deps: AppDeps, principal: Principal, q: TaskQuery, from: 'all' | 'archive' = 'all') {
+  const em = deps.orm.em.fork();
   const where = filters(new Where().add('x.tenant_id = ?', principal.tenantId).add('not x.deleted'), q);
-  await visibility(deps, principal, where);
   const table = from === 'archive' ? `(select *, true as archived from tasks_archive)` : ALL_TASKS;
-  return paged(deps.orm.em.fork(), table, where, 'x.create_time desc, x.id', q, taskView);
+  const limit = [q.pageSize, (q.page - 1) * q.pageSize];
+  if (seesAll(principal)) {
+    const unfiltered = where.parts.length === 2;
+    const count = unfiltered
+      ? async () => {
+          const [row] = await em.execute<Array<{ n: string }>>(
+            `select coalesce((select n from tasks_archive_counts where tenant_id = ?), 0)${from === 'all' ? ' + (select count(*) from tasks x where x.tenant_id = ? and not x.deleted)' : ''} as n`,
+            from === 'all' ? [principal.tenantId, principal.tenantId] : [principal.tenantId],
+          );
+          return Number(row?.n ?? 0);
+        }
+      : { sql: `select count(*) from ${table} x ${where}`, params: where.params };
+    return pagedBy(
+      em,
+      count,
+      {
+        sql: `select * from ${table} x ${where} order by ${ORDER} limit ? offset ?`,
+        params: [...where.params, ...limit],
+      },
+      q,
+      taskView,
+    );
+  }
+  const branches = visibilityBranches(principal);
+  const cut = q.page * q.pageSize;
+  const ids = (withLimit: boolean) =>
+    branches
+      .map(
+        (b) =>
+          `(select x.id, x.create_time from ${table} x ${where} and ${b.sql}${withLimit ? ` order by ${ORDER} limit ${cut}` : ''})`,
+      )
+      .join(' union ');
+  const idParams = branches.flatMap((b) => [...where.params, ...b.params]);
+  return pagedBy(
+    em,
+    { sql: `select count(*) from (${ids(false)}) v`, params: idParams },
+    {
+      sql: `select x.* from ${table} x where x.tenant_id = ? and x.id in (select v.id from (${ids(true)}) v order by v.create_time desc, v.id limit ? offset ?) order by ${ORDER}`,
+      params: [principal.tenantId, ...idParams, ...limit],
+    },
+    q,
+    taskView,
+  );
 }
 
 /** A task the caller may see (404 otherwise, also for other tenants). */
@@ -56,7 +120,7 @@ export async function getTask(deps: AppDeps, principal: Principal, id: string, o
   const em = deps.orm.em.fork();
   const row = await findTaskRow(em, principal.tenantId, id);
   if (opts.archivedOnly && !row.archived) throw new AppError('NOT_FOUND', `No historical task ${id}`);
-  if (!holds(principal.permissions, Permissions.MONITOR, Permissions.INSTANCE_MANAGE, Permissions.ADMIN)) {
+  if (!seesAll(principal)) {
     const actor = actorOf(principal);
     if (!(await isParticipant(em, principal.tenantId, row.instance_id, actor)))
       throw new AppError('NOT_FOUND', `No task ${id}`);
@@ -74,8 +138,7 @@ export async function taskAction<A extends TaskRef>(
   idempotencyKey?: string,
 ) {
   const em = deps.orm.em.fork();
-  const row = await getTask(deps, principal, taskId);
-  if (row.archived) throw new AppError('INVALID_STATE', 'The instance of this task has ended');
+  const row = await actionableTask(deps, em, principal, taskId);
   const actor = actorOf(principal);
   const result = await runUpdate(
     deps.temporal,
@@ -85,11 +148,49 @@ export async function taskAction<A extends TaskRef>(
     { ...body, actor, taskId } as A,
     idempotencyKey,
   );
-  const after = await findTaskRow(em, principal.tenantId, taskId).catch(() => row);
-  const instance = await findInstanceRow(em, principal.tenantId, row.instance_id);
+  // The task and its instance after the action, in one read (either may have moved to the archive).
+  const [after] = await em.execute(
+    `select t.*, i.status as instance_status from ${ALL_TASKS} t join ${ALL_INSTANCES} i on i.id = t.instance_id where t.tenant_id = ? and t.id = ? and not t.deleted`,
+    [principal.tenantId, taskId],
+  );
+  const task = after ?? row;
+  const instanceStatus = after
+    ? (after.instance_status as string)
+    : ((await findInstanceRow(em, principal.tenantId, row.instance_id)).status as string);
   return {
-    task: taskView(after),
-    instance: { id: instance.id as string, status: instance.status as string },
+    task: taskView(task),
+    instance: { id: row.instance_id as string, status: instanceStatus },
     ...(result.removed ? { removed: result.removed, kept: result.kept } : {}),
   };
+}
+
+/**
+ * The open task an action is for: read from the runtime table only, and without the
+ * participant query when the row itself names the caller (assignee, owner, initiator, pool
+ * member). A task not there is looked up as getTask does, so the answers stay the same:
+ * 404 for what the caller may not see, 409 for a task whose instance has ended.
+ */
+async function actionableTask(deps: AppDeps, em: EntityManager, principal: Principal, taskId: string) {
+  const [row] = await em.execute(
+    `select *, false as archived from tasks where tenant_id = ? and id = ? and not deleted`,
+    [principal.tenantId, taskId],
+  );
+  if (!row) {
+    const found = await getTask(deps, principal, taskId);
+    if (found.archived) throw new AppError('INVALID_STATE', 'The instance of this task has ended');
+    return found;
+  }
+  if (seesAll(principal)) return row;
+  const actor = actorOf(principal);
+  const c = row.candidates ?? {};
+  const named =
+    row.assignee === actor.userId ||
+    row.owner === actor.userId ||
+    row.initiator_id === actor.userId ||
+    (c.userIds ?? []).includes(actor.userId) ||
+    (c.roleIds ?? []).some((r: string) => actor.roles.includes(r)) ||
+    (c.deptIds ?? []).includes(actor.deptId ?? '');
+  if (!named && !(await isParticipant(em, principal.tenantId, row.instance_id, actor)))
+    throw new AppError('NOT_FOUND', `No task ${taskId}`);
+  return row;
 }

@@ -62,7 +62,10 @@ export async function predictUpcoming(
       const key = JSON.stringify(approver);
       let pending = resolvedBy.get(key);
       if (!pending)
-        resolvedBy.set(key, (pending = resolveApprovers(em, { tenantId, initiatorId: row.initiator_id, approver })));
+        resolvedBy.set(
+          key,
+          (pending = resolveApprovers(em, { tenantId, initiatorId: row.initiator_id, approver }, { lean: true })),
+        );
       const resolved = await pending;
       approvers = resolved.users.map((u) => u.userId);
       if (resolved.pool) candidates = { roleIds: resolved.pool.roleIds, deptIds: resolved.pool.deptIds };

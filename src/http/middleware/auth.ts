@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { AppError } from '../../errors.js';
-import { loadPrincipal } from '../../services/auth.js';
+import { forgetPrincipals, loadPrincipal } from '../../services/auth.js';
 import { holds } from '../../services/permissions.js';
 import type { AppEnv } from '../context.js';
 
@@ -18,8 +18,16 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   const tenantHeader = c.req.header('X-Tenant-Id');
   if (tenantHeader !== undefined && tenantHeader !== claims.tid) throw new AppError('TENANT_MISMATCH');
   c.set('principal', await loadPrincipal(orm.em.fork(), claims.tid, claims.sub));
-  await next();
+  try {
+    await next();
+  } finally {
+    // A directory write may change who may do what: cached principals go (also on failure: the write may have happened).
+    if (!SAFE_METHODS.has(c.req.method) && DIRECTORY_PATHS.test(c.req.path)) forgetPrincipals();
+  }
 };
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const DIRECTORY_PATHS = /^\/api\/v1\/(users|roles|departments|tenants)(\/|$)/;
 
 /**
  * Route middleware (`defineRoute({ middleware: [requirePermission(...)] })`): 403 unless the
