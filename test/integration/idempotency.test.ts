@@ -1,4 +1,4 @@
-// Idempotency-Key (DESIGN.md §2): validated, scoped to the caller and the request, bound to the body.
+// Idempotency-Key (docs/contract.md, docs/http.md): validated, scoped to the caller and the request, bound to the body.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createDemoLikeTenant } from '../helpers/api.js';
 import { act, deploy, instance, myTask, oneStep, start } from '../helpers/flow.js';

@@ -1,4 +1,4 @@
-// Conflicting actions that arrive together (DESIGN.md §2): N = 20 concurrent claims, approves
+// Conflicting actions that arrive together (docs/contract.md, docs/http.md): N = 20 concurrent claims, approves
 // and transfers on one task, 20 rounds each. Exactly one request wins with a 200 that names the
 // winner; every other request gets 409 (never 500, never 503); the trail, the read model and
 // /detail agree.

@@ -1,4 +1,4 @@
-// Approve modes and thresholds (DSL.md: approveMode, voteRule), approvers from the directory.
+// Approve modes and thresholds (docs/dsl.md: approveMode, voteRule), approvers from the directory.
 import { describe, expect, it } from 'vitest';
 import { useHarness, m } from './support/harness.js';
 import { example, oneStep, users } from './support/dsl.js';
