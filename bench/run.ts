@@ -32,6 +32,7 @@ import {
   type StatementRow,
 } from './profile.js';
 import { sample, seedScale } from './scale.js';
+import { userChain } from '../test/helpers/dsl.js';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const N = env('BENCH_N', env('BENCH_INSTANCES', 200));
@@ -337,24 +338,8 @@ try {
     // Instance views of the largest definition allowed (docs/definitions.md: 500 nodes): a chain of
     // 498 userTasks between start and end, one instance waiting at the first task.
     const CHAIN = 498;
-    const chainNodes: unknown[] = [{ id: 'start', type: 'startTask', name: 'Start' }];
-    const chainConnections: unknown[] = [];
-    for (let i = 0; i < CHAIN; i++) {
-      chainNodes.push({
-        id: `t${i}`,
-        type: 'userTask',
-        name: `Step ${i}`,
-        configuration: { approver: { type: 'user', userIds: ['bob'] } },
-      });
-      chainConnections.push({ fromId: i === 0 ? 'start' : `t${i - 1}`, toId: `t${i}`, type: 'Success' });
-    }
-    chainNodes.push({ id: 'end', type: 'end', name: 'End' });
-    chainConnections.push({ fromId: `t${CHAIN - 1}`, toId: 'end', type: 'Success' });
     await call(base, '/api/v1/workflow/process-definitions/deploy', tokens.admin, {
-      dsl: {
-        ruleChain: { id: 'bench_largest', name: 'Largest allowed chain' },
-        metadata: { firstNodeIndex: 0, nodes: chainNodes, connections: chainConnections },
-      },
+      dsl: userChain(CHAIN, { id: 'bench_largest', name: 'Largest allowed chain' }),
     });
     const largest = await call(base, '/api/v1/workflow/process-instances/start', tokens.alice, {
       processKey: 'bench_largest',
