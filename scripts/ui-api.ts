@@ -1,6 +1,6 @@
 // `npm run ui:api`: writes the OpenAPI 3.1 document of the app object (no server, no database:
 // the document is built from the route schemas alone) and the TypeScript types the console's
-// client uses (ui/src/api/schema.d.ts, committed) with openapi-typescript.
+// client uses (ui/src/api/schema.d.ts, git-ignored: typecheck and lint regenerate it) with openapi-typescript.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
