@@ -60,3 +60,57 @@ export function userChain(tasks: number, ruleChain: Record<string, unknown>) {
 }
 
 export const users = (...userIds: string[]) => ({ approver: { type: 'user', userIds } });
+
+/** A node of any type, named by its id unless `name` is given. */
+export const node = (id: string, type: string, configuration?: Record<string, unknown>, name = id) => ({
+  id,
+  type,
+  name,
+  ...(configuration ? { configuration } : {}),
+});
+export const conn = (fromId: string, toId: string, type = 'Success') => ({ fromId, toId, type });
+/** A userTask for the listed users. */
+export const user = (id: string, userIds: string[], extra: Record<string, unknown> = {}) =>
+  node(id, 'userTask', { ...users(...userIds), ...extra });
+/** A process of these nodes and connections (nothing added): for graphs `processDoc` cannot describe. */
+export const graphDoc = (id: string, nodes: unknown[], connections: unknown[], info: Record<string, unknown> = {}) => ({
+  ruleChain: testChain(id, info, id),
+  metadata: { firstNodeIndex: 0, nodes, connections },
+});
+
+/** Stuck on purpose (the repair tests): a switch with no Default, so amount <= 100 fails. */
+export const pickyProcess = graphDoc(
+  'picky',
+  [
+    node('s', 'startTask'),
+    node('sw', 'switch', { cases: [{ case: 'msg.amount > 100', then: 'big' }] }),
+    user('big', ['carol']),
+    node('end', 'end'),
+  ],
+  [conn('s', 'sw'), conn('sw', 'big', 'big'), conn('big', 'end')],
+);
+
+/** fork → (ta: bob) and (switch → tb: carol) → join → after: dave. With go = false the switch branch fails. */
+export const parallelProcess = graphDoc(
+  'parallel',
+  [
+    node('s', 'startTask'),
+    node('f', 'fork'),
+    user('ta', ['bob']),
+    node('sw', 'switch', { cases: [{ case: 'msg.go == true', then: 'yes' }] }),
+    user('tb', ['carol']),
+    node('j', 'join', { timeout: 0 }),
+    user('after', ['dave']),
+    node('end', 'end'),
+  ],
+  [
+    conn('s', 'f'),
+    conn('f', 'ta'),
+    conn('f', 'sw'),
+    conn('sw', 'tb', 'yes'),
+    conn('ta', 'j'),
+    conn('tb', 'j'),
+    conn('j', 'after'),
+    conn('after', 'end'),
+  ],
+);

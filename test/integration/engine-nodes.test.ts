@@ -3,25 +3,31 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createDemoLikeTenant } from '../helpers/api.js';
 import { act, actOk, deploy, eventually, instance, myTask, start } from '../helpers/flow.js';
+import { conn, graphDoc as doc, node, user } from '../helpers/dsl.js';
 
 let t: Record<string, string>;
 let n = 0;
 const key = () => `n${++n}`;
-const node = (id: string, type: string, configuration?: Record<string, unknown>, name?: string) => ({
-  id,
-  type,
-  name: name ?? id,
-  ...(configuration ? { configuration } : {}),
-});
-const conn = (fromId: string, toId: string, type = 'Success') => ({ fromId, toId, type });
-const user = (id: string, userIds: string[], extra: Record<string, unknown> = {}) =>
-  node(id, 'userTask', { approver: { type: 'user', userIds }, ...extra });
-function doc(id: string, nodes: unknown[], connections: unknown[], info: Record<string, unknown> = {}) {
-  return {
-    ruleChain: { id, name: id, root: true, additionalInfo: { category: 'Test', ...info } },
-    metadata: { firstNodeIndex: 0, nodes, connections },
-  };
+/** A child process: one task for erin. */
+async function deployChild() {
+  const child = key();
+  await deploy(
+    t.admin,
+    doc(
+      child,
+      [node('s', 'startTask'), user('cu', ['erin']), node('end', 'end')],
+      [conn('s', 'cu'), conn('cu', 'end')],
+    ),
+  );
+  return child;
 }
+/** s → subProcess(child) → `next` (bob's) → end. */
+const parentDoc = (id: string, child: string, next: string) =>
+  doc(
+    id,
+    [node('s', 'startTask'), node('sub', 'subProcess', { targetId: child }), user(next, ['bob']), node('end', 'end')],
+    [conn('s', 'sub'), conn('sub', next), conn(next, 'end')],
+  );
 /** One more userTask off a decision: [edge type to it, its node id, its approver]. */
 type Branch = [edge: string, nodeId: string, approver: string];
 /**
@@ -420,28 +426,9 @@ describe('system nodes', () => {
   });
 
   it('subProcess starts the child and continues when it completes', async () => {
-    const child = key();
-    await deploy(
-      t.admin,
-      doc(
-        child,
-        [node('s', 'startTask'), user('cu', ['erin']), node('end', 'end')],
-        [conn('s', 'cu'), conn('cu', 'end')],
-      ),
-    );
+    const child = await deployChild();
     const parent = key();
-    const id = await run(
-      doc(
-        parent,
-        [
-          node('s', 'startTask'),
-          node('sub', 'subProcess', { targetId: child }),
-          user('after', ['bob']),
-          node('end', 'end'),
-        ],
-        [conn('s', 'sub'), conn('sub', 'after'), conn('after', 'end')],
-      ),
-    );
+    const id = await run(parentDoc(parent, child, 'after'));
     const childTask = await eventually(
       async () =>
         (await api('/api/v1/workflow/process-instances/todo', { token: t.erin })).body.data.items.filter(
@@ -460,15 +447,7 @@ describe('system nodes', () => {
 
 describe('sub-process outcomes', () => {
   it('a rejected child takes the Failure edge; without one the parent is terminated with the reason', async () => {
-    const child = key();
-    await deploy(
-      t.admin,
-      doc(
-        child,
-        [node('s', 'startTask'), user('cu', ['erin']), node('end', 'end')],
-        [conn('s', 'cu'), conn('cu', 'end')],
-      ),
-    );
+    const child = await deployChild();
     const withFailure = key();
     const a = await run(
       doc(
@@ -504,18 +483,7 @@ describe('sub-process outcomes', () => {
       (x) => x.some((y) => y.activityId === 'rescue'),
     );
     const bare = key();
-    const b = await run(
-      doc(
-        bare,
-        [
-          node('s', 'startTask'),
-          node('sub', 'subProcess', { targetId: child }),
-          user('ok', ['bob']),
-          node('end', 'end'),
-        ],
-        [conn('s', 'sub'), conn('sub', 'ok'), conn('ok', 'end')],
-      ),
-    );
+    const b = await run(parentDoc(bare, child, 'ok'));
     const [cb] = await childOf(b);
     await actOk(t.erin, cb.id, 'reject');
     const inst = await eventually(

@@ -6,57 +6,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import pg from 'pg';
 import { api, createDemoLikeTenant, createTenant } from '../helpers/api.js';
 import { actOk, deploy, instance, myTask, oneStep, start } from '../helpers/flow.js';
+import { conn, graphDoc as doc, node, parallelProcess, pickyProcess, user } from '../helpers/dsl.js';
 
 const base = '/api/v1/workflow/process-instances';
-const node = (id: string, type: string, configuration?: Record<string, unknown>) => ({
-  id,
-  type,
-  name: id,
-  ...(configuration ? { configuration } : {}),
-});
-const conn = (fromId: string, toId: string, type = 'Success') => ({ fromId, toId, type });
-const user = (id: string, userIds: string[]) => node(id, 'userTask', { approver: { type: 'user', userIds } });
-const doc = (id: string, nodes: unknown[], connections: unknown[]) => ({
-  ruleChain: { id, name: `Process ${id}`, root: true, additionalInfo: { category: 'Test' } },
-  metadata: { firstNodeIndex: 0, nodes, connections },
-});
-
-/** A switch with no Default: amount ≤ 100 matches no case, and the instance fails. */
-const picky = doc(
-  'picky',
-  [
-    node('s', 'startTask'),
-    node('sw', 'switch', { cases: [{ case: 'msg.amount > 100', then: 'big' }] }),
-    user('big', ['carol']),
-    node('end', 'end'),
-  ],
-  [conn('s', 'sw'), conn('sw', 'big', 'big'), conn('big', 'end')],
-);
-
-/** fork → (ta: bob) and (switch → tb: carol) → join → after: dave. With go = false the switch branch fails. */
-const parallel = doc(
-  'parallel',
-  [
-    node('s', 'startTask'),
-    node('f', 'fork'),
-    user('ta', ['bob']),
-    node('sw', 'switch', { cases: [{ case: 'msg.go == true', then: 'yes' }] }),
-    user('tb', ['carol']),
-    node('j', 'join', { timeout: 0 }),
-    user('after', ['dave']),
-    node('end', 'end'),
-  ],
-  [
-    conn('s', 'f'),
-    conn('f', 'ta'),
-    conn('f', 'sw'),
-    conn('sw', 'tb', 'yes'),
-    conn('ta', 'j'),
-    conn('tb', 'j'),
-    conn('j', 'after'),
-    conn('after', 'end'),
-  ],
-);
+const picky = pickyProcess;
+const parallel = parallelProcess;
 
 let t: Record<string, string>;
 let foreign: string;

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrm, type Orm } from '../../src/db/orm.js';
 import { startProductionStack, type ProductionStack } from '../../scripts/production-stack.js';
 import { example } from '../helpers/flow.js';
+import { parallelProcess, pickyProcess } from '../helpers/dsl.js';
 
 let stack: ProductionStack;
 let orm: Orm;
@@ -384,53 +385,7 @@ describe('production topology (compose configuration, real Temporal server)', ()
 
   it("runs the runbook's commands: find an instance, the stuck list, re-drive, force-resume, terminate, replay production histories", async () => {
     const started = Date.now();
-    const node = (id: string, type: string, configuration?: Record<string, unknown>) => ({
-      id,
-      type,
-      name: id,
-      ...(configuration ? { configuration } : {}),
-    });
-    const conn = (fromId: string, toId: string, type = 'Success') => ({ fromId, toId, type });
-    const user = (id: string, userIds: string[]) => node(id, 'userTask', { approver: { type: 'user', userIds } });
-    const doc = (id: string, nodes: unknown[], connections: unknown[]) => ({
-      ruleChain: { id, name: `Process ${id}`, root: true, additionalInfo: { category: 'Test' } },
-      metadata: { firstNodeIndex: 0, nodes, connections },
-    });
-    // A switch with no Default (amount <= 100 fails), and a fork whose switch branch fails with go = false.
-    const picky = doc(
-      'picky',
-      [
-        node('s', 'startTask'),
-        node('sw', 'switch', { cases: [{ case: 'msg.amount > 100', then: 'big' }] }),
-        user('big', ['carol']),
-        node('end', 'end'),
-      ],
-      [conn('s', 'sw'), conn('sw', 'big', 'big'), conn('big', 'end')],
-    );
-    const parallel = doc(
-      'parallel',
-      [
-        node('s', 'startTask'),
-        node('f', 'fork'),
-        user('ta', ['bob']),
-        node('sw', 'switch', { cases: [{ case: 'msg.go == true', then: 'yes' }] }),
-        user('tb', ['carol']),
-        node('j', 'join', { timeout: 0 }),
-        user('after', ['dave']),
-        node('end', 'end'),
-      ],
-      [
-        conn('s', 'f'),
-        conn('f', 'ta'),
-        conn('f', 'sw'),
-        conn('sw', 'tb', 'yes'),
-        conn('ta', 'j'),
-        conn('tb', 'j'),
-        conn('j', 'after'),
-        conn('after', 'end'),
-      ],
-    );
-    for (const dsl of [picky, parallel])
+    for (const dsl of [pickyProcess, parallelProcess])
       await ok('/api/v1/workflow/process-definitions/deploy', { token: tokens.admin, body: { dsl } });
     const statusOf = async (id: string) => (await trailOf(id)).status;
     const until = async (id: string, status: string) => {
