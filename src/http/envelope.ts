@@ -49,7 +49,7 @@ export function jsonBody<T extends z.ZodType>(schema: T) {
   return { required: true, content: { 'application/json': { schema } } };
 }
 
-/** A JSON body a route accepts but does not require: an absent body reads as `{}` (see actionInput). */
+/** A JSON body a route accepts but does not require: an absent body reads as `{}` (see `endpoint` in router.ts). */
 export function optionalBody<T extends z.ZodType>(schema: T) {
   return { required: false, content: { 'application/json': { schema } } };
 }

@@ -1,12 +1,12 @@
 import { OpenAPIHono, createRoute, type RouteConfig } from '@hono/zod-openapi';
-import type { Handler, MiddlewareHandler } from 'hono';
+import type { Context, Handler, MiddlewareHandler } from 'hono';
 import type { z } from '@hono/zod-openapi';
 import type { AppEnv } from './context.js';
 import type { Principal } from '../context.js';
-import type { Page } from '../paging.js';
-import { commonErrors, json, ok, page } from './envelope.js';
+import { commonErrors, json, jsonBody, ok, optionalBody } from './envelope.js';
+import { IdempotencyHeaders, idempotency } from './idempotency.js';
 import { validationHook } from './errors.js';
-import { authenticate } from './middleware/auth.js';
+import { authenticate, requirePermission } from './middleware/auth.js';
 
 /** A Hono app for one resource; `secured` routers authenticate every request. */
 export function createRouter(opts: { secured: boolean } = { secured: true }) {
@@ -44,15 +44,81 @@ export function defineRoute<const R extends RouteConfig>(config: R & { secured?:
   });
 }
 
-/** A monitoring-style GET: one page of `row`s for the caller, narrowed by `query`, answered by `list`. */
-export function pagedGet<Q extends z.ZodObject, R extends z.ZodType>(
+type Parsed<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+/** What an endpoint declares: its place, its permissions, its validated inputs and its answer. */
+interface EndpointSpec<P, Q, B> {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  path: string;
+  tags: string[];
+  summary: string;
+  description?: string;
+  /** Any one of these permissions lets the caller in (checked after validation, before `run`). */
+  permissions?: string[];
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** The body may be left out; it then reads as `{}`. */
+  optionalBody?: boolean;
+  /** Accepts an Idempotency-Key bound to the body (see idempotency.ts); `run` gets the scoped key. */
+  idempotent?: boolean;
+  status?: 200 | 201;
+  response: z.ZodType;
+  responseDescription?: string;
+}
+
+/** The validated inputs `run` gets. */
+export interface EndpointInput<P, Q, B> {
+  principal: Principal;
+  params: Parsed<P>;
+  query: Parsed<Q>;
+  body: Parsed<B>;
+  key: string | undefined;
+  c: Context<AppEnv>;
+}
+
+/**
+ * One JSON endpoint: the route (OpenAPI included) is built from `spec`, and whatever `run`
+ * answers goes out in the success envelope with `spec.status`.
+ */
+export function endpoint<
+  P extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(
   router: ReturnType<typeof createRouter>,
-  route: { path: string; tags: string[]; summary: string; middleware: MiddlewareHandler<AppEnv>[]; query: Q; row: R },
-  list: (principal: Principal, query: z.output<Q>) => Promise<Page<z.input<R>>>,
+  spec: EndpointSpec<P, Q, B>,
+  run: (input: EndpointInput<P, Q, B>) => Promise<unknown>,
 ) {
-  const { query, row, ...rest } = route;
+  const { permissions, params, query, body, optionalBody: bodyOptional, idempotent, status = 200 } = spec;
+  const request: RouteConfig['request'] & object = {
+    ...(params ? { params: params as unknown as z.ZodObject } : {}),
+    ...(query ? { query: query as unknown as z.ZodObject } : {}),
+    ...(idempotent ? { headers: IdempotencyHeaders } : {}),
+    ...(body ? { body: bodyOptional ? optionalBody(body) : jsonBody(body) } : {}),
+  };
   router.openapi(
-    defineRoute({ method: 'get', ...rest, request: { query }, responses: { 200: json(page(row)) } }),
-    async (c: any) => c.json(ok(await list(c.get('principal'), c.req.valid('query'))), 200),
+    defineRoute({
+      method: spec.method,
+      path: spec.path,
+      tags: spec.tags,
+      summary: spec.summary,
+      ...(spec.description ? { description: spec.description } : {}),
+      ...(permissions ? { middleware: [requirePermission(...permissions)] } : {}),
+      ...(Object.keys(request).length ? { request } : {}),
+      responses: { [status]: json(spec.response, spec.responseDescription) },
+    }),
+    async (c: any) => {
+      const input = body ? (c.req.valid('json') ?? {}) : undefined;
+      const data = await run({
+        principal: c.get('principal'),
+        params: params ? c.req.valid('param') : undefined,
+        query: query ? c.req.valid('query') : undefined,
+        body: input,
+        key: idempotent ? await idempotency(c, input ?? {}) : undefined,
+        c,
+      } as EndpointInput<P, Q, B>);
+      return c.json(ok(data), status);
+    },
   );
 }

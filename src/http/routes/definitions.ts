@@ -1,97 +1,86 @@
 import * as definitions from '../../services/definitions.js';
 import { Permissions } from '../../services/permissions.js';
-import { json, jsonBody, ok, page } from '../envelope.js';
-import { createRouter, defineRoute } from '../router.js';
+import { json, ok, page } from '../envelope.js';
+import { createRouter, defineRoute, endpoint } from '../router.js';
 import { em, requirePermission } from '../middleware/auth.js';
 import * as s from './definitions.schemas.js';
 
 const tags = ['process-definitions'];
 const { DEFINITION_READ: READ, DEFINITION_WRITE: WRITE } = Permissions;
+const Versions = s.DefinitionQuery.pick({ page: true, pageSize: true });
 
 /** `/api/v1/workflow/process-definitions` — fixed paths are registered before `/{id}`. */
 export function definitionRoutes() {
   const r = createRouter();
   const view = definitions.definitionView;
 
-  r.openapi(
-    defineRoute({
-      middleware: [requirePermission(READ)],
+  endpoint(
+    r,
+    {
       method: 'get',
       path: '/',
       tags,
       summary: 'List definitions (filters: key, name, category, status)',
-      request: { query: s.DefinitionQuery },
-      responses: { 200: json(page(s.Definition)) },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      return c.json(ok(await definitions.listDefinitions(em(c), p.tenantId, c.req.valid('query'))), 200);
+      permissions: [READ],
+      query: s.DefinitionQuery,
+      response: page(s.Definition),
     },
+    ({ principal, query, c }) => definitions.listDefinitions(em(c), principal.tenantId, query),
   );
-  r.openapi(
-    defineRoute({
-      middleware: [requirePermission(Permissions.INSTANCE_START, Permissions.CREATE, READ)],
+  endpoint(
+    r,
+    {
       method: 'get',
       path: '/categories',
       tags,
       summary: 'Startable (active) processes grouped by category',
-      responses: { 200: json(s.Category.array()) },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      return c.json(ok(await definitions.listCategories(em(c), p.tenantId)), 200);
+      permissions: [Permissions.INSTANCE_START, Permissions.CREATE, READ],
+      response: s.Category.array(),
     },
+    ({ principal, c }) => definitions.listCategories(em(c), principal.tenantId),
   );
-  r.openapi(
-    defineRoute({
-      middleware: [requirePermission(READ)],
+  endpoint(
+    r,
+    {
       method: 'get',
       path: '/key/{processKey}',
       tags,
       summary: 'The active version of a key (404 when none)',
-      request: { params: s.KeyParam },
-      responses: { 200: json(s.Definition) },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      return c.json(
-        ok(view(await definitions.getActiveDefinition(em(c), p.tenantId, c.req.valid('param').processKey))),
-        200,
-      );
+      permissions: [READ],
+      params: s.KeyParam,
+      response: s.Definition,
     },
+    async ({ principal, params, c }) =>
+      view(await definitions.getActiveDefinition(em(c), principal.tenantId, params.processKey)),
   );
-  r.openapi(
-    defineRoute({
-      middleware: [requirePermission(READ)],
+  endpoint(
+    r,
+    {
       method: 'get',
       path: '/key/{processKey}/versions',
       tags,
       summary: 'All versions of a key, newest first',
-      request: { params: s.KeyParam, query: s.DefinitionQuery.pick({ page: true, pageSize: true }) },
-      responses: { 200: json(page(s.Definition)) },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      return c.json(
-        ok(await definitions.versionsByKey(em(c), p.tenantId, c.req.valid('param').processKey, c.req.valid('query'))),
-        200,
-      );
+      permissions: [READ],
+      params: s.KeyParam,
+      query: Versions,
+      response: page(s.Definition),
     },
+    ({ principal, params, query, c }) => definitions.versionsByKey(em(c), principal.tenantId, params.processKey, query),
   );
-  r.openapi(
-    defineRoute({
-      middleware: [requirePermission(WRITE)],
+  endpoint(
+    r,
+    {
       method: 'post',
       path: '/deploy',
       tags,
       summary: 'Deploy a DSL (or publish a draft): next version, active; the previous active one is retired',
-      request: { body: jsonBody(s.DeployBody) },
-      responses: { 201: json(s.Definition, 'Deployed') },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      return c.json(ok(view(await definitions.deploy(em(c), p.tenantId, p.userId, c.req.valid('json')))), 201);
+      permissions: [WRITE],
+      body: s.DeployBody,
+      status: 201,
+      response: s.Definition,
+      responseDescription: 'Deployed',
     },
+    async ({ principal: p, body, c }) => view(await definitions.deploy(em(c), p.tenantId, p.userId, body)),
   );
   r.openapi(
     defineRoute({
@@ -119,141 +108,110 @@ export function definitionRoutes() {
       return c.json(ok(view(await definitions.importDsl(em(c), p.tenantId, p.userId, dsl))), 201);
     },
   );
-  r.openapi(
-    defineRoute({
-      middleware: [requirePermission(READ, WRITE)],
+  endpoint(
+    r,
+    {
       method: 'post',
       path: '/validate-conditions',
       tags,
       summary: 'Check the conditions of a DSL, or a list of expressions',
-      request: { body: jsonBody(s.ValidateConditionsBody) },
-      responses: { 200: json(s.ConditionsReport) },
-    }),
-    async (c) => {
-      return c.json(ok(definitions.checkConditions(c.req.valid('json'))), 200);
+      permissions: [READ, WRITE],
+      body: s.ValidateConditionsBody,
+      response: s.ConditionsReport,
     },
+    async ({ body }) => definitions.checkConditions(body),
   );
-  r.openapi(
-    defineRoute({
-      middleware: [requirePermission(WRITE)],
+  endpoint(
+    r,
+    {
       method: 'post',
       path: '/',
       tags,
       summary: 'Create a draft',
-      request: { body: jsonBody(s.DslBody) },
-      responses: { 201: json(s.Definition, 'Created') },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      return c.json(ok(view(await definitions.createDraft(em(c), p.tenantId, p.userId, c.req.valid('json').dsl))), 201);
+      permissions: [WRITE],
+      body: s.DslBody,
+      status: 201,
+      response: s.Definition,
+      responseDescription: 'Created',
     },
+    async ({ principal: p, body, c }) => view(await definitions.createDraft(em(c), p.tenantId, p.userId, body.dsl)),
   );
-  r.openapi(
-    defineRoute({
-      middleware: [requirePermission(READ)],
+  endpoint(
+    r,
+    {
       method: 'get',
       path: '/{id}',
       tags,
       summary: 'One definition',
-      request: { params: s.IdParam },
-      responses: { 200: json(s.Definition) },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      return c.json(ok(view(await definitions.getDefinition(em(c), p.tenantId, c.req.valid('param').id))), 200);
+      permissions: [READ],
+      params: s.IdParam,
+      response: s.Definition,
     },
+    async ({ principal, params, c }) => view(await definitions.getDefinition(em(c), principal.tenantId, params.id)),
   );
-  r.openapi(
-    defineRoute({
-      middleware: [requirePermission(READ)],
+  endpoint(
+    r,
+    {
       method: 'get',
       path: '/{id}/versions',
       tags,
       summary: 'All versions of the key of this definition, newest first',
-      request: { params: s.IdParam, query: s.DefinitionQuery.pick({ page: true, pageSize: true }) },
-      responses: { 200: json(page(s.Definition)) },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      return c.json(
-        ok(await definitions.versionsById(em(c), p.tenantId, c.req.valid('param').id, c.req.valid('query'))),
-        200,
-      );
+      permissions: [READ],
+      params: s.IdParam,
+      query: Versions,
+      response: page(s.Definition),
     },
+    ({ principal, params, query, c }) => definitions.versionsById(em(c), principal.tenantId, params.id, query),
   );
-  r.openapi(
-    defineRoute({
-      middleware: [requirePermission(WRITE)],
+  endpoint(
+    r,
+    {
       method: 'put',
       path: '/{id}',
       tags,
       summary: 'Update a draft (409 unless a draft)',
-      request: { params: s.IdParam, body: jsonBody(s.DslBody) },
-      responses: { 200: json(s.Definition) },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      return c.json(
-        ok(
-          view(
-            await definitions.updateDraft(
-              em(c),
-              p.tenantId,
-              p.userId,
-              c.req.valid('param').id,
-              c.req.valid('json').dsl,
-            ),
-          ),
-        ),
-        200,
-      );
+      permissions: [WRITE],
+      params: s.IdParam,
+      body: s.DslBody,
+      response: s.Definition,
     },
+    async ({ principal: p, params, body, c }) =>
+      view(await definitions.updateDraft(em(c), p.tenantId, p.userId, params.id, body.dsl)),
   );
-  r.openapi(
-    defineRoute({
-      middleware: [requirePermission(WRITE)],
+  endpoint(
+    r,
+    {
       method: 'delete',
       path: '/{id}',
       tags,
       summary: 'Delete a draft, or a version no instance uses (409 otherwise)',
-      request: { params: s.IdParam },
-      responses: { 200: json(s.Deleted) },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      await definitions.deleteDefinition(em(c), p.tenantId, c.req.valid('param').id);
-      return c.json(ok({ deleted: true as const }), 200);
+      permissions: [WRITE],
+      params: s.IdParam,
+      response: s.Deleted,
+    },
+    async ({ principal, params, c }) => {
+      await definitions.deleteDefinition(em(c), principal.tenantId, params.id);
+      return { deleted: true as const };
     },
   );
-  r.openapi(
-    defineRoute({
-      middleware: [requirePermission(WRITE)],
-      method: 'post',
-      path: '/{id}/activate',
-      tags,
-      summary: 'Publish a draft, or make a retired version the active one again',
-      request: { params: s.IdParam },
-      responses: { 200: json(s.Definition) },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      return c.json(ok(view(await definitions.activate(em(c), p.tenantId, p.userId, c.req.valid('param').id))), 200);
-    },
-  );
-  r.openapi(
-    defineRoute({
-      middleware: [requirePermission(WRITE)],
-      method: 'post',
-      path: '/{id}/retire',
-      tags,
-      summary: 'Retire the active version (409 for a draft)',
-      request: { params: s.IdParam },
-      responses: { 200: json(s.Definition) },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      return c.json(ok(view(await definitions.retire(em(c), p.tenantId, p.userId, c.req.valid('param').id))), 200);
-    },
-  );
+  // State changes of one version.
+  for (const [action, summary, change] of [
+    ['activate', 'Publish a draft, or make a retired version the active one again', definitions.activate],
+    ['retire', 'Retire the active version (409 for a draft)', definitions.retire],
+  ] as const) {
+    endpoint(
+      r,
+      {
+        method: 'post',
+        path: `/{id}/${action}`,
+        tags,
+        summary,
+        permissions: [WRITE],
+        params: s.IdParam,
+        response: s.Definition,
+      },
+      async ({ principal: p, params, c }) => view(await change(em(c), p.tenantId, p.userId, params.id)),
+    );
+  }
   return r;
 }

@@ -6,9 +6,9 @@ import type { Page } from '../../paging.js';
 import * as directory from '../../services/directory.js';
 import { Permissions, SYSTEM_TENANT } from '../../services/permissions.js';
 import { AppError } from '../../errors.js';
-import { json, jsonBody, ok, page } from '../envelope.js';
-import { createRouter, defineRoute } from '../router.js';
-import { em, requirePermission } from '../middleware/auth.js';
+import { page } from '../envelope.js';
+import { createRouter, endpoint } from '../router.js';
+import { em } from '../middleware/auth.js';
 import * as s from './directory.schemas.js';
 
 const tags = ['directory'];
@@ -87,81 +87,71 @@ const roles = resource({
 /** List, get, create, patch and delete of one resource; all need system:directory:manage. */
 function resourceRoutes(res: AnyResource) {
   const r = createRouter();
-  const middleware = [requirePermission(Permissions.DIRECTORY_MANAGE)];
+  const permissions = [Permissions.DIRECTORY_MANAGE];
   const path = `/{${res.key}}`;
   const params = z.object({ [res.key]: z.string().openapi({ param: { name: res.key, in: 'path' } }) });
   const a = `a ${res.noun}`;
-  r.openapi(
-    defineRoute({
+  const keyOf = (p: Record<string, string>) => p[res.key]!;
+  endpoint(
+    r,
+    {
       method: 'get',
       path: '/',
       tags,
-      middleware,
       summary: `List ${res.noun}s`,
-      request: { query: res.query },
-      responses: { 200: json(page(res.view)) },
-    }),
-    async (c) => c.json(ok(await res.list(em(c), c.get('principal').tenantId, c.req.valid('query'))), 200),
+      permissions,
+      query: res.query,
+      response: page(res.view),
+    },
+    ({ principal, query, c }) => res.list(em(c), principal.tenantId, query),
   );
-  r.openapi(
-    defineRoute({
-      method: 'get',
-      path,
-      tags,
-      middleware,
-      summary: `Get ${a}`,
-      request: { params },
-      responses: { 200: json(res.view) },
-    }),
-    async (c) =>
-      c.json(ok(res.toView(await res.get(em(c), c.get('principal').tenantId, c.req.valid('param')[res.key]))), 200),
+  endpoint(r, { method: 'get', path, tags, summary: `Get ${a}`, permissions, params, response: res.view }, async (i) =>
+    res.toView(await res.get(em(i.c), i.principal.tenantId, keyOf(i.params))),
   );
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
       method: 'post',
       path: '/',
       tags,
-      middleware,
       summary: `Create ${a}`,
-      request: { body: jsonBody(res.create) },
-      responses: { 201: json(res.view, 'Created') },
-    }),
-    async (c) => c.json(ok(res.toView(await res.add(em(c), c.get('principal').tenantId, c.req.valid('json')))), 201),
+      permissions,
+      body: res.create,
+      status: 201,
+      response: res.view,
+      responseDescription: 'Created',
+    },
+    async ({ principal, body, c }) => res.toView(await res.add(em(c), principal.tenantId, body)),
   );
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
       method: 'patch',
       path,
       tags,
-      middleware,
       summary: `Update ${a} (partial)`,
-      request: { params, body: jsonBody(res.patch) },
-      responses: { 200: json(res.view) },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      return c.json(
-        ok(
-          res.toView(await res.change(em(c), p.tenantId, c.req.valid('param')[res.key], c.req.valid('json'), p.userId)),
-        ),
-        200,
-      );
+      permissions,
+      params,
+      body: res.patch,
+      response: res.view,
     },
+    async ({ principal: p, params: key, body, c }) =>
+      res.toView(await res.change(em(c), p.tenantId, keyOf(key), body, p.userId)),
   );
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
       method: 'delete',
       path,
       tags,
-      middleware,
       summary: `Delete ${a}${res.deleteNote ? ` (${res.deleteNote})` : ''}`,
-      request: { params },
-      responses: { 200: json(Deleted) },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      await res.remove(em(c), p.tenantId, c.req.valid('param')[res.key], p.userId);
-      return c.json(ok({ deleted: true as const }), 200);
+      permissions,
+      params,
+      response: Deleted,
+    },
+    async ({ principal: p, params: key, c }) => {
+      await res.remove(em(c), p.tenantId, keyOf(key), p.userId);
+      return { deleted: true as const };
     },
   );
   return r;
@@ -173,20 +163,23 @@ export const roleRoutes = () => resourceRoutes(roles);
 
 export function tenantRoutes() {
   const r = createRouter();
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
       method: 'post',
       path: '/',
       tags: ['tenants'],
-      middleware: [requirePermission(Permissions.ALL)],
       summary: 'Create a tenant with its admin role and first admin (needs * in the system tenant)',
-      request: { body: jsonBody(s.TenantCreate) },
-      responses: { 201: json(s.TenantCreated, 'Created') },
-    }),
-    async (c) => {
-      if (c.get('principal').tenantId !== SYSTEM_TENANT)
+      permissions: [Permissions.ALL],
+      body: s.TenantCreate,
+      status: 201,
+      response: s.TenantCreated,
+      responseDescription: 'Created',
+    },
+    ({ principal, body, c }) => {
+      if (principal.tenantId !== SYSTEM_TENANT)
         throw new AppError('FORBIDDEN', 'Only administrators of the system tenant create tenants');
-      return c.json(ok(await directory.createTenant(em(c), c.req.valid('json'))), 201);
+      return directory.createTenant(em(c), body);
     },
   );
   return r;

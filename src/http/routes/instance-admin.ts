@@ -4,32 +4,30 @@
 import * as admin from '../../services/instance-admin.js';
 import * as monitoring from '../../services/monitoring.js';
 import { Permissions } from '../../services/permissions.js';
-import { json, jsonBody, ok, optionalBody } from '../envelope.js';
-import { createRouter, defineRoute, pagedGet } from '../router.js';
-import { requirePermission } from '../middleware/auth.js';
+import { page } from '../envelope.js';
+import { createRouter, endpoint } from '../router.js';
 import { IdParam } from './instances.schemas.js';
 import * as s from './instance-admin.schemas.js';
 import type { AppDeps } from '../../context.js';
-import { IdempotencyHeaders } from '../idempotency.js';
-import { actionInput } from '../request.js';
 
 const tags = ['process-instances'];
 
 export function instanceAdminRoutes(deps: AppDeps) {
   const r = createRouter();
 
-  pagedGet(
+  endpoint(
     r,
     {
+      method: 'get',
       path: '/stuck',
       tags,
-      middleware: [requirePermission(Permissions.MONITOR, Permissions.INSTANCE_MANAGE)],
       summary:
         'Stuck instances (workflow:monitor or workflow:instance:manage): failed ones, and active ones nobody and nothing will move on',
+      permissions: [Permissions.MONITOR, Permissions.INSTANCE_MANAGE],
       query: s.StuckQuery,
-      row: s.StuckInstance,
+      response: page(s.StuckInstance),
     },
-    (p, q) => monitoring.listStuck(deps, p, q),
+    ({ principal, query }) => monitoring.listStuck(deps, principal, query),
   );
 
   for (const [action, summary] of [
@@ -42,46 +40,49 @@ export function instanceAdminRoutes(deps: AppDeps) {
       'Force-resume (workflow:admin): a fork/join whose waiting branches are all stuck or failed moves on past its join; 409 on a linear instance or while branches are open',
     ],
   ] as const) {
-    r.openapi(
-      defineRoute({
-        middleware: [requirePermission(Permissions.ADMIN)],
+    endpoint(
+      r,
+      {
         method: 'post',
         path: `/{id}/${action}`,
         tags,
         summary,
-        request: { params: IdParam, headers: IdempotencyHeaders, body: optionalBody(s.RepairBody) },
-        responses: { 200: json(s.RepairResult) },
-      }),
-      async (c) => {
-        const { id, body, key } = await actionInput(c);
-        return c.json(ok(await admin.repair(deps, c.get('principal'), id, action, body, key)), 200);
+        permissions: [Permissions.ADMIN],
+        params: IdParam,
+        body: s.RepairBody,
+        optionalBody: true,
+        idempotent: true,
+        response: s.RepairResult,
       },
+      ({ principal, params, body, key }) => admin.repair(deps, principal, params.id, action, body, key),
     );
   }
 
   // Before DELETE /{id}.
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
       method: 'delete',
       path: '/batch',
       tags,
       summary: 'Delete several instances; answers per id (the same rules as DELETE /{id})',
-      request: { body: jsonBody(s.BatchDeleteBody) },
-      responses: { 200: json(s.BatchDeleteResult) },
-    }),
-    async (c) => c.json(ok(await admin.deleteInstances(deps, c.get('principal'), c.req.valid('json').ids)), 200),
+      body: s.BatchDeleteBody,
+      response: s.BatchDeleteResult,
+    },
+    ({ principal, body }) => admin.deleteInstances(deps, principal, body.ids),
   );
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
       method: 'delete',
       path: '/{id}',
       tags,
       summary:
         'Delete a draft (its initiator) or an ended instance (workflow:admin) with its tasks, trail, cc, comments and notifications; a running instance is 409',
-      request: { params: IdParam },
-      responses: { 200: json(s.Deleted) },
-    }),
-    async (c) => c.json(ok(await admin.deleteInstance(deps, c.get('principal'), c.req.valid('param').id)), 200),
+      params: IdParam,
+      response: s.Deleted,
+    },
+    ({ principal, params }) => admin.deleteInstance(deps, principal, params.id),
   );
   return r;
 }

@@ -3,127 +3,98 @@ import * as instances from '../../services/instances.js';
 import * as lifecycle from '../../services/instance-actions.js';
 import { Permissions } from '../../services/permissions.js';
 import { AppError } from '../../errors.js';
-import { json, jsonBody, ok, optionalBody, page } from '../envelope.js';
+import { page } from '../envelope.js';
 import { PageQuery } from '../../paging.js';
-import { createRouter, defineRoute } from '../router.js';
-import { requirePermission } from '../middleware/auth.js';
+import { createRouter, endpoint } from '../router.js';
 import { Task } from './tasks.schemas.js';
 import * as s from './instances.schemas.js';
-import { IdempotencyHeaders } from '../idempotency.js';
-import { actionInput } from '../request.js';
 import type { AppDeps } from '../../context.js';
 
 const tags = ['process-instances'];
+const starters = [Permissions.INSTANCE_START, Permissions.CREATE];
 
 export function instanceRoutes(deps: AppDeps) {
   const r = createRouter();
-
-  r.openapi(
-    defineRoute({
-      middleware: [requirePermission(Permissions.INSTANCE_START, Permissions.CREATE)],
+  endpoint(
+    r,
+    {
       method: 'post',
       path: '/start',
       tags,
       summary: 'Start an instance (or create a draft with draft: true)',
-      request: { body: jsonBody(s.StartBody) },
-      responses: { 201: json(s.Started, 'Started') },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      return c.json(ok(await instances.startInstance(deps, p, c.req.valid('json'))), 201);
+      permissions: starters,
+      body: s.StartBody,
+      status: 201,
+      response: s.Started,
+      responseDescription: 'Started',
     },
+    ({ principal, body }) => instances.startInstance(deps, principal, body),
   );
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
       method: 'get',
       path: '/',
       tags,
       summary: 'Instances (runtime and archive merged)',
-      request: { query: s.InstanceQuery },
-      responses: { 200: json(page(s.Instance)) },
-    }),
-    async (c) => c.json(ok(await instances.listInstances(deps, c.get('principal'), c.req.valid('query'))), 200),
+      query: s.InstanceQuery,
+      response: page(s.Instance),
+    },
+    ({ principal, query }) => instances.listInstances(deps, principal, query),
   );
-  r.openapi(
-    defineRoute({
-      method: 'get',
-      path: '/todo',
-      tags,
-      summary: 'My to-do: active tasks assigned to me and pending tasks I may claim',
-      request: { query: s.ProcessKeyQuery },
-      responses: { 200: json(page(Task)) },
-    }),
-    async (c) => c.json(ok(await instances.todo(deps, c.get('principal'), c.req.valid('query'))), 200),
-  );
-  r.openapi(
-    defineRoute({
-      method: 'get',
-      path: '/done',
-      tags,
-      summary: 'Tasks I closed',
-      request: { query: s.ProcessKeyQuery },
-      responses: { 200: json(page(Task)) },
-    }),
-    async (c) => c.json(ok(await instances.done(deps, c.get('principal'), c.req.valid('query'))), 200),
-  );
-  r.openapi(
-    defineRoute({
-      method: 'get',
-      path: '/cc',
-      tags,
-      summary: 'Instances copied to me',
-      request: { query: PageQuery },
-      responses: { 200: json(page(s.CcRecord)) },
-    }),
-    async (c) => c.json(ok(await instances.ccList(deps, c.get('principal'), c.req.valid('query'))), 200),
-  );
-  r.openapi(
-    defineRoute({
-      method: 'get',
-      path: '/applications',
-      tags,
-      summary: 'Instances I started',
-      request: { query: s.ApplicationsQuery },
-      responses: { 200: json(page(s.Instance)) },
-    }),
-    async (c) => c.json(ok(await instances.applications(deps, c.get('principal'), c.req.valid('query'))), 200),
-  );
-  r.openapi(
-    defineRoute({
+  // The caller's lists: one page each, narrowed by the query.
+  for (const [path, summary, query, row, list] of [
+    [
+      '/todo',
+      'My to-do: active tasks assigned to me and pending tasks I may claim',
+      s.ProcessKeyQuery,
+      Task,
+      instances.todo,
+    ],
+    ['/done', 'Tasks I closed', s.ProcessKeyQuery, Task, instances.done],
+    ['/cc', 'Instances copied to me', PageQuery, s.CcRecord, instances.ccList],
+    ['/applications', 'Instances I started', s.ApplicationsQuery, s.Instance, instances.applications],
+  ] as const) {
+    endpoint(r, { method: 'get', path, tags, summary, query, response: page(row) }, ({ principal, query: q }) =>
+      (list as (d: AppDeps, p: typeof principal, q: unknown) => Promise<unknown>)(deps, principal, q),
+    );
+  }
+  endpoint(
+    r,
+    {
       method: 'get',
       path: '/{id}',
       tags,
       summary: 'An instance with its trail and upcoming nodes',
-      request: { params: s.IdParam },
-      responses: { 200: json(s.InstanceWithTrail) },
-    }),
-    async (c) => c.json(ok(await instances.getInstance(deps, c.get('principal'), c.req.valid('param').id)), 200),
+      params: s.IdParam,
+      response: s.InstanceWithTrail,
+    },
+    ({ principal, params }) => instances.getInstance(deps, principal, params.id),
   );
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
       method: 'get',
       path: '/{id}/detail',
       tags,
       summary: 'Approval detail: trail, form with my field permissions, my allowed actions, upcoming',
-      request: { params: s.IdParam },
-      responses: { 200: json(s.InstanceDetail) },
-    }),
-    async (c) => c.json(ok(await instances.getDetail(deps, c.get('principal'), c.req.valid('param').id)), 200),
+      params: s.IdParam,
+      response: s.InstanceDetail,
+    },
+    ({ principal, params }) => instances.getDetail(deps, principal, params.id),
   );
-  r.openapi(
-    defineRoute({
-      middleware: [requirePermission(Permissions.INSTANCE_START, Permissions.CREATE)],
+  endpoint(
+    r,
+    {
       method: 'post',
       path: '/{id}/submit-draft',
       tags,
       summary: 'Submit a draft (initiator only)',
-      request: { params: s.IdParam },
-      responses: { 200: json(s.Instance) },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      return c.json(ok(await instances.submitDraft(deps, p, c.req.valid('param').id)), 200);
+      permissions: starters,
+      params: s.IdParam,
+      response: s.Instance,
     },
+    ({ principal, params }) => instances.submitDraft(deps, principal, params.id),
   );
 
   // Lifecycle actions (who may is decided by the service: the initiator or workflow:instance:manage)
@@ -137,116 +108,90 @@ export function instanceRoutes(deps: AppDeps) {
     ],
     ['activate', 'Activate a suspended instance: its tasks get back the status they had'],
   ] as const) {
-    r.openapi(
-      defineRoute({
+    endpoint(
+      r,
+      {
         method: 'post',
         path: `/{id}/${action}`,
         tags,
         summary,
-        request: { params: s.IdParam, headers: IdempotencyHeaders, body: optionalBody(s.ActionBody) },
-        responses: { 200: json(s.InstanceStatus) },
-      }),
-      async (c) => {
-        const { id, body, key } = await actionInput(c);
-        return c.json(ok(await lifecycle.instanceAction(deps, c.get('principal'), id, action, body, key)), 200);
+        params: s.IdParam,
+        body: s.ActionBody,
+        optionalBody: true,
+        idempotent: true,
+        response: s.InstanceStatus,
       },
+      ({ principal, params, body, key }) => lifecycle.instanceAction(deps, principal, params.id, action, body, key),
     );
   }
 
   // Variables
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
       method: 'get',
       path: '/{id}/variables',
       tags,
       summary: 'Process variables',
-      request: { params: s.IdParam },
-      responses: { 200: json(s.Variables) },
-    }),
-    async (c) => c.json(ok(await instances.getVariables(deps, c.get('principal'), c.req.valid('param').id)), 200),
+      params: s.IdParam,
+      response: s.Variables,
+    },
+    ({ principal, params }) => instances.getVariables(deps, principal, params.id),
   );
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
       method: 'get',
       path: '/{id}/variables/{variableName}',
       tags,
       summary: 'One process variable',
-      request: { params: s.VariableParam },
-      responses: { 200: json(z.object({ name: z.string(), value: z.unknown() })) },
-    }),
-    async (c) => {
-      const { id, variableName } = c.req.valid('param');
-      const vars = await instances.getVariables(deps, c.get('principal'), id);
+      params: s.VariableParam,
+      response: z.object({ name: z.string(), value: z.unknown() }),
+    },
+    async ({ principal, params: { id, variableName } }) => {
+      const vars = await instances.getVariables(deps, principal, id);
       if (!Object.hasOwn(vars, variableName)) throw new AppError('NOT_FOUND', `No variable ${variableName}`);
-      return c.json(ok({ name: variableName, value: vars[variableName] }), 200);
+      return { name: variableName, value: vars[variableName] };
     },
   );
-  r.openapi(
-    defineRoute({
+  const write = { tags, idempotent: true, response: s.Variables };
+  endpoint(
+    r,
+    {
+      ...write,
       method: 'post',
       path: '/{id}/variables',
-      tags,
       summary: 'Set several process variables (merge)',
-      request: { params: s.IdParam, headers: IdempotencyHeaders, body: jsonBody(s.SetVariablesBody) },
-      responses: { 200: json(s.Variables) },
-    }),
-    async (c) => {
-      const { id, body, key } = await actionInput(c);
-      return c.json(
-        ok(await instances.writeVariables(deps, c.get('principal'), id, { set: body.variables }, key)),
-        200,
-      );
+      params: s.IdParam,
+      body: s.SetVariablesBody,
     },
+    ({ principal, params, body, key }) =>
+      instances.writeVariables(deps, principal, params.id, { set: body.variables }, key),
   );
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
+      ...write,
       method: 'put',
       path: '/{id}/variables/{variableName}',
-      tags,
       summary: 'Update one process variable',
-      request: { params: s.VariableParam, headers: IdempotencyHeaders, body: jsonBody(s.UpdateVariableBody) },
-      responses: { 200: json(s.Variables) },
-    }),
-    async (c) => {
-      const { id, body, key } = await actionInput(c);
-      return c.json(
-        ok(
-          await instances.writeVariables(
-            deps,
-            c.get('principal'),
-            id,
-            { set: { [c.req.valid('param').variableName]: body.value ?? null } },
-            key,
-          ),
-        ),
-        200,
-      );
+      params: s.VariableParam,
+      body: s.UpdateVariableBody,
     },
+    ({ principal, params, body, key }) =>
+      instances.writeVariables(deps, principal, params.id, { set: { [params.variableName]: body.value ?? null } }, key),
   );
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
+      ...write,
       method: 'delete',
       path: '/{id}/variables/{variableName}',
-      tags,
       summary: 'Delete one process variable',
-      request: { params: s.VariableParam, headers: IdempotencyHeaders },
-      responses: { 200: json(s.Variables) },
-    }),
-    async (c) => {
-      const { id, key } = await actionInput(c);
-      return c.json(
-        ok(
-          await instances.writeVariables(
-            deps,
-            c.get('principal'),
-            id,
-            { delete: [c.req.valid('param').variableName] },
-            key,
-          ),
-        ),
-        200,
-      );
+      params: s.VariableParam,
     },
+    ({ principal, params, key }) =>
+      instances.writeVariables(deps, principal, params.id, { delete: [params.variableName] }, key),
   );
   return r;
 }

@@ -3,9 +3,8 @@
 // router, so these paths are matched before /{id}.
 import * as monitoring from '../../services/monitoring.js';
 import { Permissions } from '../../services/permissions.js';
-import { json, ok } from '../envelope.js';
-import { createRouter, defineRoute, pagedGet } from '../router.js';
-import { requirePermission } from '../middleware/auth.js';
+import { page } from '../envelope.js';
+import { createRouter, endpoint } from '../router.js';
 import * as s from './monitoring.schemas.js';
 import type { AppDeps } from '../../context.js';
 
@@ -14,41 +13,44 @@ const tags = ['tasks'];
 export function monitoringRoutes(deps: AppDeps) {
   const r = createRouter();
 
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
       method: 'get',
       path: '/statistics',
       tags,
       summary:
         'My badges: to-do, claimable, overdue, unread cc, running applications, done today (byProcess with workflow:monitor)',
-      responses: { 200: json(s.Statistics) },
-    }),
-    async (c) => c.json(ok(await monitoring.statistics(deps, c.get('principal'))), 200),
+      response: s.Statistics,
+    },
+    ({ principal }) => monitoring.statistics(deps, principal),
   );
-  const middleware = [requirePermission(Permissions.MONITOR)];
-  pagedGet(
+  const permissions = [Permissions.MONITOR];
+  endpoint(
     r,
     {
+      method: 'get',
       path: '/overdue',
       tags,
-      middleware,
       summary: 'Open tasks past their due date, oldest first (workflow:monitor); suspended instances are left out',
+      permissions,
       query: s.OverdueQuery,
-      row: s.OverdueTask,
+      response: page(s.OverdueTask),
     },
-    (p, q) => monitoring.overdueTasks(deps, p, q),
+    ({ principal, query }) => monitoring.overdueTasks(deps, principal, query),
   );
-  pagedGet(
+  endpoint(
     r,
     {
+      method: 'get',
       path: '/backlog',
       tags,
-      middleware,
       summary: 'Open work by process: open, unclaimed, overdue, age of the oldest task (workflow:monitor)',
+      permissions,
       query: s.BacklogQuery,
-      row: s.BacklogRow,
+      response: page(s.BacklogRow),
     },
-    (p, q) => monitoring.backlog(deps, p, q),
+    ({ principal, query }) => monitoring.backlog(deps, principal, query),
   );
   return r;
 }

@@ -4,54 +4,55 @@
 import * as notifications from '../../services/notifications.js';
 import { AppError } from '../../errors.js';
 import type { Router } from '../context.js';
-import { json, ok, optionalBody, page } from '../envelope.js';
+import { page } from '../envelope.js';
 import { em } from '../middleware/auth.js';
-import { createRouter, defineRoute } from '../router.js';
+import { createRouter, defineRoute, endpoint } from '../router.js';
 import * as s from './notifications.schemas.js';
 
 const tags = ['notifications'];
 
 export function notificationRoutes(): Router {
   const r = createRouter();
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
       method: 'get',
       path: '/',
       tags,
       summary: "The caller's notifications, newest first",
-      request: { query: s.NotificationQuery },
-      responses: { 200: json(page(s.Notification)) },
-    }),
-    async (c) => {
-      const q = c.req.valid('query');
-      return c.json(
-        ok(await notifications.listNotifications(em(c), c.get('principal'), { ...q, unread: q.unread === 'true' })),
-        200,
-      );
+      query: s.NotificationQuery,
+      response: page(s.Notification),
     },
+    ({ principal, query: q, c }) =>
+      notifications.listNotifications(em(c), principal, { ...q, unread: q.unread === 'true' }),
   );
   // Registered before /{id}/read.
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
       method: 'post',
       path: '/read-all',
       tags,
       summary: "Mark all the caller's notifications read",
-      request: { body: optionalBody(s.NoBody) },
-      responses: { 200: json(s.ReadAllResult) },
-    }),
-    async (c) => c.json(ok(await notifications.markAllRead(em(c), c.get('principal'))), 200),
+      body: s.NoBody,
+      optionalBody: true,
+      response: s.ReadAllResult,
+    },
+    ({ principal, c }) => notifications.markAllRead(em(c), principal),
   );
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
       method: 'post',
       path: '/{id}/read',
       tags,
       summary: 'Mark one notification read (a repeat keeps the first read time)',
-      request: { params: s.NotificationIdParam, body: optionalBody(s.NoBody) },
-      responses: { 200: json(s.Notification) },
-    }),
-    async (c) => c.json(ok(await notifications.markRead(em(c), c.get('principal'), c.req.valid('param').id)), 200),
+      params: s.NotificationIdParam,
+      body: s.NoBody,
+      optionalBody: true,
+      response: s.Notification,
+    },
+    ({ principal, params, c }) => notifications.markRead(em(c), principal, params.id),
   );
   return r;
 }

@@ -8,11 +8,8 @@ import * as tasks from '../../services/tasks.js';
 import * as toolbox from '../../services/task-toolbox.js';
 import { Permissions } from '../../services/permissions.js';
 import { PageQuery } from '../../paging.js';
-import { json, jsonBody, ok, optionalBody, page } from '../envelope.js';
-import { createRouter, defineRoute } from '../router.js';
-import { requirePermission } from '../middleware/auth.js';
-import { IdempotencyHeaders } from '../idempotency.js';
-import { actionInput } from '../request.js';
+import { page } from '../envelope.js';
+import { createRouter, endpoint } from '../router.js';
 import { reasonOf } from '../../services/instance-actions.js';
 import { ActionResult, DecisionBody, IdParam } from './tasks.schemas.js';
 import * as s from './task-actions.schemas.js';
@@ -202,170 +199,141 @@ export function taskActionRoutes(deps: AppDeps) {
   const r = createRouter();
 
   for (const a of actions) {
-    r.openapi(
-      defineRoute({
+    endpoint(
+      r,
+      {
         method: 'post',
         path: a.path,
         tags,
         summary: a.summary,
-        middleware: [requirePermission(...a.perms)],
-        request: {
-          params: IdParam,
-          headers: IdempotencyHeaders,
-          body: a.optional ? optionalBody(a.body) : jsonBody(a.body),
-        },
-        responses: { 200: json(ActionResult) },
-      }),
-      async (c) => {
-        const { id, body, key } = await actionInput<object>(c);
-        return c.json(ok(await a.run(deps, c.get('principal'), id, body, key)), 200);
+        permissions: a.perms,
+        params: IdParam,
+        body: a.body,
+        optionalBody: a.optional,
+        idempotent: true,
+        response: ActionResult,
       },
+      ({ principal, params, body, key }) => a.run(deps, principal, params.id, body as object, key),
     );
   }
 
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
       method: 'get',
       path: '/{id}/candidates',
       tags,
       summary: 'Candidates of the task (users, roles, departments)',
-      request: { params: IdParam, query: PageQuery },
-      responses: { 200: json(page(s.Candidate)) },
-    }),
-    async (c) =>
-      c.json(
-        ok(await toolbox.listCandidates(deps, c.get('principal'), c.req.valid('param').id, c.req.valid('query'))),
-        200,
-      ),
+      params: IdParam,
+      query: PageQuery,
+      response: page(s.Candidate),
+    },
+    ({ principal, params, query }) => toolbox.listCandidates(deps, principal, params.id, query),
   );
 
   // Task variables
-  const operate = [requirePermission(OPERATE)];
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
       method: 'get',
       path: '/{id}/variables',
       tags,
       summary: 'Task variables (hidden fields left out)',
-      request: { params: IdParam },
-      responses: { 200: json(s.TaskVariables) },
-    }),
-    async (c) => c.json(ok(await toolbox.listTaskVariables(deps, c.get('principal'), c.req.valid('param').id)), 200),
+      params: IdParam,
+      response: s.TaskVariables,
+    },
+    ({ principal, params }) => toolbox.listTaskVariables(deps, principal, params.id),
   );
-  r.openapi(
-    defineRoute({
+  const write = { tags, permissions: [OPERATE], idempotent: true, response: s.TaskVariables };
+  endpoint(
+    r,
+    {
+      ...write,
       method: 'post',
       path: '/{id}/variables',
-      tags,
-      middleware: operate,
       summary: "Set several task variables (merge; the node's formPermissions apply)",
-      request: { params: IdParam, headers: IdempotencyHeaders, body: jsonBody(s.SetVariablesBody) },
-      responses: { 200: json(s.TaskVariables) },
-    }),
-    async (c) => {
-      const { id, body, key } = await actionInput(c);
-      return c.json(
-        ok(await toolbox.writeTaskVariables(deps, c.get('principal'), id, { set: body.variables }, key)),
-        200,
-      );
+      params: IdParam,
+      body: s.SetVariablesBody,
     },
+    ({ principal, params, body, key }) =>
+      toolbox.writeTaskVariables(deps, principal, params.id, { set: body.variables }, key),
   );
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
+      ...write,
       method: 'put',
       path: '/{id}/variables/{variableName}',
-      tags,
-      middleware: operate,
       summary: 'Update one task variable',
-      request: { params: s.VariableParam, headers: IdempotencyHeaders, body: jsonBody(s.ValueBody) },
-      responses: { 200: json(s.TaskVariables) },
-    }),
-    async (c) => {
-      const { id, body, key } = await actionInput(c);
-      return c.json(
-        ok(
-          await toolbox.writeTaskVariables(
-            deps,
-            c.get('principal'),
-            id,
-            { set: { [c.req.valid('param').variableName]: body.value ?? null } },
-            key,
-          ),
-        ),
-        200,
-      );
+      params: s.VariableParam,
+      body: s.ValueBody,
     },
+    ({ principal, params, body, key }) =>
+      toolbox.writeTaskVariables(
+        deps,
+        principal,
+        params.id,
+        { set: { [params.variableName]: body.value ?? null } },
+        key,
+      ),
   );
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
+      ...write,
       method: 'delete',
       path: '/{id}/variables/{variableName}',
-      tags,
-      middleware: operate,
       summary: 'Delete one task variable',
-      request: { params: s.VariableParam, headers: IdempotencyHeaders },
-      responses: { 200: json(s.TaskVariables) },
-    }),
-    async (c) => {
-      const { id, key } = await actionInput(c);
-      return c.json(
-        ok(
-          await toolbox.writeTaskVariables(
-            deps,
-            c.get('principal'),
-            id,
-            { delete: [c.req.valid('param').variableName] },
-            key,
-          ),
-        ),
-        200,
-      );
+      params: s.VariableParam,
     },
+    ({ principal, params, key }) =>
+      toolbox.writeTaskVariables(deps, principal, params.id, { delete: [params.variableName] }, key),
   );
 
   // Comments
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
       method: 'get',
       path: '/{id}/comments',
       tags,
       summary: 'Comments on the task, oldest first',
-      request: { params: IdParam, query: PageQuery },
-      responses: { 200: json(page(s.Comment)) },
-    }),
-    async (c) =>
-      c.json(
-        ok(await toolbox.listComments(deps, c.get('principal'), c.req.valid('param').id, c.req.valid('query'))),
-        200,
-      ),
+      params: IdParam,
+      query: PageQuery,
+      response: page(s.Comment),
+    },
+    ({ principal, params, query }) => toolbox.listComments(deps, principal, params.id, query),
   );
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
       method: 'post',
       path: '/{id}/comments',
       tags,
-      middleware: operate,
       summary: 'Add a comment (participants; node switch addComment)',
-      request: { params: IdParam, headers: IdempotencyHeaders, body: jsonBody(s.CommentBody) },
-      responses: { 201: json(s.Comment, 'Created') },
-    }),
-    async (c) => {
-      const { id, body, key } = await actionInput(c);
-      return c.json(ok(await toolbox.addComment(deps, c.get('principal'), id, body.comment, key)), 201);
+      permissions: [OPERATE],
+      params: IdParam,
+      body: s.CommentBody,
+      idempotent: true,
+      status: 201,
+      response: s.Comment,
+      responseDescription: 'Created',
     },
+    ({ principal, params, body, key }) => toolbox.addComment(deps, principal, params.id, body.comment, key),
   );
 
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
       method: 'delete',
       path: '/{id}',
       tags,
-      middleware: [requirePermission(ADMIN)],
       summary: 'Delete a closed task (workflow:admin); a live task is 409',
-      request: { params: IdParam },
-      responses: { 200: json(s.Deleted) },
-    }),
-    async (c) => c.json(ok(await toolbox.deleteTask(deps, c.get('principal'), c.req.valid('param').id)), 200),
+      permissions: [ADMIN],
+      params: IdParam,
+      response: s.Deleted,
+    },
+    ({ principal, params }) => toolbox.deleteTask(deps, principal, params.id),
   );
   return r;
 }
