@@ -1,7 +1,7 @@
 import * as definitions from '../../services/definitions.js';
 import { Permissions } from '../../services/permissions.js';
 import { json, ok, page } from '../envelope.js';
-import { createRouter, defineRoute, endpoint } from '../router.js';
+import { actionEndpoints, createRouter, defineRoute, endpoint } from '../router.js';
 import { em, requirePermission } from '../middleware/auth.js';
 import * as s from './definitions.schemas.js';
 
@@ -195,23 +195,15 @@ export function definitionRoutes() {
     },
   );
   // State changes of one version.
-  for (const [action, summary, change] of [
-    ['activate', 'Publish a draft, or make a retired version the active one again', definitions.activate],
-    ['retire', 'Retire the active version (409 for a draft)', definitions.retire],
-  ] as const) {
-    endpoint(
-      r,
-      {
-        method: 'post',
-        path: `/{id}/${action}`,
-        tags,
-        summary,
-        permissions: [WRITE],
-        params: s.IdParam,
-        response: s.Definition,
-      },
-      async ({ principal: p, params, c }) => view(await change(em(c), p.tenantId, p.userId, params.id)),
-    );
-  }
+  const changes = { activate: definitions.activate, retire: definitions.retire };
+  actionEndpoints(
+    r,
+    [
+      ['activate', 'Publish a draft, or make a retired version the active one again'],
+      ['retire', 'Retire the active version (409 for a draft)'],
+    ],
+    { tags, permissions: [WRITE], params: s.IdParam, response: s.Definition },
+    async (action, { principal: p, params, c }) => view(await changes[action](em(c), p.tenantId, p.userId, params.id)),
+  );
   return r;
 }

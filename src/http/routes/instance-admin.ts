@@ -5,7 +5,7 @@ import * as admin from '../../services/instance-admin.js';
 import * as monitoring from '../../services/monitoring.js';
 import { Permissions } from '../../services/permissions.js';
 import { page } from '../envelope.js';
-import { createRouter, endpoint } from '../router.js';
+import { actionEndpoints, createRouter, endpoint } from '../router.js';
 import { IdParam } from './instances.schemas.js';
 import * as s from './instance-admin.schemas.js';
 import type { AppDeps } from '../../context.js';
@@ -30,33 +30,29 @@ export function instanceAdminRoutes(deps: AppDeps) {
     ({ principal, query }) => monitoring.listStuck(deps, principal, query),
   );
 
-  for (const [action, summary] of [
+  actionEndpoints(
+    r,
     [
-      're-drive',
-      'Re-drive (workflow:admin): a failed node runs again; a userTask nobody can act on resolves its approvers again (never duplicating open tasks)',
+      [
+        're-drive',
+        'Re-drive (workflow:admin): a failed node runs again; a userTask nobody can act on resolves its approvers again (never duplicating open tasks)',
+      ],
+      [
+        'force-resume',
+        'Force-resume (workflow:admin): a fork/join whose waiting branches are all stuck or failed moves on past its join; 409 on a linear instance or while branches are open',
+      ],
     ],
-    [
-      'force-resume',
-      'Force-resume (workflow:admin): a fork/join whose waiting branches are all stuck or failed moves on past its join; 409 on a linear instance or while branches are open',
-    ],
-  ] as const) {
-    endpoint(
-      r,
-      {
-        method: 'post',
-        path: `/{id}/${action}`,
-        tags,
-        summary,
-        permissions: [Permissions.ADMIN],
-        params: IdParam,
-        body: s.RepairBody,
-        optionalBody: true,
-        idempotent: true,
-        response: s.RepairResult,
-      },
-      ({ principal, params, body, key }) => admin.repair(deps, principal, params.id, action, body, key),
-    );
-  }
+    {
+      tags,
+      permissions: [Permissions.ADMIN],
+      params: IdParam,
+      body: s.RepairBody,
+      optionalBody: true,
+      idempotent: true,
+      response: s.RepairResult,
+    },
+    (action, { principal, params, body, key }) => admin.repair(deps, principal, params.id, action, body, key),
+  );
 
   // Before DELETE /{id}.
   endpoint(

@@ -5,7 +5,7 @@ import { Permissions } from '../../services/permissions.js';
 import { AppError } from '../../errors.js';
 import { page } from '../envelope.js';
 import { PageQuery } from '../../paging.js';
-import { createRouter, endpoint } from '../router.js';
+import { actionEndpoints, createRouter, endpoint } from '../router.js';
 import { Task } from './tasks.schemas.js';
 import * as s from './instances.schemas.js';
 import type { AppDeps } from '../../context.js';
@@ -98,32 +98,22 @@ export function instanceRoutes(deps: AppDeps) {
   );
 
   // Lifecycle actions (who may is decided by the service: the initiator or workflow:instance:manage)
-  for (const [action, summary] of [
-    ['withdraw', 'Withdraw (initiator): the instance is terminated'],
-    ['terminate', 'Terminate (workflow:instance:manage); a no-op on an ended instance'],
-    ['complete', 'Complete (workflow:instance:manage)'],
+  actionEndpoints(
+    r,
     [
-      'suspend',
-      'Suspend: open tasks become suspended and every task action is refused until activation; a draft is 409',
+      ['withdraw', 'Withdraw (initiator): the instance is terminated'],
+      ['terminate', 'Terminate (workflow:instance:manage); a no-op on an ended instance'],
+      ['complete', 'Complete (workflow:instance:manage)'],
+      [
+        'suspend',
+        'Suspend: open tasks become suspended and every task action is refused until activation; a draft is 409',
+      ],
+      ['activate', 'Activate a suspended instance: its tasks get back the status they had'],
     ],
-    ['activate', 'Activate a suspended instance: its tasks get back the status they had'],
-  ] as const) {
-    endpoint(
-      r,
-      {
-        method: 'post',
-        path: `/{id}/${action}`,
-        tags,
-        summary,
-        params: s.IdParam,
-        body: s.ActionBody,
-        optionalBody: true,
-        idempotent: true,
-        response: s.InstanceStatus,
-      },
-      ({ principal, params, body, key }) => lifecycle.instanceAction(deps, principal, params.id, action, body, key),
-    );
-  }
+    { tags, params: s.IdParam, body: s.ActionBody, optionalBody: true, idempotent: true, response: s.InstanceStatus },
+    (action, { principal, params, body, key }) =>
+      lifecycle.instanceAction(deps, principal, params.id, action, body, key),
+  );
 
   // Variables
   endpoint(
