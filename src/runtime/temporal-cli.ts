@@ -73,6 +73,16 @@ export async function findTemporalCli(logger: Logger, explicit = process.env.TEM
   return path.join(bin, 'temporal');
 }
 
+/** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. */
+export async function stopChild(running: { child: ChildProcess; exited: Promise<unknown> }, graceMs: number) {
+  const { child, exited } = running;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
 export function waitForPort(port: number, host = '127.0.0.1', timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   return new Promise((resolve, reject) => {
@@ -137,14 +147,7 @@ export async function startTemporalDevServer(opts: {
     get process() {
       return current.child;
     },
-    stop: async () => {
-      const { child, exited } = current;
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
+    stop: () => stopChild(current, 10_000),
     crash: async () => {
       current.child.kill('SIGKILL');
       await current.exited;

@@ -10,7 +10,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Logger } from '../logger.js';
-import { TOOLS_DIR, waitForPort } from './temporal-cli.js';
+import { TOOLS_DIR, stopChild, waitForPort } from './temporal-cli.js';
 
 const run = promisify(execFile);
 
@@ -125,14 +125,7 @@ export async function startTemporalServer(opts: {
     return { child, exited };
   };
   let current = await launch();
-  const stop = async () => {
-    const { child, exited } = current;
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    await exited;
-    clearTimeout(timer);
-  };
+  const stop = () => stopChild(current, 20_000);
   return {
     address: `${host}:${frontend}`,
     get process() {

@@ -41,15 +41,21 @@ export async function instanceAction(
     throw new AppError('INVALID_STATE', `The instance has ended (${row.status})`);
   }
   const def = { withdraw: m.withdraw, terminate: m.terminate, complete: m.completeInstance }[action];
-  await runUpdate(
-    deps.temporal,
-    principal.tenantId,
-    id,
-    def,
-    { actor: actorOf(principal), reason: reasonOf(body) },
-    idempotencyKey,
-  );
-  const after = await findInstanceRow(em, principal.tenantId, id);
+  return updateAndAnswer(deps, principal, id, def, body, idempotencyKey);
+}
+
+/** Sends the Update with the caller's reason, then answers the instance's status as projected. */
+async function updateAndAnswer(
+  deps: AppDeps,
+  principal: Principal,
+  id: string,
+  def: Parameters<typeof runUpdate>[3],
+  body: { reason?: string; comment?: string },
+  idempotencyKey: string | undefined,
+) {
+  const reason = reasonOf(body);
+  await runUpdate(deps.temporal, principal.tenantId, id, def, { actor: actorOf(principal), reason }, idempotencyKey);
+  const after = await findInstanceRow(deps.orm.em.fork(), principal.tenantId, id);
   return { id, status: after.status as string };
 }
 
@@ -74,14 +80,5 @@ async function suspendOrActivateInstance(
     );
   if (row.archived) throw new AppError('INVALID_STATE', `The instance has ended (${row.status})`);
   const def = action === 'suspend' ? m.suspendInstance : m.activateInstance;
-  await runUpdate(
-    deps.temporal,
-    principal.tenantId,
-    id,
-    def,
-    { actor: actorOf(principal), reason: reasonOf(body) },
-    idempotencyKey,
-  );
-  const after = await findInstanceRow(em, principal.tenantId, id);
-  return { id, status: after.status as string };
+  return updateAndAnswer(deps, principal, id, def, body, idempotencyKey);
 }

@@ -1,5 +1,9 @@
 import { Migration } from '@mikro-orm/migrations';
 
+// Every directory table belongs to a tenant and keeps when its rows were made and changed.
+const ofTenant = 'tenant_id text not null references tenants(id) on delete cascade';
+const stamps = 'created_at timestamptz not null default now(), updated_at timestamptz not null default now()';
+
 export class Migration20261121000001Directory extends Migration {
   override name = 'Migration20261121000001Directory';
 
@@ -9,24 +13,22 @@ export class Migration20261121000001Directory extends Migration {
       name text not null,
       created_at timestamptz not null default now())`);
     this.addSql(`create table roles (
-      tenant_id text not null references tenants(id) on delete cascade,
+      ${ofTenant},
       code text not null,
       name text not null,
       permissions jsonb not null default '[]',
-      created_at timestamptz not null default now(),
-      updated_at timestamptz not null default now(),
+      ${stamps},
       primary key (tenant_id, code))`);
     this.addSql(`create table departments (
-      tenant_id text not null references tenants(id) on delete cascade,
+      ${ofTenant},
       id text not null,
       name text not null,
       parent_id text,
       leader_id text,
-      created_at timestamptz not null default now(),
-      updated_at timestamptz not null default now(),
+      ${stamps},
       primary key (tenant_id, id))`);
     this.addSql(`create table users (
-      tenant_id text not null references tenants(id) on delete cascade,
+      ${ofTenant},
       id text not null,
       username text not null,
       display_name text not null,
@@ -35,8 +37,7 @@ export class Migration20261121000001Directory extends Migration {
       manager_id text,
       roles jsonb not null default '[]',
       active boolean not null default true,
-      created_at timestamptz not null default now(),
-      updated_at timestamptz not null default now(),
+      ${stamps},
       primary key (tenant_id, id),
       unique (tenant_id, username))`);
     this.addSql(`create index users_username_idx on users (username)`);
