@@ -84,6 +84,10 @@ async function dryRun(deps: AppDeps, em: EntityManager, row: any, target: Target
     if (err instanceof WorkflowNotFoundError) throw new AppError('INVALID_STATE', 'The instance is not running');
     throw err;
   }
+  // The workflow's own status (the row may lag a moment): the Update would refuse these.
+  if (['completed', 'rejected', 'terminated'].includes(view.status))
+    throw new AppError('INVALID_STATE', `The instance has ended (${view.status})`);
+  if (view.status === 'suspended') throw new AppError('INVALID_STATE', 'The instance is suspended: activate it first');
   const base = {
     instanceId: row.id as string,
     dryRun: true,

@@ -175,6 +175,39 @@ describe('single instance', () => {
   });
 });
 
+describe('failed instance', () => {
+  it('a failed node is migrated to a corrected version; the re-drive runs it there', async () => {
+    const picky = (withDefault: boolean) =>
+      doc(
+        'picky',
+        [
+          node('s', 'startTask'),
+          node('sw', 'switch', { cases: [{ case: 'msg.amount > 100', then: 'big' }] }),
+          user('big', ['carol']),
+          ...(withDefault ? [user('small', ['bob'])] : []),
+          node('end', 'end'),
+        ],
+        [
+          conn('s', 'sw'),
+          conn('sw', 'big', 'big'),
+          conn('big', 'end'),
+          ...(withDefault ? [conn('sw', 'small', 'Default'), conn('small', 'end')] : []),
+        ],
+      );
+    await deploy(t.admin, picky(false));
+    const id = await start(t.alice, 'picky', { amount: 5 });
+    expect((await instance(t.admin, id)).status).toBe('failed');
+    const v2 = await deploy(t.admin, picky(true));
+
+    const done = await migrateOk(id, { targetDefinitionId: v2.id });
+    expect(done.plan.nodes).toMatchObject([{ nodeId: 'sw', wait: 'failed', outcome: 'kept' }]);
+    expect(await instance(t.admin, id)).toMatchObject({ status: 'failed', processVersion: v2.version });
+    expect((await api(`${base}/${id}/re-drive`, { token: t.admin, body: {} })).status).toBe(200);
+    await actOk(t.bob, (await myTask(t.bob, id, 'small')).id, 'approve');
+    expect((await instance(t.admin, id)).status).toBe('completed');
+  });
+});
+
 describe('continue-as-new', () => {
   it('a migrated instance keeps its new definition, version, memo and search attribute in the next run', async () => {
     await deploy(t.admin, chain('carry', [['a', 'bob']]));
