@@ -81,6 +81,23 @@ describe('single instance', () => {
     expect((await instance(t.admin, id)).status).toBe('completed');
   });
 
+  it('honours Idempotency-Key: a retry repeats the first answer, the key with another body is 422', async () => {
+    await deploy(t.admin, chain('idem', [['a', 'bob']]));
+    const id = await start(t.alice, 'idem');
+    const v2 = await deploy(t.admin, chain('idem', [['a', 'bob']]));
+    const headers = { 'Idempotency-Key': `migrate-${id}` };
+    const send = (body: unknown) => api(`${base}/${id}/migrate`, { token: t.admin, body, headers });
+    const first = await send({ targetDefinitionId: v2.id });
+    expect(first.status).toBe(200);
+    expect(first.body.data.changed).toBe(true);
+    const retry = await send({ targetDefinitionId: v2.id });
+    expect(retry.body.data).toEqual(first.body.data);
+    const other = await send({ targetDefinitionId: v2.id, dryRun: true });
+    expect(other.status).toBe(422);
+    expect(other.body.code).toBe(42201);
+    expect(await migrations(id)).toHaveLength(1);
+  });
+
   it('renamed node: refused without a mapping; with one the task moves and the flow follows the new graph', async () => {
     await deploy(t.admin, chain('renamed', [['a', 'bob']]));
     const id = await start(t.alice, 'renamed');
