@@ -13,7 +13,9 @@ async function upsertInstance(em: EntityManager, s: ProjectionSnapshot) {
        status, initiator_id, variables, current_nodes, start_time, end_time, end_reason, detail, seq, updated_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?::jsonb, ?, now())
      on conflict (id) do update set
-       workflow_id = excluded.workflow_id, status = excluded.status, variables = excluded.variables,
+       workflow_id = excluded.workflow_id, definition_id = excluded.definition_id,
+       process_version = excluded.process_version, process_name = excluded.process_name,
+       status = excluded.status, variables = excluded.variables,
        current_nodes = excluded.current_nodes, end_time = excluded.end_time, end_reason = excluded.end_reason,
        detail = excluded.detail, seq = excluded.seq, updated_at = now()
      where instances.seq < excluded.seq`,
@@ -84,6 +86,8 @@ async function upsertTasks(em: EntityManager, s: ProjectionSnapshot) {
        result text, parent_task_id text, owner text, added_by text, due_date text, create_time text, end_time text, comment text,
        variables text, form_permissions text, action_permissions text, seq text)
      on conflict (id) do update set
+       process_name = excluded.process_name, activity_id = excluded.activity_id, name = excluded.name,
+       form_permissions = excluded.form_permissions, action_permissions = excluded.action_permissions,
        assignee = excluded.assignee, candidates = excluded.candidates, status = excluded.status, result = excluded.result,
        owner = excluded.owner, due_date = excluded.due_date, end_time = excluded.end_time, comment = excluded.comment,
        variables = excluded.variables, seq = excluded.seq

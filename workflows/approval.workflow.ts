@@ -14,6 +14,7 @@ import { canCarry, resumeAll, spawn } from './engine/interpreter.js';
 import { registerCoreActions } from './engine/actions.js';
 import { registerTaskActions } from './engine/task-actions.js';
 import { registerAdminActions } from './engine/admin-actions.js';
+import { registerMigration } from './engine/migration.js';
 import * as m from './messages.js';
 import { registerReadModelQuery } from './read-model.js';
 import { InstanceStatus } from './search-attributes.js';
@@ -50,6 +51,7 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
     registerCoreActions(engine);
     registerTaskActions(engine);
     registerAdminActions(engine);
+    registerMigration(engine);
     setHandler(m.status, () => ({ status: engine.status, currentNodes: engine.currentNodes(), seq: engine.seq }));
     registerReadModelQuery(engine);
   };
@@ -81,7 +83,14 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
     if (engine.ended) break;
     await condition(allHandlersFinished);
     if (engine.settled() && canCarry(engine)) {
-      await continueAsNew<typeof approvalProcess>({ ...input, variables: engine.variables, carried: engine.carry() });
+      // A migrated instance carries its new definition snapshot and version.
+      await continueAsNew<typeof approvalProcess>({
+        ...input,
+        instance: engine.info,
+        doc: engine.doc,
+        variables: engine.variables,
+        carried: engine.carry(),
+      });
     }
   }
   await projector;

@@ -1,5 +1,6 @@
 // Messages of the approval workflow, declared once and shared by the workflow and the HTTP side.
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { MigrationState, ProcessDocument } from '../src/dsl/index.js';
 import type { ActionResult, InstanceStatus } from './engine/types.js';
 
 /** Who acts, as the server established it (the workflow checks object-level rules). */
@@ -55,6 +56,12 @@ export type InstanceReasonInput = InstanceRef & { reason?: string };
 /** setVariables. */
 export type SetVariablesInput = InstanceRef & { variables?: Record<string, unknown>; deleteNames?: string[] };
 
+/** migrate: the target version (loaded and checked by the HTTP side) and the node mapping. */
+export type MigrateInput = InstanceRef & {
+  target: { definitionId: string; processKey: string; version: number; name: string; doc: ProcessDocument };
+  nodeMapping?: Record<string, string>;
+};
+
 // Instance-level
 export const sync = defineUpdate<ActionResult, []>('sync');
 export const setVariables = defineUpdate<ActionResult, [SetVariablesInput]>('setVariables');
@@ -65,6 +72,7 @@ export const suspendInstance = defineUpdate<ActionResult, [InstanceReasonInput]>
 export const activateInstance = defineUpdate<ActionResult, [InstanceReasonInput]>('activateInstance');
 export const reDrive = defineUpdate<ActionResult, [InstanceReasonInput]>('reDrive');
 export const forceResume = defineUpdate<ActionResult, [InstanceReasonInput]>('forceResume');
+export const migrate = defineUpdate<ActionResult, [MigrateInput]>('migrate');
 
 // Task-level
 export const approve = defineUpdate<ActionResult, [DecisionInput]>('approve');
@@ -94,3 +102,12 @@ export interface InstanceStatusView {
   seq: number;
 }
 export const status = defineQuery<InstanceStatusView>('status');
+
+/** What a migration looks at (src/dsl/migration-plan.ts): the dry run plans from it. */
+export interface MigrationStateView {
+  status: InstanceStatus;
+  definitionId: string;
+  processVersion: number | null;
+  state: MigrationState;
+}
+export const migrationState = defineQuery<MigrationStateView>('migrationState');

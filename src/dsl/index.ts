@@ -27,6 +27,15 @@ export {
 export { matchingJoin, enclosingRegion, splitOfJoin } from './regions.js';
 export { approvalNodesAhead, type AheadNode } from './ahead.js';
 export {
+  planMigration,
+  mappingProblems,
+  type MigrationPlan,
+  type MigrationState,
+  type NodeMapping,
+  type NodeMove,
+  type TaskMove,
+} from './migration-plan.js';
+export {
   ExpressionError,
   compileCondition,
   evaluateCondition,

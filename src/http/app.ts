@@ -15,6 +15,7 @@ import { departmentRoutes, roleRoutes, tenantRoutes, userRoutes } from './routes
 import { componentRoutes } from './routes/components.js';
 import { definitionRoutes } from './routes/definitions.js';
 import { instanceAdminRoutes } from './routes/instance-admin.js';
+import { instanceMigrationRoutes } from './routes/instance-migration.js';
 import { instanceRoutes } from './routes/instances.js';
 import { monitoringRoutes } from './routes/monitoring.js';
 import { taskRoutes } from './routes/tasks.js';
@@ -42,6 +43,7 @@ function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any
     [`${V1}/workflow/process-definitions`, definitionRoutes()],
     [`${V1}/components`, componentRoutes()],
     [INSTANCES, instanceAdminRoutes(deps)], // before /{id}: /stuck, /batch
+    [INSTANCES, instanceMigrationRoutes(deps)], // before /{id}: /migrate
     [INSTANCES, instanceRoutes(deps)],
     [TASKS, monitoringRoutes(deps)], // before /{id}: /statistics, /overdue, /backlog
     [TASKS, taskRoutes(deps)],

@@ -179,6 +179,7 @@ export const t = {
     auto_approve: 'approved automatically',
     auto_reject: 'rejected automatically',
     assign: 'was assigned',
+    migrate: 'migrated the instance',
     system: 'system',
     poolAssigned: 'A pool was opened',
     someone: 'The system',

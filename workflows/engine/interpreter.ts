@@ -67,9 +67,11 @@ async function runPath(engine: Engine, token: Token, first?: () => Promise<Step>
         engine.touch();
         continue;
       }
-      const targets = edges(engine, node.id, step.follow);
+      // The node the path stands at now: a migration may have moved it while it waited.
+      const at = token.nodeId === node.id ? node : engine.node(token.nodeId);
+      const targets = edges(engine, at.id, step.follow);
       if (targets.length === 0) {
-        await fail(engine, token, node, `node ${node.id} (${node.type}) has no outgoing ${step.follow} connection`);
+        await fail(engine, token, at, `node ${at.id} (${at.type}) has no outgoing ${step.follow} connection`);
         if (token.abandoned) return;
         continue;
       }
@@ -155,16 +157,19 @@ export async function awaitRun(engine: Engine, token: Token, node: DslNode, run:
   engine.touch();
   await engine.park(() => run.outcome !== null);
   token.parked = false;
-  if (run.redriven) return { jump: node.id }; // an admin re-drive: resolve the approvers again
+  // An admin re-drive (resolve the approvers again), or a migration that gave the path another node.
+  if (run.redriven) return { jump: token.nodeId };
+  // A migration may have moved the run to another node of the new version.
+  const at = run.nodeId === node.id ? node : engine.node(run.nodeId);
   switch (run.outcome) {
     case 'approved':
     case 'completed':
-      engine.completedApprovals.push(node.id);
+      engine.completedApprovals.push(at.id);
       return { follow: 'Success' };
     case 'returned':
       return jumpBack(engine, run.returnTarget!);
     case 'rejected':
-      return onReject(engine, token, node, run);
+      return onReject(engine, token, at, run);
     default:
       return { stop: true };
   }
@@ -440,7 +445,7 @@ async function resumeStep(engine: Engine, token: Token): Promise<Step> {
   const node = engine.node(token.nodeId);
   if (token.failed) {
     await waitForRedrive(engine, token);
-    return { jump: node.id };
+    return { jump: token.nodeId }; // a migration may have moved the failed path
   }
   const run = Object.values(engine.runs).find((r) => r.tokenId === token.id && !r.outcome && r.nodeId === node.id);
   if (node.type === 'userTask' && run) return awaitRun(engine, token, node, run);

@@ -1,6 +1,6 @@
 // The state an approval workflow carries (and hands to continue-as-new), and the projection
 // snapshot it sends to PostgreSQL. Pure types: shared by workflow, activities and HTTP side.
-import type { ProcessDocument } from '../../src/dsl/index.js';
+import type { MigrationPlan, ProcessDocument } from '../../src/dsl/index.js';
 
 // The status lists are declared once here; the HTTP schemas (src/shapes.ts) enumerate them too.
 export const INSTANCE_STATUSES = [
@@ -176,4 +176,16 @@ export interface ActionResult {
   instanceStatus: InstanceStatus;
   removed?: string[];
   kept?: string[];
+  /** migrate: what was done (or, when unchanged, that the instance already runs the target). */
+  migration?: MigrationOutcome;
+}
+
+export interface MigrationOutcome {
+  /** False when the instance already ran the target version (an idempotent repeat). */
+  changed: boolean;
+  fromDefinitionId: string;
+  fromVersion: number | null;
+  toDefinitionId: string;
+  toVersion: number | null;
+  plan: MigrationPlan | null;
 }

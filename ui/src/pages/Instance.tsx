@@ -48,6 +48,8 @@ function detailWords(e: TrailEntry): string | null {
     case 'auto_approve':
     case 'auto_reject':
       return typeof d.rule === 'string' ? d.rule : null;
+    case 'migrate':
+      return d.toVersion !== undefined ? `v${d.fromVersion ?? '?'} → v${d.toVersion}` : null;
     default:
       return null;
   }
