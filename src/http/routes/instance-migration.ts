@@ -3,49 +3,46 @@
 // batch) is a literal path next to /{id}/migrate.
 import * as migration from '../../services/instance-migration.js';
 import { Permissions } from '../../services/permissions.js';
-import { json, jsonBody, ok } from '../envelope.js';
-import { createRouter, defineRoute } from '../router.js';
-import { requirePermission } from '../middleware/auth.js';
+import { createRouter, endpoint } from '../router.js';
 import { IdParam } from './instances.schemas.js';
 import * as s from './instance-migration.schemas.js';
 import type { AppDeps } from '../../context.js';
-import { IdempotencyHeaders } from '../idempotency.js';
-import { actionInput } from '../request.js';
 
 const tags = ['process-instances'];
 
 export function instanceMigrationRoutes(deps: AppDeps) {
   const r = createRouter();
+  const permissions = [Permissions.ADMIN];
 
-  r.openapi(
-    defineRoute({
-      middleware: [requirePermission(Permissions.ADMIN)],
+  endpoint(
+    r,
+    {
       method: 'post',
       path: '/migrate',
       tags,
       summary:
         'Migrate every running instance of a process key (and version) to a deployed version (workflow:admin); answers per instance, oldest first, at most `limit` per call',
-      request: { body: jsonBody(s.BatchMigrateBody) },
-      responses: { 200: json(s.BatchMigrationResult) },
-    }),
-    async (c) => c.json(ok(await migration.migrateInstances(deps, c.get('principal'), c.req.valid('json'))), 200),
+      permissions,
+      body: s.BatchMigrateBody,
+      response: s.BatchMigrationResult,
+    },
+    ({ principal, body }) => migration.migrateInstances(deps, principal, body),
   );
-
-  r.openapi(
-    defineRoute({
-      middleware: [requirePermission(Permissions.ADMIN)],
+  endpoint(
+    r,
+    {
       method: 'post',
       path: '/{id}/migrate',
       tags,
       summary:
         'Migrate a running instance to another deployed version of its process (workflow:admin); dryRun answers the plan and changes nothing; repeating it is a no-op',
-      request: { params: IdParam, headers: IdempotencyHeaders, body: jsonBody(s.MigrateBody) },
-      responses: { 200: json(s.MigrationResult) },
-    }),
-    async (c) => {
-      const { id, body, key } = await actionInput(c);
-      return c.json(ok(await migration.migrateInstance(deps, c.get('principal'), id, body, key)), 200);
+      permissions,
+      params: IdParam,
+      body: s.MigrateBody,
+      idempotent: true,
+      response: s.MigrationResult,
     },
+    ({ principal, params, body, key }) => migration.migrateInstance(deps, principal, params.id, body, key),
   );
   return r;
 }
