@@ -26,6 +26,11 @@ export const ErrorCodes = {
   IN_USE: { code: 40906, status: 409, message: 'Still in use' },
   INVALID_TARGET: { code: 40907, status: 409, message: 'Invalid target' },
   LAST_ADMIN: { code: 40908, status: 409, message: 'The tenant would be left without an active administrator' },
+  ALREADY_ACTED: {
+    code: 40960,
+    status: 409,
+    message: 'Someone has already acted on what this decision started: it can no longer be recalled',
+  },
   PAYLOAD_TOO_LARGE: { code: 41300, status: 413, message: 'Request body too large' },
   UNSUPPORTED_MEDIA_TYPE: { code: 41500, status: 415, message: 'Send the body as application/json' },
   DSL_INVALID: { code: 42200, status: 422, message: 'The process definition does not validate' },

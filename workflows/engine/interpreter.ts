@@ -145,6 +145,10 @@ async function execute(engine: Engine, token: Token, node: DslNode): Promise<Ste
 // ---------- userTask ----------
 
 async function userTask(engine: Engine, token: Token, node: DslNode): Promise<Step> {
+  // Back here through a recall: the re-opened run is awaited again, no new tasks.
+  const recalled = token.resumeRun ? engine.runs[token.resumeRun] : undefined;
+  token.resumeRun = undefined;
+  if (recalled && recalled.nodeId === node.id && !recalled.outcome) return awaitRun(engine, token, node, recalled);
   const run = await startUserTask(engine, token.id, node);
   return awaitRun(engine, token, node, run);
 }
@@ -156,10 +160,14 @@ export async function awaitRun(engine: Engine, token: Token, node: DslNode, run:
   await engine.park(() => run.outcome !== null);
   token.parked = false;
   if (run.redriven) return { jump: node.id }; // an admin re-drive: resolve the approvers again
+  if (run.recalledTo) return { jump: engine.runs[run.recalledTo].nodeId }; // the decision before was recalled
+  // Only an approval carries on as "the previous node" (a rejection or return going back does not).
+  if (run.outcome !== 'approved' && run.outcome !== 'completed') token.lastApprovedRun = undefined;
   switch (run.outcome) {
     case 'approved':
     case 'completed':
       engine.completedApprovals.push(node.id);
+      token.lastApprovedRun = run.id;
       return { follow: 'Success' };
     case 'returned':
       return jumpBack(engine, run.returnTarget!);
