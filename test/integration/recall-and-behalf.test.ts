@@ -1,9 +1,15 @@
 // Recall, approve/reject on behalf and autoApproveRepeated over real HTTP (docs/task-actions.md#recall,
 // docs/dsl.md): success paths (task states, trail, notifications, views right after the 200), every
 // refusal with its code, and a recall racing the next approver (exactly one wins).
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 // @ts-expect-error -- pg ships no type declarations and @types/pg is not a dependency
 import pg from 'pg';
+import { findTemporalCli } from '../../src/runtime/temporal-cli.js';
+import { createLogger } from '../../src/logger.js';
 import { api, createDemoLikeTenant } from '../helpers/api.js';
 import { act, actOk, deploy, instance, myTask, start, todo } from '../helpers/flow.js';
 import { linear, users } from '../helpers/dsl.js';
@@ -12,6 +18,7 @@ const ROUNDS = 10;
 
 describe('recall and approve on behalf', () => {
   let t: Record<string, string>;
+  let tenantId: string;
   let foreign: Record<string, string>;
   let db: any;
 
@@ -46,7 +53,7 @@ describe('recall and approve on behalf', () => {
     );
 
   beforeAll(async () => {
-    ({ tokens: t } = await createDemoLikeTenant('rc'));
+    ({ tokens: t, tenantId } = await createDemoLikeTenant('rc'));
     ({ tokens: foreign } = await createDemoLikeTenant('rd'));
     db = new pg.Client({ connectionString: inject('databaseUrl') });
     await db.connect();
@@ -235,5 +242,55 @@ describe('recall and approve on behalf', () => {
       expect(bad.status, JSON.stringify(bad.body)).toBe(422);
       expect(JSON.stringify(bad.body)).toContain('autoApproveRepeated');
     });
+  });
+
+  it('records a history with a recall, a decision on behalf and automatic repeats for the replay test', async () => {
+    await deploy(
+      t.admin,
+      linear(
+        'rc_history',
+        [
+          { id: 'n1', configuration: users('bob') },
+          { id: 'n2', configuration: users('carol') },
+          { id: 'n3', configuration: { ...users('bob', 'erin'), approveMode: 'all' } },
+        ],
+        { autoApproveRepeated: 'all' },
+      ),
+    );
+    const id = await start(t.alice, 'rc_history');
+    const first = await myTask(t.bob, id);
+    await actOk(t.bob, first.id, 'approve');
+    await actOk(t.bob, first.id, 'recall', { reason: 'one more look' });
+    await actOk(t.admin, first.id, 'approve', { onBehalfOf: true, reason: 'bob is away' });
+    await actOk(t.carol, (await myTask(t.carol, id)).id, 'approve');
+    await actOk(t.erin, (await myTask(t.erin, id)).id, 'approve');
+    const done = await instance(t.alice, id);
+    expect(done.status).toBe('completed');
+    expect(done.trail.map((e: any) => e.type).filter((x: string) => x !== 'assign')).toEqual([
+      'start',
+      'approve',
+      'recall',
+      'approve',
+      'approve',
+      'auto_approve',
+      'approve',
+    ]);
+    if (process.env.RECORD_HISTORIES !== '1') return;
+    // Every run, newest first back through continue-as-new (the test stack rolls over after 60 events).
+    const cli = await findTemporalCli(createLogger('warn'));
+    const args = ['workflow', 'show', '--address', inject('temporalAddress'), '-w', `approval-${tenantId}-${id}`];
+    let runId: string | undefined;
+    for (let n = 1; ; n++) {
+      const { stdout } = await promisify(execFile)(
+        cli,
+        [...args, ...(runId ? ['-r', runId] : []), '--output', 'json'],
+        {
+          maxBuffer: 64 * 1024 * 1024,
+        },
+      );
+      await writeFile(path.resolve(import.meta.dirname, `../histories/recall-behalf-repeat-${n}.json`), stdout);
+      runId = JSON.parse(stdout).events[0].workflowExecutionStartedEventAttributes.continuedExecutionRunId;
+      if (!runId) break;
+    }
   });
 });
