@@ -138,6 +138,61 @@ describe.concurrent('recall', () => {
     expect(await h.decide(instanceId, 'bob')).toMatchObject({ instanceStatus: 'completed' });
   });
 
+  it('refuses on a suspended instance, after a rejection, with added signers, and once the flow moved past', async () => {
+    const { instanceId } = await h.start(chain('r_more'));
+    const first = h.projection.taskOf(instanceId, 'dave', 'n1');
+    await h.decide(instanceId, 'dave');
+    const manager = h.actor('admin', { manage: true });
+    await h.act(instanceId, m.suspendInstance, { actor: manager });
+    expect(await h.refused(instanceId, m.recall, { actor: h.actor('dave'), taskId: first.id })).toMatchObject({
+      type: 'INVALID_STATE',
+      message: expect.stringContaining('suspended'),
+    });
+    await h.act(instanceId, m.activateInstance, { actor: manager });
+    await recall(instanceId, 'dave', first.id);
+
+    // an approval with added signers is not recallable
+    await h.act(instanceId, m.addSign, {
+      actor: h.actor('dave'),
+      taskId: first.id,
+      assigneeUserIds: ['carol'],
+      position: 'parallel',
+    });
+    await h.decide(instanceId, 'dave', 'approve', 'n1');
+    expect(await h.refused(instanceId, m.recall, { actor: h.actor('dave'), taskId: first.id })).toMatchObject({
+      type: 'INVALID_STATE',
+      message: expect.stringContaining('added signers'),
+    });
+
+    // a rejection is not recallable
+    const rejected = await h.start(chain('r_rejected'));
+    const task = h.projection.taskOf(rejected.instanceId, 'dave', 'n1');
+    await h.decide(rejected.instanceId, 'dave', 'reject');
+    expect((await h.refused(rejected.instanceId, m.recall, { actor: h.actor('dave'), taskId: task.id })).type).toBe(
+      'INVALID_STATE',
+    );
+
+    // the next node passed by itself (autoApproveRepeated): the flow moved past it
+    const moved = await h.start(
+      linear(
+        'r_moved',
+        [
+          { id: 'a', configuration: users('dave') },
+          { id: 'b', configuration: users('dave') },
+          { id: 'c', configuration: users('erin') },
+        ],
+        { autoApproveRepeated: 'adjacent' },
+      ),
+    );
+    const a = h.projection.taskOf(moved.instanceId, 'dave', 'a');
+    await h.decide(moved.instanceId, 'dave');
+    expect(h.projection.taskOf(moved.instanceId, 'erin', 'c')).toBeTruthy();
+    expect(await h.refused(moved.instanceId, m.recall, { actor: h.actor('dave'), taskId: a.id })).toMatchObject({
+      type: 'INVALID_STATE',
+      message: expect.stringContaining('b, the node this approval led to, has already passed'),
+    });
+  });
+
   it('switch recall=false refuses (ACTION_DISABLED)', async () => {
     const { instanceId } = await h.start(chain('r_switch', { actionPermissions: { recall: false } }));
     const first = h.projection.taskOf(instanceId, 'dave', 'n1');
@@ -223,6 +278,25 @@ describe.concurrent('approve on behalf', () => {
       ).type,
     ).toBe('INVALID_STATE');
     expect(h.projection.trailTypes(instanceId)).not.toContain('approve');
+  });
+
+  it('refuses a waiting ballot and a delegated task (INVALID_STATE)', async () => {
+    const admin = h.actor('admin', { admin: true });
+    const seq = await h.start(
+      linear('b_waiting', [{ id: 's', configuration: { ...users('dave', 'erin'), approveMode: 'sequential' } }]),
+    );
+    const waiting = h.projection.openTasks(seq.instanceId, 's').find((t) => t.assignee === 'erin')!;
+    expect(waiting.status).toBe('waiting');
+    expect(
+      await h.refused(seq.instanceId, m.approve, { actor: admin, taskId: waiting.id, onBehalfOf: true, reason: 'x' }),
+    ).toMatchObject({ type: 'INVALID_STATE', message: expect.stringContaining('turn') });
+
+    const { instanceId } = await h.start(chain('b_delegated'));
+    const task = h.projection.taskOf(instanceId, 'dave', 'n1');
+    await h.act(instanceId, m.delegate, { actor: h.actor('dave'), taskId: task.id, assigneeUserId: 'carol' });
+    expect(
+      await h.refused(instanceId, m.reject, { actor: admin, taskId: task.id, onBehalfOf: true, reason: 'x' }),
+    ).toMatchObject({ type: 'INVALID_STATE', message: expect.stringContaining('delegated') });
   });
 });
 
