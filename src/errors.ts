@@ -31,6 +31,11 @@ export const ErrorCodes = {
     status: 409,
     message: 'The instance cannot be migrated to this version as it stands',
   },
+  ALREADY_ACTED: {
+    code: 40960,
+    status: 409,
+    message: 'Someone has already acted on what this decision started: it can no longer be recalled',
+  },
   PAYLOAD_TOO_LARGE: { code: 41300, status: 413, message: 'Request body too large' },
   UNSUPPORTED_MEDIA_TYPE: { code: 41500, status: 415, message: 'Send the body as application/json' },
   DSL_INVALID: { code: 42200, status: 422, message: 'The process definition does not validate' },

@@ -25,8 +25,16 @@ export interface TaskRef {
   taskId: string;
 }
 
-/** approve, reject, complete (DecisionBody): `comment` is the trail comment. */
-export type DecisionInput = TaskRef & { comment?: string; variables?: Record<string, unknown> };
+/** approve, reject, complete (DecisionBody): `comment` is the trail comment. approve/reject only:
+ * `onBehalfOf` (an admin decides for the assignee) with its mandatory `reason` (trail detail). */
+export type DecisionInput = TaskRef & {
+  comment?: string;
+  variables?: Record<string, unknown>;
+  onBehalfOf?: boolean;
+  reason?: string;
+};
+/** recall (RecallBody): `reason` is the trail comment. */
+export type RecallInput = TaskRef & { reason?: string };
 /** returnTask (ReturnBody): `comment` is the trail comment; `reason` is kept in the trail detail. */
 export type ReturnInput = TaskRef & { targetActivityId: string; comment?: string; reason?: string };
 /** transfer, delegate, reassign (AssigneeBody): `reason` is the trail comment (reassign: within its text). */
@@ -95,6 +103,7 @@ export const addCandidates = defineUpdate<ActionResult, [CandidatesInput]>('addC
 export const removeCandidates = defineUpdate<ActionResult, [CandidatesInput]>('removeCandidates');
 export const setTaskVariables = defineUpdate<ActionResult, [SetTaskVariablesInput]>('setTaskVariables');
 export const deleteTaskVariables = defineUpdate<ActionResult, [DeleteTaskVariablesInput]>('deleteTaskVariables');
+export const recall = defineUpdate<ActionResult, [RecallInput]>('recall');
 
 export interface InstanceStatusView {
   status: InstanceStatus;

@@ -85,6 +85,8 @@ export function parseProcess(input: unknown): ParseResult {
 
 type Report = (field: string, message: string) => void;
 
+const AUTO_APPROVE_REPEATED: readonly unknown[] = ['none', 'adjacent', 'all'];
+
 function parseRuleChain(raw: unknown, form: unknown, report: Report): ProcessDocument['ruleChain'] | null {
   if (!isObj(raw)) {
     report('ruleChain', 'required object with id and name');
@@ -110,6 +112,8 @@ function parseRuleChain(raw: unknown, form: unknown, report: Report): ProcessDoc
   }
   if (info) {
     checkBooleanMap(info.actionPermissions, 'ruleChain.additionalInfo.actionPermissions', fail);
+    if (info.autoApproveRepeated !== undefined && !AUTO_APPROVE_REPEATED.includes(info.autoApproveRepeated))
+      fail('ruleChain.additionalInfo.autoApproveRepeated', 'must be "none", "adjacent" or "all"');
     checkForm(info.form, form !== undefined ? 'form' : 'ruleChain.additionalInfo.form', fail);
   }
   if (!ok) return null;

@@ -47,6 +47,8 @@ export interface ProcessInfo {
   formKey?: string;
   formUrl?: string;
   actionPermissions?: Record<string, boolean>;
+  /** Approve a person automatically who approved before: at the previous node, or anywhere earlier. */
+  autoApproveRepeated?: 'none' | 'adjacent' | 'all';
   [key: string]: unknown;
 }
 

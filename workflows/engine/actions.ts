@@ -64,8 +64,21 @@ export function requireSwitch(engine: Engine, task: TaskState | null, name: stri
   }
 }
 
+/** An admin decides for the assignee: a live task that has one, with a reason. */
+function requireOnBehalf(engine: Engine, input: m.DecisionInput): TaskState {
+  if (!input.actor.admin)
+    fault('FORBIDDEN', 'Permission required: workflow:admin (to decide on behalf of the assignee)');
+  if (!input.reason?.trim()) fault('VALIDATION_FAILED', 'reason is required when deciding on behalf of the assignee');
+  const task = requireLive(engine, input);
+  if (task.status === 'pending' || !task.assignee)
+    fault('INVALID_STATE', 'The task has no assignee yet (a candidate pool): claim or reassign it first');
+  if (task.status === 'waiting') fault('INVALID_STATE', "It is not this task's turn yet");
+  if (task.owner) fault('INVALID_STATE', `The task is delegated by ${task.owner}: resolve the delegation first`);
+  return task;
+}
+
 function validateDecision(engine: Engine, input: m.DecisionInput, decision: 'approve' | 'reject') {
-  const task = requireActionable(engine, input);
+  const task = input.onBehalfOf ? requireOnBehalf(engine, input) : requireActionable(engine, input);
   if (decision === 'reject' && (task.kind === 'handle' || task.kind === 'resubmit')) {
     fault(
       'INVALID_STATE',
@@ -99,7 +112,19 @@ function applyDecision(engine: Engine, input: m.DecisionInput, decision: 'approv
   const run = engine.runs[task.runId];
   if (run && decision === 'reject') run.comment = input.comment ?? null;
   const result = decision === 'approve' ? (task.kind === 'approval' ? 'approved' : 'completed') : 'rejected';
-  decide(engine, task, result, input.actor.userId, input.comment ?? null);
+  if (!input.onBehalfOf) return decide(engine, task, result, input.actor.userId, input.comment ?? null);
+  // The ballot stays the assignee's (they may recall it); the trail names the admin and the reason.
+  const assignee = task.assignee!;
+  const admin = input.actor.userId;
+  const reason = input.reason!.trim();
+  decide(engine, task, result, assignee, input.comment ?? null, { userId: admin, onBehalfOf: assignee, reason });
+  engine.notify(assignee, 'task_decided_on_behalf', task.id, {
+    activityId: task.activityId,
+    name: task.name,
+    decision: result,
+    by: admin,
+    reason,
+  });
 }
 
 export function registerCoreActions(engine: Engine) {

@@ -55,6 +55,12 @@ export interface NodeRun {
   comment: string | null;
   /** Cancelled by an admin re-drive: the path runs the node again. */
   redriven?: boolean;
+  /** The approved run whose decision led the path here (recall looks for it). */
+  previousRunId?: string | null;
+  /** Cancelled by a recall: the path goes back to this (re-opened) run. */
+  recalledTo?: string;
+  /** Open tasks the outcome cancelled, with the status they had (a recall re-opens them). */
+  closedByOutcome?: Array<{ id: string; status: TaskStatus }>;
 }
 
 export interface Token {
@@ -68,6 +74,10 @@ export interface Token {
   abandoned?: boolean;
   /** Parked on a failure until an admin re-drives the instance. */
   failed?: boolean;
+  /** The run this path last left approved (the next userTask records it as its previous run). */
+  lastApprovedRun?: string;
+  /** Set by a recall: the userTask awaits this re-opened run instead of creating tasks. */
+  resumeRun?: string;
 }
 
 /** A parallel region opened by a fork/inclusive, closed by its join. */

@@ -147,6 +147,10 @@ async function execute(engine: Engine, token: Token, node: DslNode): Promise<Ste
 // ---------- userTask ----------
 
 async function userTask(engine: Engine, token: Token, node: DslNode): Promise<Step> {
+  // Back here through a recall: the re-opened run is awaited again, no new tasks.
+  const recalled = token.resumeRun ? engine.runs[token.resumeRun] : undefined;
+  token.resumeRun = undefined;
+  if (recalled && recalled.nodeId === node.id && !recalled.outcome) return awaitRun(engine, token, node, recalled);
   const run = await startUserTask(engine, token.id, node);
   return awaitRun(engine, token, node, run);
 }
@@ -159,12 +163,16 @@ export async function awaitRun(engine: Engine, token: Token, node: DslNode, run:
   token.parked = false;
   // An admin re-drive (resolve the approvers again), or a migration that gave the path another node.
   if (run.redriven) return { jump: token.nodeId };
+  if (run.recalledTo) return { jump: engine.runs[run.recalledTo]!.nodeId }; // the decision before was recalled
   // A migration may have moved the run to another node of the new version.
   const at = run.nodeId === node.id ? node : engine.node(run.nodeId);
+  // Only an approval carries on as "the previous node" (a rejection or return going back does not).
+  if (run.outcome !== 'approved' && run.outcome !== 'completed') token.lastApprovedRun = undefined;
   switch (run.outcome) {
     case 'approved':
     case 'completed':
       engine.completedApprovals.push(at.id);
+      token.lastApprovedRun = run.id;
       return { follow: 'Success' };
     case 'returned':
       return jumpBack(engine, run.returnTarget!);

@@ -57,6 +57,8 @@ export interface TaskState {
   removed?: boolean;
   /** Who claimed it from its pool (only they may unclaim). */
   claimedBy?: string | null;
+  /** Approved automatically because this person approved before (autoApproveRepeated). */
+  repeatApproved?: boolean;
   /** Suspended on its own (task suspend): activating the instance leaves it suspended. */
   held?: boolean;
   /** Last state change (projection ordering). */

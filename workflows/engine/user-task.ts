@@ -1,5 +1,5 @@
 // userTask: resolve approvers, create ballots, apply decisions by approve mode and threshold.
-import { condition } from '@temporalio/workflow';
+import { condition, patched } from '@temporalio/workflow';
 import type { DslNode } from '../../src/dsl/index.js';
 import { resolveTemplateValue } from '../../src/dsl/index.js';
 import { type Engine, emptyCandidates, type ApproveMode, type NodeRun } from './engine.js';
@@ -105,6 +105,7 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
     returnTarget: null,
     decidedBy: null,
     comment: null,
+    previousRunId: engine.tokens[tokenId]?.lastApprovedRun ?? null,
   };
   engine.runs[run.id] = run;
   const name = cfg.taskName || node.name || node.id;
@@ -140,17 +141,21 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
 
   // Self-approval rules when the initiator is among the approvers.
   const initiator = engine.info.initiatorId;
-  let users = resolved.users.map((u) => ({ ...u, auto: false }));
+  let users: Array<{ userId: string; reason: string; auto: AutoApproval | null }> = resolved.users.map((u) => ({
+    ...u,
+    auto: null,
+  }));
   const self = cfg.selfApproval ?? 'none';
   if (users.some((u) => u.userId === initiator) && self !== 'none') {
     if (self === 'skip') users = users.filter((u) => u.userId !== initiator);
-    else if (self === 'autoApprove') users = users.map((u) => (u.userId === initiator ? { ...u, auto: true } : u));
+    else if (self === 'autoApprove')
+      users = users.map((u) => (u.userId === initiator ? { ...u, auto: SELF_APPROVAL } : u));
     else {
       const substitute = self === 'delegateToManager' ? resolved.managers[initiator] : resolved.deptLeaders[initiator];
       users = users.flatMap((u) => {
         if (u.userId !== initiator) return [u];
         if (!substitute || substitute === initiator) return [];
-        return [{ userId: substitute, reason: `${self}: stands in for the initiator ${initiator}`, auto: false }];
+        return [{ userId: substitute, reason: `${self}: stands in for the initiator ${initiator}`, auto: null }];
       });
     }
   }
@@ -183,6 +188,15 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
     return run;
   }
 
+  // autoApproveRepeated: who approved before is approved again here automatically, per person.
+  const repeat = repeatSetting(engine);
+  if (repeat !== 'none' && kind === 'approval' && patched(AUTO_APPROVE_REPEATED)) {
+    users = users.map((u) => {
+      const before = u.auto ? undefined : approvedBefore(engine, run, u.userId, repeat);
+      return before ? { ...u, auto: repeatApproval(repeat, before) } : u;
+    });
+  }
+
   run.threshold = thresholdFor(mode, users.length, cfg.voteRule);
   if (users.length > 1) {
     const parent = engine.createTask({ ...base, status: 'waiting' });
@@ -200,22 +214,71 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
     run.taskIds.push(task.id);
     engine.trail('assign', { activityId: node.id, taskId: task.id, userId: u.userId, detail: { reason: u.reason } });
     if (u.auto) {
-      engine.closeTask(
-        task,
-        'auto_approved',
-        'Approved automatically: the approver is the initiator (selfApproval autoApprove)',
-      );
+      if (u.auto.repeat) task.repeatApproved = true;
+      engine.closeTask(task, 'auto_approved', u.auto.comment);
       engine.trail('auto_approve', {
         activityId: node.id,
         taskId: task.id,
         userId: u.userId,
         comment: task.comment,
-        detail: { rule: 'selfApproval: autoApprove' },
+        detail: u.auto.detail,
       });
     } else if (active) watchDue(engine, run, task, cfg);
   });
   evaluate(engine, run, null);
   return run;
+}
+
+/** Gates the autoApproveRepeated decisions (new commands in histories that use the setting). */
+export const AUTO_APPROVE_REPEATED = 'auto-approve-repeated';
+
+interface AutoApproval {
+  comment: string;
+  detail: Record<string, unknown>;
+  repeat?: boolean;
+}
+
+const SELF_APPROVAL: AutoApproval = {
+  comment: 'Approved automatically: the approver is the initiator (selfApproval autoApprove)',
+  detail: { rule: 'selfApproval: autoApprove' },
+};
+
+export type RepeatSetting = 'none' | 'adjacent' | 'all';
+
+export function repeatSetting(engine: Engine): RepeatSetting {
+  const value = engine.doc.ruleChain.additionalInfo?.autoApproveRepeated;
+  return value === 'adjacent' || value === 'all' ? value : 'none';
+}
+
+/**
+ * An approval `userId` gave before that makes this ballot automatic: `adjacent` — at the run the
+ * path left approved just before this one; `all` — at any node of this instance that still
+ * stands approved (a rejection or return back past it undoes it). Automatic repeats count too.
+ */
+function approvedBefore(engine: Engine, run: NodeRun, userId: string, setting: RepeatSetting): TaskState | undefined {
+  const approvedBy = (t: TaskState) =>
+    t.assignee === userId &&
+    !t.removed &&
+    t.kind === 'approval' &&
+    (t.result === 'approved' || (t.result === 'auto_approved' && t.repeatApproved === true));
+  const passed = (r: NodeRun | undefined) => r && (r.outcome === 'approved' || r.outcome === 'completed');
+  if (setting === 'adjacent') {
+    const previous = run.previousRunId ? engine.runs[run.previousRunId] : undefined;
+    if (!passed(previous)) return undefined;
+    return Object.values(engine.tasks).find((t) => t.runId === previous!.id && approvedBy(t));
+  }
+  const standing = new Set(engine.completedApprovals);
+  return Object.values(engine.tasks).find(
+    (t) => t.runId !== run.id && approvedBy(t) && passed(engine.runs[t.runId]) && standing.has(t.activityId),
+  );
+}
+
+function repeatApproval(setting: RepeatSetting, before: TaskState): AutoApproval {
+  return {
+    comment: `Approved automatically: already approved at ${before.name} (autoApproveRepeated ${setting})`,
+    detail: { rule: `autoApproveRepeated: ${setting}`, approvedAt: before.activityId, approvedTask: before.id },
+    repeat: true,
+  };
 }
 
 function applyEmptyPolicy(
@@ -285,12 +348,19 @@ export function decide(
   result: TaskResult,
   actorId: string | null,
   comment: string | null,
+  behalf?: { userId: string; onBehalfOf: string; reason: string },
 ) {
   const run = engine.runs[task.runId];
   engine.closeTask(task, result, comment);
   const type =
     result === 'approved' ? 'approve' : result === 'rejected' ? 'reject' : result === 'completed' ? 'complete' : result;
-  engine.trail(type, { activityId: task.activityId, taskId: task.id, userId: actorId, comment });
+  engine.trail(type, {
+    activityId: task.activityId,
+    taskId: task.id,
+    userId: behalf?.userId ?? actorId,
+    comment,
+    ...(behalf ? { detail: { onBehalfOf: behalf.onBehalfOf, admin: behalf.userId, reason: behalf.reason } } : {}),
+  });
   if (run) evaluate(engine, run, actorId);
 }
 
@@ -382,8 +452,12 @@ export function evaluate(engine: Engine, run: NodeRun, actorId: string | null) {
   }
   run.outcome = outcome;
   run.decidedBy = actorId;
+  run.closedByOutcome = [];
   for (const t of Object.values(engine.tasks))
-    if (t.runId === run.id && t.id !== run.parentTaskId) engine.closeTask(t, 'cancelled');
+    if (t.runId === run.id && t.id !== run.parentTaskId && engine.isOpen(t)) {
+      run.closedByOutcome.push({ id: t.id, status: t.status });
+      engine.closeTask(t, 'cancelled');
+    }
   if (run.parentTaskId)
     engine.closeTask(engine.tasks[run.parentTaskId], outcome === 'approved' ? 'approved' : 'rejected');
 }

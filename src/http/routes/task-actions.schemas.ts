@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { IsoDate } from '../../shapes.js';
 import { VARIABLES_TOO_LARGE, variablesSizeOk } from '../input.js';
+import { DecisionBody } from './tasks.schemas.js';
 
 const text = (max: number) => z.string().max(max);
 const userId = z.string().min(1).max(200);
@@ -10,6 +11,20 @@ const reason = text(4000).optional();
 export const EmptyBody = z.object({}).strict().openapi('EmptyBody');
 
 export const ReasonBody = z.object({ reason, comment: reason }).strict().openapi('ReasonBody');
+
+/** recall: `reason` is the trail comment (RecallInput). */
+export const RecallBody = z.object({ reason }).strict().openapi('RecallBody');
+
+/** approve / reject (DecisionInput): DecisionBody, plus an admin's decision on behalf of the assignee. */
+export const ApprovalDecisionBody = DecisionBody.extend({
+  onBehalfOf: z
+    .boolean()
+    .optional()
+    .openapi({ description: 'workflow:admin decides for the assignee; `reason` is then required' }),
+  reason: reason.openapi({ description: 'Why (required with onBehalfOf); kept in the trail detail' }),
+})
+  .strict()
+  .openapi('ApprovalDecisionBody');
 
 export const ReturnBody = z
   .object({ targetActivityId: z.string().min(1).max(200), reason, comment: reason })

@@ -6,7 +6,8 @@ import * as m from '../../../workflows/messages.js';
 import type { AppDeps, Principal } from '../../context.js';
 import * as tasks from '../../services/tasks.js';
 import * as toolbox from '../../services/task-toolbox.js';
-import { Permissions } from '../../services/permissions.js';
+import { holds, Permissions } from '../../services/permissions.js';
+import { AppError } from '../../errors.js';
 import { PageQuery } from '../../paging.js';
 import { page } from '../envelope.js';
 import { createRouter, endpoint } from '../router.js';
@@ -51,6 +52,19 @@ const withPeople =
   <A extends m.HandoverInput | m.AddSignInput>(def: toolbox.TaskUpdate<A>): Run =>
   (deps, p, id, body, key) =>
     toolbox.actWithPeople(deps, p, id, def, body as toolbox.BodyOf<A>, key);
+// approve / reject: `onBehalfOf` needs workflow:admin and a reason (the workflow checks both again).
+const decision =
+  (def: toolbox.TaskUpdate<m.DecisionInput>): Run =>
+  (deps, p, id, body, key) => {
+    const b = body as z.infer<typeof s.ApprovalDecisionBody>;
+    if (b.onBehalfOf) {
+      if (!holds(p.permissions, ADMIN))
+        throw new AppError('FORBIDDEN', 'Permission required: workflow:admin (to decide on behalf of the assignee)');
+      if (!b.reason?.trim())
+        throw new AppError('VALIDATION_FAILED', 'reason is required when deciding on behalf of the assignee');
+    }
+    return tasks.taskAction(deps, p, id, def, b, key);
+  };
 const candidates =
   (change: 'add' | 'remove'): Run =>
   (deps, p, id, body, key) =>
@@ -59,19 +73,28 @@ const candidates =
 const actions: TaskActionRoute[] = [
   {
     path: '/{id}/approve',
-    summary: 'Approve (the assignee; the delegatee while delegated)',
+    summary: 'Approve (the assignee; the delegatee while delegated; workflow:admin with onBehalfOf for the assignee)',
     perms: [OPERATE],
-    body: DecisionBody,
+    body: s.ApprovalDecisionBody,
     optional: true,
-    run: update(m.approve),
+    run: decision(m.approve),
   },
   {
     path: '/{id}/reject',
-    summary: "Reject: the node's reject strategy applies",
+    summary: "Reject: the node's reject strategy applies (workflow:admin with onBehalfOf for the assignee)",
     perms: [OPERATE],
-    body: DecisionBody,
+    body: s.ApprovalDecisionBody,
     optional: true,
-    run: update(m.reject),
+    run: decision(m.reject),
+  },
+  {
+    path: '/{id}/recall',
+    summary:
+      'Recall your approval while nobody has acted on the tasks it created: they are cancelled, your task opens again',
+    perms: [OPERATE],
+    body: s.RecallBody,
+    optional: true,
+    run: update(m.recall),
   },
   {
     path: '/{id}/complete',
