@@ -13,7 +13,7 @@ async function upsertInstance(em: EntityManager, s: ProjectionSnapshot) {
        status, initiator_id, variables, current_nodes, start_time, end_time, end_reason, detail, seq, updated_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?::jsonb, ?, now())
      on conflict (id) do update set
-       workflow_id = excluded.workflow_id, status = excluded.status, variables = excluded.variables,
+       workflow_id = excluded.workflow_id, status = excluded.status, initiator_id = excluded.initiator_id, variables = excluded.variables,
        current_nodes = excluded.current_nodes, end_time = excluded.end_time, end_reason = excluded.end_reason,
        detail = excluded.detail, seq = excluded.seq, updated_at = now()
      where instances.seq < excluded.seq`,
@@ -36,6 +36,15 @@ async function upsertInstance(em: EntityManager, s: ProjectionSnapshot) {
       j(i.detail),
       s.seq,
     ],
+  );
+}
+
+/** A handover can change the initiator (docs/task-actions.md): the task rows carry it for the list filters. */
+async function followInitiator(em: EntityManager, instanceId: string) {
+  await em.execute(
+    `update tasks t set initiator_id = i.initiator_id from instances i
+     where i.id = ? and t.instance_id = i.id and t.initiator_id <> i.initiator_id`,
+    [instanceId],
   );
 }
 
@@ -167,6 +176,7 @@ export function createProjectionActivities(deps: ActivityDeps) {
         if (archived.length) return;
         await upsertInstance(em, snapshot);
         await upsertTasks(em, snapshot);
+        await followInitiator(em, id);
         await appendEvents(em, snapshot);
         if (snapshot.ended) await archive(em, id);
       });

@@ -52,6 +52,22 @@ export interface InstanceRef {
 }
 /** withdraw, terminate, completeInstance, suspendInstance, activateInstance, reDrive, forceResume: `reason` is the trail comment. */
 export type InstanceReasonInput = InstanceRef & { reason?: string };
+/** What a user handover moves (docs/task-actions.md#handing-over-a-leavers-work). */
+export interface HandoverScope {
+  /** Open tasks assigned to or delegated to the user, and those they delegated (the owner moves). */
+  tasks: boolean;
+  /** Their place among the candidate users of open tasks. */
+  pools: boolean;
+  /** The instances they started: the receiver becomes the initiator. */
+  startedInstances: boolean;
+}
+/** handoverUser: everything `fromUserId` holds in this instance moves to `toUserId`; `reason` is the trail comment. */
+export type UserHandoverInput = InstanceRef & {
+  fromUserId: string;
+  toUserId: string;
+  reason?: string;
+  scope: HandoverScope;
+};
 /** setVariables. */
 export type SetVariablesInput = InstanceRef & { variables?: Record<string, unknown>; deleteNames?: string[] };
 
@@ -65,6 +81,7 @@ export const suspendInstance = defineUpdate<ActionResult, [InstanceReasonInput]>
 export const activateInstance = defineUpdate<ActionResult, [InstanceReasonInput]>('activateInstance');
 export const reDrive = defineUpdate<ActionResult, [InstanceReasonInput]>('reDrive');
 export const forceResume = defineUpdate<ActionResult, [InstanceReasonInput]>('forceResume');
+export const handoverUser = defineUpdate<ActionResult, [UserHandoverInput]>('handoverUser');
 
 // Task-level
 export const approve = defineUpdate<ActionResult, [DecisionInput]>('approve');

@@ -7,10 +7,12 @@ import { registerAdminTaskActions } from './admin-task-actions.js';
 import { registerHandoverActions } from './handover-actions.js';
 import { registerSignerActions } from './signer-actions.js';
 import { registerSuspensionActions } from './suspension-actions.js';
+import { registerUserHandover } from './user-handover.js';
 
 export function registerTaskActions(engine: Engine) {
   registerHandoverActions(engine);
   registerSignerActions(engine);
   registerSuspensionActions(engine);
   registerAdminTaskActions(engine);
+  registerUserHandover(engine);
 }

@@ -171,9 +171,19 @@ export interface ResolvedApprovers {
   problem: string | null;
 }
 
+/** What one instance's handoverUser moved, and the tasks it left because the receiver already holds a ballot there. */
+export interface HandoverMoved {
+  tasks: number;
+  delegated: number;
+  poolMemberships: number;
+  instances: number;
+  skipped: Array<{ taskId: string; reason: string }>;
+}
+
 export interface ActionResult {
   taskId: string | null;
   instanceStatus: InstanceStatus;
   removed?: string[];
   kept?: string[];
+  handover?: HandoverMoved;
 }

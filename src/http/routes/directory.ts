@@ -4,6 +4,7 @@ import { z } from '@hono/zod-openapi';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page } from '../../paging.js';
 import * as directory from '../../services/directory.js';
+import { handover } from '../../services/handover.js';
 import { Permissions, SYSTEM_TENANT } from '../../services/permissions.js';
 import { AppError } from '../../errors.js';
 import { json, jsonBody, ok, page } from '../envelope.js';
@@ -167,7 +168,27 @@ function resourceRoutes(res: AnyResource) {
   return r;
 }
 
-export const userRoutes = () => resourceRoutes(users);
+/** The user routes, plus the handover of a leaver's work (workflow:admin; docs/task-actions.md#handing-over-a-leavers-work). */
+export function userRoutes() {
+  const r = resourceRoutes(users);
+  r.openapi(
+    defineRoute({
+      method: 'post',
+      path: '/{id}/handover',
+      tags,
+      middleware: [requirePermission(Permissions.ADMIN)],
+      summary: "Hand over a user's open tasks, pool places and (optionally) started instances to another user",
+      request: {
+        params: z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) }),
+        body: jsonBody(s.HandoverBody),
+      },
+      responses: { 200: json(s.HandoverResult) },
+    }),
+    async (c) =>
+      c.json(ok(await handover(c.get('deps'), c.get('principal'), c.req.valid('param').id, c.req.valid('json'))), 200),
+  );
+  return r;
+}
 export const departmentRoutes = () => resourceRoutes(departments);
 export const roleRoutes = () => resourceRoutes(roles);
 
