@@ -24,8 +24,14 @@ export interface TaskRef {
   taskId: string;
 }
 
-/** approve, reject, complete (DecisionBody): `comment` is the trail comment. */
-export type DecisionInput = TaskRef & { comment?: string; variables?: Record<string, unknown> };
+/** approve, reject, complete (DecisionBody): `comment` is the trail comment. `link` is set by the
+ * server only, for a decision through a one-time approval link: the trail detail records
+ * `{channel: 'link', linkId, via}`. */
+export type DecisionInput = TaskRef & {
+  comment?: string;
+  variables?: Record<string, unknown>;
+  link?: { id: string; via: string };
+};
 /** returnTask (ReturnBody): `comment` is the trail comment; `reason` is kept in the trail detail. */
 export type ReturnInput = TaskRef & { targetActivityId: string; comment?: string; reason?: string };
 /** transfer, delegate, reassign (AssigneeBody): `reason` is the trail comment (reassign: within its text). */

@@ -75,6 +75,10 @@ function validateDecision(engine: Engine, input: m.DecisionInput, decision: 'app
   if (task.kind === 'delay') fault('INVALID_STATE', 'A delay is not approved: an admin may complete it');
 }
 
+/** How a decision reached the workflow, for its trail entry: nothing for the task actions' own routes. */
+const channelOf = (input: m.DecisionInput) =>
+  input.link ? { channel: 'link', linkId: input.link.id, via: input.link.via } : {};
+
 /** The delegatee's decision goes back to the owner; the flow does not move. */
 function returnToOwner(engine: Engine, task: TaskState, decision: string, input: m.DecisionInput) {
   engine.trail(decision, {
@@ -82,7 +86,7 @@ function returnToOwner(engine: Engine, task: TaskState, decision: string, input:
     taskId: task.id,
     userId: input.actor.userId,
     comment: input.comment ?? null,
-    detail: { delegated: true, owner: task.owner },
+    detail: { delegated: true, owner: task.owner, ...channelOf(input) },
   });
   task.assignee = task.owner;
   task.owner = null;
@@ -99,7 +103,7 @@ function applyDecision(engine: Engine, input: m.DecisionInput, decision: 'approv
   const run = engine.runs[task.runId];
   if (run && decision === 'reject') run.comment = input.comment ?? null;
   const result = decision === 'approve' ? (task.kind === 'approval' ? 'approved' : 'completed') : 'rejected';
-  decide(engine, task, result, input.actor.userId, input.comment ?? null);
+  decide(engine, task, result, input.actor.userId, input.comment ?? null, input.link ? channelOf(input) : null);
 }
 
 export function registerCoreActions(engine: Engine) {

@@ -285,12 +285,13 @@ export function decide(
   result: TaskResult,
   actorId: string | null,
   comment: string | null,
+  detail: Record<string, unknown> | null = null,
 ) {
   const run = engine.runs[task.runId];
   engine.closeTask(task, result, comment);
   const type =
     result === 'approved' ? 'approve' : result === 'rejected' ? 'reject' : result === 'completed' ? 'complete' : result;
-  engine.trail(type, { activityId: task.activityId, taskId: task.id, userId: actorId, comment });
+  engine.trail(type, { activityId: task.activityId, taskId: task.id, userId: actorId, comment, detail });
   if (run) evaluate(engine, run, actorId);
 }
 
