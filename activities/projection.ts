@@ -189,7 +189,8 @@ export function createProjectionActivities(deps: ActivityDeps) {
         if (archived.length) return;
         await upsertInstance(em, snapshot);
         await upsertTasks(em, snapshot);
-        await followInitiator(em, id);
+        if (snapshot.trail.some((e) => e.type === 'transfer' && e.detail?.kind === 'initiator'))
+          await followInitiator(em, id);
         await closeLinks(em, snapshot);
         await appendEvents(em, snapshot);
         if (snapshot.ended) await archive(em, id);

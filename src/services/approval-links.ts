@@ -67,16 +67,16 @@ export async function mintLink(deps: AppDeps, principal: Principal, taskId: stri
   if (row.archived || !OPEN.includes(row.status))
     throw new AppError('LINK_TASK_CLOSED', `The task is ${row.status}${row.result ? ` (${row.result})` : ''}`);
   const userId = body.userId ?? row.assignee ?? principal.userId;
+  if (row.status !== 'active')
+    throw new AppError('INVALID_STATE', `The task is ${row.status}: only an active task gets an approval link`);
+  if (row.kind !== 'approval')
+    throw new AppError('INVALID_STATE', `A ${row.kind} task is not approved or rejected: no approval link`);
   if (principal.userId !== row.assignee && !isAdmin(principal))
     throw new AppError('FORBIDDEN', 'Only the assignee (or workflow:admin, for the assignee) mints approval links');
   if (userId !== row.assignee)
     throw new AppError('INVALID_TARGET', 'An approval link is minted for the task’s assignee', {
       assignee: row.assignee ?? null,
     });
-  if (row.status !== 'active')
-    throw new AppError('INVALID_STATE', `The task is ${row.status}: only an active task gets an approval link`);
-  if (row.kind !== 'approval')
-    throw new AppError('INVALID_STATE', `A ${row.kind} task is not approved or rejected: no approval link`);
   const actions = [...new Set(body.actions ?? LINK_ACTIONS)];
   const ttl = Math.min(body.ttlSeconds ?? deps.config.APPROVAL_LINK_TTL_SECONDS, deps.config.APPROVAL_LINK_TTL_SECONDS);
   const id = randomUUID();

@@ -31,6 +31,7 @@ describe('one-time approval links', () => {
   beforeAll(async () => {
     ({ tokens: t } = await createDemoLikeTenant('al'));
     await deploy(t.admin, oneStep('al_single', users('bob'), { nodeInfo: { formPermissions: { secret: 'h' } } }));
+    await deploy(t.admin, oneStep('al_pool', { approver: { type: 'role', roleIds: ['finance'] } }));
   });
 
   it('the assignee mints a link, anyone with it sees the task, and it approves once as the assignee', async () => {
@@ -107,7 +108,7 @@ describe('one-time approval links', () => {
     expect(entry).toMatchObject({ userId: 'bob', detail: { channel: 'link', via: 'chat' } });
   });
 
-  it('refuses to mint for others, on closed tasks, for another person, and bad bodies', async () => {
+  it('refuses to mint for others, on closed or pool tasks, for another person, and bad bodies', async () => {
     const { instanceId, task } = await bobsTask();
     refused(await mint(task.id, t.alice), 403, 40300); // the initiator, not the assignee
     refused(await mint(task.id, t.erin), 404, 40400); // takes no part
@@ -115,6 +116,12 @@ describe('one-time approval links', () => {
     refused(await mint(task.id, t.bob, { extra: true }), 400, 40003);
     refused(await mint(task.id, t.bob, { actions: ['withdraw'] }), 400, 40001);
     refused(await mint('no-such-task', t.bob), 404, 40400);
+    // a pool task gets no link until it is claimed
+    const pooled = await start(t.alice, 'al_pool');
+    const poolTask = (await api(`/api/v1/workflow/tasks?instanceId=${pooled}`, { token: t.admin })).body.data.items[0];
+    refused(await mint(poolTask.id, t.frank), 409, 40901);
+    await actOk(t.frank, poolTask.id, 'claim');
+    expect((await mint(poolTask.id, t.frank)).status).toBe(201);
     // a link minted before the task closed dies with it
     const early = (await mint(task.id, t.admin)).body.data;
     await actOk(t.bob, task.id, 'approve');

@@ -94,6 +94,10 @@ describe('user handover', () => {
     const pool = (await tasksOf(ids.pool))[0];
     expect(pool.candidates.userIds).toEqual(['erin']);
     expect((await instance(t.admin, ids.started)).initiatorId).toBe('erin');
+    const applications = await api('/api/v1/workflow/process-instances/applications?pageSize=200', { token: t.erin });
+    expect(applications.body.data.items.map((i: any) => i.id)).toContain(ids.started);
+    const carols = (await tasksOf(ids.started))[0];
+    expect(carols.initiatorId).toBe('erin');
     expect((await todo(t.bob)).filter((x) => x.instanceId !== ids.both)).toEqual([]);
 
     const transfer = (await instance(t.admin, ids.single)).trail.find((e: any) => e.type === 'transfer');
