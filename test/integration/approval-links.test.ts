@@ -77,6 +77,14 @@ describe('one-time approval links', () => {
       detail: { channel: 'link', linkId: link.linkId, via: 'email' },
     });
 
+    const notes = await api('/api/v1/notifications?kind=task_decided_by_link', { token: t.bob });
+    expect(notes.body.data.items).toEqual([
+      expect.objectContaining({
+        taskId: task.id,
+        payload: expect.objectContaining({ decision: 'approve', linkId: link.linkId, via: 'email' }),
+      }),
+    ]);
+
     // used: 410 for view and use, nothing changes
     refused(await view(link.token), 410, 41070, 'used');
     refused(await decide(link.token, { action: 'reject' }), 410, 41070, 'used');

@@ -95,6 +95,15 @@ function returnToOwner(engine: Engine, task: TaskState, decision: string, input:
 
 function applyDecision(engine: Engine, input: m.DecisionInput, decision: 'approve' | 'reject') {
   const task = engine.tasks[input.taskId];
+  // A decision without a login: its user hears of it, in case the link was not theirs to use.
+  if (input.link)
+    engine.notify(input.actor.userId, 'task_decided_by_link', task.id, {
+      activityId: task.activityId,
+      name: task.name,
+      decision,
+      linkId: input.link.id,
+      via: input.link.via,
+    });
   if (task.owner) return returnToOwner(engine, task, decision, input);
   if (input.variables && Object.keys(input.variables).length) {
     Object.assign(engine.variables, input.variables);
