@@ -118,12 +118,9 @@ export const HandoverScope = z
       .boolean()
       .optional()
       .openapi({ description: 'Their place among the candidate users of open tasks (default true)' }),
-    startedInstances: z
-      .boolean()
-      .optional()
-      .openapi({
-        description: 'The running instances they started: the receiver becomes the initiator (default false)',
-      }),
+    startedInstances: z.boolean().optional().openapi({
+      description: 'The running instances they started: the receiver becomes the initiator (default false)',
+    }),
   })
   .strict()
   .openapi('HandoverScope');
