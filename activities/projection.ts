@@ -1,7 +1,7 @@
 // Mirrors a workflow's state into the read model: idempotent, ordered by sequence numbers,
 // one transaction per write; an ended instance moves to the archive tables in the same one.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ProjectionSnapshot } from '../workflows/engine/types.js';
+import { OPEN_TASK_STATUSES, type ProjectionSnapshot } from '../workflows/engine/types.js';
 import type { ActivityDeps } from './index.js';
 
 const j = (v: unknown) => JSON.stringify(v ?? null);
@@ -15,7 +15,7 @@ async function upsertInstance(em: EntityManager, s: ProjectionSnapshot) {
      on conflict (id) do update set
        workflow_id = excluded.workflow_id, definition_id = excluded.definition_id,
        process_version = excluded.process_version, process_name = excluded.process_name,
-       status = excluded.status, variables = excluded.variables,
+       status = excluded.status, initiator_id = excluded.initiator_id, variables = excluded.variables,
        current_nodes = excluded.current_nodes, end_time = excluded.end_time, end_reason = excluded.end_reason,
        detail = excluded.detail, seq = excluded.seq, updated_at = now()
      where instances.seq < excluded.seq`,
@@ -38,6 +38,28 @@ async function upsertInstance(em: EntityManager, s: ProjectionSnapshot) {
       j(i.detail),
       s.seq,
     ],
+  );
+}
+
+/** A handover can change the initiator (docs/task-actions.md): the task rows carry it for the list filters. */
+async function followInitiator(em: EntityManager, instanceId: string) {
+  await em.execute(
+    `update tasks t set initiator_id = i.initiator_id from instances i
+     where i.id = ? and t.instance_id = i.id and t.initiator_id <> i.initiator_id`,
+    [instanceId],
+  );
+}
+
+/** A closed task's approval links die with it (docs/task-actions.md#one-time-approval-links). */
+async function closeLinks(em: EntityManager, s: ProjectionSnapshot) {
+  const closed = s.tasks.filter((t) => !OPEN_TASK_STATUSES.includes(t.status)).map((t) => t.id);
+  if (!closed.length) return;
+  await em.execute(
+    // A link being used holds its row until its decision is projected: skipped here, it is marked used.
+    `update approval_links set closed_at = now() where id in (
+       select id from approval_links where task_id = any(array(select jsonb_array_elements_text(?::jsonb))) and closed_at is null
+       for update skip locked)`,
+    [JSON.stringify(closed)],
   );
 }
 
@@ -171,6 +193,9 @@ export function createProjectionActivities(deps: ActivityDeps) {
         if (archived.length) return;
         await upsertInstance(em, snapshot);
         await upsertTasks(em, snapshot);
+        if (snapshot.trail.some((e) => e.type === 'transfer' && e.detail?.kind === 'initiator'))
+          await followInitiator(em, id);
+        await closeLinks(em, snapshot);
         await appendEvents(em, snapshot);
         if (snapshot.ended) await archive(em, id);
       });

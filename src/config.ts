@@ -64,6 +64,19 @@ export const configSchema = z.object({
    */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(32).default(0),
 
+  /** Instances a user handover updates at once (docs/task-actions.md#handing-over-a-leavers-work). */
+  HANDOVER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+  /** Key that signs one-time approval links; the JWT_SECRET when unset (docs/task-actions.md#one-time-approval-links). */
+  APPROVAL_LINK_SECRET: z.string().min(32, 'APPROVAL_LINK_SECRET must be at least 32 characters').optional(),
+  /** How long a minted approval link stays usable. */
+  APPROVAL_LINK_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(3 * 24 * 3600),
+  /** Failed approval-link requests allowed per client address and window (like LOGIN_RATE_LIMIT). */
+  APPROVAL_LINK_RATE_LIMIT: z.coerce.number().int().positive().default(20),
+
   HTTP_CALL_ALLOW_PRIVATE: bool.default(false),
   /** Host names an httpCall may reach even though they resolve to private addresses. */
   HTTP_CALL_ALLOW_PRIVATE_HOSTS: z.string().default(''),

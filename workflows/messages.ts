@@ -26,12 +26,15 @@ export interface TaskRef {
 }
 
 /** approve, reject, complete (DecisionBody): `comment` is the trail comment. approve/reject only:
- * `onBehalfOf` (an admin decides for the assignee) with its mandatory `reason` (trail detail). */
+ * `onBehalfOf` (an admin decides for the assignee) with its mandatory `reason` (trail detail).
+ * `link` is set by the server only, for a decision through a one-time approval link: the trail
+ * detail records `{channel: 'link', linkId, via}`. */
 export type DecisionInput = TaskRef & {
   comment?: string;
   variables?: Record<string, unknown>;
   onBehalfOf?: boolean;
   reason?: string;
+  link?: { id: string; via: string };
 };
 /** recall (RecallBody): `reason` is the trail comment. */
 export type RecallInput = TaskRef & { reason?: string };
@@ -61,6 +64,22 @@ export interface InstanceRef {
 }
 /** withdraw, terminate, completeInstance, suspendInstance, activateInstance, reDrive, forceResume: `reason` is the trail comment. */
 export type InstanceReasonInput = InstanceRef & { reason?: string };
+/** What a user handover moves (docs/task-actions.md#handing-over-a-leavers-work). */
+export interface HandoverScope {
+  /** Open tasks assigned to or delegated to the user, and those they delegated (the owner moves). */
+  tasks: boolean;
+  /** Their place among the candidate users of open tasks. */
+  pools: boolean;
+  /** The instances they started: the receiver becomes the initiator. */
+  startedInstances: boolean;
+}
+/** handoverUser: everything `fromUserId` holds in this instance moves to `toUserId`; `reason` is the trail comment. */
+export type UserHandoverInput = InstanceRef & {
+  fromUserId: string;
+  toUserId: string;
+  reason?: string;
+  scope: HandoverScope;
+};
 /** setVariables. */
 export type SetVariablesInput = InstanceRef & { variables?: Record<string, unknown>; deleteNames?: string[] };
 
@@ -81,6 +100,7 @@ export const activateInstance = defineUpdate<ActionResult, [InstanceReasonInput]
 export const reDrive = defineUpdate<ActionResult, [InstanceReasonInput]>('reDrive');
 export const forceResume = defineUpdate<ActionResult, [InstanceReasonInput]>('forceResume');
 export const migrate = defineUpdate<ActionResult, [MigrateInput]>('migrate');
+export const handoverUser = defineUpdate<ActionResult, [UserHandoverInput]>('handoverUser');
 
 // Task-level
 export const approve = defineUpdate<ActionResult, [DecisionInput]>('approve');

@@ -20,6 +20,7 @@ import { instanceRoutes } from './routes/instances.js';
 import { monitoringRoutes } from './routes/monitoring.js';
 import { taskRoutes } from './routes/tasks.js';
 import { taskActionRoutes } from './routes/task-actions.js';
+import { approveLinkRoutes, taskLinkRoutes } from './routes/approval-links.js';
 import { notificationRoutes, notificationSocketDocRoutes } from './routes/notifications.js';
 
 const V1 = '/api/v1';
@@ -48,6 +49,8 @@ function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any
     [TASKS, monitoringRoutes(deps)], // before /{id}: /statistics, /overdue, /backlog
     [TASKS, taskRoutes(deps)],
     [TASKS, taskActionRoutes(deps)],
+    [TASKS, taskLinkRoutes(deps)],
+    [`${V1}/approve-links`, approveLinkRoutes(deps)], // no login: the signed link is the credential
     [`${V1}/notifications`, notificationRoutes()],
     [`${V1}/ws`, notificationSocketDocRoutes()], // documents the WebSocket served by ./notification-socket.ts
   ];

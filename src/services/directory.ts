@@ -5,6 +5,7 @@ import { Department, Role, Tenant, User, type IDepartment, type IRole, type IUse
 import { hashPassword } from '../infra/passwords.js';
 import type { Page, PageOpts } from '../paging.js';
 import { rowView } from './views.js';
+import { requireNoOpenWork } from './handover.js';
 
 export function userView(u: IUser) {
   return rowView(u, [
@@ -175,7 +176,7 @@ export async function createUser(em: EntityManager, tenantId: string, input: Use
   return user;
 }
 
-/** `actorId`: the caller, who may not deactivate themselves. */
+/** `actorId`: the caller, who may not deactivate themselves; a user with open work is handed over first (409). */
 export async function updateUser(
   em: EntityManager,
   tenantId: string,
@@ -184,6 +185,8 @@ export async function updateUser(
   actorId?: string,
 ): Promise<IUser> {
   if (actorId === id && patch.active === false) throw new AppError('CONFLICT', 'You cannot deactivate yourself');
+  // A deactivated user's tasks would wait for nobody: their work is handed over first.
+  if (patch.active === false && (await getUser(em, tenantId, id)).active) await requireNoOpenWork(em, tenantId, id);
   if (patch.active === false || patch.roles)
     return keepingAnAdmin(em, tenantId, (tx) => applyUserPatch(tx, tenantId, id, patch));
   return applyUserPatch(em, tenantId, id, patch);

@@ -88,6 +88,10 @@ function validateDecision(engine: Engine, input: m.DecisionInput, decision: 'app
   if (task.kind === 'delay') fault('INVALID_STATE', 'A delay is not approved: an admin may complete it');
 }
 
+/** How a decision reached the workflow, for its trail entry: nothing for the task actions' own routes. */
+const channelOf = (input: m.DecisionInput) =>
+  input.link ? { channel: 'link', linkId: input.link.id, via: input.link.via } : {};
+
 /** The delegatee's decision goes back to the owner; the flow does not move. */
 function returnToOwner(engine: Engine, task: TaskState, decision: string, input: m.DecisionInput) {
   engine.trail(decision, {
@@ -95,7 +99,7 @@ function returnToOwner(engine: Engine, task: TaskState, decision: string, input:
     taskId: task.id,
     userId: input.actor.userId,
     comment: input.comment ?? null,
-    detail: { delegated: true, owner: task.owner },
+    detail: { delegated: true, owner: task.owner, ...channelOf(input) },
   });
   task.assignee = task.owner;
   task.owner = null;
@@ -104,6 +108,15 @@ function returnToOwner(engine: Engine, task: TaskState, decision: string, input:
 
 function applyDecision(engine: Engine, input: m.DecisionInput, decision: 'approve' | 'reject') {
   const task = engine.tasks[input.taskId];
+  // A decision without a login: its user hears of it, in case the link was not theirs to use.
+  if (input.link)
+    engine.notify(input.actor.userId, 'task_decided_by_link', task.id, {
+      activityId: task.activityId,
+      name: task.name,
+      decision,
+      linkId: input.link.id,
+      via: input.link.via,
+    });
   if (task.owner) return returnToOwner(engine, task, decision, input);
   if (input.variables && Object.keys(input.variables).length) {
     Object.assign(engine.variables, input.variables);
@@ -112,12 +125,16 @@ function applyDecision(engine: Engine, input: m.DecisionInput, decision: 'approv
   const run = engine.runs[task.runId];
   if (run && decision === 'reject') run.comment = input.comment ?? null;
   const result = decision === 'approve' ? (task.kind === 'approval' ? 'approved' : 'completed') : 'rejected';
-  if (!input.onBehalfOf) return decide(engine, task, result, input.actor.userId, input.comment ?? null);
+  const trail = input.link ? { detail: channelOf(input) } : undefined;
+  if (!input.onBehalfOf) return decide(engine, task, result, input.actor.userId, input.comment ?? null, trail);
   // The ballot stays the assignee's (they may recall it); the trail names the admin and the reason.
   const assignee = task.assignee!;
   const admin = input.actor.userId;
   const reason = input.reason!.trim();
-  decide(engine, task, result, assignee, input.comment ?? null, { userId: admin, onBehalfOf: assignee, reason });
+  decide(engine, task, result, assignee, input.comment ?? null, {
+    userId: admin,
+    detail: { onBehalfOf: assignee, admin, reason },
+  });
   engine.notify(assignee, 'task_decided_on_behalf', task.id, {
     activityId: task.activityId,
     name: task.name,

@@ -8,6 +8,7 @@ import { registerHandoverActions } from './handover-actions.js';
 import { registerRecallActions } from './recall-actions.js';
 import { registerSignerActions } from './signer-actions.js';
 import { registerSuspensionActions } from './suspension-actions.js';
+import { registerUserHandover } from './user-handover.js';
 
 export function registerTaskActions(engine: Engine) {
   registerHandoverActions(engine);
@@ -15,4 +16,5 @@ export function registerTaskActions(engine: Engine) {
   registerSuspensionActions(engine);
   registerAdminTaskActions(engine);
   registerRecallActions(engine);
+  registerUserHandover(engine);
 }

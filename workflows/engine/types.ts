@@ -173,6 +173,15 @@ export interface ResolvedApprovers {
   problem: string | null;
 }
 
+/** What one instance's handoverUser moved, and the tasks it left because the receiver already holds a ballot there. */
+export interface HandoverMoved {
+  tasks: number;
+  delegated: number;
+  poolMemberships: number;
+  instances: number;
+  skipped: Array<{ taskId: string; reason: string }>;
+}
+
 export interface ActionResult {
   taskId: string | null;
   instanceStatus: InstanceStatus;
@@ -180,6 +189,7 @@ export interface ActionResult {
   kept?: string[];
   /** migrate: what was done (or, when unchanged, that the instance already runs the target). */
   migration?: MigrationOutcome;
+  handover?: HandoverMoved;
 }
 
 export interface MigrationOutcome {

@@ -348,7 +348,8 @@ export function decide(
   result: TaskResult,
   actorId: string | null,
   comment: string | null,
-  behalf?: { userId: string; onBehalfOf: string; reason: string },
+  /** The trail entry's user when it is not the ballot's owner (a decision on behalf), and its detail. */
+  trail?: { userId?: string; detail?: Record<string, unknown> },
 ) {
   const run = engine.runs[task.runId];
   engine.closeTask(task, result, comment);
@@ -357,9 +358,9 @@ export function decide(
   engine.trail(type, {
     activityId: task.activityId,
     taskId: task.id,
-    userId: behalf?.userId ?? actorId,
+    userId: trail?.userId ?? actorId,
     comment,
-    ...(behalf ? { detail: { onBehalfOf: behalf.onBehalfOf, admin: behalf.userId, reason: behalf.reason } } : {}),
+    ...(trail?.detail ? { detail: trail.detail } : {}),
   });
   if (run) evaluate(engine, run, actorId);
 }

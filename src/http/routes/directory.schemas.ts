@@ -107,3 +107,56 @@ export const TenantCreated = z.object({ id: z.string(), name: z.string(), admin:
 export const IdParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
 export const CodeParam = z.object({ code: z.string().openapi({ param: { name: 'code', in: 'path' } }) });
 export const RoleQuery = PageQuery;
+
+export const HandoverScope = z
+  .object({
+    tasks: z
+      .boolean()
+      .optional()
+      .openapi({ description: 'Open tasks assigned to, delegated to or delegated by the user (default true)' }),
+    pools: z
+      .boolean()
+      .optional()
+      .openapi({ description: 'Their place among the candidate users of open tasks (default true)' }),
+    startedInstances: z.boolean().optional().openapi({
+      description: 'The running instances they started: the receiver becomes the initiator (default false)',
+    }),
+  })
+  .strict()
+  .openapi('HandoverScope');
+
+export const HandoverBody = z
+  .object({
+    toUserId: z.string().min(1).max(100),
+    reason: z.string().max(2000).optional(),
+    scope: HandoverScope.optional(),
+  })
+  .strict()
+  .openapi('HandoverRequest');
+
+const Counts = z.object({
+  tasks: z.number().int(),
+  delegated: z.number().int(),
+  poolMemberships: z.number().int(),
+  instances: z.number().int(),
+});
+
+export const HandoverResult = z
+  .object({
+    fromUserId: z.string(),
+    toUserId: z.string(),
+    scope: z.object({ tasks: z.boolean(), pools: z.boolean(), startedInstances: z.boolean() }),
+    counts: Counts,
+    perInstance: z.array(
+      z.object({
+        instanceId: z.string(),
+        tasks: z.number().int(),
+        delegated: z.number().int(),
+        poolMemberships: z.number().int(),
+        initiator: z.boolean(),
+      }),
+    ),
+    skipped: z.array(z.object({ instanceId: z.string(), taskId: z.string(), reason: z.string() })),
+    failures: z.array(z.object({ instanceId: z.string(), code: z.number().int(), message: z.string() })),
+  })
+  .openapi('HandoverResult');

@@ -4,6 +4,7 @@ import { z } from '@hono/zod-openapi';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page } from '../../paging.js';
 import * as directory from '../../services/directory.js';
+import { handover } from '../../services/handover.js';
 import { Permissions, SYSTEM_TENANT } from '../../services/permissions.js';
 import { AppError } from '../../errors.js';
 import { page } from '../envelope.js';
@@ -157,7 +158,25 @@ function resourceRoutes(res: AnyResource) {
   return r;
 }
 
-export const userRoutes = () => resourceRoutes(users);
+/** The user routes, plus the handover of a leaver's work (workflow:admin; docs/task-actions.md#handing-over-a-leavers-work). */
+export function userRoutes() {
+  const r = resourceRoutes(users);
+  endpoint(
+    r,
+    {
+      method: 'post',
+      path: '/{id}/handover',
+      tags,
+      summary: "Hand over a user's open tasks, pool places and (optionally) started instances to another user",
+      permissions: [Permissions.ADMIN],
+      params: z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) }),
+      body: s.HandoverBody,
+      response: s.HandoverResult,
+    },
+    ({ principal, params, body, c }) => handover(c.get('deps'), principal, params.id, body),
+  );
+  return r;
+}
 export const departmentRoutes = () => resourceRoutes(departments);
 export const roleRoutes = () => resourceRoutes(roles);
 
