@@ -19,6 +19,7 @@ import { instanceRoutes } from './routes/instances.js';
 import { monitoringRoutes } from './routes/monitoring.js';
 import { taskRoutes } from './routes/tasks.js';
 import { taskActionRoutes } from './routes/task-actions.js';
+import { taskBatchRoutes } from './routes/task-batch.js';
 import { notificationRoutes, notificationSocketDocRoutes } from './routes/notifications.js';
 
 const V1 = '/api/v1';
@@ -44,6 +45,7 @@ function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any
     [INSTANCES, instanceAdminRoutes(deps)], // before /{id}: /stuck, /batch
     [INSTANCES, instanceRoutes(deps)],
     [TASKS, monitoringRoutes(deps)], // before /{id}: /statistics, /overdue, /backlog
+    [TASKS, taskBatchRoutes(deps)], // before /{id}/approve: /batch/approve
     [TASKS, taskRoutes(deps)],
     [TASKS, taskActionRoutes(deps)],
     [`${V1}/notifications`, notificationRoutes()],
