@@ -14,6 +14,10 @@ const PAGE = 20;
 /** The batch endpoint takes at most this many tasks per request. */
 const BATCH_MAX = 100;
 
+/** A fresh Idempotency-Key (getRandomValues: randomUUID needs a secure context, and the console may be served over plain http). */
+const randomKey = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
 type RowResult = { ok: boolean; text: string; status?: string; claimed?: boolean };
 
 type Row = { kind: 'task'; task: Task } | { kind: 'cc'; cc: any } | { kind: 'instance'; instance: Instance };
@@ -152,7 +156,7 @@ export function Inbox({ tab: raw }: { tab: string }) {
     const done = decision === 'approve' ? t.status.approved! : t.status.rejected!;
     for (let i = 0; i < ids.length; i += BATCH_MAX) {
       const chunk = ids.slice(i, i + BATCH_MAX);
-      const params = { header: { 'idempotency-key': `batch-${crypto.randomUUID()}` } };
+      const params = { header: { 'idempotency-key': `batch-${randomKey()}` } };
       const body = { taskIds: chunk, ...(batchComment ? { comment: batchComment } : {}) };
       try {
         const answer = await call(
