@@ -21,6 +21,7 @@ import { monitoringRoutes } from './routes/monitoring.js';
 import { taskRoutes } from './routes/tasks.js';
 import { taskActionRoutes } from './routes/task-actions.js';
 import { approveLinkRoutes, taskLinkRoutes } from './routes/approval-links.js';
+import { taskBatchRoutes } from './routes/task-batch.js';
 import { notificationRoutes, notificationSocketDocRoutes } from './routes/notifications.js';
 
 const V1 = '/api/v1';
@@ -47,6 +48,7 @@ function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any
     [INSTANCES, instanceMigrationRoutes(deps)], // before /{id}: /migrate
     [INSTANCES, instanceRoutes(deps)],
     [TASKS, monitoringRoutes(deps)], // before /{id}: /statistics, /overdue, /backlog
+    [TASKS, taskBatchRoutes(deps)], // before /{id}/approve: /batch/approve
     [TASKS, taskRoutes(deps)],
     [TASKS, taskActionRoutes(deps)],
     [TASKS, taskLinkRoutes(deps)],

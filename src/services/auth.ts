@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../errors.js';
-import { User } from '../db/entities/index.js';
+import { Tenant, User } from '../db/entities/index.js';
 import { verifyPassword } from '../infra/passwords.js';
 import type { TokenService } from '../infra/tokens.js';
 import { permissionsOf } from './directory.js';
+import { holds, Permissions } from './permissions.js';
 import type { Principal } from '../context.js';
 
 export async function login(
@@ -62,4 +63,28 @@ export async function loadPrincipal(em: EntityManager, tenantId: string, userId:
     principals.set(key, { principal, until: now + PRINCIPAL_TTL_MS });
   }
   return principal;
+}
+
+/**
+ * Who the caller is (GET /auth/me): user, tenant, roles and the permissions those roles grant
+ * (`*` when one of them grants all), plus what the web console asks before showing an admin page.
+ */
+export async function whoAmI(em: EntityManager, p: Principal) {
+  const [user, tenant] = await Promise.all([
+    em.findOneOrFail(User, { tenantId: p.tenantId, id: p.userId }),
+    em.findOne(Tenant, { id: p.tenantId }),
+  ]);
+  const can = (...anyOf: string[]) => holds(p.permissions, ...anyOf);
+  return {
+    user: { id: user.id, username: user.username, displayName: user.displayName, deptId: user.deptId ?? null },
+    tenant: { id: p.tenantId, name: tenant?.name ?? p.tenantId },
+    roles: [...p.roles],
+    permissions: [...p.permissions].sort(),
+    can: {
+      definitionsWrite: can(Permissions.DEFINITION_WRITE),
+      monitor: can(Permissions.MONITOR),
+      directory: can(Permissions.DIRECTORY_MANAGE),
+      admin: can(Permissions.ADMIN),
+    },
+  };
 }

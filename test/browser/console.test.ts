@@ -264,7 +264,7 @@ describe('web console', () => {
     await alice.waitForSelector(`[data-testid=list-applications] tr[data-instance-id="${instanceId}"]`);
   });
 
-  it('batch decisions: several to-do items approved at once, each row shows its result', async () => {
+  it('batch decisions: several to-do items approved at once in one request, each row shows its result', async () => {
     const ids = [];
     for (let i = 0; i < 3; i++)
       ids.push(
@@ -287,18 +287,35 @@ describe('web console', () => {
     for (let i = 0; i < (await boxes.count()); i++) await boxes.nth(i).check();
     await bob.fill('input[name=batchComment]', 'Approved in one go');
     await shot(bob, 'inbox-batch-selected');
+    // One of them is decided elsewhere meanwhile: its row shows the refusal, the others their approval.
+    const gone = (await tasksOf(ids[2]!)).find((t) => t.assignee === 'bob' && t.status === 'active');
+    const elsewhere = await api(`/api/v1/workflow/tasks/${gone.id}/reject`, { token: await token('bob'), body: {} });
+    expect(elsewhere.status).toBe(200);
+    const sent = bob.waitForRequest((r) => r.url().endsWith('/api/v1/workflow/tasks/batch/approve'));
     await bob.click('text=/Approve selected/');
+    const request = await sent;
+    expect(request.postDataJSON()).toMatchObject({ comment: 'Approved in one go' });
+    expect(request.postDataJSON().taskIds).toContain(gone.id);
+    expect(request.headers()['idempotency-key']).toBeTruthy();
     await expect
       .poll(() => bob.locator('[data-testid=row-result]').count(), { timeout: 20_000 })
       .toBeGreaterThanOrEqual(3);
+    const refused = bob.locator(`tr[data-task-id="${gone.id}"] [data-testid=row-result]`);
+    expect(await refused.getAttribute('class')).toContain('error');
+    expect(await refused.textContent()).toMatch(/no longer possible|ended|moved on/i);
     await shot(bob, 'inbox-batch');
-    for (const id of ids) {
+    for (const id of ids.slice(0, 2)) {
       const tasks = await tasksOf(id);
       expect(tasks.some((t) => t.assignee === 'bob' && t.result === 'approved')).toBe(true);
+      const ok = bob.locator(
+        `tr[data-task-id="${tasks.find((t) => t.assignee === 'bob').id}"] [data-testid=row-result]`,
+      );
+      expect(await ok.getAttribute('class')).toContain('ok');
     }
+    expect((await tasksOf(ids[2]!)).find((t) => t.id === gone.id)?.result).toBe('rejected');
   });
 
-  it('pool task: two candidates see it; one claims; it disappears from the other list live', async () => {
+  it('pool task: two candidates see it; one claims from the inbox row; it disappears from the other list live', async () => {
     await deploy(
       linear('pool_check', 'Pool check', [
         userTask('finance_pool', 'Finance pool', { type: 'role', roleIds: ['finance'] }),
@@ -306,6 +323,11 @@ describe('web console', () => {
     );
     const frank = await as('frank');
     const grace = await as('grace');
+    // What grace's notification socket receives: the claim must reach her over it (no polling).
+    const frames: string[] = [];
+    grace.on('websocket', (ws) => ws.on('framereceived', (f) => void frames.push(String(f.payload))));
+    await grace.reload();
+    await grace.waitForSelector('[data-testid=whoami]');
     const { id, businessKey } = await start('alice', 'pool_check', { amount: 10 });
     for (const p of [frank, grace]) await p.goto(`${baseUrl()}/inbox/todo`);
     const sel = `tr[data-business-key="${businessKey}"]`;
@@ -313,10 +335,17 @@ describe('web console', () => {
     await grace.waitForSelector(`${sel} .pool-tag`);
     await shot(grace, 'inbox-pool');
 
-    await frank.click(`${sel} a`);
-    await frank.click('button[data-action=claim]');
-    await frank.waitForSelector('[data-testid=action-ok]');
+    // Frank claims from his inbox row, without opening the instance.
+    await frank.click(`${sel} button[data-action=claim-row]`);
+    await frank.waitForSelector(`${sel} [data-testid=row-result].ok`);
+    expect(frank.url()).toContain('/inbox/todo');
+    await expect.poll(() => frank.locator(`${sel} .pool-tag`).count(), { timeout: 15_000 }).toBe(0);
+    // Now his: it can be selected for a batch decision.
+    await frank.waitForSelector(`${sel} input[type=checkbox]:not([disabled])`);
+    await shot(frank, 'inbox-claimed');
+    // Grace's row goes without a reload, pushed by the notification socket.
     await grace.waitForSelector(sel, { state: 'detached', timeout: 15_000 });
+    expect(frames.some((f) => f.includes('"task_unavailable"') && f.includes('"claimedBy":"frank"'))).toBe(true);
     const task = (await tasksOf(id)).find((t) => t.activityId === 'finance_pool');
     expect(task.status).toBe('active');
     expect(task.assignee).toBe('frank');
@@ -463,8 +492,102 @@ describe('web console', () => {
     }
   });
 
-  it('a user without permission sees no admin pages, and the API refuses them anyway', async () => {
+  it('admin edits the directory: creates a department, a role and a user, edits and deactivates the user, deletes roles', async () => {
+    const admin = await as('admin');
+    admin.on('dialog', (d) => void d.accept());
+    // Log in again, watching what the console asks: GET /auth/me, no probing requests.
+    const asked: string[] = [];
+    admin.on('request', (r) => void asked.push(`${r.method()} ${new URL(r.url()).pathname}`));
+    await admin.click('text=Log out');
+    await admin.fill('input[name=tenant]', TENANT);
+    await admin.fill('input[name=username]', 'admin');
+    await admin.fill('input[name=password]', pw('admin'));
+    await admin.click('button[type=submit]');
+    await admin.waitForSelector('a[href="/admin/directory"]');
+    expect(asked).toContain('GET /api/v1/auth/me');
+    expect(asked.filter((a) => a.includes('permission-probe'))).toEqual([]);
+
+    const suffix = randomUUID().slice(0, 6);
+    const [dept, role, spare, user] = [`d-${suffix}`, `r_${suffix}`, `spare_${suffix}`, `u-${suffix}`];
+    const adminToken = await token('admin');
+    const get = async (p: string) => api(p, { token: adminToken });
+    await admin.click('a[href="/admin/directory"]');
+    await admin.waitForSelector('[data-testid=users] tbody tr');
+
+    await admin.click('button[data-action=new-dept]');
+    await admin.fill('#dept-id', dept);
+    await admin.fill('#dept-name', 'Browser department');
+    await admin.fill('#dept-leaderId', 'bob');
+    await admin.click('form[data-form=dept-editor] button[type=submit]');
+    await admin.waitForSelector(`tr[data-dept-id="${dept}"]`);
+    expect((await get(`/api/v1/departments/${dept}`)).body.data).toMatchObject({
+      name: 'Browser department',
+      leaderId: 'bob',
+    });
+
+    for (const [code, perms] of [
+      [role, 'approval:operate, workflow:monitor'],
+      [spare, ''],
+    ] as const) {
+      await admin.click('button[data-action=new-role]');
+      await admin.fill('#role-code', code);
+      await admin.fill('#role-permissions', perms);
+      await admin.click('form[data-form=role-editor] button[type=submit]');
+      await admin.waitForSelector(`tr[data-role="${code}"]`);
+    }
+    expect((await get(`/api/v1/roles/${role}`)).body.data.permissions).toEqual([
+      'approval:operate',
+      'workflow:monitor',
+    ]);
+
+    await admin.click('button[data-action=new-user]');
+    await admin.fill('#user-id', user);
+    await admin.fill('#user-username', user);
+    await admin.fill('#user-password', 'pw-browser');
+    await admin.fill('#user-deptId', dept);
+    await admin.fill('#user-roles', role);
+    await shot(admin, 'admin-directory-new-user');
+    await admin.click('form[data-form=user-editor] button[type=submit]');
+    const row = admin.locator(`tr[data-user-id="${user}"]`);
+    await row.waitFor();
+    expect((await get(`/api/v1/users/${user}`)).body.data).toMatchObject({ deptId: dept, roles: [role], active: true });
+    const theirs = await login(user, 'pw-browser', TENANT);
+    expect((await api('/api/v1/auth/me', { token: theirs })).body.data.can.monitor).toBe(true);
+
+    await row.locator('button[data-action=edit]').click();
+    await admin.fill('#user-displayName', 'Renamed in the browser');
+    await admin.click('form[data-form=user-editor] button[type=submit]');
+    await admin.waitForSelector(`tr[data-user-id="${user}"] [data-testid=row-note].ok`);
+    expect((await get(`/api/v1/users/${user}`)).body.data).toMatchObject({
+      displayName: 'Renamed in the browser',
+      roles: [role],
+      deptId: dept,
+    });
+
+    await row.locator('button[data-action=deactivate]').click();
+    await row.locator('button[data-action=activate]').waitFor();
+    expect((await get(`/api/v1/users/${user}`)).body.data.active).toBe(false);
+    expect(
+      (await api('/api/v1/auth/login', { body: { username: user, password: 'pw-browser', tenantId: TENANT } })).status,
+    ).toBe(401);
+
+    // A role still held is refused, in words on its row; an unused one goes.
+    await admin.click(`tr[data-role="${role}"] button[data-action=delete]`);
+    const note = admin.locator(`tr[data-role="${role}"] [data-testid=row-note]`);
+    await note.waitFor();
+    expect(await note.getAttribute('class')).toContain('error');
+    expect(await note.textContent()).not.toMatch(/\b4\d{4}\b/);
+    expect((await get(`/api/v1/roles/${role}`)).status).toBe(200);
+    await admin.click(`tr[data-role="${spare}"] button[data-action=delete]`);
+    await admin.waitForSelector(`tr[data-role="${spare}"]`, { state: 'detached' });
+    expect((await get(`/api/v1/roles/${spare}`)).status).toBe(404);
+    await shot(admin, 'admin-directory-edited');
+  });
+
+  it('a user without permission sees no admin pages (as GET /auth/me says), and the API refuses them anyway', async () => {
     const alice = await as('alice', { mobile: true });
+    const me = (await api('/api/v1/auth/me', { token: await token('alice') })).body.data;
+    expect(me.can).toEqual({ definitionsWrite: false, monitor: false, directory: false, admin: false });
     for (const href of ['/admin/definitions', '/admin/monitoring', '/admin/directory'])
       expect(await alice.$(`a[href="${href}"]`)).toBeNull();
     await alice.goto(`${baseUrl()}/admin/definitions`);

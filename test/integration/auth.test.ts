@@ -161,3 +161,51 @@ describe('tokens', () => {
     ).toBe(400);
   });
 });
+
+describe('who am I (GET /auth/me)', () => {
+  it('answers the user, tenant, roles and permissions of the token, and which admin areas they open', async () => {
+    const res = await api('/api/v1/auth/me', { token: await login('alice', 'demo', 'demo') });
+    expect(res.status).toBe(200);
+    const me = res.body.data;
+    expect(me.user).toMatchObject({ id: 'alice', username: 'alice' });
+    expect(me.tenant.id).toBe('demo');
+    expect(me.tenant.name.length).toBeGreaterThan(0);
+    expect(me.roles.length).toBeGreaterThan(0);
+    expect(me.permissions).toContain('approval:operate');
+    expect(me.permissions).toEqual([...me.permissions].sort());
+    expect(me.can).toEqual({ definitionsWrite: false, monitor: false, directory: false, admin: false });
+  });
+
+  it("a tenant's admin holds everything: every admin area is open", async () => {
+    const { tenantId, adminToken } = await createTenant('me');
+    const res = await api('/api/v1/auth/me', { token: adminToken });
+    expect(res.status).toBe(200);
+    expect(res.body.data.tenant).toEqual({ id: tenantId, name: `Tenant ${tenantId}` });
+    expect(res.body.data.user.username).toBe('admin');
+    expect(res.body.data.can).toEqual({ definitionsWrite: true, monitor: true, directory: true, admin: true });
+  });
+
+  it('follows a role change at once, and refuses no token or a bad one with 401', async () => {
+    const { tenantId, adminToken } = await createTenant('me2');
+    const post = (path: string, body: unknown) => api(path, { token: adminToken, body });
+    expect((await post('/api/v1/roles', { code: 'watcher', permissions: ['workflow:monitor'] })).status).toBe(201);
+    expect((await post('/api/v1/roles', { code: 'plain', permissions: [] })).status).toBe(201);
+    const user = { id: 'wes', username: 'wes', password: 'pw-wes', roles: ['watcher'] };
+    expect((await post('/api/v1/users', user)).status).toBe(201);
+    const wes = await login('wes', 'pw-wes', tenantId);
+    const me = (await api('/api/v1/auth/me', { token: wes })).body.data;
+    expect(me.roles).toEqual(['watcher']);
+    expect(me.permissions).toEqual(['workflow:monitor']);
+    expect(me.can).toEqual({ definitionsWrite: false, monitor: true, directory: false, admin: false });
+    const patch = await api('/api/v1/users/wes', { method: 'PATCH', token: adminToken, body: { roles: ['plain'] } });
+    expect(patch.status).toBe(200);
+    const after = (await api('/api/v1/auth/me', { token: wes })).body.data;
+    expect(after.permissions).toEqual([]);
+    expect(after.can.monitor).toBe(false);
+    for (const auth of [undefined, 'not-a-token']) {
+      const res = await api('/api/v1/auth/me', { token: auth });
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe(auth ? 40102 : 40100);
+    }
+  });
+});

@@ -207,6 +207,39 @@ describe('WebSocket: upgrade and live push', () => {
   });
 });
 
+describe('WebSocket: a claimed pool task', () => {
+  it('the other pool members get task_unavailable live; the claimer and outsiders get nothing', async () => {
+    await deploy(a.admin, oneStep('notify-pool', { approver: { type: 'role', roleIds: ['finance'] } }));
+    const grace = (await connect(a.grace)).client;
+    const frank = (await connect(a.frank)).client;
+    const id = await start(a.alice, 'notify-pool', {}, 'pool-1');
+    const offered = await grace.waitFor(
+      (m) => m.type === 'notification' && m.notification.instanceId === id && m.notification.kind === 'task_claimable',
+    );
+    const taskId = offered.notification.taskId;
+    const claim = await api(`/api/v1/workflow/tasks/${taskId}/claim`, { token: a.frank, body: {} });
+    expect(claim.status).toBe(200);
+    const gone = await grace.waitFor(
+      (m) =>
+        m.type === 'notification' && m.notification.instanceId === id && m.notification.kind === 'task_unavailable',
+    );
+    expect(gone.notification).toMatchObject({
+      taskId,
+      payload: expect.objectContaining({ activityId: 'approve', claimedBy: 'frank', businessKey: 'pool-1' }),
+    });
+    // One per member: grace's list has it once, frank (who claimed) none.
+    const unavailable = async (token: string) =>
+      ((await list(token, '?kind=task_unavailable&pageSize=100')).items as any[]).filter((n) => n.taskId === taskId);
+    expect(await unavailable(a.grace)).toHaveLength(1);
+    expect(await unavailable(a.frank)).toHaveLength(0);
+    expect(frank.notifications().filter((n) => n.kind === 'task_unavailable')).toEqual([]);
+    // Somebody outside the pool hears nothing of it.
+    expect(await unavailable(a.bob)).toHaveLength(0);
+    await grace.close();
+    await frank.close();
+  });
+});
+
 describe('WebSocket: offline delivery', () => {
   it('notifications created while disconnected arrive on reconnect with ?afterId, oldest first, exactly once', async () => {
     const first = await connect(a.bob);

@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { t } from './i18n';
+import { refreshAccess } from './lib/access';
 import { badge } from './lib/badge';
 import { connected, startLive } from './lib/live';
 import { Link, match, navigate, useLocation } from './lib/router';
@@ -61,7 +62,14 @@ function App() {
   const s = useStore(session);
   const count = useStore(badge);
   const live = useStore(connected);
-  useEffect(() => void firstContent.then(startLive), []);
+  useEffect(
+    () =>
+      void firstContent.then(() => {
+        startLive();
+        void refreshAccess();
+      }),
+    [],
+  );
   if (!s) return <Login />;
   return (
     <>

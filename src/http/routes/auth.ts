@@ -1,10 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import { rateLimiter } from 'hono-rate-limiter';
 import { AppError } from '../../errors.js';
-import { login } from '../../services/auth.js';
+import { login, whoAmI } from '../../services/auth.js';
 import { json, jsonBody, ok } from '../envelope.js';
 import { createRouter, defineRoute } from '../router.js';
-import { em } from '../middleware/auth.js';
+import { authenticate, em } from '../middleware/auth.js';
 import { PgRateLimitStore } from '../../infra/rate-limit-store.js';
 import type { AppDeps } from '../../context.js';
 import { clientAddress } from '../client-address.js';
@@ -30,6 +30,34 @@ const loginRoute = defineRoute({
   secured: false,
   request: { body: jsonBody(LoginBody) },
   responses: { 200: json(LoginResult) },
+});
+
+const Me = z
+  .object({
+    user: z.object({ id: z.string(), username: z.string(), displayName: z.string(), deptId: z.string().nullable() }),
+    tenant: z.object({ id: z.string(), name: z.string() }),
+    roles: z.array(z.string()).openapi({ description: 'Role codes' }),
+    permissions: z
+      .array(z.string())
+      .openapi({ description: 'What the roles grant, sorted; `*` when one of them grants everything' }),
+    can: z
+      .object({
+        definitionsWrite: z.boolean().openapi({ description: 'workflow:definition:write' }),
+        monitor: z.boolean().openapi({ description: 'workflow:monitor' }),
+        directory: z.boolean().openapi({ description: 'system:directory:manage' }),
+        admin: z.boolean().openapi({ description: 'workflow:admin' }),
+      })
+      .openapi({ description: 'The admin areas these permissions open (the web console shows only those)' }),
+  })
+  .openapi('Me');
+
+const meRoute = defineRoute({
+  method: 'get',
+  path: '/me',
+  tags: ['auth'],
+  summary: "Who am I: the caller's user, tenant, roles and permissions",
+  middleware: [authenticate],
+  responses: { 200: json(Me) },
 });
 
 export function authRoutes(deps: AppDeps) {
@@ -59,5 +87,6 @@ export function authRoutes(deps: AppDeps) {
     const body = c.req.valid('json');
     return c.json(ok(await login(em(c), deps.tokens, body)), 200);
   });
+  router.openapi(meRoute, async (c) => c.json(ok(await whoAmI(em(c), c.get('principal'))), 200));
   return router;
 }

@@ -52,6 +52,15 @@ class SessionStore extends Store<Session | null> {
     this.schedule();
   }
 
+  /** Changes fields of the open session (e.g. `can` after a role change). */
+  update(fields: Partial<Pick<Session, 'can'>>) {
+    const s = this.get();
+    if (!s) return;
+    const next = { ...s, ...fields };
+    localStorage.setItem(KEY, JSON.stringify(next));
+    this.set(next);
+  }
+
   claimsOf(token: string) {
     return decode(token);
   }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '../i18n';
-import { api, call, errorText, type Page, type Task, type Instance } from '../lib/api';
+import { ApiError, api, call, errorText, type Page, type Task, type Instance } from '../lib/api';
 import { refreshBadge } from '../lib/badge';
 import { onNotification } from '../lib/live';
 import { session } from '../lib/session';
@@ -11,8 +11,14 @@ import { ErrorText, Loading, Pager, Status, fmtTime, useAsync } from '../compone
 const tabs = ['todo', 'done', 'cc', 'applications'] as const;
 type Tab = (typeof tabs)[number];
 const PAGE = 20;
-/** The to-do list also refreshes on this period: a pool task claimed by someone else sends nobody a notification. */
-const TODO_POLL_MS = 3000;
+/** The batch endpoint takes at most this many tasks per request. */
+const BATCH_MAX = 100;
+
+/** A fresh Idempotency-Key (getRandomValues: randomUUID needs a secure context, and the console may be served over plain http). */
+const randomKey = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
+type RowResult = { ok: boolean; text: string; status?: string; claimed?: boolean };
 
 type Row = { kind: 'task'; task: Task } | { kind: 'cc'; cc: any } | { kind: 'instance'; instance: Instance };
 
@@ -78,19 +84,22 @@ export function Inbox({ tab: raw }: { tab: string }) {
     contentShown();
   }, [listed]);
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [results, setResults] = useState<Record<string, { ok: boolean; text: string; status?: string }>>({});
+  const [results, setResults] = useState<Record<string, RowResult>>({});
   const [batchComment, setBatchComment] = useState('');
   const [busy, setBusy] = useState(false);
   const [bkInput, setBkInput] = useState(businessKey);
 
-  // Live: any notification (assigned, claimable, unavailable, ...) reloads the to-do list.
+  // Live: any notification (assigned, claimable, unavailable when someone else claimed a pool
+  // task, ...) reloads the to-do list; so does coming back to the tab, for the few changes that
+  // notify nobody (another approver's decision closing an or-sign task).
   useEffect(() => {
     if (tab !== 'todo') return;
     const off = onNotification(() => void list.reload(true));
-    const poll = setInterval(() => document.visibilityState === 'visible' && void list.reload(true), TODO_POLL_MS);
+    const back = () => document.visibilityState === 'visible' && void list.reload(true);
+    document.addEventListener('visibilitychange', back);
     return () => {
       off();
-      clearInterval(poll);
+      document.removeEventListener('visibilitychange', back);
     };
   }, [tab, list.reload]);
   useEffect(() => setSelected(new Set()), [tab, page, processKey, businessKey]);
@@ -116,37 +125,54 @@ export function Inbox({ tab: raw }: { tab: string }) {
       .map((task) => ({ kind: 'task' as const, task })),
     ...listed_,
   ];
+  const decidedHere = (id: string) => !!results[id]?.ok && !results[id]?.claimed;
   const selectable = rows.filter(
     (r): r is { kind: 'task'; task: Task } =>
-      r.kind === 'task' && r.task.status === 'active' && r.task.kind === 'approval' && !results[r.task.id]?.ok,
+      r.kind === 'task' && r.task.status === 'active' && r.task.kind === 'approval' && !decidedHere(r.task.id),
   );
 
+  const claim = async (task: Task) => {
+    setBusy(true);
+    try {
+      await call(api.POST('/api/v1/workflow/tasks/{id}/claim', { params: { path: { id: task.id } }, body: {} }));
+      setResults((r) => ({ ...r, [task.id]: { ok: true, text: t.inbox.claimed, claimed: true } }));
+      await list.reload(true);
+    } catch (err) {
+      setResults((r) => ({ ...r, [task.id]: { ok: false, text: errorText(err) } }));
+    }
+    setBusy(false);
+    void refreshBadge();
+  };
+
   const decide = async (decision: 'approve' | 'reject') => {
-    // No batch endpoint yet: one request per task, each row shows its own result.
+    // One request per 100 tasks (POST /tasks/batch/{decision}); the answer has a result per task,
+    // shown on its row. The Idempotency-Key makes a resent request decide nothing twice.
     setBusy(true);
     const ids = [...selected];
     const out: typeof results = {};
     const keep: Record<string, Task> = {};
     for (const r of rows) if (r.kind === 'task' && selected.has(r.task.id)) keep[r.task.id] = r.task;
     setDecided((d) => ({ ...d, ...keep }));
-    await Promise.all(
-      ids.map(async (id) => {
-        try {
-          const body = batchComment ? { comment: batchComment } : {};
-          if (decision === 'approve')
-            await call(api.POST('/api/v1/workflow/tasks/{id}/approve', { params: { path: { id } }, body }));
-          else await call(api.POST('/api/v1/workflow/tasks/{id}/reject', { params: { path: { id } }, body }));
-          out[id] = {
-            ok: true,
-            text: decision === 'approve' ? t.status.approved! : t.status.rejected!,
-            status: decision === 'approve' ? 'approved' : 'rejected',
-          };
-        } catch (err) {
-          out[id] = { ok: false, text: errorText(err) };
-        }
-        setResults((r) => ({ ...r, [id]: out[id]! }));
-      }),
-    );
+    const done = decision === 'approve' ? t.status.approved! : t.status.rejected!;
+    for (let i = 0; i < ids.length; i += BATCH_MAX) {
+      const chunk = ids.slice(i, i + BATCH_MAX);
+      const params = { header: { 'idempotency-key': `batch-${randomKey()}` } };
+      const body = { taskIds: chunk, ...(batchComment ? { comment: batchComment } : {}) };
+      try {
+        const answer = await call(
+          decision === 'approve'
+            ? api.POST('/api/v1/workflow/tasks/batch/approve', { params, body })
+            : api.POST('/api/v1/workflow/tasks/batch/reject', { params, body }),
+        );
+        for (const r of answer.results)
+          out[r.taskId] = r.ok
+            ? { ok: true, text: done, status: decision === 'approve' ? 'approved' : 'rejected' }
+            : { ok: false, text: new ApiError(409, r.code, r.message, null).message };
+      } catch (err) {
+        for (const id of chunk) out[id] = { ok: false, text: errorText(err) };
+      }
+      setResults((r) => ({ ...r, ...out }));
+    }
     setSelected(
       new Set(
         Object.entries(out)
@@ -263,7 +289,7 @@ export function Inbox({ tab: raw }: { tab: string }) {
                 if (r.kind === 'task') {
                   const task = r.task;
                   const res = results[task.id];
-                  const canPick = task.status === 'active' && task.kind === 'approval' && !results[task.id]?.ok;
+                  const canPick = task.status === 'active' && task.kind === 'approval' && !decidedHere(task.id);
                   return (
                     <tr
                       data-task-id={task.id}
@@ -294,6 +320,18 @@ export function Inbox({ tab: raw }: { tab: string }) {
                             {t.inbox.pool}
                           </span>
                         )}
+                        {tab === 'todo' && task.status === 'pending' && !decided[task.id] && (
+                          <button
+                            type="button"
+                            class="small-button"
+                            data-action="claim-row"
+                            disabled={busy}
+                            aria-label={t.inbox.claimRow(`${task.name} ${task.businessKey ?? ''}`)}
+                            onClick={() => void claim(task)}
+                          >
+                            {t.inbox.claim}
+                          </button>
+                        )}
                         {res && (
                           <div class={res.ok ? 'ok small' : 'error small'} role="status" data-testid="row-result">
                             {res.text}
@@ -304,7 +342,13 @@ export function Inbox({ tab: raw }: { tab: string }) {
                       <td>{task.initiatorId}</td>
                       <td>
                         <Status
-                          value={res?.ok ? res.status : tab === 'done' ? (task.result ?? task.status) : task.status}
+                          value={
+                            res?.ok && res.status
+                              ? res.status
+                              : tab === 'done'
+                                ? (task.result ?? task.status)
+                                : task.status
+                          }
                         />
                       </td>
                       <td>

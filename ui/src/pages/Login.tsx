@@ -1,30 +1,8 @@
 import { useState } from 'preact/hooks';
 import { t } from '../i18n';
 import { ApiError, api, call, errorText } from '../lib/api';
-import { session, type Session } from '../lib/session';
-
-/** What the API lets this token do, asked once at login with requests that change nothing. */
-async function probe(token: string): Promise<Session['can']> {
-  const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
-  const status = (path: string, method = 'GET') =>
-    fetch(path, { method, headers, body: method === 'POST' ? '{}' : undefined }).then(
-      (r) => r.status,
-      () => 0,
-    );
-  // A write on a definition id that cannot exist: 404 means the permission is there, 403 that it is not.
-  const [definitionsWrite, monitor, directory, admin] = await Promise.all([
-    status('/api/v1/workflow/process-definitions/~permission-probe/retire', 'POST'),
-    status('/api/v1/workflow/tasks/backlog?pageSize=1'),
-    status('/api/v1/users?pageSize=1'),
-    status('/api/v1/workflow/process-instances/~permission-probe/re-drive', 'POST'),
-  ]);
-  return {
-    definitionsWrite: definitionsWrite === 404,
-    monitor: monitor === 200,
-    directory: directory === 200,
-    admin: admin === 404,
-  };
-}
+import { accessOf } from '../lib/access';
+import { session } from '../lib/session';
 
 export function Login() {
   const [tenant, setTenant] = useState('demo');
@@ -41,7 +19,7 @@ export function Login() {
       const data = await call(
         api.POST('/api/v1/auth/login', { body: { username, password, ...(tenant ? { tenantId: tenant } : {}) } }),
       );
-      session.open(data.accessToken, username, await probe(data.accessToken));
+      session.open(data.accessToken, username, (await accessOf(data.accessToken)).can);
     } catch (err) {
       setError(err instanceof ApiError && err.status === 401 ? t.errors.byCode[40101]! : errorText(err));
     } finally {
