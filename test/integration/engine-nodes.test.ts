@@ -572,13 +572,9 @@ describe('reject strategies', () => {
   it('actionPermissions.resubmit false refuses approving or completing the resubmit task (403)', async () => {
     const k = key();
     const base = chain(k, { strategy: 'toStarter' });
-    const id = await run({
-      ...base,
-      ruleChain: {
-        ...base.ruleChain,
-        additionalInfo: { ...base.ruleChain.additionalInfo, actionPermissions: { resubmit: false } },
-      },
-    });
+    const id = await run(
+      doc(k, base.metadata.nodes, base.metadata.connections, { actionPermissions: { resubmit: false } }),
+    );
     await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve');
     await actOk(t.carol, (await myTask(t.carol, id)).id, 'reject', { comment: 'fix it' });
     const resubmit = await myTask(t.alice, id);
