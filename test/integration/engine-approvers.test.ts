@@ -384,6 +384,45 @@ describe('why am I the approver (assignmentReason)', () => {
     });
   });
 
+  it('a selfApproval substitute says whom it stands in for; an admin reassignment names the admin', async () => {
+    const id = await start(
+      t.bob,
+      await proc({ approver: { type: 'user', userIds: ['bob'] }, selfApproval: 'delegateToManager' }),
+    );
+    const task = await myTask(t.carol, id);
+    expect(task.assignmentReason).toMatchObject({
+      kind: 'selfApproval',
+      text: 'stands in for the initiator bob (delegateToManager)',
+      by: 'bob',
+      rule: 'delegateToManager',
+    });
+    await actOk(t.admin, task.id, 'reassign', { assigneeUserId: 'erin' });
+    expect((await myTask(t.erin, id)).assignmentReason).toMatchObject({
+      kind: 'reassigned',
+      text: 'reassigned by admin',
+      by: 'admin',
+    });
+  });
+
+  it('initiatorSelect and initiatorSelf', async () => {
+    const picked = await start(
+      t.alice,
+      await proc({ approver: { type: 'initiatorSelect', expression: '${msg.approvers}' } }),
+      { approvers: ['dave'] },
+    );
+    expect((await myTask(t.dave, picked)).assignmentReason).toMatchObject({
+      kind: 'initiatorSelect',
+      text: 'chosen by the initiator',
+      ids: ['dave'],
+    });
+    const self = await start(t.alice, await proc({ approver: { type: 'initiatorSelf' } }));
+    expect((await myTask(t.alice, self)).assignmentReason).toMatchObject({
+      kind: 'initiatorSelf',
+      text: 'the initiator',
+      ids: ['alice'],
+    });
+  });
+
   it('fallback: the tenant admin because the rule resolved to nobody, naming the rule', async () => {
     const id = await start(t.dave, await proc({ approver: { type: 'manager' } }));
     const task = await myTask(t.admin, id);
