@@ -138,7 +138,11 @@ export async function resolveApprovers(
         const manager = await user(em, tenantId, current.manager_id);
         if (!manager) break;
         if ((all || level === max) && manager.active)
-          out.users.push({ userId: manager.id, reason: `${approver.type}: level ${level} manager of ${initiatorId}` });
+          out.users.push({
+            userId: manager.id,
+            reason: `${approver.type}: level ${level} manager of ${initiatorId}`,
+            level,
+          });
         current = manager;
       }
       if (!out.users.length) out.problem = `${initiatorId} has no ${all ? 'managers' : `manager at level ${max}`}`;

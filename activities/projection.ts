@@ -3,6 +3,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { OPEN_TASK_STATUSES, type ProjectionSnapshot } from '../workflows/engine/types.js';
 import type { ActivityDeps } from './index.js';
+import { reasonsFromEntry } from '../src/services/assignment-reason.js';
 
 const j = (v: unknown) => JSON.stringify(v ?? null);
 
@@ -216,6 +217,25 @@ async function notifyClaimed(em: EntityManager, s: ProjectionSnapshot) {
   );
 }
 
+/** Each task's assignment reason from this snapshot's trail (the latest entry wins; an older snapshot never overwrites a newer one). */
+async function updateReasons(em: EntityManager, s: ProjectionSnapshot) {
+  const latest = new Map<string, { id: string; reason: string; seq: number }>();
+  for (const e of s.trail) {
+    for (const [taskId, reason] of reasonsFromEntry(e)) {
+      const seq = Number(e.seq);
+      const seen = latest.get(taskId);
+      if (!seen || seen.seq < seq) latest.set(taskId, { id: taskId, reason: JSON.stringify({ ...reason, seq }), seq });
+    }
+  }
+  if (!latest.size) return;
+  await em.execute(
+    `update tasks t set assignment_reason = r.reason::jsonb
+     from jsonb_to_recordset(?::jsonb) as r(id text, reason text, seq bigint)
+     where t.id = r.id and t.instance_id = ? and coalesce((t.assignment_reason->>'seq')::bigint, -1) < r.seq`,
+    [rows([...latest.values()]), s.instance.id],
+  );
+}
+
 /** The move to the archive in one statement (every part reads the same snapshot: the copies see the rows the deletes remove). */
 async function archive(em: EntityManager, instanceId: string) {
   await em.execute(
@@ -243,6 +263,7 @@ export function createProjectionActivities(deps: ActivityDeps) {
         await closeLinks(em, snapshot);
         await appendEvents(em, snapshot);
         await notifyClaimed(em, snapshot);
+        await updateReasons(em, snapshot);
         if (snapshot.ended) await archive(em, id);
       });
     },

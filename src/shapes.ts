@@ -3,6 +3,7 @@
 import { z } from '@hono/zod-openapi';
 import { INSTANCE_STATUSES, TASK_KINDS, TASK_STATUSES } from '../workflows/engine/types.js';
 import { PageQuery } from './paging.js';
+import { ASSIGNMENT_KINDS } from './services/assignment-reason.js';
 
 export const IsoDate = z.string().openapi({ format: 'date-time' });
 
@@ -28,6 +29,26 @@ export const Candidates = z
   .object({ userIds: z.array(z.string()), roleIds: z.array(z.string()), deptIds: z.array(z.string()) })
   .openapi('Candidates');
 
+export const AssignmentReason = z
+  .object({
+    kind: z.enum(ASSIGNMENT_KINDS),
+    text: z.string().openapi({ description: 'in words, e.g. "role finance (3 members)"' }),
+    ids: z
+      .array(z.string())
+      .openapi({ description: "the rule's users, roles or departments; for manager rules the person whose manager" }),
+    count: z.number().int().nullable().openapi({ description: 'pool members or people listed' }),
+    level: z.number().int().nullable().openapi({ description: 'manager level' }),
+    by: z.string().nullable().openapi({
+      description:
+        'who put it there (delegating owner, transferring approver, admin, add-signer; the initiator a substitute stands in for)',
+    }),
+    rule: z
+      .string()
+      .nullable()
+      .openapi({ description: 'the fallback rule, e.g. role:finance-director; or the selfApproval setting' }),
+  })
+  .openapi('AssignmentReason');
+
 export const Task = z
   .object({
     id: z.string(),
@@ -49,6 +70,9 @@ export const Task = z
     createTime: IsoDate,
     endTime: IsoDate.nullable(),
     comment: z.string().nullable(),
+    assignmentReason: AssignmentReason.nullable().openapi({
+      description: 'why the task is where it is (null: recorded before reasons were kept)',
+    }),
   })
   .openapi('Task');
 export type Task = z.infer<typeof Task>;

@@ -1,37 +1,204 @@
 // "Upcoming" prediction: the userTasks ahead of the current nodes, assuming every approval
-// succeeds. A node is undecided when some path to an end avoids it (it sits behind a
-// switch/inclusive whose outcome depends on data not known yet).
+// succeeds. With the instance's data, each switch/inclusive ahead is evaluated on the variables
+// it reads, and only its outcome is followed. A gateway stays open (every branch possible) only
+// when a variable one of its conditions needs is missing, or may be written before it by a system
+// node that has not run yet (serviceTask, httpCall, subProcess). A node is undecided when some
+// path to an end avoids it; it names the open gateways' variables. What an approver may edit is
+// not foreseen: the prediction takes today's variables as they are.
+import { conditionVariables, evaluateCondition } from './expressions.js';
 import { graphIndex, walk } from './graph.js';
-import { regionOf } from './regions.js';
+import { branchConnections, regionOf } from './regions.js';
 import type { DslConnection, DslNode, ProcessDocument } from './types.js';
+
+/** Why a node is undecided: an open gateway, the variable it needs, the node that would set it (null: missing). */
+export interface UndecidedBy {
+  nodeId: string;
+  variable: string;
+  setBy: string | null;
+}
 
 export interface AheadNode {
   node: DslNode;
   undecided: boolean;
+  undecidedBy: UndecidedBy[];
 }
+
+/** What the instance knows now: its variables and the condition metadata. */
+export interface KnownData {
+  msg: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+}
+
+type Follow = (c: DslConnection) => boolean;
 
 const predicted = (c: DslConnection): boolean => c.type !== 'Reject' && c.type !== 'Failure';
 
-export function approvalNodesAhead(doc: ProcessDocument, fromNodeIds: readonly string[]): AheadNode[] {
+/** A gateway's predicted outcome: the relations it may take, and those it takes for sure. */
+interface Gate {
+  possible: Set<string>;
+  certain: Set<string>;
+  open: boolean;
+  needs: UndecidedBy[];
+}
+
+export function approvalNodesAhead(
+  doc: ProcessDocument,
+  fromNodeIds: readonly string[],
+  known?: KnownData,
+): AheadNode[] {
   const index = graphIndex(doc);
   const starts = fromNodeIds.filter((id) => index.byId.has(id));
-  const order = walk(doc, starts, 'forward', predicted);
+  const gates = known ? decideGateways(doc, starts, known) : new Map<string, Gate>();
+  const follow: Follow = (c) => predicted(c) && (gates.get(c.fromId)?.possible.has(c.type) ?? true);
+  const order = walk(doc, starts, 'forward', follow);
   const reach = new Set([...starts, ...order]);
   const ends = [...reach].filter((id) => index.byId.get(id)?.type === 'end');
-  const joins = forkJoinRequirements(doc, reach);
+  const joins = joinRequirements(doc, reach, gates, follow);
   const current = new Set(starts);
   // Nodes every path to an end passes (dominators of the ends, joins read as "any branch"):
   // decided for sure. Without joins that is exact; with them, waiting joins can only block
   // more paths, so the others get the exact (per-node) walk.
-  const onEveryPath = ends.length > 0 ? endDominators(doc, starts, reach, ends) : new Set<string>();
+  const onEveryPath = ends.length > 0 ? endDominators(doc, starts, reach, ends, follow) : new Set<string>();
+  // What each open gateway leads to, for naming the variables an undecided node waits for.
+  const openAhead = [...gates]
+    .filter(([id, gate]) => gate.open && reach.has(id))
+    .map(([id, gate]) => ({ reaches: new Set(walk(doc, [id], 'forward', follow)), needs: gate.needs }));
 
   return order
     .filter((id) => !current.has(id) && index.byId.get(id)?.type === 'userTask')
-    .map((id) => ({
-      node: index.byId.get(id)!,
-      undecided:
-        ends.length > 0 && !onEveryPath.has(id) && (joins.size === 0 || reachesAnyEnd(doc, starts, id, ends, joins)),
-    }));
+    .map((id) => {
+      const undecided =
+        ends.length > 0 &&
+        !onEveryPath.has(id) &&
+        (joins.size === 0 || reachesAnyEnd(doc, starts, id, ends, joins, follow));
+      return {
+        node: index.byId.get(id)!,
+        undecided,
+        undecidedBy: undecided ? distinct(openAhead.filter((g) => g.reaches.has(id)).flatMap((g) => g.needs)) : [],
+      };
+    });
+}
+
+const distinct = (list: UndecidedBy[]) =>
+  list.filter((u, i) => list.findIndex((v) => v.nodeId === u.nodeId && v.variable === u.variable) === i);
+
+/** Variables a system node writes when it runs: a set, 'any' (decided by data or a response), or none. */
+function writes(node: DslNode): Set<string> | 'any' | null {
+  const cfg = (node.configuration ?? {}) as Record<string, unknown>;
+  if (node.type === 'subProcess') return 'any';
+  if (node.type === 'httpCall') {
+    if ((cfg.flattenOutput ?? true) !== false) return 'any';
+    const mapped = Array.isArray(cfg.outputMappings)
+      ? cfg.outputMappings.map((m: { to?: unknown }) => String(m?.to))
+      : [];
+    return new Set([String(cfg.reservedKey ?? '_http'), ...mapped]);
+  }
+  if (node.type !== 'serviceTask') return null;
+  let param: unknown = cfg.param;
+  if (typeof param === 'string') {
+    if (param.includes('${')) return 'any';
+    try {
+      param = JSON.parse(param);
+    } catch {
+      return 'any';
+    }
+  }
+  if (!param || typeof param !== 'object' || Array.isArray(param)) return cfg.functionName === 'fail' ? null : 'any';
+  const p = param as Record<string, unknown>;
+  switch (cfg.functionName) {
+    case 'setVariables':
+      return new Set(Object.keys(p));
+    case 'increment':
+      return new Set([String(p.name)]);
+    case 'sum':
+      return new Set([String(p.target)]);
+    case 'fail':
+      return null;
+    default:
+      return 'any';
+  }
+}
+
+/**
+ * Evaluates every switch/inclusive reachable from `starts` as the engine would, on the known
+ * variables minus those a not-yet-run system node upstream of it may still write.
+ */
+function decideGateways(doc: ProcessDocument, starts: string[], known: KnownData): Map<string, Gate> {
+  const index = graphIndex(doc);
+  const reach = new Set([...starts, ...walk(doc, starts, 'forward', predicted)]);
+  const gates = new Map<string, Gate>();
+  const writers = [...reach]
+    .map((id) => ({ id, writes: writes(index.byId.get(id)!) }))
+    .filter((w) => w.writes !== null);
+  for (const id of reach) {
+    const node = index.byId.get(id)!;
+    if (node.type !== 'switch' && node.type !== 'inclusive') continue;
+    const before = writers.length
+      ? new Set(walk(doc, [id], 'backward', predicted, (n) => reach.has(n)).filter((n) => reach.has(n)))
+      : new Set<string>();
+    const pending = writers.filter((w) => before.has(w.id));
+    const setterOf = (field: string) =>
+      pending.find((w) => w.writes === 'any' || (w.writes as Set<string>).has(field))?.id;
+    /** The variables a case cannot be evaluated without, or [] when it can be. */
+    const needsOf = (expression: string): UndecidedBy[] => {
+      const use = conditionVariables(expression);
+      if (!use) return [];
+      if (use.wholeMsg) return pending.length ? [{ nodeId: id, variable: 'msg', setBy: pending[0].id }] : [];
+      return use.fields.flatMap((field): UndecidedBy[] => {
+        const setBy = setterOf(field);
+        if (setBy) return [{ nodeId: id, variable: field, setBy }];
+        return Object.hasOwn(known.msg, field) ? [] : [{ nodeId: id, variable: field, setBy: null }];
+      });
+    };
+    const outcome = (expression: string): boolean | 'error' => {
+      try {
+        return evaluateCondition(expression, known);
+      } catch {
+        return 'error';
+      }
+    };
+    const cases = ((node.configuration ?? {}) as { cases?: Array<{ case: string; then: string }> }).cases ?? [];
+    const gate: Gate = { possible: new Set(), certain: new Set(), open: false, needs: [] };
+    let matched = false; // a switch case is true for sure
+    let failed = false; // a condition errors on known data: the Failure edge, not predicted
+    for (const c of cases) {
+      const needs = needsOf(c.case);
+      if (needs.length) {
+        gate.open = true;
+        gate.needs.push(...needs);
+        gate.possible.add(c.then);
+        continue;
+      }
+      const result = outcome(c.case);
+      if (result === 'error') {
+        failed = true;
+        break;
+      }
+      if (!result) continue;
+      gate.possible.add(c.then);
+      if (node.type === 'inclusive') {
+        gate.certain.add(c.then);
+        continue;
+      }
+      if (!gate.open) gate.certain.add(c.then);
+      matched = true;
+      break;
+    }
+    if (failed) {
+      // An inclusive evaluates every case, so one error decides it; a switch only if no open case came first.
+      if (node.type === 'inclusive' || !gate.open) {
+        gate.possible.clear();
+        gate.open = false;
+        gate.needs = [];
+      }
+      gate.certain.clear();
+    } else if (!matched && gate.certain.size === 0) {
+      gate.possible.add('Default');
+      if (!gate.open) gate.certain.add('Default');
+    }
+    gates.set(id, gate);
+  }
+  return gates;
 }
 
 /**
@@ -39,7 +206,13 @@ export function approvalNodesAhead(doc: ProcessDocument, fromNodeIds: readonly s
  * virtual sink after every end, computed once for the whole graph (Cooper, Harvey & Kennedy,
  * "A Simple, Fast Dominance Algorithm"), iteratively so a long chain cannot overflow the stack.
  */
-function endDominators(doc: ProcessDocument, starts: string[], reach: Set<string>, ends: string[]): Set<string> {
+function endDominators(
+  doc: ProcessDocument,
+  starts: string[],
+  reach: Set<string>,
+  ends: string[],
+  follow: Follow,
+): Set<string> {
   const index = graphIndex(doc);
   const SOURCE = 0;
   const ids = [...reach];
@@ -51,7 +224,7 @@ function endDominators(doc: ProcessDocument, starts: string[], reach: Set<string
     const from = num.get(id)!;
     for (const c of index.out.get(id) ?? []) {
       const to = num.get(c.toId);
-      if (predicted(c) && to !== undefined) succ[from].push(to);
+      if (follow(c) && to !== undefined) succ[from].push(to);
     }
   }
   for (const e of ends) succ[num.get(e)!].push(SINK);
@@ -110,18 +283,28 @@ function endDominators(doc: ProcessDocument, starts: string[], reach: Set<string
 
 /**
  * A fork's join fires only when every live branch arrives: per branch, the set of join
- * predecessors of which one must be reached. Branches already finished (not in reach) are not required.
+ * predecessors of which one must be reached. Branches already finished (not in reach) are not
+ * required. An evaluated inclusive is a fork of the branches it takes for sure.
  */
-function forkJoinRequirements(doc: ProcessDocument, reach: Set<string>): Map<string, Set<string>[]> {
+function joinRequirements(
+  doc: ProcessDocument,
+  reach: Set<string>,
+  gates: Map<string, Gate>,
+  follow: Follow,
+): Map<string, Set<string>[]> {
   const index = graphIndex(doc);
   const requirements = new Map<string, Set<string>[]>();
   for (const node of doc.metadata.nodes) {
-    if (node.type !== 'fork') continue;
+    const gate = gates.get(node.id);
+    if (node.type !== 'fork' && !(node.type === 'inclusive' && gate)) continue;
     const region = regionOf(doc, node.id);
     if (!region.joinId) continue;
-    const preds = (index.in.get(region.joinId) ?? []).filter(predicted).map((c) => c.fromId);
-    const live = region.branches.filter((b) =>
-      b.nodeIds.size === 0 ? reach.has(node.id) : [...b.nodeIds].some((id) => reach.has(id)),
+    const entries = branchConnections(doc, node.id);
+    const preds = (index.in.get(region.joinId) ?? []).filter(follow).map((c) => c.fromId);
+    const live = region.branches.filter(
+      (b, i) =>
+        (node.type === 'fork' || gate!.certain.has(entries[i].type)) &&
+        (b.nodeIds.size === 0 ? reach.has(node.id) : [...b.nodeIds].some((id) => reach.has(id))),
     );
     requirements.set(
       region.joinId,
@@ -138,6 +321,7 @@ function reachesAnyEnd(
   skipId: string,
   ends: string[],
   joins: Map<string, Set<string>[]>,
+  follow: Follow,
 ): boolean {
   const index = graphIndex(doc);
   const reached = new Set(starts.filter((id) => id !== skipId));
@@ -148,7 +332,7 @@ function reachesAnyEnd(
     while (queue.length > 0) {
       for (const c of index.out.get(queue.pop()!) ?? []) {
         const next = c.toId;
-        if (!predicted(c) || next === skipId || reached.has(next) || !index.byId.has(next)) continue;
+        if (!follow(c) || next === skipId || reached.has(next) || !index.byId.has(next)) continue;
         if (joins.has(next) && !ready(next)) {
           waiting.add(next);
           continue;

@@ -88,16 +88,31 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? 'a map' : `a ${typeof value}`;
 }
 
+function preparedFor(src: string): Prepared {
+  let entry = prepared.get(src);
+  if (!entry) {
+    entry = prepare(src);
+    if (prepared.size >= 500) prepared.delete(prepared.keys().next().value!);
+    prepared.set(src, entry);
+  }
+  return entry;
+}
+
+/** The msg fields a condition reads (`wholeMsg`: msg used as a whole); null when it does not compile. */
+export function conditionVariables(src: string): { fields: string[]; wholeMsg: boolean } | null {
+  try {
+    const { use } = preparedFor(src);
+    return { fields: [...use.fields], wholeMsg: use.wholeMsg };
+  } catch {
+    return null;
+  }
+}
+
 /** Evaluates a condition; throws ExpressionError on any parse, type or runtime error or a non-boolean result. */
 export function evaluateCondition(src: string, ctx: ConditionContext): boolean {
   let value: unknown;
   try {
-    let entry = prepared.get(src);
-    if (!entry) {
-      entry = prepare(src);
-      if (prepared.size >= 500) prepared.delete(prepared.keys().next().value!);
-      prepared.set(src, entry);
-    }
+    const entry = preparedFor(src);
     value = entry.program(celContext(ctx, entry.use));
   } catch (e) {
     throw new ExpressionError(`condition "${clip(src)}" failed: ${errorText(e)}`, String(src));

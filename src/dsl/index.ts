@@ -25,7 +25,7 @@ export {
   isParallelNode,
 } from './graph.js';
 export { matchingJoin, enclosingRegion, splitOfJoin } from './regions.js';
-export { approvalNodesAhead, type AheadNode } from './ahead.js';
+export { approvalNodesAhead, type AheadNode, type KnownData, type UndecidedBy } from './ahead.js';
 export {
   planMigration,
   mappingProblems,
@@ -39,6 +39,7 @@ export {
   ExpressionError,
   compileCondition,
   evaluateCondition,
+  conditionVariables,
   MAX_EXPRESSION_LENGTH,
   type CompileResult,
   type ConditionContext,

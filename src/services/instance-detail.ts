@@ -68,9 +68,12 @@ export function allowedActions(
         if (t.kind === 'approval')
           for (const a of taskActions)
             if (a === 'approve' || a === 'reject' || allowed(a === 'comment' ? 'addComment' : a, sw)) out.add(a);
-        if (t.kind === 'handle' || t.kind === 'resubmit') out.add('complete').add('comment');
+        if (t.kind === 'handle') out.add('complete').add('comment');
+        if (t.kind === 'resubmit') {
+          out.add('comment');
+          if (allowed('resubmit', sw)) out.add('complete').add('approve');
+        }
         if (t.owner) out.add('resolve');
-        if (t.kind === 'resubmit') out.add('approve');
       }
       if (t.status === 'active' && t.owner === actor.userId) out.add('resolve');
       if (t.status === 'pending') {

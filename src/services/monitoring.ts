@@ -11,9 +11,11 @@ import { ALL_TASKS, Where, instanceView, paged, taskView, todoWhere } from './re
 /** Work somebody can take up now: claimable pools and assigned tasks (not waiting turns, delays or suspended ones). */
 const WORK = `x.status in ('pending', 'active') and x.kind <> 'delay' and not x.deleted`;
 
+/** A pool nobody is in: no candidates, or a parked one (it lists the empty roles/departments, no user). */
 const emptyPool = (t: string) =>
   `(${t}.status = 'pending' and ${t}.assignee is null and jsonb_array_length(coalesce(${t}.candidates->'userIds', '[]')) = 0
-    and jsonb_array_length(coalesce(${t}.candidates->'roleIds', '[]')) = 0 and jsonb_array_length(coalesce(${t}.candidates->'deptIds', '[]')) = 0)`;
+    and ((jsonb_array_length(coalesce(${t}.candidates->'roleIds', '[]')) = 0 and jsonb_array_length(coalesce(${t}.candidates->'deptIds', '[]')) = 0)
+      or coalesce(${t}.variables->>'fallback_policy', '') = 'park'))`;
 
 /** Open tasks that keep an instance moving: not pools nobody is in, not multi-approver parents (waiting, no assignee). */
 const MOVING_TASK = `t.status in ('pending', 'active', 'waiting', 'suspended') and not t.deleted and not ${emptyPool('t')}

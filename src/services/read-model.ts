@@ -4,6 +4,7 @@ import { AppError } from '../errors.js';
 import type { Page, PageOpts } from '../paging.js';
 import type { Instance, Task, TrailEntry } from '../shapes.js';
 import type { InstanceStatus, TaskKind, TaskStatus } from '../../workflows/engine/types.js';
+import { assignmentReasonOf } from './assignment-reason.js';
 
 export const ALL_INSTANCES = `(select * from instances union all select * from instances_archive)`;
 export const ALL_TASKS = `(select *, false as archived from tasks union all select *, true as archived from tasks_archive)`;
@@ -56,6 +57,7 @@ export function taskView(r: any): Task {
     createTime: iso(r.create_time)!,
     endTime: iso(r.end_time),
     comment: r.comment as string | null,
+    assignmentReason: assignmentReasonOf(r.assignment_reason, r.owner as string | null),
   };
 }
 

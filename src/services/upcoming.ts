@@ -1,7 +1,7 @@
 // The "upcoming" prediction of an instance: approval nodes ahead of the current ones, with
 // the approvers they would get now.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { approvalNodesAhead, type ProcessDocument } from '../dsl/index.js';
+import { approvalNodesAhead, type ProcessDocument, type UndecidedBy } from '../dsl/index.js';
 import { resolveApprovers } from '../../activities/approvers.js';
 
 export interface UpcomingEntry {
@@ -10,6 +10,8 @@ export interface UpcomingEntry {
   approvers: string[];
   candidates: { roleIds: string[]; deptIds: string[] };
   undecided: boolean;
+  /** The open switch/inclusive, the variable it needs, the node that would set it (null: missing now). */
+  undecidedBy: UndecidedBy[];
 }
 
 const ENDED = ['completed', 'rejected', 'terminated'];
@@ -34,7 +36,17 @@ export async function predictUpcoming(
   const currentIds = new Set(current);
   // One directory lookup per distinct approver rule, not per node.
   const resolvedBy = new Map<string, ReturnType<typeof resolveApprovers>>();
-  for (const { node, undecided } of approvalNodesAhead(doc, current)) {
+  const known = {
+    msg: (row.variables ?? {}) as Record<string, unknown>,
+    metadata: {
+      instance_id: row.id,
+      process_key: row.process_key,
+      business_key: row.business_key,
+      owner: row.initiator_id,
+      tenant_id: tenantId,
+    },
+  };
+  for (const { node, undecided, undecidedBy } of approvalNodesAhead(doc, current, known)) {
     if (currentIds.has(node.id)) continue;
     const approver = (
       (node.configuration ?? {}) as {
@@ -70,7 +82,7 @@ export async function predictUpcoming(
       approvers = resolved.users.map((u) => u.userId);
       if (resolved.pool) candidates = { roleIds: resolved.pool.roleIds, deptIds: resolved.pool.deptIds };
     }
-    out.push({ activityId: node.id, name: node.name ?? node.id, approvers, candidates, undecided });
+    out.push({ activityId: node.id, name: node.name ?? node.id, approvers, candidates, undecided, undecidedBy });
   }
   return out;
 }

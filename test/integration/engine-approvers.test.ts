@@ -214,7 +214,7 @@ describe('self-approval and empty approvers', () => {
     const trail = (await instance(t.dave, id)).trail;
     expect(trail.find((e: any) => e.type === 'assign').detail).toMatchObject({
       fallback_policy: 'tenant_admin',
-      fallback_from: 'manager',
+      fallback_from: 'manager:dave',
     });
   });
 
@@ -236,6 +236,42 @@ describe('self-approval and empty approvers', () => {
       assignee: null,
       candidates: { userIds: [], roleIds: [], deptIds: [] },
     });
+    const trail = (await instance(t.dave, id)).trail;
+    expect(trail.find((e: any) => e.type === 'assign').detail).toMatchObject({
+      fallback_policy: 'park',
+      fallback_from: 'user:ghost',
+      fallback_reason: 'not active users: ghost',
+    });
+  });
+
+  it('park: a role or department nobody is in becomes the candidates, so fixing the directory lets a member claim', async () => {
+    const roleDoc = await proc({ approver: { type: 'role', roleIds: ['treasurer'] }, emptyApproverPolicy: 'park' });
+    const id = await start(t.dave, roleDoc);
+    const [task] = await openTasks(id);
+    expect(task).toMatchObject({ status: 'pending', candidates: { userIds: [], roleIds: ['treasurer'], deptIds: [] } });
+    const assign = (await instance(t.dave, id)).trail.find((e: any) => e.type === 'assign').detail;
+    expect(assign).toMatchObject({
+      fallback_policy: 'park',
+      fallback_from: 'role:treasurer',
+      fallback_reason: 'role treasurer has no active members',
+    });
+    // Nobody may claim yet: erin is not in the role.
+    expect((await act(t.erin, task.id, 'claim')).status).toBe(404);
+    await api('/api/v1/roles', { token: t.admin, body: { code: 'treasurer', permissions: ['approval:operate'] } });
+    expect(
+      (await api('/api/v1/users/erin', { method: 'PATCH', token: t.admin, body: { roles: ['employee', 'treasurer'] } }))
+        .status,
+    ).toBe(200);
+    await actOk(t.erin, task.id, 'claim');
+    expect((await actOk(t.erin, task.id, 'approve')).instance.status).toBe('completed');
+    await api('/api/v1/users/erin', { method: 'PATCH', token: t.admin, body: { roles: ['employee'] } });
+
+    const deptId = await start(
+      t.dave,
+      await proc({ approver: { type: 'dept', deptIds: ['nowhere'] }, emptyApproverPolicy: 'park' }),
+    );
+    const [deptTask] = await openTasks(deptId);
+    expect(deptTask.candidates).toEqual({ userIds: [], roleIds: [], deptIds: ['nowhere'] });
   });
 });
 
@@ -272,5 +308,140 @@ describe('rules of acting', () => {
     const carol = await myTask(t.carol, id);
     const [x, y] = await Promise.all([act(t.carol, carol.id, 'approve'), act(t.carol, carol.id, 'reject')]);
     expect([x.status, y.status].sort()).toEqual([200, 409]);
+  });
+});
+
+describe('why am I the approver (assignmentReason)', () => {
+  const reasonOf = async (token: string, taskId: string) => {
+    const res = await api(`/api/v1/workflow/tasks/${taskId}`, { token });
+    expect(res.status).toBe(200);
+    return res.body.data.assignmentReason;
+  };
+
+  it('user list, in GET /tasks/{id} and in the to-do item', async () => {
+    const id = await start(t.alice, await proc({ approver: { type: 'user', userIds: ['bob'] } }));
+    const item = await myTask(t.bob, id);
+    expect(item.assignmentReason).toEqual({
+      kind: 'user',
+      text: 'user list',
+      ids: ['bob'],
+      count: 1,
+      level: null,
+      by: null,
+      rule: null,
+    });
+    expect(await reasonOf(t.bob, item.id)).toEqual(item.assignmentReason);
+  });
+
+  it('role pool with its member count', async () => {
+    const id = await start(t.alice, await proc({ approver: { type: 'role', roleIds: ['finance'] } }));
+    const [task] = await openTasks(id);
+    const reason = await reasonOf(t.admin, task.id);
+    expect(reason).toMatchObject({ kind: 'role', ids: ['finance'] });
+    expect(reason.count).toBeGreaterThan(0);
+    expect(reason.text).toBe(`role finance (${reason.count} member${reason.count === 1 ? '' : 's'})`);
+  });
+
+  it('manager of the initiator with the level; a multi-level chain says each level', async () => {
+    const id = await start(t.alice, await proc({ approver: { type: 'manager', levels: 1 } }));
+    const [task] = await openTasks(id);
+    expect(await reasonOf(t.admin, task.id)).toMatchObject({
+      kind: 'manager',
+      text: 'manager of alice (level 1)',
+      ids: ['alice'],
+      level: 1,
+    });
+    const chain = await start(
+      t.alice,
+      await proc({ approver: { type: 'multiLevelManager', levels: 2 }, approveMode: 'all' }),
+    );
+    const texts = (await openTasks(chain))
+      .filter((x) => x.parentTaskId)
+      .map((x) => x.assignmentReason.text)
+      .sort();
+    expect(texts).toEqual(['manager of alice (level 1)', 'manager of alice (level 2)']);
+  });
+
+  it('delegated, transferred and added by add-sign name who did it', async () => {
+    const id = await start(t.alice, await proc({ approver: { type: 'user', userIds: ['bob'] } }));
+    const task = await myTask(t.bob, id);
+    await actOk(t.bob, task.id, 'delegate', { assigneeUserId: 'erin' });
+    expect((await myTask(t.erin, id)).assignmentReason).toMatchObject({
+      kind: 'delegated',
+      text: 'delegated by bob',
+      by: 'bob',
+    });
+    await actOk(t.erin, task.id, 'resolve');
+    expect((await reasonOf(t.bob, task.id)).text).toBe('user list'); // back with the owner
+    await actOk(t.bob, task.id, 'add-sign', { assigneeUserIds: ['carol'], position: 'parallel' });
+    const added = await myTask(t.carol, id);
+    expect(added.assignmentReason).toMatchObject({ kind: 'addSign', text: 'added by bob (add-sign)', by: 'bob' });
+    await actOk(t.bob, task.id, 'transfer', { assigneeUserId: 'dave' });
+    expect(await reasonOf(t.dave, task.id)).toMatchObject({
+      kind: 'transferred',
+      text: 'transferred by bob',
+      by: 'bob',
+    });
+  });
+
+  it('a selfApproval substitute says whom it stands in for; an admin reassignment names the admin', async () => {
+    const id = await start(
+      t.bob,
+      await proc({ approver: { type: 'user', userIds: ['bob'] }, selfApproval: 'delegateToManager' }),
+    );
+    const task = await myTask(t.carol, id);
+    expect(task.assignmentReason).toMatchObject({
+      kind: 'selfApproval',
+      text: 'stands in for the initiator bob (delegateToManager)',
+      by: 'bob',
+      rule: 'delegateToManager',
+    });
+    await actOk(t.admin, task.id, 'reassign', { assigneeUserId: 'erin' });
+    expect((await myTask(t.erin, id)).assignmentReason).toMatchObject({
+      kind: 'reassigned',
+      text: 'reassigned by admin',
+      by: 'admin',
+    });
+  });
+
+  it('initiatorSelect and initiatorSelf', async () => {
+    const picked = await start(
+      t.alice,
+      await proc({ approver: { type: 'initiatorSelect', expression: '${msg.approvers}' } }),
+      { approvers: ['dave'] },
+    );
+    expect((await myTask(t.dave, picked)).assignmentReason).toMatchObject({
+      kind: 'initiatorSelect',
+      text: 'chosen by the initiator',
+      ids: ['dave'],
+    });
+    const self = await start(t.alice, await proc({ approver: { type: 'initiatorSelf' } }));
+    expect((await myTask(t.alice, self)).assignmentReason).toMatchObject({
+      kind: 'initiatorSelf',
+      text: 'the initiator',
+      ids: ['alice'],
+    });
+  });
+
+  it('fallback: the tenant admin because the rule resolved to nobody, naming the rule', async () => {
+    const id = await start(t.dave, await proc({ approver: { type: 'manager' } }));
+    const task = await myTask(t.admin, id);
+    expect(task.assignmentReason).toMatchObject({
+      kind: 'fallback',
+      text: 'fallback: tenant admin because dave has no manager at level 1',
+      rule: 'manager:dave',
+      ids: ['admin'],
+    });
+    const parked = await start(
+      t.dave,
+      await proc({ approver: { type: 'role', roleIds: ['nobody-role'] }, emptyApproverPolicy: 'park' }),
+    );
+    const [p] = await openTasks(parked);
+    expect(await reasonOf(t.admin, p.id)).toMatchObject({
+      kind: 'fallback',
+      text: 'fallback: parked for an admin because role nobody-role has no active members',
+      rule: 'role:nobody-role',
+      ids: ['nobody-role'],
+    });
   });
 });

@@ -537,6 +537,33 @@ describe('reject strategies', () => {
     expect((await instance(t.alice, id)).variables.fixed).toBe(true);
   });
 
+  it('actionPermissions.resubmit false refuses approving or completing the resubmit task (403)', async () => {
+    const k = key();
+    const base = chain(k, { strategy: 'toStarter' });
+    const id = await run(
+      doc(k, base.metadata.nodes, base.metadata.connections, { actionPermissions: { resubmit: false } }),
+    );
+    await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve');
+    await actOk(t.carol, (await myTask(t.carol, id)).id, 'reject', { comment: 'fix it' });
+    const resubmit = await myTask(t.alice, id);
+    expect(resubmit.kind).toBe('resubmit');
+    for (const action of ['approve', 'complete']) {
+      const res = await act(t.alice, resubmit.id, action, { variables: { fixed: true } });
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe(40302);
+      expect(res.body.message).toContain('resubmit');
+    }
+    // Nothing was written: still waiting for the resubmit, variables untouched, and not offered.
+    const detail = (await api(`/api/v1/workflow/process-instances/${id}/detail`, { token: t.alice })).body.data;
+    expect(detail.instance.variables.fixed).toBeUndefined();
+    expect(detail.permissions).not.toContain('complete');
+    expect(detail.permissions).not.toContain('approve');
+    expect(detail.permissions).toContain('withdraw');
+    expect((await myTask(t.alice, id)).id).toBe(resubmit.id);
+    // Withdrawing is still the initiator's way out.
+    expect((await act(t.alice, resubmit.id, 'withdraw')).status).toBe(200);
+  });
+
   it('an impossible jump without a Reject edge follows the Failure edge; with neither the instance ends rejected', async () => {
     await expectEscape(['Failure', 'fallback', 'carol']);
     const id2 = await run(jumpDoc(key()));

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it, inject } from 'vitest';
 // @ts-expect-error -- pg ships no types here
 import pg from 'pg';
 import { api, createDemoLikeTenant } from '../helpers/api.js';
+import { processDoc, testChain, users } from '../helpers/dsl.js';
 import { act, actOk, deploy, eventually, example, instance, myTask, oneStep, start } from '../helpers/flow.js';
 
 let t: Record<string, string>;
@@ -92,17 +93,69 @@ describe('instance views', () => {
     expect((await api(`/api/v1/workflow/process-instances/${id}/detail`, { token: t.grace })).status).toBe(404);
   });
 
-  it('upcoming lists the approval nodes ahead and flags undecided branches', async () => {
+  it('upcoming flags branches undecided while the variable their switch reads is missing', async () => {
     const draft = await api('/api/v1/workflow/process-instances/start', {
       token: t.alice,
-      body: { processKey: 'leave_request', variables: { days: 2 }, draft: true },
+      body: { processKey: 'leave_request', variables: { reason: 'later' }, draft: true },
     });
     const inst = await instance(t.alice, draft.body.data.instanceId);
     const ids = inst.upcoming.map((u: any) => u.activityId);
     expect(ids).toEqual(expect.arrayContaining(['manager_approval', 'manager_and_hr', 'management_chain']));
     expect(inst.upcoming.every((u: any) => u.undecided)).toBe(true);
+    expect(inst.upcoming[0].undecidedBy).toEqual([{ nodeId: 'route_by_days', variable: 'days', setBy: null }]);
     expect(inst.upcoming.find((u: any) => u.activityId === 'manager_approval').approvers).toEqual(['bob']);
     expect(inst.upcoming.find((u: any) => u.activityId === 'manager_and_hr').approvers).toEqual(['bob', 'erin']);
+  });
+
+  it('upcoming evaluates the switch on the known variables: only the branch taken, decided', async () => {
+    const draft = await api('/api/v1/workflow/process-instances/start', {
+      token: t.alice,
+      body: { processKey: 'leave_request', variables: { days: 5 }, draft: true },
+    });
+    const inst = await instance(t.alice, draft.body.data.instanceId);
+    expect(inst.upcoming).toEqual([
+      {
+        activityId: 'manager_and_hr',
+        name: expect.any(String),
+        approvers: ['bob', 'erin'],
+        candidates: { roleIds: [], deptIds: [] },
+        undecided: false,
+        undecidedBy: [],
+      },
+    ]);
+    // A running instance: amount = 500 and a switch amount > 100 → big_task.
+    await deploy(
+      t.admin,
+      processDoc(
+        testChain('upcoming_switch'),
+        [
+          { id: 'first', type: 'userTask', name: 'First', configuration: users('bob') },
+          {
+            id: 'route',
+            type: 'switch',
+            name: 'Route',
+            configuration: { cases: [{ case: 'msg.amount > 100', then: 'big' }] },
+          },
+          { id: 'big_task', type: 'userTask', name: 'Big', configuration: users('carol') },
+          { id: 'small_task', type: 'userTask', name: 'Small', configuration: users('dave') },
+        ],
+        [
+          ['start', 'first'],
+          ['first', 'route'],
+          ['route', 'big_task', 'big'],
+          ['route', 'small_task', 'Default'],
+          ['big_task', 'end'],
+          ['small_task', 'end'],
+        ],
+      ),
+    );
+    const id = await start(t.alice, 'upcoming_switch', { amount: 500 });
+    const running = await instance(t.alice, id);
+    expect(running.upcoming.map((u: any) => [u.activityId, u.undecided, u.approvers])).toEqual([
+      ['big_task', false, ['carol']],
+    ]);
+    const detail = await api(`/api/v1/workflow/process-instances/${id}/detail`, { token: t.alice });
+    expect(detail.body.data.upcoming.map((u: any) => u.activityId)).toEqual(['big_task']);
   });
 
   it('lists filter and page, merging runtime and archive', async () => {

@@ -116,7 +116,17 @@ describe('re-drive', () => {
     );
     const id = await start(t.alice, 'audit');
     const [parkedTask] = await openTasks(id);
-    expect(parkedTask).toMatchObject({ status: 'pending', candidates: { userIds: [], roleIds: [], deptIds: [] } });
+    // The parked task names the role it waits for, and the fallback names the rule and its ids.
+    expect(parkedTask).toMatchObject({
+      status: 'pending',
+      candidates: { userIds: [], roleIds: ['auditor'], deptIds: [] },
+    });
+    const parkedFull = (await api(`/api/v1/workflow/tasks/${parkedTask.id}/variables`, { token: t.admin })).body.data;
+    expect(parkedFull).toMatchObject({
+      fallback_policy: 'park',
+      fallback_from: 'role:auditor',
+      fallback_reason: 'role auditor has no active members',
+    });
     const listed = (await stuck()).find((i) => i.id === id);
     expect(listed.status).toBe('active');
     expect(listed.detail.reason).toContain('No candidates');

@@ -182,7 +182,7 @@ describe.concurrent('approve modes', () => {
       expect(task).toMatchObject({
         assignee: 'admin',
         status: 'active',
-        variables: { fallback_policy: 'tenant_admin', fallback_from: 'user' },
+        variables: { fallback_policy: 'tenant_admin', fallback_from: 'user:retired' },
       });
       expect(await h.decide(instanceId, 'admin')).toMatchObject({ instanceStatus: 'completed' });
       expect(h.fakes.calls.filter((c) => c.name === 'resolveApprovers').length).toBeGreaterThan(0);

@@ -86,6 +86,7 @@ function validateDecision(engine: Engine, input: m.DecisionInput, decision: 'app
     );
   }
   if (task.kind === 'delay') fault('INVALID_STATE', 'A delay is not approved: an admin may complete it');
+  if (task.kind === 'resubmit') requireSwitch(engine, task, 'resubmit');
 }
 
 /** How a decision reached the workflow, for its trail entry: nothing for the task actions' own routes. */
@@ -190,6 +191,7 @@ export function registerCoreActions(engine: Engine) {
         }
         requireActionable(engine, input);
         if (task.kind === 'approval') fault('INVALID_STATE', 'An approval task is approved or rejected, not completed');
+        if (task.kind === 'resubmit') requireSwitch(engine, task, 'resubmit');
       },
     },
   );

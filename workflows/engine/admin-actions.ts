@@ -18,12 +18,16 @@ interface PathWait {
   why: string;
 }
 
-/** A pool nobody is in (emptyApproverPolicy `park`), or a multi-approver parent: open, but nobody's work. */
+/**
+ * A pool nobody is in (emptyApproverPolicy `park`: it lists the roles/departments that had no
+ * member, but no user), or a multi-approver parent: open, but nobody's work.
+ */
 function actionable(run: NodeRun, task: TaskState): boolean {
   if (task.id === run.parentTaskId) return false;
   const c = task.candidates;
   const pooled = task.status === 'pending' || task.suspendedFrom === 'pending';
-  return !(pooled && !task.assignee && !c.userIds.length && !c.roleIds.length && !c.deptIds.length);
+  const parked = task.variables?.fallback_policy === 'park';
+  return !(pooled && !task.assignee && !c.userIds.length && (parked || (!c.roleIds.length && !c.deptIds.length)));
 }
 
 function waitOf(engine: Engine, token: Token): PathWait {

@@ -162,7 +162,8 @@ export interface CarriedState {
 
 /** Who the approvers are for one userTask, and why. */
 export interface ResolvedApprovers {
-  users: Array<{ userId: string; reason: string }>;
+  /** `level`: for manager rules, how far up the chain (absent in results recorded before it existed). */
+  users: Array<{ userId: string; reason: string; level?: number }>;
   pool: Candidates | null;
   poolSize: number;
   poolMembers: string[];
@@ -200,4 +201,22 @@ export interface MigrationOutcome {
   toDefinitionId: string;
   toVersion: number | null;
   plan: MigrationPlan | null;
+}
+
+/**
+ * Why a task went to whom, recorded as `detail.why` of its `assign` trail entry (the read model
+ * turns it into the task's `assignmentReason`). `ids`: the rule's users/roles/departments (the
+ * initiator for manager rules); `count`: pool members or people listed; `level`: manager level;
+ * `by`: the initiator a selfApproval substitute stands in for; `rule`: the fallback's rule
+ * (`role:finance-director`) or the selfApproval setting; `policy`: the empty-approver policy.
+ */
+export interface AssignWhy {
+  kind: string;
+  ids: string[];
+  count: number | null;
+  level: number | null;
+  by: string | null;
+  rule: string | null;
+  policy: string | null;
+  reason: string | null;
 }

@@ -5,7 +5,7 @@ import { resolveTemplateValue } from '../../src/dsl/index.js';
 import { type Engine, emptyCandidates, type ApproveMode, type NodeRun } from './engine.js';
 import { local } from './activities.js';
 import { nodeName, shortTime } from './details.js';
-import type { TaskKind, TaskResult, TaskState } from './types.js';
+import type { AssignWhy, Candidates, TaskKind, TaskResult, TaskState } from './types.js';
 
 export interface UserTaskConfig {
   approver?: {
@@ -29,6 +29,42 @@ export interface UserTaskConfig {
 }
 
 export const config = (node: DslNode): UserTaskConfig => (node.configuration ?? {}) as UserTaskConfig;
+
+type Approver = NonNullable<UserTaskConfig['approver']>;
+
+/** The ids an approver rule names: its users, roles or departments; the initiator for manager rules. */
+function ruleIds(approver: Approver, initiatorId: string): string[] {
+  switch (approver.type) {
+    case 'role':
+      return approver.roleIds ?? [];
+    case 'dept':
+      return approver.deptIds ?? [];
+    case 'user':
+    case 'initiatorSelect':
+      return approver.userIds ?? [];
+    default:
+      return [initiatorId];
+  }
+}
+
+/** The rule and its ids as one name, e.g. `role:finance-director` (fallback_from). */
+export const ruleName = (approver: Approver, initiatorId: string) =>
+  `${approver.type}:${ruleIds(approver, initiatorId).join(',')}`;
+
+export function assignWhy(kind: string, fields: Partial<AssignWhy> = {}): AssignWhy {
+  return { kind, ids: [], count: null, level: null, by: null, rule: null, policy: null, reason: null, ...fields };
+}
+
+/** Why the rule chose this person (a substitute says whom it stands in for). */
+function userWhy(approver: Approver, initiatorId: string, u: { reason: string; level?: number }, self: string) {
+  if (u.reason.startsWith(`${self}:`)) return assignWhy('selfApproval', { by: initiatorId, rule: self });
+  const level = u.level ?? Number(/level (\d+)/.exec(u.reason)?.[1] ?? NaN);
+  return assignWhy(approver.type, {
+    ids: ruleIds(approver, initiatorId),
+    count: approver.type === 'user' || approver.type === 'initiatorSelect' ? (approver.userIds ?? []).length : null,
+    level: Number.isFinite(level) ? level : null,
+  });
+}
 
 export function templateContext(engine: Engine) {
   return {
@@ -120,7 +156,11 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
       engine.trail('assign', {
         activityId: node.id,
         taskId: task.id,
-        detail: { reason: resolved.poolReason ?? 'candidate pool', candidates: resolved.pool },
+        detail: {
+          reason: resolved.poolReason ?? 'candidate pool',
+          candidates: resolved.pool,
+          why: assignWhy(approver.type, { ids: ruleIds(approver, engine.info.initiatorId), count: resolved.poolSize }),
+        },
       });
       for (const userId of resolved.poolMembers)
         engine.notify(userId, 'task_claimable', task.id, { activityId: node.id, name });
@@ -133,7 +173,7 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
       node,
       cfg,
       resolved,
-      'the candidate pool has no active members',
+      `${approver.type === 'role' ? 'role' : 'department'} ${ruleIds(approver, engine.info.initiatorId).join(', ')} has no active members`,
       base,
       dueDate,
     );
@@ -182,7 +222,16 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
     engine.trail('assign', {
       activityId: node.id,
       taskId: task.id,
-      detail: { reason: 'single approval among several people: first to claim decides', approvers: users },
+      detail: {
+        reason: 'single approval among several people: first to claim decides',
+        approvers: users,
+        why: assignWhy(approver.type, {
+          ids: candidates.userIds,
+          count: users.length,
+          level: approver.type === 'manager' ? (users[0].level ?? null) : null,
+          reason: 'first to claim decides',
+        }),
+      },
     });
     watchDue(engine, run, task, cfg);
     return run;
@@ -212,7 +261,12 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
       dueDate: active ? dueDate : null,
     });
     run.taskIds.push(task.id);
-    engine.trail('assign', { activityId: node.id, taskId: task.id, userId: u.userId, detail: { reason: u.reason } });
+    engine.trail('assign', {
+      activityId: node.id,
+      taskId: task.id,
+      userId: u.userId,
+      detail: { reason: u.reason, why: userWhy(approver, initiator, u, self) },
+    });
     if (u.auto) {
       if (u.auto.repeat) task.repeatApproved = true;
       engine.closeTask(task, 'auto_approved', u.auto.comment);
@@ -286,7 +340,7 @@ function applyEmptyPolicy(
   run: NodeRun,
   node: DslNode,
   cfg: UserTaskConfig,
-  resolved: { admins: string[] },
+  resolved: { admins: string[]; pool: Candidates | null },
   why: string,
   base: { activityId: string; name: string; kind: TaskKind; runId: string },
   dueDate: string | null,
@@ -294,7 +348,9 @@ function applyEmptyPolicy(
   let policy = cfg.emptyApproverPolicy ?? 'tenant_admin';
   const admins = resolved.admins.filter((a) => a !== engine.info.initiatorId);
   if (policy === 'tenant_admin' && admins.length === 0) policy = 'park';
-  const fallback = { fallback_policy: policy, fallback_from: cfg.approver?.type ?? 'user', fallback_reason: why };
+  const from = ruleName(cfg.approver ?? { type: 'user' }, engine.info.initiatorId);
+  const fallback = { fallback_policy: policy, fallback_from: from, fallback_reason: why };
+  const fallbackWhy = assignWhy('fallback', { policy, rule: from, reason: why });
   if (policy === 'auto_approve') {
     const task = engine.createTask({ ...base, status: 'active', variables: fallback });
     run.taskIds.push(task.id);
@@ -323,12 +379,20 @@ function applyEmptyPolicy(
       activityId: node.id,
       taskId: task.id,
       userId: single ? admins[0] : null,
-      detail: { reason: `emptyApproverPolicy tenant_admin: ${why}`, ...fallback },
+      detail: {
+        reason: `emptyApproverPolicy tenant_admin: ${why}`,
+        ...fallback,
+        why: { ...fallbackWhy, ids: admins, count: admins.length },
+      },
     });
     watchDue(engine, run, task, cfg);
     return run;
   }
-  const task = engine.createTask({ ...base, status: 'pending', variables: fallback, dueDate });
+  // A parked pool lists the roles/departments it waits for: once the directory has members, they may claim.
+  const candidates = resolved.pool
+    ? { ...emptyCandidates(), roleIds: resolved.pool.roleIds, deptIds: resolved.pool.deptIds }
+    : emptyCandidates();
+  const task = engine.createTask({ ...base, status: 'pending', candidates, variables: fallback, dueDate });
   run.taskIds.push(task.id);
   engine.trail('assign', {
     activityId: node.id,
@@ -336,6 +400,8 @@ function applyEmptyPolicy(
     detail: {
       reason: `emptyApproverPolicy park: ${why}; waits for an admin to add candidates or reassign`,
       ...fallback,
+      candidates,
+      why: { ...fallbackWhy, ids: [...candidates.roleIds, ...candidates.deptIds] },
     },
   });
   return run;

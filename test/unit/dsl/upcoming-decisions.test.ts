@@ -1,0 +1,178 @@
+// The upcoming prediction with the instance's data: switches and inclusives evaluated on the
+// variables they read (docs/contract.md, "Upcoming entry").
+import { describe, expect, it } from 'vitest';
+import { approvalNodesAhead, compileProcess, type KnownData, type ProcessDocument } from '../../../src/dsl/index.js';
+import { processDoc, testChain, users, type Edge } from '../../helpers/dsl.js';
+
+const task = (id: string) => ({ id, type: 'userTask', name: id, configuration: users('bob') });
+const gateway = (id: string, type: 'switch' | 'inclusive', cases: Array<[string, string]>) => ({
+  id,
+  type,
+  name: id,
+  configuration: { cases: cases.map(([c, then]) => ({ case: c, then })) },
+});
+
+function compile(nodes: unknown[], edges: Edge[]): ProcessDocument {
+  const result = compileProcess(processDoc(testChain('p'), nodes, edges));
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
+  return result.doc;
+}
+
+const known = (msg: Record<string, unknown>): KnownData => ({ msg, metadata: { owner: 'alice' } });
+const ahead = (doc: ProcessDocument, msg: Record<string, unknown>, from = ['start']) =>
+  approvalNodesAhead(doc, from, known(msg)).map((a) => ({
+    id: a.node.id,
+    undecided: a.undecided,
+    by: a.undecidedBy.map((u) => `${u.nodeId}:${u.variable}:${u.setBy ?? '-'}`),
+  }));
+
+// start → amount switch: amount > 100 → big_task, Default → small_task; both → end.
+const amountSwitch = compile(
+  [gateway('route', 'switch', [['msg.amount > 100', 'big']]), task('big_task'), task('small_task')],
+  [
+    ['start', 'route'],
+    ['route', 'big_task', 'big'],
+    ['route', 'small_task', 'Default'],
+    ['big_task', 'end'],
+    ['small_task', 'end'],
+  ],
+);
+
+describe('upcoming: switches on known variables', () => {
+  it('follows the case that matches and drops the others', () => {
+    expect(ahead(amountSwitch, { amount: 500 })).toEqual([{ id: 'big_task', undecided: false, by: [] }]);
+    expect(ahead(amountSwitch, { amount: 5 })).toEqual([{ id: 'small_task', undecided: false, by: [] }]);
+  });
+
+  it('leaves both branches open and names the variable when it is missing', () => {
+    expect(ahead(amountSwitch, { other: 1 })).toEqual([
+      { id: 'big_task', undecided: true, by: ['route:amount:-'] },
+      { id: 'small_task', undecided: true, by: ['route:amount:-'] },
+    ]);
+  });
+
+  it('a variable a system node ahead writes is not known yet, even if set now', () => {
+    const doc = compile(
+      [
+        {
+          id: 'calc',
+          type: 'serviceTask',
+          name: 'calc',
+          configuration: { functionName: 'setVariables', param: '{"amount": 1}' },
+        },
+        {
+          id: 'note',
+          type: 'serviceTask',
+          name: 'note',
+          configuration: { functionName: 'setVariables', param: '{"x": 1}' },
+        },
+        gateway('route', 'switch', [['msg.amount > 100', 'big']]),
+        task('big_task'),
+        task('small_task'),
+      ],
+      [
+        ['start', 'calc'],
+        ['calc', 'note'],
+        ['note', 'route'],
+        ['route', 'big_task', 'big'],
+        ['route', 'small_task', 'Default'],
+        ['big_task', 'end'],
+        ['small_task', 'end'],
+      ],
+    );
+    expect(ahead(doc, { amount: 500 })).toEqual([
+      { id: 'big_task', undecided: true, by: ['route:amount:calc'] },
+      { id: 'small_task', undecided: true, by: ['route:amount:calc'] },
+    ]);
+    // Once calc has run (the current node is after it), only note is ahead, and it writes x.
+    expect(ahead(doc, { amount: 500 }, ['note'])).toEqual([{ id: 'big_task', undecided: false, by: [] }]);
+  });
+
+  it('a case decided true before an open one decides the switch', () => {
+    const doc = compile(
+      [
+        gateway('route', 'switch', [
+          ['msg.urgent == true', 'fast'],
+          ['msg.amount > 100', 'big'],
+        ]),
+        task('fast_task'),
+        task('big_task'),
+        task('small_task'),
+      ],
+      [
+        ['start', 'route'],
+        ['route', 'fast_task', 'fast'],
+        ['route', 'big_task', 'big'],
+        ['route', 'small_task', 'Default'],
+        ['fast_task', 'end'],
+        ['big_task', 'end'],
+        ['small_task', 'end'],
+      ],
+    );
+    expect(ahead(doc, { urgent: true })).toEqual([{ id: 'fast_task', undecided: false, by: [] }]);
+    // urgent false for sure, amount missing: big or small.
+    expect(ahead(doc, { urgent: false })).toEqual([
+      { id: 'big_task', undecided: true, by: ['route:amount:-'] },
+      { id: 'small_task', undecided: true, by: ['route:amount:-'] },
+    ]);
+  });
+
+  it('a condition that fails on the known data predicts nothing behind the switch', () => {
+    expect(ahead(amountSwitch, { amount: 'lots' })).toEqual([]);
+  });
+
+  it('without data it stays structural (every branch undecided)', () => {
+    expect(approvalNodesAhead(amountSwitch, ['start']).map((a) => [a.node.id, a.undecided])).toEqual([
+      ['big_task', true],
+      ['small_task', true],
+    ]);
+  });
+});
+
+describe('upcoming: inclusives on known variables', () => {
+  // start → inc: a → ta, b → tb, Default → td; all meet at join → final → end.
+  const doc = compile(
+    [
+      gateway('inc', 'inclusive', [
+        ['msg.a > 0', 'ca'],
+        ['msg.b > 0', 'cb'],
+      ]),
+      task('ta'),
+      task('tb'),
+      task('td'),
+      { id: 'meet', type: 'join', name: 'meet' },
+      task('final'),
+    ],
+    [
+      ['start', 'inc'],
+      ['inc', 'ta', 'ca'],
+      ['inc', 'tb', 'cb'],
+      ['inc', 'td', 'Default'],
+      ['ta', 'meet'],
+      ['tb', 'meet'],
+      ['td', 'meet'],
+      ['meet', 'final'],
+      ['final', 'end'],
+    ],
+  );
+
+  it('every case that holds runs, as a fork', () => {
+    expect(ahead(doc, { a: 1, b: 1 })).toEqual([
+      { id: 'ta', undecided: false, by: [] },
+      { id: 'tb', undecided: false, by: [] },
+      { id: 'final', undecided: false, by: [] },
+    ]);
+    expect(ahead(doc, { a: 0, b: 0 })).toEqual([
+      { id: 'td', undecided: false, by: [] },
+      { id: 'final', undecided: false, by: [] },
+    ]);
+  });
+
+  it('a true case is certain while an open one is undecided', () => {
+    expect(ahead(doc, { a: 1 })).toEqual([
+      { id: 'ta', undecided: false, by: [] },
+      { id: 'tb', undecided: true, by: ['inc:b:-'] },
+      { id: 'final', undecided: false, by: [] },
+    ]);
+  });
+});
