@@ -181,10 +181,12 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
 
   // Self-approval rules when the initiator is among the approvers.
   const initiator = engine.info.initiatorId;
-  let users: Array<{ userId: string; reason: string; auto: AutoApproval | null }> = resolved.users.map((u) => ({
-    ...u,
-    auto: null,
-  }));
+  let users: Array<{ userId: string; reason: string; level?: number; auto: AutoApproval | null }> = resolved.users.map(
+    (u) => ({
+      ...u,
+      auto: null,
+    }),
+  );
   const self = cfg.selfApproval ?? 'none';
   if (users.some((u) => u.userId === initiator) && self !== 'none') {
     if (self === 'skip') users = users.filter((u) => u.userId !== initiator);
