@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { serviceFunctionNames } from '../../activities/service-functions.js';
 import {
   compileProcess,
   parseProcess,
@@ -15,6 +14,7 @@ import { AppError } from '../errors.js';
 import { ProcessDefinition, type DefinitionStatus, type IProcessDefinition } from '../db/entities/index.js';
 import type { Page, PageOpts } from '../paging.js';
 import { rowView } from './views.js';
+import { bindingsFor, callableNames } from './service-functions.js';
 
 type DslInput = Record<string, unknown>;
 
@@ -49,11 +49,15 @@ function invalid(problems: Problem[]): AppError {
   );
 }
 
-/** Full validation (as at deploy): the normalised document, or 422 with every problem. */
-function compile(dsl: unknown): ProcessDocument {
-  const result = compileProcess(dsl, { functions: serviceFunctionNames });
+/**
+ * Full validation (as at deploy): the normalised document, or 422 with every problem. The catalogue
+ * functions it names are pinned into it (docs/service-functions.md).
+ */
+async function compile(em: EntityManager, tenantId: string, dsl: unknown): Promise<ProcessDocument> {
+  const result = compileProcess(dsl, { functions: await callableNames(em, tenantId) });
   if (!result.ok) throw invalid(result.problems);
-  return result.doc;
+  const functions = await bindingsFor(em, tenantId, result.doc);
+  return Object.keys(functions).length ? { ...result.doc, functions } : result.doc;
 }
 
 /** Drafts are work in progress: they need only an identifiable document; the rest is checked at publish. */
@@ -227,7 +231,7 @@ async function lockRow(tx: EntityManager, tenantId: string, id: string, key: str
 
 /** Publishes a locked draft row as the key's next version. */
 async function publishDraft(tx: EntityManager, row: IProcessDefinition, userId: string) {
-  const doc = compile(row.dsl);
+  const doc = await compile(tx, row.tenantId, row.dsl);
   const cols = columnsOf(doc);
   if (cols.key !== row.key) throw new AppError('CONFLICT', 'The draft changed while being published; retry');
   const version = await nextVersion(tx, row.tenantId, row.key);
@@ -245,7 +249,7 @@ async function publishDraft(tx: EntityManager, row: IProcessDefinition, userId: 
 
 /** Deploys a document: compiled, then inserted as the next active version. */
 async function deployDocument(em: EntityManager, tenantId: string, userId: string, dsl: unknown) {
-  const doc = compile(dsl);
+  const doc = await compile(em, tenantId, dsl);
   const cols = columnsOf(doc);
   return withKeyLock(em, tenantId, cols.key, async (tx) => {
     const version = await nextVersion(tx, tenantId, cols.key);

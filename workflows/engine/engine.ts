@@ -68,6 +68,8 @@ export interface Token {
   abandoned?: boolean;
   /** Parked on a failure until an admin re-drives the instance. */
   failed?: boolean;
+  /** The callId of the catalogue service function this path is calling (kept for a re-drive). */
+  callId?: string;
 }
 
 /** A parallel region opened by a fork/inclusive, closed by its join. */
