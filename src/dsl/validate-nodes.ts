@@ -66,7 +66,7 @@ export function nodeProblems(doc: ProcessDocument, node: DslNode, opts: Validate
       ) {
         report(
           'configuration.functionName',
-          `function "${String(c.functionName)}" is neither a built-in nor in the tenant's service-function catalogue`,
+          `function "${String(c.functionName)}" is not registered: neither a built-in nor in the tenant's service-function catalogue`,
         );
       }
       if (typeof c.param === 'string') templateRules(c.param, 'configuration.param', report);

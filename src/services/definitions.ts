@@ -49,15 +49,31 @@ function invalid(problems: Problem[]): AppError {
   );
 }
 
-/**
- * Full validation (as at deploy): the normalised document, or 422 with every problem. The catalogue
- * functions it names are pinned into it (docs/service-functions.md).
- */
+/** Full validation (as at deploy): the normalised document, or 422 with every problem. */
 async function compile(em: EntityManager, tenantId: string, dsl: unknown): Promise<ProcessDocument> {
   const result = compileProcess(dsl, { functions: await callableNames(em, tenantId) });
   if (!result.ok) throw invalid(result.problems);
-  const functions = await bindingsFor(em, tenantId, result.doc);
-  return Object.keys(functions).length ? { ...result.doc, functions } : result.doc;
+  return result.doc;
+}
+
+/**
+ * Pins the catalogue functions the document names into it (docs/service-functions.md), inside the
+ * deploy's transaction; one removed since `compile` is the same 422 as at validation.
+ */
+async function pinFunctions(tx: EntityManager, tenantId: string, doc: ProcessDocument): Promise<ProcessDocument> {
+  const { functions, missing } = await bindingsFor(tx, tenantId, doc);
+  if (missing.length) {
+    throw invalid(
+      doc.metadata.nodes
+        .filter((n) => missing.includes((n.configuration as { functionName?: string } | undefined)?.functionName ?? ''))
+        .map((n) => ({
+          nodeId: n.id,
+          field: 'configuration.functionName',
+          message: `function "${(n.configuration as { functionName: string }).functionName}" is not registered: it was removed from the catalogue`,
+        })),
+    );
+  }
+  return Object.keys(functions).length ? { ...doc, functions } : doc;
 }
 
 /** Drafts are work in progress: they need only an identifiable document; the rest is checked at publish. */
@@ -231,7 +247,7 @@ async function lockRow(tx: EntityManager, tenantId: string, id: string, key: str
 
 /** Publishes a locked draft row as the key's next version. */
 async function publishDraft(tx: EntityManager, row: IProcessDefinition, userId: string) {
-  const doc = await compile(tx, row.tenantId, row.dsl);
+  const doc = await pinFunctions(tx, row.tenantId, await compile(tx, row.tenantId, row.dsl));
   const cols = columnsOf(doc);
   if (cols.key !== row.key) throw new AppError('CONFLICT', 'The draft changed while being published; retry');
   const version = await nextVersion(tx, row.tenantId, row.key);
@@ -249,9 +265,10 @@ async function publishDraft(tx: EntityManager, row: IProcessDefinition, userId: 
 
 /** Deploys a document: compiled, then inserted as the next active version. */
 async function deployDocument(em: EntityManager, tenantId: string, userId: string, dsl: unknown) {
-  const doc = await compile(em, tenantId, dsl);
-  const cols = columnsOf(doc);
+  const checked = await compile(em, tenantId, dsl);
+  const cols = columnsOf(checked);
   return withKeyLock(em, tenantId, cols.key, async (tx) => {
+    const doc = await pinFunctions(tx, tenantId, checked);
     const version = await nextVersion(tx, tenantId, cols.key);
     await retireActive(tx, tenantId, cols.key, userId);
     return tx.create(ProcessDefinition, {

@@ -3,6 +3,7 @@
 // or a signed webhook. Deploy pins the entries a document names (bindingsFor); the webhook
 // secret stays here and is read by the webhook activity at call time.
 import { randomUUID } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { builtinDescriptions, serviceFunctionNames } from '../../activities/service-functions.js';
 import type { FunctionBinding, ProcessDocument } from '../dsl/index.js';
@@ -173,16 +174,25 @@ async function activeUsers(em: EntityManager, tenantId: string, name: string) {
 
 export async function deleteFunction(em: EntityManager, tenantId: string, name: string): Promise<void> {
   refuseBuiltin(name);
-  const row = await findRow(em, tenantId, name);
-  const users = await activeUsers(em, tenantId, name);
-  if (users.length) {
-    const named = users.map((d) => `${d.key} v${d.version}`).join(', ');
-    throw new AppError('IN_USE', `Service function ${name} is used by active definitions: ${named}`, {
-      definitions: users.map((d) => ({ id: d.id, key: d.key, version: Number(d.version) })),
-    });
-  }
-  em.remove(row);
-  await em.flush();
+  await findRow(em, tenantId, name);
+  await em.transactional(async (tx) => {
+    // The row lock waits for a deploy pinning this entry (it holds a share lock) to commit, so the
+    // check below sees that definition.
+    const row = await tx.findOne(
+      ServiceFunction,
+      { tenantId, name },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+    );
+    if (!row) throw new AppError('NOT_FOUND', `No service function ${name}`);
+    const users = await activeUsers(tx, tenantId, name);
+    if (users.length) {
+      const named = users.map((d) => `${d.key} v${d.version}`).join(', ');
+      throw new AppError('IN_USE', `Service function ${name} is used by active definitions: ${named}`, {
+        definitions: users.map((d) => ({ id: d.id, key: d.key, version: Number(d.version) })),
+      });
+    }
+    tx.remove(row);
+  });
 }
 
 // ---------- deploy ----------
@@ -193,19 +203,27 @@ export async function callableNames(em: EntityManager, tenantId: string): Promis
   return [...serviceFunctionNames, ...rows.map((r) => r.name)];
 }
 
-/** The catalogue entries the document's serviceTasks name, as pinned into the deployed definition. */
+/**
+ * The catalogue entries the document's serviceTasks name, as pinned into the deployed definition,
+ * and the names no longer there. Called inside the deploy's transaction: the share lock keeps a
+ * concurrent delete of these entries waiting until the definition is committed.
+ */
 export async function bindingsFor(
-  em: EntityManager,
+  tx: EntityManager,
   tenantId: string,
   doc: ProcessDocument,
-): Promise<Record<string, FunctionBinding>> {
+): Promise<{ functions: Record<string, FunctionBinding>; missing: string[] }> {
   const names = new Set<string>();
   for (const node of doc.metadata.nodes) {
     const fn = (node.configuration as { functionName?: unknown } | undefined)?.functionName;
     if (node.type === 'serviceTask' && typeof fn === 'string' && !isBuiltin(fn)) names.add(fn);
   }
-  if (!names.size) return {};
-  const rows = await em.find(ServiceFunction, { tenantId, name: { $in: [...names] } });
+  if (!names.size) return { functions: {}, missing: [] };
+  const rows = await tx.find(
+    ServiceFunction,
+    { tenantId, name: { $in: [...names] } },
+    { lockMode: LockMode.PESSIMISTIC_READ, refresh: true },
+  );
   const out: Record<string, FunctionBinding> = {};
   for (const r of rows) {
     out[r.name] = {
@@ -216,5 +234,5 @@ export async function bindingsFor(
       retry: r.retry,
     };
   }
-  return out;
+  return { functions: out, missing: [...names].filter((n) => !out[n]) };
 }
