@@ -36,7 +36,7 @@ function privateAddress(ip: string): boolean {
 
 const refuse = (message: string) => ApplicationFailure.nonRetryable(message, 'HTTP_CALL_REFUSED');
 
-class ResponseTooLarge extends Error {}
+export class ResponseTooLarge extends Error {}
 
 /** One request to the checked addresses only; the body is read up to `max` bytes. Redirects are not followed. */
 function send(
@@ -80,37 +80,56 @@ function send(
   });
 }
 
-export function createHttpActivities(deps: ActivityDeps) {
+/** A request refused by the network rules (the host, the scheme or the address): never worth retrying. */
+export class RequestRefused extends Error {}
+
+/**
+ * Sends `req` under the network rules every outbound call of the service follows (httpCall and
+ * webhook service functions): http(s) only, the allowed hosts, no loopback / private / link-local /
+ * metadata address unless configured, DNS resolved once and pinned, a timeout and a response cap.
+ * Throws RequestRefused before anything is sent; other errors are transport failures.
+ */
+export async function guardedRequest(
+  config: ActivityDeps['config'],
+  req: HttpRequest,
+): Promise<{ status: number; contentType: string; text: string }> {
   const allowPrivate = new Set(
-    deps.config.HTTP_CALL_ALLOW_PRIVATE_HOSTS.split(',')
+    config.HTTP_CALL_ALLOW_PRIVATE_HOSTS.split(',')
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
   );
+  let url: URL;
+  try {
+    url = new URL(req.url);
+  } catch {
+    throw new RequestRefused(`invalid URL: ${req.url}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new RequestRefused(`only http and https are allowed, not ${url.protocol}`);
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (req.allowedHosts?.length && !req.allowedHosts.map((h) => h.toLowerCase()).includes(host)) {
+    throw new RequestRefused(`host ${host} is not in the node's allowedHosts`);
+  }
+  if (host === 'metadata.google.internal') throw new RequestRefused('metadata addresses are refused');
+  // Resolve once, check every address, and connect to exactly the checked one: no second
+  // DNS answer (rebinding) can send the request elsewhere.
+  const family = net.isIP(host);
+  const addresses = family ? [{ address: host, family }] : await lookup(host, { all: true });
+  if (!config.HTTP_CALL_ALLOW_PRIVATE && !allowPrivate.has(host)) {
+    const bad = addresses.find((a) => privateAddress(a.address));
+    if (bad)
+      throw new RequestRefused(
+        `${host} resolves to ${bad.address}, a loopback, private, link-local or metadata address`,
+      );
+  }
+  return send(url, req, addresses, config.HTTP_CALL_MAX_RESPONSE_BYTES);
+}
+
+export function createHttpActivities(deps: ActivityDeps) {
   return {
     async httpCall(req: HttpRequest): Promise<{ status: number; body: unknown }> {
-      let url: URL;
-      try {
-        url = new URL(req.url);
-      } catch {
-        throw refuse(`invalid URL: ${req.url}`);
-      }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:')
-        throw refuse(`only http and https are allowed, not ${url.protocol}`);
-      const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-      if (req.allowedHosts?.length && !req.allowedHosts.map((h) => h.toLowerCase()).includes(host)) {
-        throw refuse(`host ${host} is not in the node's allowedHosts`);
-      }
-      if (host === 'metadata.google.internal') throw refuse('metadata addresses are refused');
-      // Resolve once, check every address, and connect to exactly the checked one: no second
-      // DNS answer (rebinding) can send the request elsewhere.
-      const family = net.isIP(host);
-      const addresses = family ? [{ address: host, family }] : await lookup(host, { all: true });
-      if (!deps.config.HTTP_CALL_ALLOW_PRIVATE && !allowPrivate.has(host)) {
-        const bad = addresses.find((a) => privateAddress(a.address));
-        if (bad)
-          throw refuse(`${host} resolves to ${bad.address}, a loopback, private, link-local or metadata address`);
-      }
-      const res = await send(url, req, addresses, deps.config.HTTP_CALL_MAX_RESPONSE_BYTES).catch((err) => {
+      const res = await guardedRequest(deps.config, req).catch((err) => {
+        if (err instanceof RequestRefused) throw refuse(err.message);
         throw ApplicationFailure.nonRetryable(
           err instanceof ResponseTooLarge ? err.message : `request failed: ${err?.message ?? err}`,
           'HTTP_CALL_FAILED',

@@ -5,6 +5,7 @@ import { createApproverActivities } from './approvers.js';
 import { createEngineSupportActivities } from './engine-support.js';
 import { createHttpActivities } from './http-call.js';
 import { createProjectionActivities } from './projection.js';
+import { createServiceFunctionActivities } from './service-function-calls.js';
 
 export interface ActivityDeps {
   orm: Orm;
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createApproverActivities(deps),
     ...createHttpActivities(deps),
     ...createEngineSupportActivities(deps),
+    ...createServiceFunctionActivities(deps),
   };
 }
 

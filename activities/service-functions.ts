@@ -46,3 +46,11 @@ export const serviceFunctions: Record<string, ServiceFunction> = {
 };
 
 export const serviceFunctionNames = Object.keys(serviceFunctions);
+
+/** What each built-in does, as the catalogue listing shows it (GET /api/v1/service-functions). */
+export const builtinDescriptions: Record<string, string> = {
+  setVariables: 'Merges the param object (or its JSON) into the variables.',
+  increment: '{ "name": "counter", "by": 1 } sets counter to counter + by (numbers; by defaults to 1).',
+  sum: '{ "target": "total", "fields": ["a", "b"] } sets total to the sum of the named number variables.',
+  fail: "Fails on purpose with the param as message: follows the node's Failure edge, else the instance fails.",
+};

@@ -25,6 +25,7 @@ export const ErrorCodes = {
   NOT_DRAFT: { code: 40905, status: 409, message: 'Only a draft can be changed' },
   IN_USE: { code: 40906, status: 409, message: 'Still in use' },
   INVALID_TARGET: { code: 40907, status: 409, message: 'Invalid target' },
+  BUILTIN_FUNCTION: { code: 40940, status: 409, message: 'Built-in service functions are read-only' },
   LAST_ADMIN: { code: 40908, status: 409, message: 'The tenant would be left without an active administrator' },
   MIGRATION_REFUSED: {
     code: 40920,

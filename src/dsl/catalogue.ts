@@ -19,7 +19,10 @@ const describe: Record<NodeType, [name: string, description: string]> = {
   fork: ['Parallel split', 'Runs every outgoing branch in parallel.'],
   join: ['Join', 'Waits for every branch of the matching fork/inclusive.'],
   delay: ['Delay', 'Waits delayMs milliseconds (number or template).'],
-  serviceTask: ['Service call', 'Calls a function registered in the worker; its result merges into variables.'],
+  serviceTask: [
+    'Service call',
+    'Calls a built-in or a catalogue service function (activity or webhook); its result merges into variables.',
+  ],
   httpCall: ['HTTP call', 'HTTP request; status ≥ 400 takes Failure.'],
   subProcess: ['Sub-process', 'Starts the active version of another process and waits for it.'],
   end: ['End', 'The instance completes.'],

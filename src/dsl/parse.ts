@@ -29,7 +29,8 @@ export function parseProcess(input: unknown): ParseResult {
     return { doc: null, problems: shape };
   }
   // A designer may wrap the document with `form` (the embedded form) and `flow` (its own layout data).
-  const { ruleChain, metadata, form, flow: _flow, ...unknownKeys } = input;
+  // `functions` is what deploy pins into a stored definition: dropped here, computed again at deploy.
+  const { ruleChain, metadata, form, flow: _flow, functions: _functions, ...unknownKeys } = input;
   for (const key of Object.keys(unknownKeys)) at(other, key, `unknown top-level key "${key}"`);
 
   const chain = parseRuleChain(ruleChain, form, (f, m) => at(shape, f, m));

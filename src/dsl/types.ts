@@ -82,6 +82,28 @@ export interface DslConnection {
 export interface ProcessDocument {
   ruleChain: { id: string; name: string; root?: boolean; additionalInfo?: ProcessInfo };
   metadata: { firstNodeIndex: number; nodes: DslNode[]; connections: DslConnection[] };
+  /**
+   * How each catalogue function the document's serviceTasks name runs, pinned at deploy
+   * (docs/service-functions.md): later catalogue edits do not change running instances. Written by
+   * the service, never by the designer (parse drops it; deploy computes it again).
+   */
+  functions?: Record<string, FunctionBinding>;
+}
+
+/** A catalogue entry as pinned into a deployed definition. No secret: the webhook activity reads it by `id`. */
+export interface FunctionBinding {
+  id: string;
+  kind: 'activity' | 'webhook';
+  taskQueue?: string;
+  activityType?: string;
+  url?: string;
+  timeoutMs: number;
+  retry: {
+    maximumAttempts: number;
+    initialIntervalMs: number;
+    backoffCoefficient: number;
+    maximumIntervalMs: number | null;
+  };
 }
 
 // ---- node configurations (canonical form) ----

@@ -20,7 +20,7 @@ type Obj = Record<string, unknown>;
 type Report = (field: string, message: string) => void;
 
 export interface ValidateOptions {
-  /** Functions registered in the worker; when given, serviceTask functionName must be one of them. */
+  /** The built-ins and the tenant's catalogue; when given, serviceTask functionName must be one of them. */
   functions?: readonly string[];
 }
 
@@ -64,7 +64,10 @@ export function nodeProblems(doc: ProcessDocument, node: DslNode, opts: Validate
         opts.functions &&
         !opts.functions.includes(c.functionName as string)
       ) {
-        report('configuration.functionName', `function "${String(c.functionName)}" is not registered in the worker`);
+        report(
+          'configuration.functionName',
+          `function "${String(c.functionName)}" is not registered: neither a built-in nor in the tenant's service-function catalogue`,
+        );
       }
       if (typeof c.param === 'string') templateRules(c.param, 'configuration.param', report);
       break;

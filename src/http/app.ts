@@ -14,6 +14,7 @@ import { authRoutes } from './routes/auth.js';
 import { departmentRoutes, roleRoutes, tenantRoutes, userRoutes } from './routes/directory.js';
 import { componentRoutes } from './routes/components.js';
 import { definitionRoutes } from './routes/definitions.js';
+import { serviceFunctionRoutes } from './routes/service-functions.js';
 import { instanceAdminRoutes } from './routes/instance-admin.js';
 import { instanceMigrationRoutes } from './routes/instance-migration.js';
 import { instanceRoutes } from './routes/instances.js';
@@ -44,6 +45,7 @@ function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any
     [`${V1}/tenants`, tenantRoutes()],
     [`${V1}/workflow/process-definitions`, definitionRoutes()],
     [`${V1}/components`, componentRoutes()],
+    [`${V1}/service-functions`, serviceFunctionRoutes()],
     [INSTANCES, instanceAdminRoutes(deps)], // before /{id}: /stuck, /batch
     [INSTANCES, instanceMigrationRoutes(deps)], // before /{id}: /migrate
     [INSTANCES, instanceRoutes(deps)],

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { serviceFunctionNames } from '../../activities/service-functions.js';
 import {
   compileProcess,
   parseProcess,
@@ -15,6 +14,7 @@ import { AppError } from '../errors.js';
 import { ProcessDefinition, type DefinitionStatus, type IProcessDefinition } from '../db/entities/index.js';
 import type { Page, PageOpts } from '../paging.js';
 import { rowView } from './views.js';
+import { bindingsFor, callableNames } from './service-functions.js';
 
 type DslInput = Record<string, unknown>;
 
@@ -50,10 +50,30 @@ function invalid(problems: Problem[]): AppError {
 }
 
 /** Full validation (as at deploy): the normalised document, or 422 with every problem. */
-function compile(dsl: unknown): ProcessDocument {
-  const result = compileProcess(dsl, { functions: serviceFunctionNames });
+async function compile(em: EntityManager, tenantId: string, dsl: unknown): Promise<ProcessDocument> {
+  const result = compileProcess(dsl, { functions: await callableNames(em, tenantId) });
   if (!result.ok) throw invalid(result.problems);
   return result.doc;
+}
+
+/**
+ * Pins the catalogue functions the document names into it (docs/service-functions.md), inside the
+ * deploy's transaction; one removed since `compile` is the same 422 as at validation.
+ */
+async function pinFunctions(tx: EntityManager, tenantId: string, doc: ProcessDocument): Promise<ProcessDocument> {
+  const { functions, missing } = await bindingsFor(tx, tenantId, doc);
+  if (missing.length) {
+    throw invalid(
+      doc.metadata.nodes
+        .filter((n) => missing.includes((n.configuration as { functionName?: string } | undefined)?.functionName ?? ''))
+        .map((n) => ({
+          nodeId: n.id,
+          field: 'configuration.functionName',
+          message: `function "${(n.configuration as { functionName: string }).functionName}" is not registered: it was removed from the catalogue`,
+        })),
+    );
+  }
+  return Object.keys(functions).length ? { ...doc, functions } : doc;
 }
 
 /** Drafts are work in progress: they need only an identifiable document; the rest is checked at publish. */
@@ -227,7 +247,7 @@ async function lockRow(tx: EntityManager, tenantId: string, id: string, key: str
 
 /** Publishes a locked draft row as the key's next version. */
 async function publishDraft(tx: EntityManager, row: IProcessDefinition, userId: string) {
-  const doc = compile(row.dsl);
+  const doc = await pinFunctions(tx, row.tenantId, await compile(tx, row.tenantId, row.dsl));
   const cols = columnsOf(doc);
   if (cols.key !== row.key) throw new AppError('CONFLICT', 'The draft changed while being published; retry');
   const version = await nextVersion(tx, row.tenantId, row.key);
@@ -245,9 +265,10 @@ async function publishDraft(tx: EntityManager, row: IProcessDefinition, userId: 
 
 /** Deploys a document: compiled, then inserted as the next active version. */
 async function deployDocument(em: EntityManager, tenantId: string, userId: string, dsl: unknown) {
-  const doc = compile(dsl);
-  const cols = columnsOf(doc);
+  const checked = await compile(em, tenantId, dsl);
+  const cols = columnsOf(checked);
   return withKeyLock(em, tenantId, cols.key, async (tx) => {
+    const doc = await pinFunctions(tx, tenantId, checked);
     const version = await nextVersion(tx, tenantId, cols.key);
     await retireActive(tx, tenantId, cols.key, userId);
     return tx.create(ProcessDefinition, {

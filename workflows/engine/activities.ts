@@ -1,5 +1,5 @@
 // Activity proxies the workflow calls. Activities are imported as types only.
-import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, type RetryPolicy } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 
 /** Fast PostgreSQL work next to the workflow: projection, directory look-ups, service functions. */
@@ -50,4 +50,15 @@ export function httpActivities(timeoutMs: number) {
     startToCloseTimeout: Math.max(1000, timeoutMs + 2000),
     retry: { maximumAttempts: 1 },
   });
+}
+
+/**
+ * patched() id of catalogue service functions (docs/service-functions.md): a serviceTask whose
+ * function the definition pinned runs it as an activity on the entry's task queue or as a webhook.
+ */
+export const SERVICE_FUNCTION_CATALOGUE = 'service-function-catalogue';
+
+/** Webhook service functions: the entry's timeout per attempt (plus the worker's slack) and retry policy. */
+export function webhookActivities(timeoutMs: number, retry: RetryPolicy) {
+  return proxyActivities<Activities>({ startToCloseTimeout: timeoutMs + 5000, retry });
 }

@@ -78,6 +78,8 @@ export interface Token {
   lastApprovedRun?: string;
   /** Set by a recall: the userTask awaits this re-opened run instead of creating tasks. */
   resumeRun?: string;
+  /** The callId of the catalogue service function this path is calling (kept for a re-drive). */
+  callId?: string;
 }
 
 /** A parallel region opened by a fork/inclusive, closed by its join. */

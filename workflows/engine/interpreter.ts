@@ -133,7 +133,7 @@ async function execute(engine: Engine, token: Token, node: DslNode): Promise<Ste
     case 'delay':
       return delay(engine, token, node);
     case 'serviceTask':
-      return serviceTask(engine, node);
+      return serviceTask(engine, token, node);
     case 'httpCall':
       return httpCall(engine, token, node);
     case 'subProcess':

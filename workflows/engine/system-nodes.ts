@@ -1,9 +1,10 @@
 // System nodes: delay, serviceTask, httpCall, subProcess.
-import { startChild, workflowInfo } from '@temporalio/workflow';
-import type { DslNode } from '../../src/dsl/index.js';
+import { patched, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
+import type { DslNode, FunctionBinding } from '../../src/dsl/index.js';
+import type { FunctionCall } from '../../activities/service-function-calls.js';
 import { renderTemplate, resolveTemplateValue } from '../../src/dsl/index.js';
 import { type Engine, Halt, type NodeRun, type Token } from './engine.js';
-import { httpActivities, local } from './activities.js';
+import { httpActivities, local, SERVICE_FUNCTION_CATALOGUE, webhookActivities } from './activities.js';
 import * as sa from '../search-attributes.js';
 import { templateContext } from './user-task.js';
 import { nodeName, safeUrl, shortTime } from './details.js';
@@ -58,7 +59,7 @@ export async function delayWait(engine: Engine, token: Token, run: NodeRun, task
   return { follow: 'Success' };
 }
 
-export async function serviceTask(engine: Engine, node: DslNode): Promise<Step> {
+export async function serviceTask(engine: Engine, token: Token, node: DslNode): Promise<Step> {
   const cfg = (node.configuration ?? {}) as { functionName: string; param?: unknown };
   const param =
     cfg.param === undefined || cfg.param === ''
@@ -66,6 +67,9 @@ export async function serviceTask(engine: Engine, node: DslNode): Promise<Step> 
       : typeof cfg.param === 'string'
         ? resolveTemplateValue(cfg.param, templateContext(engine))
         : cfg.param;
+  // Pinned at deploy: catalogue edits after it do not change this instance.
+  const binding = engine.doc.functions?.[cfg.functionName];
+  if (binding && patched(SERVICE_FUNCTION_CATALOGUE)) return catalogueFunction(engine, token, node, binding, param);
   try {
     const out = await local.runServiceFunction.executeWithOptions(
       { summary: `service function ${cfg.functionName} at ${nodeName(node)}` },
@@ -88,6 +92,98 @@ export async function serviceTask(engine: Engine, node: DslNode): Promise<Step> 
     if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
     throw new NodeFailure(`service function ${cfg.functionName} failed: ${message}`);
   }
+}
+
+/** A rendered template that is a JSON object or array goes out as that value, not as its text. */
+function jsonParam(param: unknown): unknown {
+  if (typeof param !== 'string' || !/^\s*[[{]/.test(param)) return param;
+  try {
+    return JSON.parse(param);
+  } catch {
+    return param;
+  }
+}
+
+/**
+ * A catalogue function: a Temporal activity on the entry's task queue (any worker, any language),
+ * or a signed webhook sent by this service's worker. Retried per the entry's policy; then the
+ * Failure edge, else the instance fails and a re-drive calls it again with the same callId.
+ */
+async function catalogueFunction(
+  engine: Engine,
+  token: Token,
+  node: DslNode,
+  binding: FunctionBinding,
+  param: unknown,
+): Promise<Step> {
+  const name = (node.configuration as { functionName: string }).functionName;
+  // One id per visit of the node (the instance's change counter when the path arrived), kept on
+  // the path until the call succeeds or takes its Failure edge: retries and re-drives reuse it.
+  token.callId ??= `${workflowInfo().workflowId}:${node.id}:${engine.seq}`;
+  const call: FunctionCall = {
+    instanceId: engine.info.id,
+    nodeId: node.id,
+    businessKey: engine.info.businessKey,
+    variables: engine.variables,
+    param: jsonParam(param),
+    callId: token.callId,
+  };
+  const retry = {
+    maximumAttempts: binding.retry.maximumAttempts,
+    initialInterval: binding.retry.initialIntervalMs,
+    backoffCoefficient: binding.retry.backoffCoefficient,
+    ...(binding.retry.maximumIntervalMs ? { maximumInterval: binding.retry.maximumIntervalMs } : {}),
+  };
+  const summary = `service function ${name} at ${nodeName(node)}`;
+  token.parked = true;
+  engine.touch();
+  let out: unknown;
+  try {
+    if (binding.kind === 'activity') {
+      // The activity type is the entry's, so the proxy is untyped: any name is an activity.
+      const remote = proxyActivities<Record<string, (call: FunctionCall) => Promise<unknown>>>({
+        taskQueue: binding.taskQueue!,
+        startToCloseTimeout: binding.timeoutMs,
+        retry,
+      });
+      out = await engine.parkOn(remote[binding.activityType!].executeWithOptions({ summary }, [call]));
+    } else {
+      out = await engine.parkOn(
+        webhookActivities(binding.timeoutMs, retry).callWebhook.executeWithOptions({ summary }, [
+          {
+            tenantId: engine.info.tenantId,
+            functionId: binding.id,
+            functionName: name,
+            url: binding.url!,
+            timeoutMs: binding.timeoutMs,
+            call,
+          },
+        ]),
+      );
+    }
+    if (out !== null && out !== undefined && (typeof out !== 'object' || Array.isArray(out)))
+      throw new Error(`answered ${Array.isArray(out) ? 'an array' : typeof out}, not an object`);
+  } catch (err) {
+    if (err instanceof Halt) throw err;
+    token.parked = false;
+    const message = causeMessage(err);
+    engine.trail('system', {
+      activityId: node.id,
+      comment: `Service function ${name} failed: ${message}`,
+      detail: { functionName: name, callId: token.callId },
+    });
+    if (hasEdge(engine, node.id, 'Failure')) {
+      token.callId = undefined;
+      return { follow: 'Failure' };
+    }
+    throw new NodeFailure(`service function ${name} failed: ${message}`);
+  }
+  token.parked = false;
+  token.callId = undefined;
+  for (const [k, v] of Object.entries((out ?? {}) as Record<string, unknown>))
+    if (k !== '__proto__' && k !== 'constructor') engine.variables[k] = v;
+  engine.touch();
+  return { follow: 'Success' };
 }
 
 export async function httpCall(engine: Engine, token: Token, node: DslNode): Promise<Step> {

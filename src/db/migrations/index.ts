@@ -5,6 +5,7 @@ import { Migration20261121000004FailedKeepsBusinessKey } from './Migration202611
 import { Migration20261123000010IdempotencyKeys } from './Migration20261123000010IdempotencyKeys.js';
 import { Migration20261123000020ListIndexes } from './Migration20261123000020ListIndexes.js';
 import { Migration20261124000100AssignmentReason } from './Migration20261124000100AssignmentReason.js';
+import { Migration20261124000400ServiceFunctions } from './Migration20261124000400ServiceFunctions.js';
 import { Migration20261124000700ApprovalLinks } from './Migration20261124000700ApprovalLinks.js';
 
 /** Every migration, in order. Listed explicitly so the same list runs from TypeScript and from dist/. */
@@ -16,5 +17,6 @@ export const migrationsList = [
   { name: 'Migration20261123000010IdempotencyKeys', class: Migration20261123000010IdempotencyKeys },
   { name: 'Migration20261123000020ListIndexes', class: Migration20261123000020ListIndexes },
   { name: 'Migration20261124000100AssignmentReason', class: Migration20261124000100AssignmentReason },
+  { name: 'Migration20261124000400ServiceFunctions', class: Migration20261124000400ServiceFunctions },
   { name: 'Migration20261124000700ApprovalLinks', class: Migration20261124000700ApprovalLinks },
 ];

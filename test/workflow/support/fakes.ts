@@ -9,6 +9,7 @@ import {
   type SubProcessInput,
 } from '../../../activities/engine-support.js';
 import type { HttpRequest } from '../../../activities/http-call.js';
+import type { WebhookCallInput } from '../../../activities/service-function-calls.js';
 import type {
   Candidates,
   InstanceRow,
@@ -266,6 +267,11 @@ export function createFakeActivities(directory: Directory = defaultDirectory()):
     async httpCall(input: HttpRequest): Promise<{ status: number; body: unknown }> {
       calls.push({ name: 'httpCall', input });
       throw ApplicationFailure.nonRetryable('httpCall is not available in workflow tests', 'HTTP_CALL_REFUSED');
+    },
+
+    async callWebhook(input: WebhookCallInput): Promise<never> {
+      calls.push({ name: 'callWebhook', input });
+      throw ApplicationFailure.nonRetryable('webhooks are not available in workflow tests', 'SERVICE_FUNCTION');
     },
 
     // The registered service functions are pure: the real ones run here.

@@ -7,7 +7,7 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { compileProcess } from '../../../src/dsl/index.js';
+import { compileProcess, type FunctionBinding } from '../../../src/dsl/index.js';
 import { AppError } from '../../../src/errors.js';
 import type { Config } from '../../../src/config.js';
 import { runUpdate, startInstanceWorkflow, workflowIdOf } from '../../../src/services/engine-client.js';
@@ -35,7 +35,14 @@ export interface Harness {
   actor(userId: string, extra?: Partial<Actor>): Actor;
   start(
     dsl: unknown,
-    opts?: { initiator?: string; variables?: Record<string, unknown>; historyLimit?: number; businessKey?: string },
+    opts?: {
+      initiator?: string;
+      variables?: Record<string, unknown>;
+      historyLimit?: number;
+      businessKey?: string;
+      /** Catalogue functions, pinned into the document as deploy pins them (docs/service-functions.md). */
+      functions?: Record<string, FunctionBinding>;
+    },
   ): Promise<{ instanceId: string; answer: ActionResult }>;
   act<A>(
     instanceId: string,
@@ -100,9 +107,10 @@ export async function startHarness(name: string, directory?: Directory): Promise
     taskQueue,
     actor,
     async start(dsl, opts = {}) {
-      const compiled = compileProcess(dsl, { functions: serviceFunctionNames });
+      const catalogue = opts.functions ?? {};
+      const compiled = compileProcess(dsl, { functions: [...serviceFunctionNames, ...Object.keys(catalogue)] });
       if (!compiled.ok) throw new Error(`DSL does not compile: ${JSON.stringify(compiled.problems)}`);
-      const doc = compiled.doc;
+      const doc = opts.functions ? { ...compiled.doc, functions: catalogue } : compiled.doc;
       const instanceId = randomUUID();
       const input: StartInput = {
         instance: {
