@@ -14,6 +14,7 @@ import { authRoutes } from './routes/auth.js';
 import { departmentRoutes, roleRoutes, tenantRoutes, userRoutes } from './routes/directory.js';
 import { componentRoutes } from './routes/components.js';
 import { definitionRoutes } from './routes/definitions.js';
+import { formRoutes } from './routes/forms.js';
 import { instanceAdminRoutes } from './routes/instance-admin.js';
 import { instanceRoutes } from './routes/instances.js';
 import { monitoringRoutes } from './routes/monitoring.js';
@@ -40,6 +41,7 @@ function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any
     [`${V1}/roles`, roleRoutes()],
     [`${V1}/tenants`, tenantRoutes()],
     [`${V1}/workflow/process-definitions`, definitionRoutes()],
+    [`${V1}/forms`, formRoutes()],
     [`${V1}/components`, componentRoutes()],
     [INSTANCES, instanceAdminRoutes(deps)], // before /{id}: /stuck, /batch
     [INSTANCES, instanceRoutes(deps)],

@@ -15,6 +15,7 @@ import { AppError } from '../errors.js';
 import { ProcessDefinition, type DefinitionStatus, type IProcessDefinition } from '../db/entities/index.js';
 import type { Page, PageOpts } from '../paging.js';
 import { rowView } from './views.js';
+import { resolveSystemForm } from './forms.js';
 
 type DslInput = Record<string, unknown>;
 
@@ -80,9 +81,14 @@ function columnsOf(doc: ProcessDocument) {
   };
 }
 
-export function checkConditions(input: { dsl?: DslInput; expressions?: string[] }) {
+/** A stored form (`formType: "system"`) types the conditions like an embedded one. */
+export async function checkConditions(
+  em: EntityManager,
+  tenantId: string,
+  input: { dsl?: DslInput; expressions?: string[] },
+) {
   if (input.expressions) return validateExpressions(input.expressions);
-  const { doc, problems } = parseProcess(input.dsl);
+  const { doc, problems } = parseProcess(await resolveSystemForm(em, tenantId, input.dsl));
   if (!doc) throw invalid(problems);
   return validateConditions(doc);
 }
@@ -227,7 +233,7 @@ async function lockRow(tx: EntityManager, tenantId: string, id: string, key: str
 
 /** Publishes a locked draft row as the key's next version. */
 async function publishDraft(tx: EntityManager, row: IProcessDefinition, userId: string) {
-  const doc = compile(row.dsl);
+  const doc = compile(await resolveSystemForm(tx, row.tenantId, row.dsl));
   const cols = columnsOf(doc);
   if (cols.key !== row.key) throw new AppError('CONFLICT', 'The draft changed while being published; retry');
   const version = await nextVersion(tx, row.tenantId, row.key);
@@ -245,7 +251,7 @@ async function publishDraft(tx: EntityManager, row: IProcessDefinition, userId: 
 
 /** Deploys a document: compiled, then inserted as the next active version. */
 async function deployDocument(em: EntityManager, tenantId: string, userId: string, dsl: unknown) {
-  const doc = compile(dsl);
+  const doc = compile(await resolveSystemForm(em, tenantId, dsl));
   const cols = columnsOf(doc);
   return withKeyLock(em, tenantId, cols.key, async (tx) => {
     const version = await nextVersion(tx, tenantId, cols.key);

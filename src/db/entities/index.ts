@@ -1,7 +1,9 @@
 import { Department, Role, Tenant, User } from './directory.js';
 import { ProcessDefinition } from './definitions.js';
+import { StoredForm } from './forms.js';
 
 export * from './directory.js';
 export * from './definitions.js';
+export * from './forms.js';
 
-export const entities = [Tenant, Role, Department, User, ProcessDefinition];
+export const entities = [Tenant, Role, Department, User, ProcessDefinition, StoredForm];

@@ -130,7 +130,8 @@ export function definitionRoutes() {
       responses: { 200: json(s.ConditionsReport) },
     }),
     async (c) => {
-      return c.json(ok(definitions.checkConditions(c.req.valid('json'))), 200);
+      const p = c.get('principal');
+      return c.json(ok(await definitions.checkConditions(em(c), p.tenantId, c.req.valid('json'))), 200);
     },
   );
   r.openapi(
