@@ -19,7 +19,8 @@ export function checkVariables(
     throw new AppError(
       'VALIDATION_FAILED',
       `Variables do not match the form: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
-      { fields: problems },
+      // Paths as the edge check writes them: the body field (docs/http.md#input-at-the-edge).
+      { fields: problems.map((p) => ({ path: `variables.${p.path}`, message: p.message })) },
     );
 }
 

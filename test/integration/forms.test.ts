@@ -233,7 +233,7 @@ describe('processes with a stored form', () => {
       body: { processKey: pk, variables: { days: 1, kind: 'sick' } },
     });
     expect(missing.status).toBe(400);
-    expect(missing.body.data.fields).toEqual([{ path: 'extra', message: 'required' }]);
+    expect(missing.body.data.fields).toEqual([{ path: 'variables.extra', message: 'required' }]);
     // An explicit formVersion pins that one.
     const def3 = await deploy(t.admin, processWith(pk, fk, { formVersion: v1.version }));
     expect(def3.dsl.ruleChain.additionalInfo.formVersion).toBe(1);
@@ -314,13 +314,13 @@ describe('processes with a stored form', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe(40001);
-    const named = (bad.body.data.fields as any[]).map((f) => f.path);
+    const named = (bad.body.data.fields as any[]).map((f) => f.path.replace(/^variables\./, ''));
     expect(named).toEqual(['days', 'kind', 'from', 'reason', 'code', 'tags', 'cost', 'paid', 'backup', 'at', 'files']);
-    for (const n of named) expect(bad.body.message).toContain(n);
+    for (const n of named) expect(bad.body.message).toContain(`${n}: `);
     const missing = await startWith({});
     expect(missing.body.data.fields).toEqual([
-      { path: 'days', message: 'required' },
-      { path: 'kind', message: 'required' },
+      { path: 'variables.days', message: 'required' },
+      { path: 'variables.kind', message: 'required' },
     ]);
 
     // Every type accepted when right.
@@ -346,10 +346,10 @@ describe('processes with a stored form', () => {
     const setUrl = `/api/v1/workflow/process-instances/${id}/variables`;
     const wrong = await api(setUrl, { token: t.alice, body: { variables: { days: 'two', tags: ['z'] } } });
     expect(wrong.status).toBe(400);
-    expect(wrong.body.data.fields.map((f: any) => f.path)).toEqual(['days', 'tags']);
+    expect(wrong.body.data.fields.map((f: any) => f.path)).toEqual(['variables.days', 'variables.tags']);
     const one = await api(`${setUrl}/cost`, { method: 'PUT', token: t.alice, body: { value: -1 } });
     expect(one.status).toBe(400);
-    expect(one.body.data.fields[0].path).toBe('cost');
+    expect(one.body.data.fields[0].path).toBe('variables.cost');
     const right = await api(setUrl, { token: t.alice, body: { variables: { days: 3 } } });
     expect(right.status, JSON.stringify(right.body)).toBe(200);
     expect(right.body.data.days).toBe(3);
@@ -360,7 +360,7 @@ describe('processes with a stored form', () => {
       body: { variables: { reason: 42 } },
     });
     expect(taskSet.status).toBe(400);
-    expect(taskSet.body.data.fields[0].path).toBe('reason');
+    expect(taskSet.body.data.fields[0].path).toBe('variables.reason');
     const taskOk = await api(`/api/v1/workflow/tasks/${task.id}/variables`, {
       token: t.bob,
       body: { variables: { reason: 'checked' } },
@@ -375,7 +375,7 @@ describe('processes with a stored form', () => {
       api(`/api/v1/workflow/process-instances/${draftId}/submit-draft`, { token: t.alice, body: {} });
     const incomplete = await submit();
     expect(incomplete.status).toBe(400);
-    expect(incomplete.body.data.fields).toEqual([{ path: 'kind', message: 'required' }]);
+    expect(incomplete.body.data.fields).toEqual([{ path: 'variables.kind', message: 'required' }]);
     const draftBad = await api(`/api/v1/workflow/process-instances/${draftId}/variables`, {
       token: t.alice,
       body: { variables: { kind: 'other' } },
