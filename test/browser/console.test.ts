@@ -535,7 +535,8 @@ describe('web console', () => {
     await alice.fill('#start-backup', 'carol');
     await alice.fill('#start-files', 'f1, f2');
     await alice.click('button[type=submit]');
-    await alice.waitForSelector('[data-testid=instance-header]');
+    // Start waits for the workflow's first state: give a loaded machine time.
+    await alice.waitForSelector('[data-testid=instance-header]', { timeout: 60_000 });
     const instanceId = decodeURIComponent(new URL(alice.url()).pathname.split('/').pop()!.split('?')[0]!);
     const vars = (
       await api(`/api/v1/workflow/process-instances/${instanceId}/variables`, { token: await token('alice') })
@@ -552,11 +553,12 @@ describe('web console', () => {
     expect(await bob.$('#var-hrNote')).toBeNull();
     await bob.fill('#var-reason', 'Flu, checked');
     await bob.click('#variables button[type=submit]');
-    await bob.waitForSelector('#variables [role=status]');
+    await bob.waitForSelector('#variables [role=status]', { timeout: 60_000 });
     await shot(bob, 'stored-form-task');
+    // Bob's task holds what he wrote (task variables, under his node's field permissions).
+    const bobTask = (await tasksOf(instanceId)).find((x) => x.assignee === 'bob');
     expect(
-      (await api(`/api/v1/workflow/process-instances/${instanceId}/variables`, { token: await token('alice') })).body
-        .data.reason,
+      (await api(`/api/v1/workflow/tasks/${bobTask.id}/variables`, { token: await token('bob') })).body.data.reason,
     ).toBe('Flu, checked');
   });
 
