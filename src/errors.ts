@@ -59,6 +59,8 @@ export const ErrorCodes = {
     message: 'The target is not a deployed version of this process',
   },
   MIGRATION_MAPPING_INVALID: { code: 42221, status: 422, message: 'The node mapping names unknown nodes' },
+  FORM_INVALID: { code: 42250, status: 422, message: 'The form schema does not validate' },
+  FORM_UNKNOWN: { code: 42251, status: 422, message: 'The process names a form that has no published version' },
   RATE_LIMITED: { code: 42900, status: 429, message: 'Too many requests' },
   INTERNAL: { code: 50000, status: 500, message: 'Internal error' },
   UNAVAILABLE: { code: 50300, status: 503, message: 'A dependency is unavailable' },

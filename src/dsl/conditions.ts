@@ -1,5 +1,6 @@
 // The condition checks alone (POST /process-definitions/validate-conditions).
 import { compileCondition } from './expressions.js';
+import { fieldCelType } from './forms.js';
 import type { ProcessDocument } from './types.js';
 
 export interface ConditionResult {
@@ -25,7 +26,8 @@ export function formVariableTypes(doc: ProcessDocument): Record<string, string> 
   const fields = doc.ruleChain.additionalInfo?.form?.fields;
   if (!Array.isArray(fields)) return types;
   for (const field of fields) {
-    if (typeof field?.name === 'string' && typeof field.type === 'string') types[field.name] = field.type;
+    const type = field && typeof field === 'object' ? fieldCelType(field) : undefined;
+    if (typeof field?.name === 'string' && type) types[field.name] = type;
   }
   return types;
 }

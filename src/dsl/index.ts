@@ -4,6 +4,19 @@ export * from './types.js';
 export * from './schemas.js';
 export { componentCatalogue, type ComponentDescriptor } from './catalogue.js';
 export { parseProcess, type ParseResult } from './parse.js';
+export {
+  FORM_FIELD_TYPES,
+  FORM_TYPE_ALIASES,
+  formSchema,
+  formFieldSchema,
+  formSchemaProblems,
+  formValueProblems,
+  canonicalType,
+  type FormSpec,
+  type FormFieldSpec,
+  type FormProblem,
+  type FieldValueProblem,
+} from './forms.js';
 export { validateProcess, compileProcess, type CompileProcessResult, type ValidateOptions } from './validate.js';
 export {
   validateConditions,

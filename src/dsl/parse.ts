@@ -1,5 +1,6 @@
 // JSON → ProcessDocument: checks the document's shape, accepts a designer's form/flow wrapper,
 // and normalises older userTask keys. Deeper rules live in validate.ts.
+import { formSchemaProblems } from './forms.js';
 import { normaliseUserTask } from './legacy.js';
 import type { DslConnection, DslNode, NodeType, Problem, ProcessDocument, ProcessInfo } from './types.js';
 
@@ -33,7 +34,12 @@ export function parseProcess(input: unknown): ParseResult {
   const { ruleChain, metadata, form, flow: _flow, functions: _functions, ...unknownKeys } = input;
   for (const key of Object.keys(unknownKeys)) at(other, key, `unknown top-level key "${key}"`);
 
-  const chain = parseRuleChain(ruleChain, form, (f, m) => at(shape, f, m));
+  const chain = parseRuleChain(
+    ruleChain,
+    form,
+    (f, m) => at(shape, f, m),
+    (f, m) => at(other, f, m),
+  );
   if (!isObj(metadata)) {
     at(shape, 'metadata', 'required object with nodes and connections');
     return { doc: null, problems: [...shape, ...other] };
@@ -88,7 +94,12 @@ type Report = (field: string, message: string) => void;
 
 const AUTO_APPROVE_REPEATED: readonly unknown[] = ['none', 'adjacent', 'all'];
 
-function parseRuleChain(raw: unknown, form: unknown, report: Report): ProcessDocument['ruleChain'] | null {
+function parseRuleChain(
+  raw: unknown,
+  form: unknown,
+  report: Report,
+  reportOther: Report,
+): ProcessDocument['ruleChain'] | null {
   if (!isObj(raw)) {
     report('ruleChain', 'required object with id and name');
     return null;
@@ -115,7 +126,12 @@ function parseRuleChain(raw: unknown, form: unknown, report: Report): ProcessDoc
     checkBooleanMap(info.actionPermissions, 'ruleChain.additionalInfo.actionPermissions', fail);
     if (info.autoApproveRepeated !== undefined && !AUTO_APPROVE_REPEATED.includes(info.autoApproveRepeated))
       fail('ruleChain.additionalInfo.autoApproveRepeated', 'must be "none", "adjacent" or "all"');
-    checkForm(info.form, form !== undefined ? 'form' : 'ruleChain.additionalInfo.form', fail);
+    // The form's own problems do not stop parsing (a draft may hold an unfinished form).
+    checkForm(info.form, form !== undefined ? 'form' : 'ruleChain.additionalInfo.form', reportOther);
+    if (info.formType === 'system' && !isNonEmptyString(info.formKey))
+      reportOther('ruleChain.additionalInfo.formKey', 'required when formType is "system" (the key of a stored form)');
+    if (info.formVersion !== undefined && (!Number.isInteger(info.formVersion) || (info.formVersion as number) < 1))
+      reportOther('ruleChain.additionalInfo.formVersion', 'must be a version number ≥ 1');
   }
   if (!ok) return null;
   return {
@@ -126,15 +142,10 @@ function parseRuleChain(raw: unknown, form: unknown, report: Report): ProcessDoc
   };
 }
 
-function checkForm(form: unknown, field: string, fail: Report): void {
+/** The one form schema (forms.ts), also for embedded forms. */
+function checkForm(form: unknown, field: string, report: Report): void {
   if (form === undefined || form === null) return;
-  if (!isObj(form)) return fail(field, 'must be an object');
-  if (form.fields === undefined) return;
-  if (!Array.isArray(form.fields)) return fail(`${field}.fields`, 'must be an array');
-  form.fields.forEach((f, i) => {
-    if (!isObj(f) || !isNonEmptyString(f.name)) fail(`${field}.fields[${i}].name`, 'required non-empty string');
-    else if (f.type !== undefined && typeof f.type !== 'string') fail(`${field}.fields[${i}].type`, 'must be a string');
-  });
+  for (const p of formSchemaProblems(form)) report(p.field ? `${field}.${p.field}` : field, p.message);
 }
 
 function checkBooleanMap(value: unknown, field: string, fail: Report): void {

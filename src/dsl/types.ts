@@ -45,6 +45,8 @@ export interface ProcessInfo {
   formType?: 'design' | 'system' | 'external' | (string & {});
   form?: { fields?: FormField[]; [key: string]: unknown } | null;
   formKey?: string;
+  /** The stored form version a deployed definition is pinned to (set at deploy for `system`). */
+  formVersion?: number;
   formUrl?: string;
   actionPermissions?: Record<string, boolean>;
   /** Approve a person automatically who approved before: at the previous node, or anywhere earlier. */

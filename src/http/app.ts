@@ -15,6 +15,7 @@ import { departmentRoutes, roleRoutes, tenantRoutes, userRoutes } from './routes
 import { componentRoutes } from './routes/components.js';
 import { definitionRoutes } from './routes/definitions.js';
 import { serviceFunctionRoutes } from './routes/service-functions.js';
+import { formRoutes } from './routes/forms.js';
 import { instanceAdminRoutes } from './routes/instance-admin.js';
 import { instanceMigrationRoutes } from './routes/instance-migration.js';
 import { instanceRoutes } from './routes/instances.js';
@@ -44,6 +45,7 @@ function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any
     [`${V1}/roles`, roleRoutes()],
     [`${V1}/tenants`, tenantRoutes()],
     [`${V1}/workflow/process-definitions`, definitionRoutes()],
+    [`${V1}/forms`, formRoutes()],
     [`${V1}/components`, componentRoutes()],
     [`${V1}/service-functions`, serviceFunctionRoutes()],
     [INSTANCES, instanceAdminRoutes(deps)], // before /{id}: /stuck, /batch

@@ -15,6 +15,7 @@ import { ProcessDefinition, type DefinitionStatus, type IProcessDefinition } fro
 import type { Page, PageOpts } from '../paging.js';
 import { rowView } from './views.js';
 import { bindingsFor, callableNames } from './service-functions.js';
+import { resolveSystemForm } from './forms.js';
 
 type DslInput = Record<string, unknown>;
 
@@ -100,9 +101,14 @@ function columnsOf(doc: ProcessDocument) {
   };
 }
 
-export function checkConditions(input: { dsl?: DslInput; expressions?: string[] }) {
+/** A stored form (`formType: "system"`) types the conditions like an embedded one. */
+export async function checkConditions(
+  em: EntityManager,
+  tenantId: string,
+  input: { dsl?: DslInput; expressions?: string[] },
+) {
   if (input.expressions) return validateExpressions(input.expressions);
-  const { doc, problems } = parseProcess(input.dsl);
+  const { doc, problems } = parseProcess(await resolveSystemForm(em, tenantId, input.dsl));
   if (!doc) throw invalid(problems);
   return validateConditions(doc);
 }
@@ -247,7 +253,11 @@ async function lockRow(tx: EntityManager, tenantId: string, id: string, key: str
 
 /** Publishes a locked draft row as the key's next version. */
 async function publishDraft(tx: EntityManager, row: IProcessDefinition, userId: string) {
-  const doc = await pinFunctions(tx, row.tenantId, await compile(tx, row.tenantId, row.dsl));
+  const doc = await pinFunctions(
+    tx,
+    row.tenantId,
+    await compile(tx, row.tenantId, await resolveSystemForm(tx, row.tenantId, row.dsl)),
+  );
   const cols = columnsOf(doc);
   if (cols.key !== row.key) throw new AppError('CONFLICT', 'The draft changed while being published; retry');
   const version = await nextVersion(tx, row.tenantId, row.key);
@@ -265,7 +275,7 @@ async function publishDraft(tx: EntityManager, row: IProcessDefinition, userId: 
 
 /** Deploys a document: compiled, then inserted as the next active version. */
 async function deployDocument(em: EntityManager, tenantId: string, userId: string, dsl: unknown) {
-  const checked = await compile(em, tenantId, dsl);
+  const checked = await compile(em, tenantId, await resolveSystemForm(em, tenantId, dsl));
   const cols = columnsOf(checked);
   return withKeyLock(em, tenantId, cols.key, async (tx) => {
     const doc = await pinFunctions(tx, tenantId, checked);

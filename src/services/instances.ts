@@ -5,6 +5,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { AppError } from '../errors.js';
 import type { AppDeps, Principal } from '../context.js';
 import type { ProcessDocument } from '../dsl/index.js';
+import { checkVariables } from './form-values.js';
 import type { StartInput } from '../../workflows/engine/types.js';
 import * as m from '../../workflows/messages.js';
 import { getActiveDefinition } from './definitions.js';
@@ -29,43 +30,6 @@ import type { PageOpts } from '../paging.js';
 import type { ApplicationsQuery, Instance, InstanceQuery, ProcessKeyQuery } from '../shapes.js';
 import { predictUpcoming } from './upcoming.js';
 import { formFor, allowedActions } from './instance-detail.js';
-
-interface FormField {
-  name: string;
-  type?: string;
-  required?: boolean;
-}
-
-/** Variables are checked against the form's declared types (and required fields unless a draft). */
-export function checkVariables(form: unknown, variables: Record<string, unknown>, opts: { requireAll: boolean }) {
-  const fields = ((form as { fields?: FormField[] } | null)?.fields ?? []).filter(
-    (f) => f && typeof f.name === 'string',
-  );
-  const problems: string[] = [];
-  for (const f of fields) {
-    const value = variables[f.name];
-    if (value === undefined || value === null) {
-      if (f.required && opts.requireAll) problems.push(`${f.name}: required`);
-      continue;
-    }
-    const type = f.type ?? 'string';
-    const ok =
-      type === 'number'
-        ? typeof value === 'number' && Number.isFinite(value)
-        : type === 'string' || type === 'text' || type === 'date'
-          ? typeof value === 'string'
-          : type === 'boolean'
-            ? typeof value === 'boolean'
-            : type === 'array'
-              ? Array.isArray(value)
-              : true;
-    if (!ok) problems.push(`${f.name}: expected ${type}`);
-  }
-  if (problems.length)
-    throw new AppError('VALIDATION_FAILED', `Variables do not match the form: ${problems.join('; ')}`, {
-      fields: problems,
-    });
-}
 
 async function insertInstanceRow(em: EntityManager, row: Record<string, unknown>) {
   try {
@@ -363,6 +327,11 @@ export async function writeVariables(
     return vars;
   }
   if (row.archived) throw new AppError('INVALID_STATE', `The instance has ended (${row.status})`);
+  if (change.set)
+    checkVariables((await definitionOf(em, row))?.form, change.set, {
+      requireAll: false,
+      only: Object.keys(change.set),
+    });
   const actor = actorOf(principal);
   await runUpdate(
     deps.temporal,

@@ -10,6 +10,7 @@ export const Permissions = {
   MONITOR: 'workflow:monitor',
   ADMIN: 'workflow:admin',
   DIRECTORY_MANAGE: 'system:directory:manage',
+  FORM_MANAGE: 'workflow:form:manage',
 } as const;
 
 export type Permission = (typeof Permissions)[keyof typeof Permissions];

@@ -6,6 +6,7 @@ import type { ActionResult } from '../../workflows/engine/types.js';
 import type { TaskRef } from '../../workflows/messages.js';
 import type { TaskQuery } from '../shapes.js';
 import { actorOf, runUpdate } from './engine-client.js';
+import { checkInstanceWrite } from './form-values.js';
 import { holds, Permissions } from './permissions.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
@@ -139,6 +140,9 @@ export async function taskAction<A extends TaskRef>(
 ) {
   const em = deps.orm.em.fork();
   const row = await actionableTask(deps, em, principal, taskId);
+  const variables = (body as { variables?: unknown }).variables;
+  if (variables && typeof variables === 'object' && !Array.isArray(variables))
+    await checkInstanceWrite(em, principal.tenantId, row.instance_id, variables as Record<string, unknown>);
   const actor = actorOf(principal);
   const result = await runUpdate(
     deps.temporal,

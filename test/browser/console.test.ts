@@ -584,6 +584,105 @@ describe('web console', () => {
     await shot(admin, 'admin-directory-edited');
   });
 
+  it('a stored form renders every field type: start form with checks, task form with r/w/h', async () => {
+    const admin = await token('admin');
+    const formKey = `leave_form_${randomUUID().slice(0, 8)}`;
+    const created = await api('/api/v1/forms', {
+      token: admin,
+      body: {
+        key: formKey,
+        name: 'Leave form',
+        schema: {
+          columns: 2,
+          sections: [{ id: 'more', title: 'More details' }],
+          fields: [
+            { name: 'days', label: 'Days', type: 'number', required: true, min: 1, max: 30 },
+            { name: 'kind', label: 'Kind', type: 'select', required: true, options: ['annual', 'sick'] },
+            { name: 'from', label: 'From', type: 'date' },
+            { name: 'at', label: 'At', type: 'datetime' },
+            { name: 'reason', label: 'Reason', type: 'textarea' },
+            { name: 'tags', label: 'Tags', type: 'multi-select', options: ['a', 'b'], layout: { section: 'more' } },
+            { name: 'cost', label: 'Cost', type: 'money', layout: { section: 'more' } },
+            { name: 'paid', label: 'Paid', type: 'boolean', default: true, layout: { section: 'more' } },
+            { name: 'backup', label: 'Backup', type: 'user', layout: { section: 'more' } },
+            { name: 'dept', label: 'Department', type: 'department', layout: { section: 'more' } },
+            { name: 'files', label: 'Files', type: 'attachment', multiple: true, layout: { section: 'more' } },
+            { name: 'code', label: 'Code', type: 'text', pattern: '[A-Z]{2}', layout: { section: 'more' } },
+            { name: 'hrNote', label: 'HR note', type: 'text' },
+          ],
+        },
+      },
+    });
+    expect(created.status).toBe(201);
+    expect((await api(`/api/v1/forms/${created.body.data.id}/publish`, { token: admin, body: {} })).status).toBe(200);
+    const processKey = `stored_form_${randomUUID().slice(0, 8)}`;
+    const dsl = linear(processKey, 'Stored form leave', [
+      {
+        ...userTask('approve', 'Approve', { type: 'user', userIds: ['bob'] }),
+        additionalInfo: { formPermissions: { days: 'r', reason: 'w', hrNote: 'h' } },
+      },
+    ]);
+    dsl.ruleChain.additionalInfo = { category: 'Browser tests', formType: 'system', formKey } as any;
+    await deploy(dsl);
+
+    const alice = await as('alice');
+    await alice.goto(`${baseUrl()}/start/${processKey}`);
+    await alice.waitForSelector('#start-days');
+    // Each type has its own input; the section is a fieldset; the default is filled in.
+    expect(await alice.getAttribute('#start-days', 'type')).toBe('number');
+    expect(await alice.getAttribute('#start-from', 'type')).toBe('date');
+    expect(await alice.getAttribute('#start-at', 'type')).toBe('datetime-local');
+    expect(await alice.getAttribute('#start-cost', 'step')).toBe('0.01');
+    expect(await alice.$('select#start-kind')).not.toBeNull();
+    expect(await alice.$('textarea#start-reason')).not.toBeNull();
+    expect(await alice.locator('[data-section=more] legend').textContent()).toBe('More details');
+    expect(await alice.locator('[data-field=tags] input[type=checkbox]').count()).toBe(2);
+    expect(await alice.isChecked('#start-paid')).toBe(true);
+    // Client checks: required, bounds, pattern.
+    await alice.fill('#start-days', '40');
+    await alice.fill('#start-code', 'x1');
+    await alice.click('button[type=submit]');
+    await alice.waitForSelector('#start-kind-err');
+    expect(await alice.textContent('#start-days-err')).toContain('at most 30');
+    expect(await alice.textContent('#start-code-err')).toContain('format');
+    await shot(alice, 'stored-form-errors');
+    await alice.fill('#start-days', '3');
+    await alice.fill('#start-code', 'AB');
+    await alice.selectOption('#start-kind', 'sick');
+    await alice.fill('#start-from', '2026-03-02');
+    await alice.fill('#start-reason', 'Flu');
+    await alice.check('[data-field=tags] input[value=b]');
+    await alice.fill('#start-cost', '12.5');
+    await alice.fill('#start-backup', 'carol');
+    await alice.fill('#start-files', 'f1, f2');
+    await alice.click('button[type=submit]');
+    // Start waits for the workflow's first state: give a loaded machine time.
+    await alice.waitForSelector('[data-testid=instance-header]', { timeout: 60_000 });
+    const instanceId = decodeURIComponent(new URL(alice.url()).pathname.split('/').pop()!.split('?')[0]!);
+    const vars = (
+      await api(`/api/v1/workflow/process-instances/${instanceId}/variables`, { token: await token('alice') })
+    ).body.data;
+    expect(vars).toMatchObject({ days: 3, kind: 'sick', from: '2026-03-02', tags: ['b'], cost: 12.5, paid: true });
+    expect(vars).toMatchObject({ backup: 'carol', files: ['f1', 'f2'], code: 'AB', reason: 'Flu' });
+
+    // Bob's task form: days read-only, reason writable, hrNote hidden.
+    const bob = await as('bob');
+    await bob.goto(`${baseUrl()}/instances/${encodeURIComponent(instanceId)}`);
+    await bob.waitForSelector('#var-days');
+    expect(await bob.isDisabled('#var-days')).toBe(true);
+    expect(await bob.isDisabled('#var-reason')).toBe(false);
+    expect(await bob.$('#var-hrNote')).toBeNull();
+    await bob.fill('#var-reason', 'Flu, checked');
+    await bob.click('#variables button[type=submit]');
+    await bob.waitForSelector('#variables [role=status]', { timeout: 60_000 });
+    await shot(bob, 'stored-form-task');
+    // Bob's task holds what he wrote (task variables, under his node's field permissions).
+    const bobTask = (await tasksOf(instanceId)).find((x) => x.assignee === 'bob');
+    expect(
+      (await api(`/api/v1/workflow/tasks/${bobTask.id}/variables`, { token: await token('bob') })).body.data.reason,
+    ).toBe('Flu, checked');
+  });
+
   it('a user without permission sees no admin pages (as GET /auth/me says), and the API refuses them anyway', async () => {
     const alice = await as('alice', { mobile: true });
     const me = (await api('/api/v1/auth/me', { token: await token('alice') })).body.data;

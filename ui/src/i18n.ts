@@ -57,6 +57,16 @@ export const t = {
     draftSaved: 'Draft saved. Submit it from My applications or its page.',
     fieldRequired: (label: string) => `${label} is required.`,
     notANumber: (label: string) => `${label} must be a number.`,
+    tooSmall: (label: string, min: number | string) => `${label} must be at least ${min}.`,
+    tooLarge: (label: string, max: number | string) => `${label} must be at most ${max}.`,
+    tooShort: (label: string, min: number) => `${label} needs at least ${min} characters.`,
+    tooLong: (label: string, max: number) => `${label} takes at most ${max} characters.`,
+    tooFew: (label: string, min: number) => `Choose at least ${min} for ${label}.`,
+    tooMany: (label: string, max: number) => `Choose at most ${max} for ${label}.`,
+    pattern: (label: string) => `${label} is not in the expected format.`,
+    referenceHint: (type: string, multiple: boolean) =>
+      `${type === 'attachment' ? 'File reference' : type === 'department' ? 'Department id' : 'User id'}${multiple ? 's, comma-separated' : ''}`,
+    amount: 'amount',
     back: 'All processes',
   },
   inbox: {

@@ -1,9 +1,11 @@
 import { Department, Role, Tenant, User } from './directory.js';
 import { ProcessDefinition } from './definitions.js';
 import { ServiceFunction } from './service-functions.js';
+import { StoredForm } from './forms.js';
 
 export * from './directory.js';
 export * from './definitions.js';
 export * from './service-functions.js';
+export * from './forms.js';
 
-export const entities = [Tenant, Role, Department, User, ProcessDefinition, ServiceFunction];
+export const entities = [Tenant, Role, Department, User, ProcessDefinition, ServiceFunction, StoredForm];

@@ -6,6 +6,7 @@ import { Migration20261123000010IdempotencyKeys } from './Migration2026112300001
 import { Migration20261123000020ListIndexes } from './Migration20261123000020ListIndexes.js';
 import { Migration20261124000100AssignmentReason } from './Migration20261124000100AssignmentReason.js';
 import { Migration20261124000400ServiceFunctions } from './Migration20261124000400ServiceFunctions.js';
+import { Migration20261124000500Forms } from './Migration20261124000500Forms.js';
 import { Migration20261124000700ApprovalLinks } from './Migration20261124000700ApprovalLinks.js';
 
 /** Every migration, in order. Listed explicitly so the same list runs from TypeScript and from dist/. */
@@ -18,5 +19,6 @@ export const migrationsList = [
   { name: 'Migration20261123000020ListIndexes', class: Migration20261123000020ListIndexes },
   { name: 'Migration20261124000100AssignmentReason', class: Migration20261124000100AssignmentReason },
   { name: 'Migration20261124000400ServiceFunctions', class: Migration20261124000400ServiceFunctions },
+  { name: 'Migration20261124000500Forms', class: Migration20261124000500Forms },
   { name: 'Migration20261124000700ApprovalLinks', class: Migration20261124000700ApprovalLinks },
 ];

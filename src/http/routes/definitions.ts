@@ -119,7 +119,7 @@ export function definitionRoutes() {
       body: s.ValidateConditionsBody,
       response: s.ConditionsReport,
     },
-    async ({ body }) => definitions.checkConditions(body),
+    ({ principal, body, c }) => definitions.checkConditions(em(c), principal.tenantId, body),
   );
   endpoint(
     r,

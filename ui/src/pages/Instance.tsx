@@ -1,13 +1,13 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { t } from '../i18n';
-import { api, call, errorText, type Task, type TrailEntry } from '../lib/api';
+import { ApiError, api, call, errorText, type Task, type TrailEntry } from '../lib/api';
 import { refreshBadge } from '../lib/badge';
 import { onNotification } from '../lib/live';
 import { Link, useLocation } from '../lib/router';
 import { session } from '../lib/session';
 import { ErrorText, Loading, Section, Status, fmtTime, useAsync } from '../components/ui';
 import { Diagram, type NodeState } from '../components/Diagram';
-import { FormFields, fieldsOf, validate, type Values } from '../components/FormFields';
+import { FormFields, apiFieldErrors, fieldsOf, validate, type Values } from '../components/FormFields';
 import { ActionPanel } from '../components/Actions';
 
 /** Why this approver: the rule the engine recorded in the `assign` trail entry, in words. */
@@ -344,6 +344,7 @@ function VariablesSection({
       setMsg({ ok: true, text: t.instance.saved });
       onDone();
     } catch (err) {
+      if (err instanceof ApiError) setErrors(apiFieldErrors(err.data));
       setMsg({ ok: false, text: errorText(err) });
     }
   };
@@ -356,7 +357,7 @@ function VariablesSection({
         }}
         noValidate
       >
-        <FormFields fields={fields} values={values} errors={errors} onChange={setValues} idPrefix="var" />
+        <FormFields fields={fields} form={form} values={values} errors={errors} onChange={setValues} idPrefix="var" />
         {msg && (
           <p class={msg.ok ? 'ok' : 'error'} role={msg.ok ? 'status' : 'alert'}>
             {msg.text}

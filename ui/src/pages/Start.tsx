@@ -1,9 +1,9 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { t } from '../i18n';
 import { ApiError, api, call } from '../lib/api';
 import { Link, navigate } from '../lib/router';
 import { ErrorText, Loading, Section, useAsync } from '../components/ui';
-import { FormFields, apiFieldErrors, fieldsOf, validate, type Values } from '../components/FormFields';
+import { FormFields, apiFieldErrors, defaultsOf, fieldsOf, validate, type Values } from '../components/FormFields';
 
 export function StartList() {
   const { data, error, loading } = useAsync(() => call(api.GET('/api/v1/workflow/process-definitions/categories')), []);
@@ -43,6 +43,12 @@ export function StartForm({ processKey }: { processKey: string }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  // The form's defaults fill the fields once the definition is here (what the user typed wins).
+  useEffect(() => {
+    const d = def.data?.dsl as any;
+    const defaults = defaultsOf(fieldsOf(d?.ruleChain?.additionalInfo?.form ?? d?.form ?? null));
+    if (Object.keys(defaults).length) setValues((v) => ({ ...defaults, ...v }));
+  }, [def.data]);
 
   if (def.loading) return <Loading />;
   if (!def.data) return <ErrorText error={def.error} />;
@@ -108,7 +114,7 @@ export function StartForm({ processKey }: { processKey: string }) {
             {t.start.businessKeyHelp}
           </small>
         </div>
-        <FormFields fields={fields} values={values} errors={errors} onChange={setValues} idPrefix="start" />
+        <FormFields fields={fields} form={form} values={values} errors={errors} onChange={setValues} idPrefix="start" />
         <ErrorText error={error} />
         <div class="buttons">
           <button type="submit" class="primary" disabled={busy}>

@@ -1,0 +1,72 @@
+import { z } from '@hono/zod-openapi';
+import { FormStatuses } from '../../db/entities/forms.js';
+import { formSchema } from '../../dsl/index.js';
+import { IsoDate } from '../../shapes.js';
+import { PageQuery } from '../../paging.js';
+
+/** The one form schema (src/dsl/forms.ts), as the OpenAPI document shows it. */
+export const FormSchema = formSchema.openapi('FormSchema', {
+  description: 'Form schema shared by embedded and stored forms (docs/forms.md)',
+});
+
+/** Bodies take any object here: the form validator answers 422 naming each field (not a 400). */
+const SchemaInput = z
+  .record(z.string(), z.unknown())
+  .openapi({ description: 'A FormSchema; checked on save, 422 FORM_INVALID naming each bad field' });
+
+const key = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'letters, digits, _ . - (not starting with a symbol)');
+const name = z.string().min(1).max(200);
+const optionalText = (max: number) => z.string().max(max).nullable().optional();
+
+export const Form = z
+  .object({
+    id: z.string(),
+    key: z.string(),
+    name: z.string(),
+    version: z.number().int().nullable().openapi({ description: 'null while a draft' }),
+    status: z.enum(FormStatuses),
+    category: z.string().nullable(),
+    description: z.string().nullable(),
+    schema: FormSchema,
+    createdBy: z.string().nullable(),
+    createdAt: IsoDate,
+    updatedAt: IsoDate,
+    publishedAt: IsoDate.nullable(),
+  })
+  .openapi('Form');
+
+export const FormQuery = PageQuery.extend({
+  key: z.string().optional(),
+  name: z.string().optional().openapi({ description: 'Case-insensitive substring' }),
+  category: z.string().optional(),
+  status: z.enum(FormStatuses).optional(),
+});
+
+export const CreateFormBody = z
+  .object({
+    key,
+    name,
+    category: optionalText(100),
+    description: optionalText(2000),
+    schema: SchemaInput,
+  })
+  .strict()
+  .openapi('FormCreateBody');
+
+export const UpdateFormBody = z
+  .object({
+    name: name.optional(),
+    category: optionalText(100),
+    description: optionalText(2000),
+    schema: SchemaInput.optional(),
+  })
+  .strict()
+  .openapi('FormUpdateBody');
+
+export const IdParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
+export const KeyParam = z.object({ formKey: z.string().openapi({ param: { name: 'formKey', in: 'path' } }) });
+export const Deleted = z.object({ deleted: z.literal(true) });

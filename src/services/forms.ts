@@ -1,0 +1,224 @@
+// Stored forms (docs/forms.md): drafts, published versions of a key, retirement, and the
+// resolution of a process's `formKey` at deploy.
+import { randomUUID } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { formSchemaProblems } from '../dsl/index.js';
+import { AppError } from '../errors.js';
+import { StoredForm, type FormStatus, type IStoredForm } from '../db/entities/index.js';
+import type { Page, PageOpts } from '../paging.js';
+import { rowView } from './views.js';
+
+export function formView(f: IStoredForm) {
+  return rowView(f, [
+    'id',
+    'key',
+    'name',
+    'version?',
+    'status',
+    'category?',
+    'description?',
+    'schema',
+    'createdBy?',
+    'createdAt',
+    'updatedAt',
+    'publishedAt?',
+  ]);
+}
+export type FormView = ReturnType<typeof formView>;
+
+export interface FormInput {
+  key: string;
+  name: string;
+  category?: string | null;
+  description?: string | null;
+  schema: Record<string, unknown>;
+}
+
+/** 422 naming every field of the schema that does not validate. */
+function checkSchema(schema: unknown) {
+  const problems = formSchemaProblems(schema).map((p) => ({
+    field: p.field ? `schema.${p.field}` : 'schema',
+    message: p.message,
+  }));
+  if (problems.length) {
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+    throw new AppError(
+      'FORM_INVALID',
+      `The form does not validate: ${problems[0].field}: ${problems[0].message}${more}`,
+      {
+        problems,
+      },
+    );
+  }
+}
+
+const text = (v: string | null | undefined) => (typeof v === 'string' && v.trim() ? v : null);
+
+export async function getForm(em: EntityManager, tenantId: string, id: string): Promise<IStoredForm> {
+  const row = await em.findOne(StoredForm, { tenantId, id });
+  if (!row) throw new AppError('NOT_FOUND', `No form ${id}`);
+  return row;
+}
+
+/** The latest published version of a key (retired versions and drafts are not used), or null. */
+export async function latestPublished(em: EntityManager, tenantId: string, key: string) {
+  return em.findOne(StoredForm, { tenantId, key, status: 'published' }, { orderBy: { version: 'desc' } });
+}
+
+export async function getLatestByKey(em: EntityManager, tenantId: string, key: string) {
+  const row = await latestPublished(em, tenantId, key);
+  if (!row) throw new AppError('NOT_FOUND', `No published version of form ${key}`);
+  return row;
+}
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, '\\$&');
+
+async function paged(em: EntityManager, where: object, orderBy: object, opts: PageOpts): Promise<Page<FormView>> {
+  const [items, total] = await em.findAndCount(StoredForm, where as any, {
+    orderBy: orderBy as any,
+    limit: opts.pageSize,
+    offset: (opts.page - 1) * opts.pageSize,
+  });
+  return { items: items.map(formView), total, page: opts.page, pageSize: opts.pageSize };
+}
+
+export function listForms(
+  em: EntityManager,
+  tenantId: string,
+  opts: PageOpts & { key?: string; name?: string; category?: string; status?: FormStatus },
+) {
+  const where: Record<string, unknown> = { tenantId };
+  if (opts.key) where.key = opts.key;
+  if (opts.name) where.name = { $ilike: `%${likeEscape(opts.name)}%` };
+  if (opts.category) where.category = opts.category;
+  if (opts.status) where.status = opts.status;
+  return paged(em, where, { createdAt: 'desc', id: 'asc' }, opts);
+}
+
+/** Published and retired versions of a key, newest first. */
+export async function versionsByKey(em: EntityManager, tenantId: string, key: string, opts: PageOpts) {
+  if (!(await em.count(StoredForm, { tenantId, key }))) throw new AppError('NOT_FOUND', `No form ${key}`);
+  return paged(em, { tenantId, key, version: { $ne: null } }, { version: 'desc' }, opts);
+}
+
+/** A new draft; a key that has versions already gets its next version from this draft when published. */
+export async function createForm(em: EntityManager, tenantId: string, userId: string, input: FormInput) {
+  checkSchema(input.schema);
+  const row = em.create(StoredForm, {
+    id: randomUUID(),
+    tenantId,
+    key: input.key,
+    name: input.name,
+    category: text(input.category),
+    description: text(input.description),
+    schema: input.schema,
+    version: null,
+    status: 'draft',
+    createdBy: userId,
+    updatedBy: userId,
+    publishedAt: null,
+  } as any);
+  await em.flush();
+  return row as IStoredForm;
+}
+
+function requireDraft(row: IStoredForm) {
+  if (row.status !== 'draft')
+    throw new AppError('NOT_DRAFT', `Form ${row.id} is ${row.status}: only a draft can be changed; create a new draft`);
+}
+
+/** Partial update of a draft (the key stays). */
+export async function updateForm(
+  em: EntityManager,
+  tenantId: string,
+  userId: string,
+  id: string,
+  patch: Partial<Omit<FormInput, 'key'>>,
+) {
+  requireDraft(await getForm(em, tenantId, id));
+  if (patch.schema !== undefined) checkSchema(patch.schema);
+  return em.transactional(async (tx) => {
+    const row = await tx.findOne(StoredForm, { tenantId, id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (!row) throw new AppError('NOT_FOUND', `No form ${id}`);
+    requireDraft(row);
+    tx.assign(row, {
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(patch.category !== undefined ? { category: text(patch.category) } : {}),
+      ...(patch.description !== undefined ? { description: text(patch.description) } : {}),
+      ...(patch.schema !== undefined ? { schema: patch.schema } : {}),
+      updatedBy: userId,
+    });
+    return row;
+  });
+}
+
+/** Draft → the key's next version (earlier versions stay published and readable). */
+export async function publishForm(em: EntityManager, tenantId: string, userId: string, id: string) {
+  const current = await getForm(em, tenantId, id);
+  requireDraft(current);
+  checkSchema(current.schema);
+  return em.transactional(async (tx) => {
+    await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`form:${tenantId}:${current.key}`]);
+    const row = await tx.findOne(StoredForm, { tenantId, id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (!row) throw new AppError('NOT_FOUND', `No form ${id}`);
+    requireDraft(row);
+    const [next] = await tx.execute<Array<{ next: number }>>(
+      'select coalesce(max(version), 0) + 1 as next from forms where tenant_id = ? and key = ?',
+      [tenantId, row.key],
+    );
+    tx.assign(row, { version: Number(next.next), status: 'published', updatedBy: userId, publishedAt: new Date() });
+    return row;
+  });
+}
+
+/** Published → retired: deploys no longer pick it; definitions pinned to it keep their copy. */
+export async function retireForm(em: EntityManager, tenantId: string, userId: string, id: string) {
+  const row = await getForm(em, tenantId, id);
+  if (row.status === 'draft') throw new AppError('NOT_DRAFT', 'A draft is not published: delete it instead');
+  if (row.status === 'retired') return row;
+  row.status = 'retired';
+  row.updatedBy = userId;
+  await em.flush();
+  return row;
+}
+
+export async function deleteDraft(em: EntityManager, tenantId: string, id: string) {
+  const row = await getForm(em, tenantId, id);
+  requireDraft(row);
+  em.remove(row);
+  await em.flush();
+}
+
+/**
+ * A process document with `formType: "system"` gets its stored form: the latest published
+ * version of `formKey` (or the published `formVersion` it names) is copied into
+ * `additionalInfo.form` and its version into `formVersion`, so the deployed snapshot is pinned.
+ * Other documents come back unchanged.
+ */
+export async function resolveSystemForm(em: EntityManager, tenantId: string, dsl: unknown): Promise<unknown> {
+  const chain = (dsl as { ruleChain?: { additionalInfo?: Record<string, unknown> } } | null)?.ruleChain;
+  const info = chain?.additionalInfo;
+  if (!info || typeof info !== 'object' || info.formType !== 'system') return dsl;
+  const key = info.formKey;
+  if (typeof key !== 'string' || !key.trim()) return dsl; // the DSL validator names the missing key
+  const wanted = info.formVersion;
+  const row =
+    typeof wanted === 'number'
+      ? await em.findOne(StoredForm, { tenantId, key, version: wanted, status: 'published' })
+      : await latestPublished(em, tenantId, key);
+  if (!row)
+    throw new AppError(
+      'FORM_UNKNOWN',
+      typeof wanted === 'number'
+        ? `Form ${key} has no published version ${wanted}`
+        : `Form ${key} has no published version`,
+      { problems: [{ nodeId: null, field: 'ruleChain.additionalInfo.formKey', message: `unknown form "${key}"` }] },
+    );
+  // A designer's top-level `form` would win over the stored one (parse.ts): it goes.
+  const { form: _designed, ...d } = dsl as Record<string, unknown> & { ruleChain: Record<string, unknown> };
+  return {
+    ...d,
+    ruleChain: { ...d.ruleChain, additionalInfo: { ...info, form: row.schema, formVersion: row.version } },
+  };
+}
