@@ -1,8 +1,8 @@
 import * as forms from '../../services/forms.js';
 import { Permissions } from '../../services/permissions.js';
-import { json, jsonBody, ok, page } from '../envelope.js';
-import { createRouter, defineRoute } from '../router.js';
-import { em, requirePermission } from '../middleware/auth.js';
+import { page } from '../envelope.js';
+import { actionEndpoints, createRouter, endpoint } from '../router.js';
+import { em } from '../middleware/auth.js';
 import * as s from './forms.schemas.js';
 
 const tags = ['forms'];
@@ -15,141 +15,106 @@ const MANAGE = Permissions.FORM_MANAGE;
  */
 export function formRoutes() {
   const r = createRouter();
-  const view = (f: Parameters<typeof forms.formView>[0]) => forms.formView(f) as any;
+  const view = forms.formView;
+  const permissions = [MANAGE];
 
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
       method: 'get',
       path: '/',
       tags,
       summary: 'List forms: drafts and versions (filters: key, name, category, status)',
-      request: { query: s.FormQuery },
-      responses: { 200: json(page(s.Form)) },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      return c.json(ok((await forms.listForms(em(c), p.tenantId, c.req.valid('query'))) as any), 200);
+      query: s.FormQuery,
+      response: page(s.Form),
     },
+    ({ principal, query, c }) => forms.listForms(em(c), principal.tenantId, query),
   );
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
       method: 'get',
       path: '/key/{formKey}',
       tags,
       summary: 'The latest published version of a form key (404 when none)',
-      request: { params: s.KeyParam },
-      responses: { 200: json(s.Form) },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      return c.json(ok(view(await forms.getLatestByKey(em(c), p.tenantId, c.req.valid('param').formKey))), 200);
+      params: s.KeyParam,
+      response: s.Form,
     },
+    async ({ principal, params, c }) => view(await forms.getLatestByKey(em(c), principal.tenantId, params.formKey)),
   );
-  r.openapi(
-    defineRoute({
+  endpoint(
+    r,
+    {
       method: 'get',
       path: '/key/{formKey}/versions',
       tags,
       summary: 'Published and retired versions of a form key, newest first',
-      request: { params: s.KeyParam, query: s.FormQuery.pick({ page: true, pageSize: true }) },
-      responses: { 200: json(page(s.Form)) },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      const list = await forms.versionsByKey(em(c), p.tenantId, c.req.valid('param').formKey, c.req.valid('query'));
-      return c.json(ok(list as any), 200);
+      params: s.KeyParam,
+      query: s.FormQuery.pick({ page: true, pageSize: true }),
+      response: page(s.Form),
     },
+    ({ principal, params, query, c }) => forms.versionsByKey(em(c), principal.tenantId, params.formKey, query),
   );
-  r.openapi(
-    defineRoute({
-      middleware: [requirePermission(MANAGE)],
+  endpoint(
+    r,
+    {
       method: 'post',
       path: '/',
       tags,
       summary: 'Create a form draft (a key with versions gets its next version when this draft is published)',
-      request: { body: jsonBody(s.CreateFormBody) },
-      responses: { 201: json(s.Form, 'Created') },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      return c.json(ok(view(await forms.createForm(em(c), p.tenantId, p.userId, c.req.valid('json')))), 201);
+      permissions,
+      body: s.CreateFormBody,
+      status: 201,
+      response: s.Form,
+      responseDescription: 'Created',
     },
+    async ({ principal: p, body, c }) => view(await forms.createForm(em(c), p.tenantId, p.userId, body)),
   );
-  r.openapi(
-    defineRoute({
-      method: 'get',
-      path: '/{id}',
-      tags,
-      summary: 'One form draft or version',
-      request: { params: s.IdParam },
-      responses: { 200: json(s.Form) },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      return c.json(ok(view(await forms.getForm(em(c), p.tenantId, c.req.valid('param').id))), 200);
-    },
+  endpoint(
+    r,
+    { method: 'get', path: '/{id}', tags, summary: 'One form draft or version', params: s.IdParam, response: s.Form },
+    async ({ principal, params, c }) => view(await forms.getForm(em(c), principal.tenantId, params.id)),
   );
-  r.openapi(
-    defineRoute({
-      middleware: [requirePermission(MANAGE)],
+  endpoint(
+    r,
+    {
       method: 'patch',
       path: '/{id}',
       tags,
       summary: 'Update a draft (partial; 409 unless a draft)',
-      request: { params: s.IdParam, body: jsonBody(s.UpdateFormBody) },
-      responses: { 200: json(s.Form) },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      const row = await forms.updateForm(em(c), p.tenantId, p.userId, c.req.valid('param').id, c.req.valid('json'));
-      return c.json(ok(view(row)), 200);
+      permissions,
+      params: s.IdParam,
+      body: s.UpdateFormBody,
+      response: s.Form,
     },
+    async ({ principal: p, params, body, c }) =>
+      view(await forms.updateForm(em(c), p.tenantId, p.userId, params.id, body)),
   );
-  r.openapi(
-    defineRoute({
-      middleware: [requirePermission(MANAGE)],
+  endpoint(
+    r,
+    {
       method: 'delete',
       path: '/{id}',
       tags,
       summary: 'Delete a draft (409 for a version: retire it instead)',
-      request: { params: s.IdParam },
-      responses: { 200: json(s.Deleted) },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      await forms.deleteDraft(em(c), p.tenantId, c.req.valid('param').id);
-      return c.json(ok({ deleted: true as const }), 200);
+      permissions,
+      params: s.IdParam,
+      response: s.Deleted,
+    },
+    async ({ principal, params, c }) => {
+      await forms.deleteDraft(em(c), principal.tenantId, params.id);
+      return { deleted: true as const };
     },
   );
-  r.openapi(
-    defineRoute({
-      middleware: [requirePermission(MANAGE)],
-      method: 'post',
-      path: '/{id}/publish',
-      tags,
-      summary: "Publish a draft as the key's next version (earlier versions stay readable)",
-      request: { params: s.IdParam },
-      responses: { 200: json(s.Form) },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      return c.json(ok(view(await forms.publishForm(em(c), p.tenantId, p.userId, c.req.valid('param').id))), 200);
-    },
-  );
-  r.openapi(
-    defineRoute({
-      middleware: [requirePermission(MANAGE)],
-      method: 'post',
-      path: '/{id}/retire',
-      tags,
-      summary: 'Retire a published version: deploys no longer pick it (409 for a draft)',
-      request: { params: s.IdParam },
-      responses: { 200: json(s.Form) },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      return c.json(ok(view(await forms.retireForm(em(c), p.tenantId, p.userId, c.req.valid('param').id))), 200);
-    },
+  const changes = { publish: forms.publishForm, retire: forms.retireForm };
+  actionEndpoints(
+    r,
+    [
+      ['publish', "Publish a draft as the key's next version (earlier versions stay readable)"],
+      ['retire', 'Retire a published version: deploys no longer pick it (409 for a draft)'],
+    ],
+    { tags, permissions, params: s.IdParam, response: s.Form },
+    async (action, { principal: p, params, c }) => view(await changes[action](em(c), p.tenantId, p.userId, params.id)),
   );
   return r;
 }
