@@ -4,6 +4,7 @@ import { Migration20261121000003Runtime } from './Migration20261121000003Runtime
 import { Migration20261121000004FailedKeepsBusinessKey } from './Migration20261121000004FailedKeepsBusinessKey.js';
 import { Migration20261123000010IdempotencyKeys } from './Migration20261123000010IdempotencyKeys.js';
 import { Migration20261123000020ListIndexes } from './Migration20261123000020ListIndexes.js';
+import { Migration20261124000800OpenTaskCounts } from './Migration20261124000800OpenTaskCounts.js';
 
 /** Every migration, in order. Listed explicitly so the same list runs from TypeScript and from dist/. */
 export const migrationsList = [
@@ -13,4 +14,5 @@ export const migrationsList = [
   { name: 'Migration20261121000004FailedKeepsBusinessKey', class: Migration20261121000004FailedKeepsBusinessKey },
   { name: 'Migration20261123000010IdempotencyKeys', class: Migration20261123000010IdempotencyKeys },
   { name: 'Migration20261123000020ListIndexes', class: Migration20261123000020ListIndexes },
+  { name: 'Migration20261124000800OpenTaskCounts', class: Migration20261124000800OpenTaskCounts },
 ];
