@@ -166,7 +166,7 @@ export async function restore(file: string, url: string): Promise<BackupReport> 
       // An empty service database: its schema is the migrations'.
       await db.end();
       const { createOrm, migrate } = await import('../src/db/orm.js');
-      const orm = await createOrm(url, { poolMax: 1 });
+      const orm = await createOrm(url); // the migrator needs more than one connection
       await migrate(orm);
       await orm.close();
       db = new Client({ connectionString: url });
