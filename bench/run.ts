@@ -10,15 +10,19 @@
 // BENCH_N, BENCH_CONCURRENCY size part 1 (defaults 200 and 8); BENCH_SCALE=0 skips part 2;
 // BENCH_ONLY=scale runs part 2 only; BENCH_HOLD=<s> pauses after seeding (database URL printed).
 // BENCH_PROFILE=1 adds a worker --cpu-prof and pg_stat_statements; BENCH_OPEN (default 300) instances
-// are left open to read the worker's memory per 1,000 open instances. Nothing is asserted.
+// are left open to read the worker's memory per 1,000 open instances. BENCH_TOPOLOGY=production runs the
+// same on scripts/production-stack.ts (a real Temporal server on PostgreSQL, the dist/ build with
+// docker-compose.yml's settings); BENCH_TOPOLOGY=both runs both, one after the other, and prints them
+// side by side. Nothing is asserted.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
 import proto from '@temporalio/proto';
-import { startStack } from '../scripts/stack.js';
+import { startProductionStack } from '../scripts/production-stack.js';
+import { startStack, type Stack } from '../scripts/stack.js';
 import { createOrm } from '../src/db/orm.js';
 import * as bare from './baseline/workflows.js';
 import { cpuOfTrees, diffCpu, loadAverage, residentMb } from './proc.js';
@@ -58,6 +62,11 @@ const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 const outFile = process.env.BENCH_OUT ?? path.join(root, '.data', `bench-${stamp}.json`);
 const profileDir = path.join(root, '.data', `profile-${stamp}`);
 const APPROVERS = ['bob', 'erin', 'carol'];
+/** embedded (scripts/stack.ts, the default), production (scripts/production-stack.ts) or both. */
+const TOPOLOGY = process.env.BENCH_TOPOLOGY ?? 'embedded';
+if (!['embedded', 'production', 'both'].includes(TOPOLOGY))
+  throw new Error(`BENCH_TOPOLOGY must be embedded, production or both, not ${TOPOLOGY}`);
+if (TOPOLOGY === 'production' && PROFILE) throw new Error('BENCH_PROFILE=1 needs the embedded topology');
 
 type Stats = { n: number; p50: number; p95: number; p99: number; max: number };
 function stats(ms: number[]): Stats {
@@ -211,14 +220,19 @@ async function phase(
   };
 }
 
-function startBaselineWorker(temporalAddress: string, taskQueue: string): Promise<ChildProcess> {
+function startBaselineWorker(temporalAddress: string, namespace: string, taskQueue: string): Promise<ChildProcess> {
   const nodeArgs = PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.join(profileDir, 'baseline-worker')] : [];
   const child = spawn(
     process.execPath,
     [...nodeArgs, '--import', 'tsx', path.join(root, 'bench', 'baseline', 'worker.ts')],
     {
       cwd: root,
-      env: { ...process.env, TEMPORAL_ADDRESS: temporalAddress, BASELINE_TASK_QUEUE: taskQueue },
+      env: {
+        ...process.env,
+        TEMPORAL_ADDRESS: temporalAddress,
+        TEMPORAL_NAMESPACE: namespace,
+        BASELINE_TASK_QUEUE: taskQueue,
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
@@ -260,32 +274,104 @@ const chain3 = {
   },
 };
 
+/**
+ * BENCH_TOPOLOGY=both: the whole bench once per topology, each in its own process (one stack at a
+ * time on the machine), then the headline figures side by side. Exits.
+ */
+async function bothTopologies(): Promise<never> {
+  const reports: Record<string, Record<string, any>> = {};
+  for (const topology of ['embedded', 'production']) {
+    const out = outFile.replace(/\.json$/, `-${topology}.json`);
+    console.log(`\n==== BENCH_TOPOLOGY=${topology} ====`);
+    const code = await new Promise<number | null>((resolve) =>
+      spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'run.ts')], {
+        cwd: root,
+        env: { ...process.env, BENCH_TOPOLOGY: topology, BENCH_OUT: out },
+        stdio: 'inherit',
+      }).once('exit', resolve),
+    );
+    if (code !== 0) throw new Error(`the ${topology} bench exited with ${code}`);
+    reports[topology] = JSON.parse(readFileSync(out, 'utf8'));
+  }
+  const e = reports.embedded;
+  const p = reports.production;
+  const lat = (s?: Stats) => (s ? `${Math.round(s.p50)} / ${Math.round(s.p99)}` : '—');
+  const rows: Array<[string, (r: Record<string, any>) => string]> = [
+    ['service start p50 / p99 (ms)', (r) => lat(r.service?.start)],
+    ['service approve p50 / p99 (ms)', (r) => lat(r.service?.approve)],
+    ['service to-do p50 / p99 (ms)', (r) => lat(r.service?.todo)],
+    ['service instances/s', (r) => String(r.service?.perSecond ?? '—')],
+    ['service CPU ms/instance (total)', (r) => String(r.service?.cpuMsPerInstanceTotal ?? '—')],
+    ['bare start p50 / p99 (ms)', (r) => lat(r.bare?.start)],
+    ['bare approve p50 / p99 (ms)', (r) => lat(r.bare?.approve)],
+    ['bare instances/s', (r) => String(r.bare?.perSecond ?? '—')],
+    ['bare CPU ms/instance (total)', (r) => String(r.bare?.cpuMsPerInstanceTotal ?? '—')],
+    ...['approveP50', 'startP50', 'throughput', 'cpuPerInstance'].map(
+      (k) =>
+        [`ratio ${k} (service/bare)`, (r: Record<string, any>) => String(r.ratios?.[k]?.value ?? '—')] as [
+          string,
+          (r: Record<string, any>) => string,
+        ],
+    ),
+  ];
+  const w = Math.max(...rows.map((r) => r[0].length));
+  console.log(`\nboth topologies (embedded: dev server; production: Temporal server on PostgreSQL, dist/ build)`);
+  console.log(`${'metric'.padEnd(w)}  ${'embedded'.padEnd(14)}  production`);
+  for (const [name, get] of rows) console.log(`${name.padEnd(w)}  ${get(e).padEnd(14)}  ${get(p)}`);
+  mkdirSync(path.dirname(outFile), { recursive: true });
+  writeFileSync(outFile, JSON.stringify({ embedded: e, production: p }, null, 2));
+  console.log(`\nfigures: ${path.relative(process.cwd(), outFile)}`);
+  process.exit(0);
+}
+
 // ------------------------------------------------------------------------------------------
 const loadBefore = loadAverage();
 console.log(
-  `bench: ${os.cpus().length} CPUs, load average ${loadBefore}; N=${N}, concurrency ${CONCURRENCY}, warm-up ${WARMUP}${PROFILE ? ', profiling' : ''}`,
+  `bench (${TOPOLOGY} topology): ${os.cpus().length} CPUs, load average ${loadBefore}; N=${N}, concurrency ${CONCURRENCY}, warm-up ${WARMUP}${PROFILE ? ', profiling' : ''}`,
 );
+if (TOPOLOGY === 'both') await bothTopologies(); // exits
 const t0 = performance.now();
-const stack = await startStack({
-  name: 'bench',
-  logLevel: 'error',
-  env: { LOGIN_RATE_LIMIT: '1000' },
-  ...(PROFILE
-    ? {
-        workerNodeArgs: ['--cpu-prof', '--cpu-prof-dir', path.join(profileDir, 'service-worker')],
-        // pg_stat_statements for the top statements (plans: EXPLAIN (GENERIC_PLAN) of the slowest, below).
-        pgSettings: { shared_preload_libraries: 'pg_stat_statements' },
-      }
-    : {}),
-});
+const DEMO_PASSWORD = 'bench-demo-pass';
+const stack: Stack & { adminPassword: string; demoPassword: string; baseUrls: string[]; namespace: string } =
+  TOPOLOGY === 'production'
+    ? await startProductionStack({
+        name: 'bench-production',
+        logLevel: 'error',
+        // dist/ is what runs: build it unless told it is current (BENCH_BUILD=0).
+        build: process.env.BENCH_BUILD !== '0',
+        // One server and one worker by default, so the per-process CPU rows count every process.
+        servers: env('BENCH_SERVERS', 1),
+        workers: env('BENCH_WORKERS', 1),
+        vars: { SEED_DEMO: 'true', DEMO_PASSWORD },
+        env: { LOGIN_RATE_LIMIT: '1000' },
+      })
+    : await startStack({
+        name: 'bench',
+        logLevel: 'error',
+        env: { LOGIN_RATE_LIMIT: '1000' },
+        ...(PROFILE
+          ? {
+              workerNodeArgs: ['--cpu-prof', '--cpu-prof-dir', path.join(profileDir, 'service-worker')],
+              // pg_stat_statements for the top statements (plans: EXPLAIN (GENERIC_PLAN) of the slowest, below).
+              pgSettings: { shared_preload_libraries: 'pg_stat_statements' },
+            }
+          : {}),
+      }).then((embedded) => ({
+        ...embedded,
+        adminPassword: 'admin',
+        demoPassword: 'demo',
+        baseUrls: [embedded.baseUrl],
+        namespace: 'default',
+      }));
 const startupMs = performance.now() - t0;
 const orm = await createOrm(stack.databaseUrl, { poolMax: 2 });
 const connection = await Connection.connect({ address: stack.temporalAddress });
-const client = new Client({ connection, namespace: 'default' });
+const client = new Client({ connection, namespace: stack.namespace });
 let baselineWorker: ChildProcess | undefined;
 const report: Record<string, any> = {
   when: new Date().toISOString(),
   machine: { cpus: os.cpus().length, loadAverageBefore: loadBefore, node: process.version },
+  topology: TOPOLOGY,
   config: { N, CONCURRENCY, WARMUP, scale: SCALE ? SCALE_SIZE : null, profile: PROFILE },
   stackStartupMs: Math.round(startupMs),
 };
@@ -297,7 +383,7 @@ try {
     (
       await call(base, '/api/v1/auth/login', undefined, {
         username: u,
-        password: u === 'admin' ? 'admin' : 'demo',
+        password: u === 'admin' ? stack.adminPassword : stack.demoPassword,
         tenantId: 'demo',
       })
     ).accessToken as string;
@@ -309,23 +395,26 @@ try {
 
   if (!ONLY_SCALE) {
     // ---- 1a. the service over HTTP ----
+    // With several HTTP servers (production topology) each instance starts on one and its
+    // approvals go round the others, as behind a load balancer.
+    const serverOf = (i: number, step: number) => stack.baseUrls[(i + step) % stack.baseUrls.length];
     const serviceOne = async (i: number, rec: Recorder | null) => {
       const started = await timed(rec?.start ?? null, () =>
-        call(base, '/api/v1/workflow/process-instances/start', tokens.alice, {
+        call(serverOf(i, 0), '/api/v1/workflow/process-instances/start', tokens.alice, {
           processKey: 'bench_chain3',
           businessKey: `${run}-${rec ? 'm' : 'w'}-${i}`,
           variables: {},
         }),
       );
       rec?.ids.push(started.instanceId);
-      for (const user of APPROVERS) {
+      for (const [step, user] of APPROVERS.entries()) {
         const todo = await timed(rec?.todo ?? null, () =>
-          call(base, '/api/v1/workflow/process-instances/todo?pageSize=50', tokens[user]),
+          call(serverOf(i, step + 1), '/api/v1/workflow/process-instances/todo?pageSize=50', tokens[user]),
         );
         const task = todo.items.find((t: any) => t.instanceId === started.instanceId);
         if (!task) throw new Error(`${user} has no task of ${started.instanceId}`);
         await timed(rec?.approve ?? null, () =>
-          call(base, `/api/v1/workflow/tasks/${task.id}/approve`, tokens[user], {}),
+          call(serverOf(i, step + 1), `/api/v1/workflow/tasks/${task.id}/approve`, tokens[user], {}),
         );
       }
     };
@@ -382,7 +471,7 @@ try {
 
     // ---- 1b. the bare-Temporal baseline, same server, its own worker ----
     const bareQueue = `bench-bare-${process.pid}`;
-    baselineWorker = await startBaselineWorker(stack.temporalAddress, bareQueue);
+    baselineWorker = await startBaselineWorker(stack.temporalAddress, stack.namespace, bareQueue);
     const bareOne = async (i: number, rec: Recorder | null) => {
       const workflowId = `bare-${run}-${rec ? 'm' : 'w'}-${i}`;
       await timed(rec?.start ?? null, () =>

@@ -6,7 +6,7 @@ import type { Page } from '../paging.js';
 import type { OverdueQuery, ProcessKeyQuery } from '../shapes.js';
 import { actorOf } from './engine-client.js';
 import { holds, Permissions } from './permissions.js';
-import { ALL_TASKS, Where, instanceView, paged, taskView, todoWhere } from './read-model.js';
+import { ALL_TASKS, Where, instanceView, paged, pagedBy, taskView, todoWhere } from './read-model.js';
 
 /** Work somebody can take up now: claimable pools and assigned tasks (not waiting turns, delays or suspended ones). */
 const WORK = `x.status in ('pending', 'active') and x.kind <> 'delay' and not x.deleted`;
@@ -107,10 +107,40 @@ export async function overdueTasks(deps: AppDeps, principal: Principal, q: Overd
   if (q.processKey) where.add('x.process_key = ?', q.processKey);
   if (q.assignee) where.add('x.assignee = ?', q.assignee);
   const now = Date.now();
-  return paged(deps.orm.em.fork(), 'tasks', where, 'x.due_date, x.id', q, (r) => {
+  const em = deps.orm.em.fork();
+  const view = (r: any) => {
     const task = taskView(r);
     return { ...task, overdueSeconds: Math.max(0, Math.floor((now - Date.parse(task.dueDate!)) / 1000)) };
-  });
+  };
+  // By assignee: a count over that person's tasks. Otherwise the backlog's overdue (counters),
+  // less the few overdue tasks of suspended instances, instead of counting every overdue task.
+  if (q.assignee) return paged(em, 'tasks', where, 'x.due_date, x.id', q, view);
+  const total = async () => {
+    const { sql, params } = backlogSql(principal, q);
+    const suspended = new Where()
+      .add('x.tenant_id = ?', principal.tenantId)
+      .add(WORK)
+      .add('x.due_date < now()')
+      .add(`i.status = 'suspended'`)
+      .add('i.tenant_id = ?', principal.tenantId);
+    if (q.processKey) suspended.add('x.process_key = ?', q.processKey);
+    const [row] = await em.execute<Array<{ n: string }>>(
+      `select (select coalesce(sum(b.overdue), 0) from (${sql}) b)
+         - (select count(*) from instances i join tasks x on x.instance_id = i.id ${suspended}) as n`,
+      [...params, ...suspended.params],
+    );
+    return Number(row?.n ?? 0);
+  };
+  return pagedBy(
+    em,
+    total,
+    {
+      sql: `select * from tasks x ${where} order by x.due_date, x.id limit ? offset ?`,
+      params: [...where.params, q.pageSize, (q.page - 1) * q.pageSize],
+    },
+    q,
+    view,
+  );
 }
 
 export interface BacklogRow {
@@ -122,18 +152,32 @@ export interface BacklogRow {
   oldestAgeSeconds: number;
 }
 
+/** Start of today (UTC): open tasks due before it are counted by day in open_task_counts. */
+const TODAY = `(date_trunc('day', now() at time zone 'UTC') at time zone 'UTC')`;
+
+/**
+ * Per process: open work from the maintained counters (open_task_counts, Migration20261124000800),
+ * overdue = whole past due days from the counters + today's part from the `tasks_open_due` index,
+ * the oldest task's age and the newest one's name by one step each of `tasks_open_by_process`.
+ * A few rows per process instead of every open task of the tenant.
+ */
 function backlogSql(principal: Principal, q: { processKey?: string }) {
-  const where = new Where().add('x.tenant_id = ?', principal.tenantId).add(WORK);
-  if (q.processKey) where.add('x.process_key = ?', q.processKey);
-  // Counts from an index-only scan of tasks_open_by_process; the name of each group's newest
-  // task from one backward step of the same index.
-  const sql = `select g.*, (select p.process_name from tasks p where p.tenant_id = ? and p.process_key = g.process_key
-        and p.status in ('pending', 'active') and p.kind <> 'delay' and not p.deleted order by p.create_time desc limit 1) as process_name
-    from (select x.process_key, count(*) as open,
-      count(*) filter (where x.status = 'pending') as unclaimed, count(*) filter (where x.due_date < now()) as overdue,
-      floor(extract(epoch from now() - min(x.create_time))) as oldest
-    from tasks x ${where} group by x.process_key) g`;
-  return { sql, params: [principal.tenantId, ...where.params] };
+  const params: unknown[] = [principal.tenantId];
+  const byKey = q.processKey ? 'and process_key = ?' : '';
+  if (q.processKey) params.push(q.processKey);
+  params.push(principal.tenantId);
+  if (q.processKey) params.push(q.processKey);
+  const open = (t: string) => `${t}.tenant_id = c.tenant_id and ${t}.process_key = c.process_key
+        and ${t}.status in ('pending', 'active') and ${t}.kind <> 'delay' and not ${t}.deleted`;
+  const sql = `select c.process_key, c.open, c.unclaimed, c.overdue_days + coalesce(d.n, 0) as overdue,
+      floor(extract(epoch from now() - (select min(p.create_time) from tasks p where ${open('p')}))) as oldest,
+      (select p.process_name from tasks p where ${open('p')} order by p.create_time desc limit 1) as process_name
+    from (select tenant_id, process_key, sum(n) as open, coalesce(sum(n) filter (where status = 'pending'), 0) as unclaimed,
+        coalesce(sum(n) filter (where due_day < (now() at time zone 'UTC')::date), 0) as overdue_days
+      from open_task_counts where tenant_id = ? ${byKey} group by tenant_id, process_key having sum(n) > 0) c
+    left join (select x.process_key, count(*) as n from tasks x where x.tenant_id = ? ${byKey.replace('process_key', 'x.process_key')}
+        and ${WORK} and x.due_date >= ${TODAY} and x.due_date < now() group by x.process_key) d on d.process_key = c.process_key`;
+  return { sql, params };
 }
 
 const backlogView = (r: any): BacklogRow => ({
@@ -147,7 +191,7 @@ const backlogView = (r: any): BacklogRow => ({
 
 async function backlogRows(deps: AppDeps, principal: Principal, q: { processKey?: string }) {
   const { sql, params } = backlogSql(principal, q);
-  const rows = await deps.orm.em.fork().execute(`${sql} order by g.open desc, g.process_key`, params);
+  const rows = await deps.orm.em.fork().execute(`${sql} order by c.open desc, c.process_key`, params);
   return rows.map(backlogView);
 }
 

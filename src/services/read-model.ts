@@ -188,6 +188,46 @@ export async function findTaskRow(em: EntityManager, tenantId: string, id: strin
   return rows[0];
 }
 
+/**
+ * "Is the user a participant of the instance `instanceId`" (an SQL expression, or a literal id
+ * placeholder): initiator, holders (past or present) of a task or pool place, people copied,
+ * anyone in the trail.
+ */
+export function participantSql(
+  tenantId: string,
+  instanceId: string | { column: string },
+  user: { userId: string; roles: string[]; deptId: string | null },
+): { sql: string; params: unknown[] } {
+  const id = typeof instanceId === 'string' ? '?' : instanceId.column;
+  const idParam = typeof instanceId === 'string' ? [instanceId] : [];
+  return {
+    sql: `select 1 from ${ALL_INSTANCES} i where i.tenant_id = ? and i.id = ${id} and i.initiator_id = ?
+     union all select 1 from ${ALL_TASKS} t where t.tenant_id = ? and t.instance_id = ${id} and (
+       t.assignee = ? or t.owner = ? or jsonb_exists(t.candidates->'userIds', ?)
+       or jsonb_exists_any(t.candidates->'roleIds', array(select jsonb_array_elements_text(?::jsonb))) or jsonb_exists(t.candidates->'deptIds', coalesce(?, '')))
+     union all select 1 from cc_records c where c.tenant_id = ? and c.instance_id = ${id} and c.user_id = ?
+     union all select 1 from trail e where e.tenant_id = ? and e.instance_id = ${id} and e.user_id = ?`,
+    params: [
+      tenantId,
+      ...idParam,
+      user.userId,
+      tenantId,
+      ...idParam,
+      user.userId,
+      user.userId,
+      user.userId,
+      JSON.stringify(user.roles),
+      user.deptId,
+      tenantId,
+      ...idParam,
+      user.userId,
+      tenantId,
+      ...idParam,
+      user.userId,
+    ],
+  };
+}
+
 /** Initiator, holders (past or present) of a task or pool place, people copied. */
 export async function isParticipant(
   em: EntityManager,
@@ -195,33 +235,8 @@ export async function isParticipant(
   instanceId: string,
   user: { userId: string; roles: string[]; deptId: string | null },
 ): Promise<boolean> {
-  const rows = await em.execute(
-    `select 1 from ${ALL_INSTANCES} i where i.tenant_id = ? and i.id = ? and i.initiator_id = ?
-     union all select 1 from ${ALL_TASKS} t where t.tenant_id = ? and t.instance_id = ? and (
-       t.assignee = ? or t.owner = ? or jsonb_exists(t.candidates->'userIds', ?)
-       or jsonb_exists_any(t.candidates->'roleIds', array(select jsonb_array_elements_text(?::jsonb))) or jsonb_exists(t.candidates->'deptIds', coalesce(?, '')))
-     union all select 1 from cc_records c where c.tenant_id = ? and c.instance_id = ? and c.user_id = ?
-     union all select 1 from trail e where e.tenant_id = ? and e.instance_id = ? and e.user_id = ?
-     limit 1`,
-    [
-      tenantId,
-      instanceId,
-      user.userId,
-      tenantId,
-      instanceId,
-      user.userId,
-      user.userId,
-      user.userId,
-      JSON.stringify(user.roles),
-      user.deptId,
-      tenantId,
-      instanceId,
-      user.userId,
-      tenantId,
-      instanceId,
-      user.userId,
-    ],
-  );
+  const { sql, params } = participantSql(tenantId, instanceId, user);
+  const rows = await em.execute(`${sql} limit 1`, params);
   return rows.length > 0;
 }
 

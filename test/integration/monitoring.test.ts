@@ -1,6 +1,7 @@
 // Monitoring views over real HTTP (docs/monitoring.md): the caller's statistics, overdue tasks and
 // the backlog by process — counts on a tenant of their own, permissions, tenancy, paging.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, createDemoLikeTenant, createTenant } from '../helpers/api.js';
 import { actOk, deploy, myTask, oneStep, start } from '../helpers/flow.js';
 
@@ -9,6 +10,7 @@ const PAST = '2020-01-01T00:00:00Z';
 
 let t: Record<string, string>;
 let foreign: string;
+let tenantId: string;
 const ids: Record<string, string> = {};
 
 const get = async (token: string, path: string) => api(`${tasks}${path}`, { token });
@@ -19,7 +21,7 @@ const stats = async (token: string) => {
 };
 
 beforeAll(async () => {
-  ({ tokens: t } = await createDemoLikeTenant('mo'));
+  ({ tokens: t, tenantId } = await createDemoLikeTenant('mo'));
   ({ adminToken: foreign } = await createTenant('mo-x'));
   expect(
     (await api('/api/v1/roles', { token: t.admin, body: { code: 'ops', permissions: ['workflow:monitor'] } })).status,
@@ -163,5 +165,58 @@ describe('overdue and backlog', () => {
       expect(paths[path][method].responses['200'], `${method} ${path}`).toBeDefined();
     }
     expect(paths['/api/v1/workflow/process-instances/batch'].delete.requestBody).toBeDefined();
+  });
+});
+
+describe('open-work counters (open_task_counts, Migration20261124000800)', () => {
+  it("count today's part of overdue exactly, drop a process once its work is done, and equal a recount of the tasks", async () => {
+    // Due a few seconds from now: due today (UTC), so overdue comes from the index part, not the day counters.
+    const due = new Date(Date.now() + 3000);
+    await deploy(
+      t.admin,
+      oneStep('soon', { approver: { type: 'user', userIds: ['bob'] }, dueDate: due.toISOString() }),
+    );
+    const id = await start(t.alice, 'soon');
+    const soon = async () =>
+      (await get(t.dave, '/backlog?processKey=soon')).body.data.items.find((r: any) => r.processKey === 'soon');
+    expect(await soon()).toMatchObject({ open: 1, unclaimed: 0, overdue: 0 });
+    await new Promise((r) => setTimeout(r, Math.max(0, due.getTime() - Date.now()) + 500));
+    expect(await soon()).toMatchObject({ open: 1, overdue: 1 });
+    expect((await get(t.dave, '/overdue?processKey=soon')).body.data.total).toBe(1);
+    expect((await get(t.dave, '/overdue')).body.data.total).toBe(2); // late, soon; the suspended one left out
+
+    await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve');
+    expect(await soon()).toBeUndefined();
+    expect((await get(t.dave, '/overdue')).body.data.total).toBe(1);
+
+    const { Client } = createRequire(import.meta.url)('pg');
+    const db = new Client({ connectionString: inject('databaseUrl') });
+    await db.connect();
+    try {
+      const recount = `select tenant_id, process_key, status, coalesce((due_date at time zone 'UTC')::date, 'infinity'::date) as due_day, count(*)::bigint as n
+        from tasks where tenant_id = $1 and status in ('pending', 'active') and kind <> 'delay' and not deleted group by 1, 2, 3, 4`;
+      const counters =
+        'select tenant_id, process_key, status, due_day, sum(n)::bigint as n from open_task_counts where tenant_id = $1 group by 1, 2, 3, 4 having sum(n) <> 0';
+      const diff = await db.query(`(${counters} except ${recount}) union all (${recount} except ${counters})`, [
+        tenantId,
+      ]);
+      expect(diff.rows).toEqual([]);
+      expect(
+        (
+          await db.query(
+            `select count(*)::int as n from (select process_key from open_task_counts where tenant_id = $1 group by 1 having sum(n) <> 0) p`,
+            [tenantId],
+          )
+        ).rows[0].n,
+      ).toBe(3);
+      // Its rows dropped to 0 in the shard that closed the task and were removed there; any left sum to 0.
+      const soonRows = await db.query(
+        `select sum(n)::int as n from open_task_counts where tenant_id = $1 and process_key = 'soon' having sum(n) <> 0`,
+        [tenantId],
+      );
+      expect(soonRows.rows).toEqual([]);
+    } finally {
+      await db.end();
+    }
   });
 });

@@ -8,6 +8,7 @@ import { Migration20261124000100AssignmentReason } from './Migration202611240001
 import { Migration20261124000400ServiceFunctions } from './Migration20261124000400ServiceFunctions.js';
 import { Migration20261124000500Forms } from './Migration20261124000500Forms.js';
 import { Migration20261124000700ApprovalLinks } from './Migration20261124000700ApprovalLinks.js';
+import { Migration20261124000800OpenTaskCounts } from './Migration20261124000800OpenTaskCounts.js';
 
 /** Every migration, in order. Listed explicitly so the same list runs from TypeScript and from dist/. */
 export const migrationsList = [
@@ -21,4 +22,5 @@ export const migrationsList = [
   { name: 'Migration20261124000400ServiceFunctions', class: Migration20261124000400ServiceFunctions },
   { name: 'Migration20261124000500Forms', class: Migration20261124000500Forms },
   { name: 'Migration20261124000700ApprovalLinks', class: Migration20261124000700ApprovalLinks },
+  { name: 'Migration20261124000800OpenTaskCounts', class: Migration20261124000800OpenTaskCounts },
 ];
