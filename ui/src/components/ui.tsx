@@ -92,6 +92,38 @@ export function Section({ title, children, id }: { title: string; children: Comp
   );
 }
 
+/** A form field: a label for the control with id `id`, then the control. */
+export function Field({ id, label, children }: { id: string; label: ComponentChildren; children: ComponentChildren }) {
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      {children}
+    </div>
+  );
+}
+
+/** A text input wrapped in its label; `onValue` gets the typed text. */
+export function LabelledInput({
+  label,
+  onValue,
+  ...input
+}: {
+  label: ComponentChildren;
+  name: string;
+  value: string;
+  onValue: (value: string) => void;
+  required?: boolean;
+  autocomplete?: string;
+  autofocus?: boolean;
+}) {
+  return (
+    <label>
+      {label}
+      <input {...input} onInput={(e) => onValue(e.currentTarget.value)} />
+    </label>
+  );
+}
+
 /** A `table.list`: one header cell per entry of `columns` (false entries are left out), the rows as children. */
 export function ListTable({
   columns,

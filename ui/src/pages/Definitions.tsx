@@ -5,6 +5,7 @@ import { Link, navigate } from '../lib/router';
 import {
   ActionButton,
   ErrorText,
+  Field,
   ListTable,
   Loading,
   Pager,
@@ -217,10 +218,9 @@ function ImportPanel({ onDeployed }: { onDeployed: () => void }) {
   return (
     <Section title={t.admin.importTitle} id="import">
       <form onSubmit={(e) => void deploy(e)}>
-        <div class="field">
-          <label for="dsl-file">{t.admin.importFile}</label>
+        <Field id="dsl-file" label={t.admin.importFile}>
           <input id="dsl-file" name="file" type="file" accept="application/json,.json" onChange={(e) => void pick(e)} />
-        </div>
+        </Field>
         {fileError && (
           <p class="error" role="alert">
             {fileError}
