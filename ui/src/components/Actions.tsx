@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks';
 import { t } from '../i18n';
 import { api, call, errorText, type Instance, type Task, type TrailEntry } from '../lib/api';
 import { session } from '../lib/session';
+import { Field } from './ui';
 import { UserPicker } from './UserPicker';
 
 type Name =
@@ -137,13 +138,9 @@ export function ActionPanel({
       if ((a === 'addSign' || a === 'reduceSign') && !users.length) throw new Error(t.action.noUsers);
       switch (a) {
         case 'approve':
-          await call(api.POST('/api/v1/workflow/tasks/{id}/approve', { ...p, body: comment ? { comment } : {} }));
-          break;
         case 'reject':
-          await call(api.POST('/api/v1/workflow/tasks/{id}/reject', { ...p, body: comment ? { comment } : {} }));
-          break;
         case 'complete':
-          await call(api.POST('/api/v1/workflow/tasks/{id}/complete', { ...p, body: comment ? { comment } : {} }));
+          await call(api.POST(`/api/v1/workflow/tasks/{id}/${a}`, { ...p, body: comment ? { comment } : {} }));
           break;
         case 'return':
           await call(
@@ -154,16 +151,9 @@ export function ActionPanel({
           );
           break;
         case 'transfer':
-          await call(
-            api.POST('/api/v1/workflow/tasks/{id}/transfer', {
-              ...p,
-              body: { assigneeUserId: users[0]!, ...(reason ? { reason } : {}) },
-            }),
-          );
-          break;
         case 'delegate':
           await call(
-            api.POST('/api/v1/workflow/tasks/{id}/delegate', {
+            api.POST(`/api/v1/workflow/tasks/{id}/${a}`, {
               ...p,
               body: { assigneeUserId: users[0]!, ...(reason ? { reason } : {}) },
             }),
@@ -198,32 +188,12 @@ export function ActionPanel({
           await call(api.POST('/api/v1/workflow/tasks/urge/{id}', { ...p, body: comment ? { message: comment } : {} }));
           break;
         case 'withdraw':
-          await call(
-            api.POST('/api/v1/workflow/process-instances/{id}/withdraw', {
-              params: { path: { id: instance.id } },
-              body: reason ? { reason } : {},
-            }),
-          );
-          break;
         case 'suspend':
-          await call(
-            api.POST('/api/v1/workflow/process-instances/{id}/suspend', {
-              params: { path: { id: instance.id } },
-              body: reason ? { reason } : {},
-            }),
-          );
-          break;
         case 'activate':
-          await call(
-            api.POST('/api/v1/workflow/process-instances/{id}/activate', {
-              params: { path: { id: instance.id } },
-              body: reason ? { reason } : {},
-            }),
-          );
-          break;
         case 'terminate':
+          // Instance actions share one shape: POST …/process-instances/{id}/<action> with an optional reason.
           await call(
-            api.POST('/api/v1/workflow/process-instances/{id}/terminate', {
+            api.POST(`/api/v1/workflow/process-instances/{id}/${a}`, {
               params: { path: { id: instance.id } },
               body: reason ? { reason } : {},
             }),
@@ -326,8 +296,7 @@ export function ActionPanel({
                 }}
               >
                 {a === 'return' && (
-                  <div class="field">
-                    <label for="return-target">{t.action.target}</label>
+                  <Field id="return-target" label={t.action.target}>
                     <select
                       id="return-target"
                       name="targetActivityId"
@@ -345,7 +314,7 @@ export function ActionPanel({
                           <option value={n.id}>{n.name ?? n.id}</option>
                         ))}
                     </select>
-                  </div>
+                  </Field>
                 )}
                 {(a === 'transfer' || a === 'delegate') && (
                   <UserPicker
@@ -368,8 +337,7 @@ export function ActionPanel({
                       known={known}
                       exclude={[me]}
                     />
-                    <div class="field">
-                      <label for="addsign-position">{t.action.position}</label>
+                    <Field id="addsign-position" label={t.action.position}>
                       <select
                         id="addsign-position"
                         value={position}
@@ -379,7 +347,7 @@ export function ActionPanel({
                         <option value="after">{t.action.positionAfter}</option>
                         <option value="parallel">{t.action.positionParallel}</option>
                       </select>
-                    </div>
+                    </Field>
                   </>
                 )}
                 {a === 'reduceSign' && (
@@ -413,15 +381,14 @@ export function ActionPanel({
                     )}
                   </fieldset>
                 )}
-                <div class="field">
-                  <label for={`${a}-comment`}>{commentLabel(a)}</label>
+                <Field id={`${a}-comment`} label={commentLabel(a)}>
                   <textarea
                     id={`${a}-comment`}
                     name="comment"
                     value={comment}
                     onInput={(e) => setComment(e.currentTarget.value)}
                   />
-                </div>
+                </Field>
                 <div class="buttons">
                   <button
                     type="submit"

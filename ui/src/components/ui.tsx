@@ -91,3 +91,112 @@ export function Section({ title, children, id }: { title: string; children: Comp
     </section>
   );
 }
+
+/** A form field: a label for the control with id `id`, then the control. */
+export function Field({ id, label, children }: { id: string; label: ComponentChildren; children: ComponentChildren }) {
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      {children}
+    </div>
+  );
+}
+
+/** A text input wrapped in its label; `onValue` gets the typed text. */
+export function LabelledInput({
+  label,
+  onValue,
+  ...input
+}: {
+  label: ComponentChildren;
+  name: string;
+  value: string;
+  onValue: (value: string) => void;
+  required?: boolean;
+  autocomplete?: string;
+  autofocus?: boolean;
+}) {
+  return (
+    <label>
+      {label}
+      <input {...input} onInput={(e) => onValue(e.currentTarget.value)} />
+    </label>
+  );
+}
+
+/** A `table.list`: one header cell per entry of `columns` (false entries are left out), the rows as children. */
+export function ListTable({
+  columns,
+  testid,
+  wrap = true,
+  children,
+}: {
+  columns?: (ComponentChildren | false)[];
+  testid?: string;
+  /** Inside a horizontally scrolling `div.table-wrap`. */
+  wrap?: boolean;
+  children: ComponentChildren;
+}) {
+  const table = (
+    <table class="list" data-testid={testid}>
+      {columns && (
+        <thead>
+          <tr>
+            {columns
+              .filter((c) => c !== false)
+              .map((c) => (
+                <th scope="col">{c}</th>
+              ))}
+          </tr>
+        </thead>
+      )}
+      <tbody>{children}</tbody>
+    </table>
+  );
+  return wrap ? <div class="table-wrap">{table}</div> : table;
+}
+
+/** The outcome of the last action on a table row. */
+export type RowOutcome = { ok: boolean; text: string };
+
+/** The outcome of each row's last action; a new outcome replaces all others. */
+export function useRowOutcomes() {
+  const [outcomes, setOutcomes] = useState<Record<string, RowOutcome>>({});
+  /** Runs an action for row `id` and records `doneText` or the error's text as its outcome. */
+  const runFor = async (id: string, action: () => Promise<unknown>, doneText: string) => {
+    try {
+      await action();
+      setOutcomes({ [id]: { ok: true, text: doneText } });
+    } catch (err) {
+      setOutcomes({ [id]: { ok: false, text: errorText(err) } });
+    }
+  };
+  return { outcomes, runFor };
+}
+
+export function RowMessage({ outcome }: { outcome: RowOutcome | undefined }) {
+  if (!outcome) return null;
+  return (
+    <span class={outcome.ok ? 'ok small' : 'error small'} role="status">
+      {outcome.text}
+    </span>
+  );
+}
+
+/** A plain button shown only `when` it applies. */
+export function ActionButton({
+  when = true,
+  onClick,
+  children,
+}: {
+  when?: boolean;
+  onClick: () => void;
+  children: ComponentChildren;
+}) {
+  if (!when) return null;
+  return (
+    <button type="button" onClick={onClick}>
+      {children}
+    </button>
+  );
+}

@@ -1,8 +1,21 @@
 import { useState } from 'preact/hooks';
 import { t } from '../i18n';
-import { ApiError, api, call, errorText, type Definition } from '../lib/api';
+import { ApiError, api, call, type Definition } from '../lib/api';
 import { Link, navigate } from '../lib/router';
-import { ErrorText, Loading, Pager, Section, Status, fmtTime, useAsync } from '../components/ui';
+import {
+  ActionButton,
+  ErrorText,
+  Field,
+  ListTable,
+  Loading,
+  Pager,
+  RowMessage,
+  Section,
+  Status,
+  fmtTime,
+  useAsync,
+  useRowOutcomes,
+} from '../components/ui';
 import { Diagram } from '../components/Diagram';
 
 interface Problem {
@@ -18,19 +31,22 @@ export function Definitions() {
     [page],
   );
   const [versionsOf, setVersionsOf] = useState<string | null>(null);
-  const [msg, setMsg] = useState<Record<string, { ok: boolean; text: string }>>({});
+  const { outcomes, runFor } = useRowOutcomes();
 
-  const act = async (d: Definition, what: 'activate' | 'retire') => {
-    try {
-      if (what === 'activate')
-        await call(api.POST('/api/v1/workflow/process-definitions/{id}/activate', { params: { path: { id: d.id } } }));
-      else await call(api.POST('/api/v1/workflow/process-definitions/{id}/retire', { params: { path: { id: d.id } } }));
-      setMsg({ [d.id]: { ok: true, text: t.action.done(t.admin[what]) } });
-      void list.reload(true);
-    } catch (err) {
-      setMsg({ [d.id]: { ok: false, text: errorText(err) } });
-    }
-  };
+  const act = (d: Definition, what: 'activate' | 'retire') =>
+    runFor(
+      d.id,
+      async () => {
+        if (what === 'activate')
+          await call(
+            api.POST('/api/v1/workflow/process-definitions/{id}/activate', { params: { path: { id: d.id } } }),
+          );
+        else
+          await call(api.POST('/api/v1/workflow/process-definitions/{id}/retire', { params: { path: { id: d.id } } }));
+        void list.reload(true);
+      },
+      t.action.done(t.admin[what]),
+    );
 
   return (
     <>
@@ -39,62 +55,47 @@ export function Definitions() {
       <Section title={t.admin.definitions} id="definitions">
         {list.loading && !list.data && <Loading />}
         <ErrorText error={list.error} />
-        <div class="table-wrap">
-          <table class="list">
-            <thead>
-              <tr>
-                <th scope="col">{t.admin.name}</th>
-                <th scope="col">{t.admin.key}</th>
-                <th scope="col">{t.admin.version}</th>
-                <th scope="col">{t.admin.status}</th>
-                <th scope="col">{t.admin.deployed}</th>
-                <th scope="col">
-                  <span class="sr-only">{t.instance.actions}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data?.items.map((d) => (
-                <tr data-definition-key={d.key}>
-                  <td>
-                    <Link href={`/admin/definitions/${encodeURIComponent(d.id)}`}>{d.name}</Link>
-                    <div class="muted small">{d.category ?? ''}</div>
-                  </td>
-                  <td>{d.key}</td>
-                  <td>{d.version ?? '—'}</td>
-                  <td>
-                    <Status value={d.status} />
-                  </td>
-                  <td>{fmtTime(d.deployedAt)}</td>
-                  <td class="buttons">
-                    <button
-                      type="button"
-                      onClick={() => setVersionsOf(versionsOf === d.key ? null : d.key)}
-                      aria-expanded={versionsOf === d.key}
-                    >
-                      {t.admin.versions}
-                    </button>
-                    {d.status !== 'active' && (
-                      <button type="button" onClick={() => void act(d, 'activate')}>
-                        {t.admin.activate}
-                      </button>
-                    )}
-                    {d.status === 'active' && (
-                      <button type="button" onClick={() => void act(d, 'retire')}>
-                        {t.admin.retire}
-                      </button>
-                    )}
-                    {msg[d.id] && (
-                      <span class={msg[d.id]!.ok ? 'ok small' : 'error small'} role="status">
-                        {msg[d.id]!.text}
-                      </span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ListTable
+          columns={[
+            t.admin.name,
+            t.admin.key,
+            t.admin.version,
+            t.admin.status,
+            t.admin.deployed,
+            <span class="sr-only">{t.instance.actions}</span>,
+          ]}
+        >
+          {list.data?.items.map((d) => (
+            <tr data-definition-key={d.key}>
+              <td>
+                <Link href={`/admin/definitions/${encodeURIComponent(d.id)}`}>{d.name}</Link>
+                <div class="muted small">{d.category ?? ''}</div>
+              </td>
+              <td>{d.key}</td>
+              <td>{d.version ?? '—'}</td>
+              <td>
+                <Status value={d.status} />
+              </td>
+              <td>{fmtTime(d.deployedAt)}</td>
+              <td class="buttons">
+                <button
+                  type="button"
+                  onClick={() => setVersionsOf(versionsOf === d.key ? null : d.key)}
+                  aria-expanded={versionsOf === d.key}
+                >
+                  {t.admin.versions}
+                </button>
+                <ActionButton when={d.status !== 'active'} onClick={() => void act(d, 'activate')}>
+                  {t.admin.activate}
+                </ActionButton>
+                <ActionButton when={d.status === 'active'} onClick={() => void act(d, 'retire')}>
+                  {t.admin.retire}
+                </ActionButton>
+                <RowMessage outcome={outcomes[d.id]} />
+              </td>
+            </tr>
+          ))}
+        </ListTable>
         {list.data && <Pager page={page} pageSize={20} total={list.data.total} onPage={setPage} />}
       </Section>
       {versionsOf && <Versions processKey={versionsOf} />}
@@ -217,10 +218,9 @@ function ImportPanel({ onDeployed }: { onDeployed: () => void }) {
   return (
     <Section title={t.admin.importTitle} id="import">
       <form onSubmit={(e) => void deploy(e)}>
-        <div class="field">
-          <label for="dsl-file">{t.admin.importFile}</label>
+        <Field id="dsl-file" label={t.admin.importFile}>
           <input id="dsl-file" name="file" type="file" accept="application/json,.json" onChange={(e) => void pick(e)} />
-        </div>
+        </Field>
         {fileError && (
           <p class="error" role="alert">
             {fileError}

@@ -4,7 +4,7 @@
 import { useState } from 'preact/hooks';
 import { t } from '../i18n';
 import { api, call, errorText } from '../lib/api';
-import { ErrorText, Section, useAsync } from '../components/ui';
+import { ErrorText, ListTable, Section, useAsync } from '../components/ui';
 
 type Kind = 'user' | 'role' | 'dept';
 type Values = Record<string, string | boolean>;
@@ -199,6 +199,14 @@ function RowNote({ note, id }: { note: { key: string; ok: boolean; text: string 
   );
 }
 
+function DeleteButton({ onDelete }: { onDelete: () => void }) {
+  return (
+    <button type="button" class="danger" data-action="delete" onClick={onDelete}>
+      {t.admin.delete}
+    </button>
+  );
+}
+
 export function Directory() {
   const users = useAsync(() => call(api.GET('/api/v1/users', { params: { query: { pageSize: 200 } } })), []);
   const roles = useAsync(() => call(api.GET('/api/v1/roles', { params: { query: { pageSize: 200 } } })), []);
@@ -224,7 +232,10 @@ export function Directory() {
       ed.setNote({ key, ok: false, text: errorText(err) });
     }
   };
-  const confirmDelete = (what: string) => window.confirm(t.admin.confirmDelete(what));
+  /** Deletes a row once the user confirms it. */
+  const deleteRow = (ed: ReturnType<typeof useEditing>, key: string, run: () => Promise<unknown>) => {
+    if (window.confirm(t.admin.confirmDelete(key))) void rowAction(ed, key, run, t.admin.deleted);
+  };
 
   return (
     <>
@@ -237,63 +248,59 @@ export function Directory() {
         {u.open && (
           <Editor kind="user" editing={u.open.key} record={u.open.record} onDone={done(u, () => users.reload(true))} />
         )}
-        <div class="table-wrap">
-          <table class="list" data-testid="users">
-            <thead>
-              <tr>
-                <th scope="col">{t.login.username}</th>
-                <th scope="col">{t.admin.displayName}</th>
-                <th scope="col">{t.admin.department}</th>
-                <th scope="col">{t.admin.manager}</th>
-                <th scope="col">{t.admin.rolesCol}</th>
-                <th scope="col">{t.admin.activeCol}</th>
-                <th scope="col">{t.admin.actions}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data?.items.map((x) => (
-                <tr data-user-id={x.id} class={x.active ? undefined : 'muted'}>
-                  <td>
-                    {x.username}
-                    <RowNote note={u.note} id={x.id} />
-                  </td>
-                  <td>{x.displayName ?? ''}</td>
-                  <td>{x.deptId ?? '—'}</td>
-                  <td>{x.managerId ?? '—'}</td>
-                  <td>{x.roles.join(', ')}</td>
-                  <td>{x.active ? t.common.yes : t.common.no}</td>
-                  <td class="buttons">
-                    <button type="button" data-action="edit" onClick={() => u.setOpen({ key: x.id, record: x })}>
-                      {t.admin.editButton}
-                    </button>
-                    <button
-                      type="button"
-                      data-action={x.active ? 'deactivate' : 'activate'}
-                      onClick={() =>
-                        void rowAction(
-                          u,
-                          x.id,
-                          async () => {
-                            await call(
-                              api.PATCH('/api/v1/users/{id}', {
-                                params: { path: { id: x.id } },
-                                body: { active: !x.active },
-                              }),
-                            );
-                            await users.reload(true);
-                          },
-                          x.active ? t.admin.deactivated : t.admin.activated,
-                        )
-                      }
-                    >
-                      {x.active ? t.admin.deactivateUser : t.admin.activateUser}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ListTable
+          testid="users"
+          columns={[
+            t.login.username,
+            t.admin.displayName,
+            t.admin.department,
+            t.admin.manager,
+            t.admin.rolesCol,
+            t.admin.activeCol,
+            t.admin.actions,
+          ]}
+        >
+          {users.data?.items.map((x) => (
+            <tr data-user-id={x.id} class={x.active ? undefined : 'muted'}>
+              <td>
+                {x.username}
+                <RowNote note={u.note} id={x.id} />
+              </td>
+              <td>{x.displayName ?? ''}</td>
+              <td>{x.deptId ?? '—'}</td>
+              <td>{x.managerId ?? '—'}</td>
+              <td>{x.roles.join(', ')}</td>
+              <td>{x.active ? t.common.yes : t.common.no}</td>
+              <td class="buttons">
+                <button type="button" data-action="edit" onClick={() => u.setOpen({ key: x.id, record: x })}>
+                  {t.admin.editButton}
+                </button>
+                <button
+                  type="button"
+                  data-action={x.active ? 'deactivate' : 'activate'}
+                  onClick={() =>
+                    void rowAction(
+                      u,
+                      x.id,
+                      async () => {
+                        await call(
+                          api.PATCH('/api/v1/users/{id}', {
+                            params: { path: { id: x.id } },
+                            body: { active: !x.active },
+                          }),
+                        );
+                        await users.reload(true);
+                      },
+                      x.active ? t.admin.deactivated : t.admin.activated,
+                    )
+                  }
+                >
+                  {x.active ? t.admin.deactivateUser : t.admin.activateUser}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </ListTable>
       </Section>
       <Section title={t.admin.roles} id="roles">
         <ErrorText error={roles.error} />
@@ -303,54 +310,31 @@ export function Directory() {
         {r.open && (
           <Editor kind="role" editing={r.open.key} record={r.open.record} onDone={done(r, () => roles.reload(true))} />
         )}
-        <div class="table-wrap">
-          <table class="list" data-testid="roles">
-            <thead>
-              <tr>
-                <th scope="col">{t.admin.key}</th>
-                <th scope="col">{t.admin.name}</th>
-                <th scope="col">{t.admin.permissions}</th>
-                <th scope="col">{t.admin.actions}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {roles.data?.items.map((x) => (
-                <tr data-role={x.code}>
-                  <td>
-                    {x.code}
-                    <RowNote note={r.note} id={x.code} />
-                  </td>
-                  <td>{x.name}</td>
-                  <td>{x.permissions.join(', ')}</td>
-                  <td class="buttons">
-                    <button type="button" data-action="edit" onClick={() => r.setOpen({ key: x.code, record: x })}>
-                      {t.admin.editButton}
-                    </button>
-                    <button
-                      type="button"
-                      class="danger"
-                      data-action="delete"
-                      onClick={() =>
-                        confirmDelete(x.code) &&
-                        void rowAction(
-                          r,
-                          x.code,
-                          async () => {
-                            await call(api.DELETE('/api/v1/roles/{code}', { params: { path: { code: x.code } } }));
-                            await roles.reload(true);
-                          },
-                          t.admin.deleted,
-                        )
-                      }
-                    >
-                      {t.admin.delete}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ListTable testid="roles" columns={[t.admin.key, t.admin.name, t.admin.permissions, t.admin.actions]}>
+          {roles.data?.items.map((x) => (
+            <tr data-role={x.code}>
+              <td>
+                {x.code}
+                <RowNote note={r.note} id={x.code} />
+              </td>
+              <td>{x.name}</td>
+              <td>{x.permissions.join(', ')}</td>
+              <td class="buttons">
+                <button type="button" data-action="edit" onClick={() => r.setOpen({ key: x.code, record: x })}>
+                  {t.admin.editButton}
+                </button>
+                <DeleteButton
+                  onDelete={() =>
+                    deleteRow(r, x.code, async () => {
+                      await call(api.DELETE('/api/v1/roles/{code}', { params: { path: { code: x.code } } }));
+                      await roles.reload(true);
+                    })
+                  }
+                />
+              </td>
+            </tr>
+          ))}
+        </ListTable>
       </Section>
       <Section title={t.admin.departments} id="departments">
         <ErrorText error={depts.error} />
@@ -360,56 +344,35 @@ export function Directory() {
         {d.open && (
           <Editor kind="dept" editing={d.open.key} record={d.open.record} onDone={done(d, () => depts.reload(true))} />
         )}
-        <div class="table-wrap">
-          <table class="list" data-testid="departments">
-            <thead>
-              <tr>
-                <th scope="col">{t.admin.key}</th>
-                <th scope="col">{t.admin.name}</th>
-                <th scope="col">{t.admin.parent}</th>
-                <th scope="col">{t.admin.leader}</th>
-                <th scope="col">{t.admin.actions}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {depts.data?.items.map((x) => (
-                <tr data-dept-id={x.id}>
-                  <td>
-                    {x.id}
-                    <RowNote note={d.note} id={x.id} />
-                  </td>
-                  <td>{x.name}</td>
-                  <td>{x.parentId ?? '—'}</td>
-                  <td>{x.leaderId ?? '—'}</td>
-                  <td class="buttons">
-                    <button type="button" data-action="edit" onClick={() => d.setOpen({ key: x.id, record: x })}>
-                      {t.admin.editButton}
-                    </button>
-                    <button
-                      type="button"
-                      class="danger"
-                      data-action="delete"
-                      onClick={() =>
-                        confirmDelete(x.id) &&
-                        void rowAction(
-                          d,
-                          x.id,
-                          async () => {
-                            await call(api.DELETE('/api/v1/departments/{id}', { params: { path: { id: x.id } } }));
-                            await depts.reload(true);
-                          },
-                          t.admin.deleted,
-                        )
-                      }
-                    >
-                      {t.admin.delete}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ListTable
+          testid="departments"
+          columns={[t.admin.key, t.admin.name, t.admin.parent, t.admin.leader, t.admin.actions]}
+        >
+          {depts.data?.items.map((x) => (
+            <tr data-dept-id={x.id}>
+              <td>
+                {x.id}
+                <RowNote note={d.note} id={x.id} />
+              </td>
+              <td>{x.name}</td>
+              <td>{x.parentId ?? '—'}</td>
+              <td>{x.leaderId ?? '—'}</td>
+              <td class="buttons">
+                <button type="button" data-action="edit" onClick={() => d.setOpen({ key: x.id, record: x })}>
+                  {t.admin.editButton}
+                </button>
+                <DeleteButton
+                  onDelete={() =>
+                    deleteRow(d, x.id, async () => {
+                      await call(api.DELETE('/api/v1/departments/{id}', { params: { path: { id: x.id } } }));
+                      await depts.reload(true);
+                    })
+                  }
+                />
+              </td>
+            </tr>
+          ))}
+        </ListTable>
       </Section>
     </>
   );

@@ -230,22 +230,16 @@ export function Inbox({ tab: raw }: { tab: string }) {
             <input name="batchComment" value={batchComment} onInput={(e) => setBatchComment(e.currentTarget.value)} />
           </label>
           <div class="buttons">
-            <button
-              type="button"
-              class="primary"
-              disabled={busy || !selected.size}
-              onClick={() => void decide('approve')}
-            >
-              {t.inbox.approveSelected(selected.size)}
-            </button>
-            <button
-              type="button"
-              class="danger"
-              disabled={busy || !selected.size}
-              onClick={() => void decide('reject')}
-            >
-              {t.inbox.rejectSelected(selected.size)}
-            </button>
+            {(['approve', 'reject'] as const).map((what) => (
+              <button
+                type="button"
+                class={what === 'approve' ? 'primary' : 'danger'}
+                disabled={busy || !selected.size}
+                onClick={() => void decide(what)}
+              >
+                {what === 'approve' ? t.inbox.approveSelected(selected.size) : t.inbox.rejectSelected(selected.size)}
+              </button>
+            ))}
           </div>
         </div>
       )}

@@ -3,6 +3,7 @@ import { t } from '../i18n';
 import { ApiError, api, call, errorText } from '../lib/api';
 import { accessOf } from '../lib/access';
 import { session } from '../lib/session';
+import { LabelledInput } from '../components/ui';
 
 export function Login() {
   const [tenant, setTenant] = useState('demo');
@@ -32,26 +33,22 @@ export function Login() {
       <form class="card" onSubmit={(e) => void submit(e)} aria-labelledby="login-title">
         <h1 id="login-title">{t.app}</h1>
         <h2>{t.login.title}</h2>
-        <label>
-          {t.login.tenant}
-          <input
-            name="tenant"
-            value={tenant}
-            onInput={(e) => setTenant(e.currentTarget.value)}
-            autocomplete="organization"
-          />
-        </label>
-        <label>
-          {t.login.username}
-          <input
-            name="username"
-            value={username}
-            onInput={(e) => setUsername(e.currentTarget.value)}
-            required
-            autocomplete="username"
-            autofocus
-          />
-        </label>
+        <LabelledInput
+          label={t.login.tenant}
+          name="tenant"
+          value={tenant}
+          onValue={setTenant}
+          autocomplete="organization"
+        />
+        <LabelledInput
+          label={t.login.username}
+          name="username"
+          value={username}
+          onValue={setUsername}
+          required
+          autocomplete="username"
+          autofocus
+        />
         <label>
           {t.login.password}
           <input

@@ -1,9 +1,18 @@
-import { useState } from 'preact/hooks';
 import { t } from '../i18n';
-import { api, call, errorText } from '../lib/api';
+import { api, call } from '../lib/api';
 import { Link } from '../lib/router';
 import { session } from '../lib/session';
-import { ErrorText, Section, Status, fmtTime, useAsync } from '../components/ui';
+import {
+  ActionButton,
+  ErrorText,
+  ListTable,
+  RowMessage,
+  Section,
+  Status,
+  fmtTime,
+  useAsync,
+  useRowOutcomes,
+} from '../components/ui';
 
 export function Monitoring() {
   const admin = session.get()!.can.admin;
@@ -20,24 +29,24 @@ export function Monitoring() {
     () => call(api.GET('/api/v1/workflow/tasks/backlog', { params: { query: { pageSize: 50 } } })),
     [],
   );
-  const [msg, setMsg] = useState<Record<string, { ok: boolean; text: string }>>({});
+  const { outcomes, runFor } = useRowOutcomes();
 
-  const repair = async (id: string, what: 'reDrive' | 'forceResume') => {
-    try {
-      if (what === 'reDrive')
-        await call(
-          api.POST('/api/v1/workflow/process-instances/{id}/re-drive', { params: { path: { id } }, body: {} }),
-        );
-      else
-        await call(
-          api.POST('/api/v1/workflow/process-instances/{id}/force-resume', { params: { path: { id } }, body: {} }),
-        );
-      setMsg({ [id]: { ok: true, text: t.action.done(t.admin[what]) } });
-      void stuck.reload(true);
-    } catch (err) {
-      setMsg({ [id]: { ok: false, text: errorText(err) } });
-    }
-  };
+  const repair = (id: string, what: 'reDrive' | 'forceResume') =>
+    runFor(
+      id,
+      async () => {
+        if (what === 'reDrive')
+          await call(
+            api.POST('/api/v1/workflow/process-instances/{id}/re-drive', { params: { path: { id } }, body: {} }),
+          );
+        else
+          await call(
+            api.POST('/api/v1/workflow/process-instances/{id}/force-resume', { params: { path: { id } }, body: {} }),
+          );
+        void stuck.reload(true);
+      },
+      t.action.done(t.admin[what]),
+    );
 
   const s = stats.data as any;
   return (
@@ -56,64 +65,43 @@ export function Monitoring() {
           </dl>
         )}
         {Array.isArray(s?.byProcess) && s.byProcess.length > 0 && (
-          <table class="list">
-            <thead>
+          <ListTable wrap={false} columns={[t.inbox.process, t.admin.open, t.admin.overdue]}>
+            {s.byProcess.map((p: any) => (
               <tr>
-                <th scope="col">{t.inbox.process}</th>
-                <th scope="col">{t.admin.open}</th>
-                <th scope="col">{t.admin.overdue}</th>
+                <td>{p.processName}</td>
+                <td>{p.open}</td>
+                <td>{p.overdue}</td>
               </tr>
-            </thead>
-            <tbody>
-              {s.byProcess.map((p: any) => (
-                <tr>
-                  <td>{p.processName}</td>
-                  <td>{p.open}</td>
-                  <td>{p.overdue}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </ListTable>
         )}
       </Section>
       <Section title={t.admin.stuck} id="stuck">
         <ErrorText error={stuck.error} />
         {stuck.data && !stuck.data.items.length && <p class="muted">{t.common.empty}</p>}
-        <div class="table-wrap">
-          <table class="list">
-            <tbody>
-              {stuck.data?.items.map((i) => (
-                <tr>
-                  <td>
-                    <Link href={`/instances/${encodeURIComponent(i.id)}`}>{i.processName}</Link>
-                    <div class="small muted">{i.businessKey ?? ''}</div>
-                  </td>
-                  <td>
-                    <Status value={i.status} />
-                  </td>
-                  <td>{String((i.detail as any).reason)}</td>
-                  <td class="buttons">
-                    {admin && (
-                      <button type="button" onClick={() => void repair(i.id, 'reDrive')}>
-                        {t.admin.reDrive}
-                      </button>
-                    )}
-                    {admin && (
-                      <button type="button" onClick={() => void repair(i.id, 'forceResume')}>
-                        {t.admin.forceResume}
-                      </button>
-                    )}
-                    {msg[i.id] && (
-                      <span class={msg[i.id]!.ok ? 'ok small' : 'error small'} role="status">
-                        {msg[i.id]!.text}
-                      </span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ListTable>
+          {stuck.data?.items.map((i) => (
+            <tr>
+              <td>
+                <Link href={`/instances/${encodeURIComponent(i.id)}`}>{i.processName}</Link>
+                <div class="small muted">{i.businessKey ?? ''}</div>
+              </td>
+              <td>
+                <Status value={i.status} />
+              </td>
+              <td>{String((i.detail as any).reason)}</td>
+              <td class="buttons">
+                <ActionButton when={admin} onClick={() => void repair(i.id, 'reDrive')}>
+                  {t.admin.reDrive}
+                </ActionButton>
+                <ActionButton when={admin} onClick={() => void repair(i.id, 'forceResume')}>
+                  {t.admin.forceResume}
+                </ActionButton>
+                <RowMessage outcome={outcomes[i.id]} />
+              </td>
+            </tr>
+          ))}
+        </ListTable>
       </Section>
       <Section title={t.admin.overdue} id="overdue">
         <ErrorText error={overdue.error} />
@@ -129,28 +117,20 @@ export function Monitoring() {
       </Section>
       <Section title={t.admin.backlog} id="backlog">
         <ErrorText error={backlog.error} />
-        <table class="list">
-          <thead>
+        <ListTable
+          wrap={false}
+          columns={[t.inbox.process, t.admin.open, t.admin.unclaimed, t.admin.overdue, t.admin.oldest]}
+        >
+          {backlog.data?.items.map((b: any) => (
             <tr>
-              <th scope="col">{t.inbox.process}</th>
-              <th scope="col">{t.admin.open}</th>
-              <th scope="col">{t.admin.unclaimed}</th>
-              <th scope="col">{t.admin.overdue}</th>
-              <th scope="col">{t.admin.oldest}</th>
+              <td>{b.processName}</td>
+              <td>{b.open}</td>
+              <td>{b.unclaimed}</td>
+              <td>{b.overdue}</td>
+              <td>{(b.oldestAgeSeconds / 3600).toFixed(1)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {backlog.data?.items.map((b: any) => (
-              <tr>
-                <td>{b.processName}</td>
-                <td>{b.open}</td>
-                <td>{b.unclaimed}</td>
-                <td>{b.overdue}</td>
-                <td>{(b.oldestAgeSeconds / 3600).toFixed(1)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </ListTable>
       </Section>
     </>
   );

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { t } from '../i18n';
 import { ApiError, api, call } from '../lib/api';
 import { Link, navigate } from '../lib/router';
-import { ErrorText, Loading, Section, useAsync } from '../components/ui';
+import { ErrorText, Field, Loading, Section, useAsync } from '../components/ui';
 import { FormFields, apiFieldErrors, defaultsOf, fieldsOf, validate, type Values } from '../components/FormFields';
 
 export function StartList() {
@@ -101,8 +101,7 @@ export function StartForm({ processKey }: { processKey: string }) {
         noValidate
         aria-label={def.data.name}
       >
-        <div class="field">
-          <label for="businessKey">{t.start.businessKey}</label>
+        <Field id="businessKey" label={t.start.businessKey}>
           <input
             id="businessKey"
             name="businessKey"
@@ -113,7 +112,7 @@ export function StartForm({ processKey }: { processKey: string }) {
           <small id="businessKey-help" class="muted">
             {t.start.businessKeyHelp}
           </small>
-        </div>
+        </Field>
         <FormFields fields={fields} form={form} values={values} errors={errors} onChange={setValues} idPrefix="start" />
         <ErrorText error={error} />
         <div class="buttons">
