@@ -1,6 +1,6 @@
 // Add-sign (before / after / parallel) and reduce-sign (removed / kept) at the workflow level.
 import { describe, expect, it } from 'vitest';
-import { useHarness, m, type Harness } from './support/harness.js';
+import { addSign, useHarness, m, type Harness } from './support/harness.js';
 import { oneStep, users } from './support/dsl.js';
 
 const h = useHarness('signers');
@@ -12,14 +12,10 @@ describe.concurrent('add-sign', () => {
   it('before: the added signer signs first, then the original approver; then the node passes', async () => {
     const { instanceId } = await h.start(oneStep('s_before', users('bob')));
     const task = h.projection.taskOf(instanceId, 'bob');
-    expect(
-      await h.act(instanceId, m.addSign, {
-        actor: h.actor('bob'),
-        taskId: task.id,
-        assigneeUserIds: ['carol'],
-        position: 'before',
-      }),
-    ).toEqual({ taskId: task.id, instanceStatus: 'active' });
+    expect(await addSign(h, instanceId, 'bob', task.id, ['carol'], 'before')).toEqual({
+      taskId: task.id,
+      instanceStatus: 'active',
+    });
     expect(state(h, instanceId)).toEqual(['bob:waiting', 'carol:active']);
     const sub = h.projection.taskOf(instanceId, 'carol');
     expect(sub).toMatchObject({ parentTaskId: task.id, addedBy: 'bob', position: 'before' });
@@ -41,19 +37,9 @@ describe.concurrent('add-sign', () => {
   it('after: the added signer waits until the original approves, and the node waits for them', async () => {
     const { instanceId } = await h.start(oneStep('s_after', users('bob')));
     const task = h.projection.taskOf(instanceId, 'bob');
-    await h.act(instanceId, m.addSign, {
-      actor: h.actor('bob'),
-      taskId: task.id,
-      assigneeUserIds: ['carol', 'erin'],
-      position: 'after',
-    });
+    await addSign(h, instanceId, 'bob', task.id, ['carol', 'erin'], 'after');
     expect(state(h, instanceId)).toEqual(['bob:active', 'carol:waiting', 'erin:waiting']);
-    expect(
-      h.projection
-        .of(instanceId)
-        .notifications.filter((n) => n.kind === 'task_added_after')
-        .map((n) => n.userId),
-    ).toEqual(['carol', 'erin']);
+    expect(h.projection.notified(instanceId, 'task_added_after')).toEqual(['carol', 'erin']);
 
     expect(await h.decide(instanceId, 'bob')).toMatchObject({ instanceStatus: 'active' });
     expect(state(h, instanceId)).toEqual(['bob:completed:approved', 'carol:active', 'erin:active']);
@@ -64,12 +50,7 @@ describe.concurrent('add-sign', () => {
   it('parallel: both sign at once; a rejection by the added signer rejects the node', async () => {
     const { instanceId } = await h.start(oneStep('s_parallel', users('bob')));
     const task = h.projection.taskOf(instanceId, 'bob');
-    await h.act(instanceId, m.addSign, {
-      actor: h.actor('bob'),
-      taskId: task.id,
-      assigneeUserIds: ['carol'],
-      position: 'parallel',
-    });
+    await addSign(h, instanceId, 'bob', task.id, ['carol'], 'parallel');
     expect(state(h, instanceId)).toEqual(['bob:active', 'carol:active']);
     expect(await h.decide(instanceId, 'bob')).toMatchObject({ instanceStatus: 'active' });
     expect(await h.decide(instanceId, 'carol', 'reject')).toMatchObject({ instanceStatus: 'rejected' });
@@ -101,12 +82,7 @@ describe.concurrent('reduce-sign', () => {
   it('removes an open added signer and reports one who already signed as kept', async () => {
     const { instanceId } = await h.start(oneStep('s_reduce', users('bob')));
     const task = h.projection.taskOf(instanceId, 'bob');
-    await h.act(instanceId, m.addSign, {
-      actor: h.actor('bob'),
-      taskId: task.id,
-      assigneeUserIds: ['carol', 'erin'],
-      position: 'before',
-    });
+    await addSign(h, instanceId, 'bob', task.id, ['carol', 'erin'], 'before');
     await h.decide(instanceId, 'carol');
     const answer = await h.act(instanceId, m.reduceSign, {
       actor: h.actor('bob'),
@@ -166,12 +142,7 @@ describe.concurrent('reduce-sign', () => {
     const { instanceId } = await h.start(oneStep('s_reduce_adder', { ...users('bob', 'carol'), approveMode: 'all' }));
     const bobs = h.projection.taskOf(instanceId, 'bob');
     const carols = h.projection.taskOf(instanceId, 'carol');
-    await h.act(instanceId, m.addSign, {
-      actor: h.actor('bob'),
-      taskId: bobs.id,
-      assigneeUserIds: ['frank'],
-      position: 'parallel',
-    });
+    await addSign(h, instanceId, 'bob', bobs.id, ['frank'], 'parallel');
     expect(
       (
         await h.refused(instanceId, m.reduceSign, {

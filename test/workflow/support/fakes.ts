@@ -146,6 +146,18 @@ export class FakeProjection {
   trailTypes(instanceId: string): string[] {
     return [...this.of(instanceId).trail].sort((a, b) => a.seq - b.seq).map((e) => e.type);
   }
+
+  /** The trail types without the `assign` entries. */
+  actionTypes(instanceId: string): string[] {
+    return this.trailTypes(instanceId).filter((t) => t !== 'assign');
+  }
+
+  /** Who was notified of `kind` about the instance, in order. */
+  notified(instanceId: string, kind: string): string[] {
+    return this.of(instanceId)
+      .notifications.filter((n) => n.kind === kind)
+      .map((n) => n.userId);
+  }
 }
 
 export interface Fakes {

@@ -175,3 +175,13 @@ export function useHarness(name: string, directory?: Directory): Harness {
 }
 
 export { m };
+
+/** `by` adds `assigneeUserIds` to their task `taskId` at `position`. */
+export const addSign = (
+  h: Harness,
+  instanceId: string,
+  by: string,
+  taskId: string,
+  assigneeUserIds: string[],
+  position: NonNullable<m.AddSignInput['position']>,
+) => h.act(instanceId, m.addSign, { actor: h.actor(by), taskId, assigneeUserIds, position });
