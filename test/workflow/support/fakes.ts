@@ -147,6 +147,13 @@ export class FakeProjection {
     return [...this.of(instanceId).trail].sort((a, b) => a.seq - b.seq).map((e) => e.type);
   }
 
+  /** Who holds an active task on the instance. */
+  activeAssignees(instanceId: string): Array<string | null> {
+    return this.openTasks(instanceId)
+      .filter((t) => t.status === 'active')
+      .map((t) => t.assignee);
+  }
+
   /** The trail types without the `assign` entries. */
   actionTypes(instanceId: string): string[] {
     return this.trailTypes(instanceId).filter((t) => t !== 'assign');
