@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -46,6 +46,29 @@ export async function login(username: string, password: string, tenantId?: strin
 
 export const systemAdmin = () => login('admin', 'admin', 'system');
 
+/** POST that must answer 201 (setup, not under test). */
+export async function create(token: string, path: string, body: unknown) {
+  const r = await api(path, { token, body });
+  if (r.status !== 201) throw new Error(`${path} ${JSON.stringify(r.body)}`);
+  return r.body.data;
+}
+
+/** A refusal: this status and error code in the envelope. */
+export function expectError(res: { status: number; body: any }, status: number, code: number) {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body.code, JSON.stringify(res.body)).toBe(code);
+  expect(res.body.data === null || typeof res.body.data === 'object').toBe(true);
+}
+
+/** Who got a notification of `kind` about the instance (the outbox the WebSocket pushes from), in order. */
+export async function notifiedUsers(db: any, instanceId: string, kind: string): Promise<string[]> {
+  const res = await db.query(`select user_id from notifications where instance_id = $1 and kind = $2 order by id`, [
+    instanceId,
+    kind,
+  ]);
+  return (res.rows as any[]).map((r) => r.user_id);
+}
+
 /** A fresh tenant with its admin; isolated from other test files. */
 export async function createTenant(prefix = 't'): Promise<{ tenantId: string; adminToken: string }> {
   const tenantId = `${prefix}-${randomUUID().slice(0, 8)}`;
@@ -63,10 +86,7 @@ export async function createTenant(prefix = 't'): Promise<{ tenantId: string; ad
  */
 export async function createDemoLikeTenant(prefix = 'd') {
   const { tenantId, adminToken } = await createTenant(prefix);
-  const post = async (path: string, body: unknown) => {
-    const r = await api(path, { token: adminToken, body });
-    if (r.status !== 201) throw new Error(`${path} ${JSON.stringify(r.body)}`);
-  };
+  const post = (path: string, body: unknown) => create(adminToken, path, body);
   await post('/api/v1/roles', {
     code: 'employee',
     permissions: ['workflow:instance:start', 'approval:create', 'approval:operate', 'workflow:definition:read'],

@@ -31,6 +31,10 @@ export function processDoc(ruleChain: Record<string, unknown>, nodes: unknown[],
   };
 }
 
+/** userTasks n1, n2, … with these configurations, for `linear`. */
+export const steps = (...configurations: Array<Record<string, unknown>>): StepNode[] =>
+  configurations.map((configuration, i) => ({ id: `n${i + 1}`, configuration }));
+
 /** Success edges through `ids` in order. */
 export const chainEdges = (ids: string[]): Edge[] => ids.slice(1).map((to, i) => [ids[i], to]);
 
@@ -69,6 +73,18 @@ export const node = (id: string, type: string, configuration?: Record<string, un
   ...(configuration ? { configuration } : {}),
 });
 export const conn = (fromId: string, toId: string, type = 'Success') => ({ fromId, toId, type });
+/** Edges from one line: `'s>f f>x j>late:Failure'` (the type defaults to Success). */
+export const edges = (line: string): Edge[] =>
+  line
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((edge) => {
+      const [path, type] = edge.split(':');
+      const [fromId, toId] = path.split('>');
+      return [fromId, toId, type];
+    });
+/** Connections from one line, as `edges`. */
+export const wire = (line: string) => edges(line).map(([fromId, toId, type]) => conn(fromId, toId, type));
 /** A userTask for the listed users. */
 export const user = (id: string, userIds: string[], extra: Record<string, unknown> = {}) =>
   node(id, 'userTask', { ...users(...userIds), ...extra });
@@ -87,7 +103,7 @@ export const pickyProcess = graphDoc(
     user('big', ['carol']),
     node('end', 'end'),
   ],
-  [conn('s', 'sw'), conn('sw', 'big', 'big'), conn('big', 'end')],
+  wire('s>sw sw>big:big big>end'),
 );
 
 /** fork → (ta: bob) and (switch → tb: carol) → join → after: dave. With go = false the switch branch fails. */
@@ -103,14 +119,5 @@ export const parallelProcess = graphDoc(
     user('after', ['dave']),
     node('end', 'end'),
   ],
-  [
-    conn('s', 'f'),
-    conn('f', 'ta'),
-    conn('f', 'sw'),
-    conn('sw', 'tb', 'yes'),
-    conn('ta', 'j'),
-    conn('tb', 'j'),
-    conn('j', 'after'),
-    conn('after', 'end'),
-  ],
+  wire('s>f f>ta f>sw sw>tb:yes ta>j tb>j j>after after>end'),
 );

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createDemoLikeTenant } from '../helpers/api.js';
 import { act, actOk, deploy, instance, myTask, oneStep, start, todo } from '../helpers/flow.js';
+import { users } from '../helpers/dsl.js';
 
 let t: Record<string, string>;
 let n = 0;
@@ -20,10 +21,7 @@ beforeAll(async () => {
 
 describe('approve modes', () => {
   it('any: the first decision wins and the other ballots are cancelled', async () => {
-    const id = await start(
-      t.alice,
-      await proc({ approver: { type: 'user', userIds: ['bob', 'carol', 'dave'] }, approveMode: 'any' }),
-    );
+    const id = await start(t.alice, await proc({ ...users('bob', 'carol', 'dave'), approveMode: 'any' }));
     const bob = await myTask(t.bob, id);
     const res = await actOk(t.bob, bob.id, 'approve');
     expect(res.instance.status).toBe('completed');
@@ -38,20 +36,14 @@ describe('approve modes', () => {
   });
 
   it('all: one rejection vetoes', async () => {
-    const id = await start(
-      t.alice,
-      await proc({ approver: { type: 'user', userIds: ['bob', 'carol'] }, approveMode: 'all' }),
-    );
+    const id = await start(t.alice, await proc({ ...users('bob', 'carol'), approveMode: 'all' }));
     await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve');
     const res = await actOk(t.carol, (await myTask(t.carol, id)).id, 'reject', { comment: 'no' });
     expect(res.instance.status).toBe('rejected');
   });
 
   it('sequential: one after another in resolved order; a rejection stops', async () => {
-    const id = await start(
-      t.alice,
-      await proc({ approver: { type: 'user', userIds: ['carol', 'bob', 'dave'] }, approveMode: 'sequential' }),
-    );
+    const id = await start(t.alice, await proc({ ...users('carol', 'bob', 'dave'), approveMode: 'sequential' }));
     expect((await todo(t.bob)).filter((x) => x.instanceId === id)).toHaveLength(0);
     const waiting = (await openTasks(id))
       .filter((x) => x.status === 'waiting' && x.parentTaskId)
@@ -64,10 +56,7 @@ describe('approve modes', () => {
   });
 
   it('vote majority: decided as soon as the threshold is met; open ballots cancelled', async () => {
-    const id = await start(
-      t.alice,
-      await proc({ approver: { type: 'user', userIds: ['bob', 'carol', 'dave'] }, approveMode: 'vote' }),
-    );
+    const id = await start(t.alice, await proc({ ...users('bob', 'carol', 'dave'), approveMode: 'vote' }));
     await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve');
     const res = await actOk(t.carol, (await myTask(t.carol, id)).id, 'approve');
     expect(res.instance.status).toBe('completed');
@@ -77,11 +66,7 @@ describe('approve modes', () => {
     // 3 voters at 60% need 2 approvals; two rejections make it impossible.
     const id = await start(
       t.alice,
-      await proc({
-        approver: { type: 'user', userIds: ['bob', 'carol', 'dave'] },
-        approveMode: 'vote',
-        voteRule: { type: 'percent', value: 60 },
-      }),
+      await proc({ ...users('bob', 'carol', 'dave'), approveMode: 'vote', voteRule: { type: 'percent', value: 60 } }),
     );
     await actOk(t.bob, (await myTask(t.bob, id)).id, 'reject');
     expect((await instance(t.alice, id)).status).toBe('active');
@@ -92,11 +77,7 @@ describe('approve modes', () => {
   it('vote count: one approval is enough with count 1', async () => {
     const id = await start(
       t.alice,
-      await proc({
-        approver: { type: 'user', userIds: ['bob', 'carol', 'dave'] },
-        approveMode: 'vote',
-        voteRule: { type: 'count', value: 1 },
-      }),
+      await proc({ ...users('bob', 'carol', 'dave'), approveMode: 'vote', voteRule: { type: 'count', value: 1 } }),
     );
     const res = await actOk(t.dave, (await myTask(t.dave, id)).id, 'approve');
     expect(res.instance.status).toBe('completed');
@@ -168,21 +149,14 @@ describe('approver types', () => {
 
 describe('self-approval and empty approvers', () => {
   it('skip removes the initiator from the approvers', async () => {
-    const id = await start(
-      t.bob,
-      await proc({ approver: { type: 'user', userIds: ['bob', 'carol'] }, approveMode: 'all', selfApproval: 'skip' }),
-    );
+    const id = await start(t.bob, await proc({ ...users('bob', 'carol'), approveMode: 'all', selfApproval: 'skip' }));
     expect((await openTasks(id)).map((x) => x.assignee)).toEqual(['carol']);
   });
 
   it("autoApprove approves the initiator's ballot with a system comment", async () => {
     const id = await start(
       t.bob,
-      await proc({
-        approver: { type: 'user', userIds: ['bob', 'carol'] },
-        approveMode: 'all',
-        selfApproval: 'autoApprove',
-      }),
+      await proc({ ...users('bob', 'carol'), approveMode: 'all', selfApproval: 'autoApprove' }),
     );
     const trail = (await instance(t.bob, id)).trail;
     expect(trail.find((e: any) => e.type === 'auto_approve').comment).toContain('initiator');
@@ -191,18 +165,12 @@ describe('self-approval and empty approvers', () => {
   });
 
   it("delegateToManager hands the initiator's ballot to their manager", async () => {
-    const id = await start(
-      t.bob,
-      await proc({ approver: { type: 'user', userIds: ['bob'] }, selfApproval: 'delegateToManager' }),
-    );
+    const id = await start(t.bob, await proc({ ...users('bob'), selfApproval: 'delegateToManager' }));
     await myTask(t.carol, id);
   });
 
   it('delegateToDeptManager hands it to the department leader', async () => {
-    const id = await start(
-      t.grace,
-      await proc({ approver: { type: 'user', userIds: ['grace'] }, selfApproval: 'delegateToDeptManager' }),
-    );
+    const id = await start(t.grace, await proc({ ...users('grace'), selfApproval: 'delegateToDeptManager' }));
     await myTask(t.frank, id);
   });
 
@@ -226,10 +194,7 @@ describe('self-approval and empty approvers', () => {
   });
 
   it('park: a pending task with no candidates waits for an admin', async () => {
-    const id = await start(
-      t.dave,
-      await proc({ approver: { type: 'user', userIds: ['ghost'] }, emptyApproverPolicy: 'park' }),
-    );
+    const id = await start(t.dave, await proc({ ...users('ghost'), emptyApproverPolicy: 'park' }));
     const [task] = await openTasks(id);
     expect(task).toMatchObject({
       status: 'pending',
@@ -277,7 +242,7 @@ describe('self-approval and empty approvers', () => {
 
 describe('rules of acting', () => {
   it('someone who is not the assignee gets 409; without approval:operate 403', async () => {
-    const id = await start(t.alice, await proc({ approver: { type: 'user', userIds: ['bob'] } }));
+    const id = await start(t.alice, await proc(users('bob')));
     const task = await myTask(t.bob, id);
     const r = await act(t.carol, task.id, 'approve');
     expect(r.status).toBe(404); // carol does not take part: the task does not exist for her
@@ -292,10 +257,7 @@ describe('rules of acting', () => {
   });
 
   it('a retried request with the same Idempotency-Key has one effect; a different approval races to 409', async () => {
-    const id = await start(
-      t.alice,
-      await proc({ approver: { type: 'user', userIds: ['bob', 'carol'] }, approveMode: 'all' }),
-    );
+    const id = await start(t.alice, await proc({ ...users('bob', 'carol'), approveMode: 'all' }));
     const task = await myTask(t.bob, id);
     const headers = { 'Idempotency-Key': `k-${id}` };
     const [a, b] = await Promise.all([
@@ -319,7 +281,7 @@ describe('why am I the approver (assignmentReason)', () => {
   };
 
   it('user list, in GET /tasks/{id} and in the to-do item', async () => {
-    const id = await start(t.alice, await proc({ approver: { type: 'user', userIds: ['bob'] } }));
+    const id = await start(t.alice, await proc(users('bob')));
     const item = await myTask(t.bob, id);
     expect(item.assignmentReason).toEqual({
       kind: 'user',
@@ -363,7 +325,7 @@ describe('why am I the approver (assignmentReason)', () => {
   });
 
   it('delegated, transferred and added by add-sign name who did it', async () => {
-    const id = await start(t.alice, await proc({ approver: { type: 'user', userIds: ['bob'] } }));
+    const id = await start(t.alice, await proc(users('bob')));
     const task = await myTask(t.bob, id);
     await actOk(t.bob, task.id, 'delegate', { assigneeUserId: 'erin' });
     expect((await myTask(t.erin, id)).assignmentReason).toMatchObject({
@@ -385,10 +347,7 @@ describe('why am I the approver (assignmentReason)', () => {
   });
 
   it('a selfApproval substitute says whom it stands in for; an admin reassignment names the admin', async () => {
-    const id = await start(
-      t.bob,
-      await proc({ approver: { type: 'user', userIds: ['bob'] }, selfApproval: 'delegateToManager' }),
-    );
+    const id = await start(t.bob, await proc({ ...users('bob'), selfApproval: 'delegateToManager' }));
     const task = await myTask(t.carol, id);
     expect(task.assignmentReason).toMatchObject({
       kind: 'selfApproval',

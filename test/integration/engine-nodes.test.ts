@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createDemoLikeTenant } from '../helpers/api.js';
 import { act, actOk, deploy, eventually, instance, myTask, start } from '../helpers/flow.js';
-import { conn, graphDoc as doc, node, user } from '../helpers/dsl.js';
+import { conn, graphDoc as doc, node, user, wire } from '../helpers/dsl.js';
 
 let t: Record<string, string>;
 let n = 0;
@@ -13,11 +13,7 @@ async function deployChild() {
   const child = key();
   await deploy(
     t.admin,
-    doc(
-      child,
-      [node('s', 'startTask'), user('cu', ['erin']), node('end', 'end')],
-      [conn('s', 'cu'), conn('cu', 'end')],
-    ),
+    doc(child, [node('s', 'startTask'), user('cu', ['erin']), node('end', 'end')], wire('s>cu cu>end')),
   );
   return child;
 }
@@ -168,16 +164,7 @@ describe('switch and inclusive', () => {
         node('j', 'join', { timeout: 0 }),
         node('end', 'end'),
       ],
-      [
-        conn('s', 'inc'),
-        conn('inc', 'ta', 'A'),
-        conn('inc', 'tb', 'B'),
-        conn('inc', 'tc', 'C'),
-        conn('ta', 'j'),
-        conn('tb', 'j'),
-        conn('tc', 'j'),
-        conn('j', 'end'),
-      ],
+      wire('s>inc inc>ta:A inc>tb:B inc>tc:C ta>j tb>j tc>j j>end'),
     );
     const id = await run(d, { a: true, b: true, c: false });
     expect((await open(id)).map((x) => x.assignee).sort()).toEqual(['bob', 'carol']);
@@ -264,16 +251,7 @@ describe('fork and join', () => {
         user('late', ['erin']),
         node('end', 'end'),
       ],
-      [
-        conn('s', 'f'),
-        conn('f', 'x'),
-        conn('f', 'y'),
-        conn('x', 'j'),
-        conn('y', 'j'),
-        conn('j', 'end'),
-        conn('j', 'late', 'Failure'),
-        conn('late', 'end'),
-      ],
+      wire('s>f f>x f>y x>j y>j j>end j>late:Failure late>end'),
     );
     const id = await run(d);
     await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve');
@@ -297,7 +275,7 @@ describe('system nodes', () => {
         user('u', ['bob']),
         node('end', 'end'),
       ],
-      [conn('s', 'cc'), conn('cc', 'cc2'), conn('cc2', 'u'), conn('u', 'end')],
+      wire('s>cc cc>cc2 cc2>u u>end'),
     );
     const id = await run(d, { ccUserIds_cc2: ['grace'] });
     for (const who of ['erin', 'frank', 'grace']) {
@@ -322,14 +300,7 @@ describe('system nodes', () => {
         user('fallback', ['carol']),
         node('end', 'end'),
       ],
-      [
-        conn('s', 'calc'),
-        conn('calc', 'boom'),
-        conn('boom', 'review'),
-        conn('boom', 'fallback', 'Failure'),
-        conn('review', 'end'),
-        conn('fallback', 'end'),
-      ],
+      wire('s>calc calc>boom boom>review boom>fallback:Failure review>end fallback>end'),
     );
     const id = await run(d, { a: 2, b: 3 });
     await myTask(t.carol, id);
@@ -352,7 +323,7 @@ describe('system nodes', () => {
         user('u', ['bob']),
         node('end', 'end'),
       ],
-      [conn('s', 'h'), conn('h', 'u'), conn('u', 'end')],
+      wire('s>h h>u u>end'),
     );
     await deploy(t.admin, d);
     const id = await start(t.alice, k, { who: 'alice', secret: 's3' }, `BK-${k}`);
@@ -378,16 +349,7 @@ describe('system nodes', () => {
         user('u', ['bob']),
         node('end', 'end'),
       ],
-      [
-        conn('s', 'h'),
-        conn('h', 'u'),
-        conn('h', 'h2', 'Failure'),
-        conn('h2', 'u'),
-        conn('h2', 'h3', 'Failure'),
-        conn('h3', 'u'),
-        conn('h3', 'end', 'Failure'),
-        conn('u', 'end'),
-      ],
+      wire('s>h h>u h>h2:Failure h2>u h2>h3:Failure h3>u h3>end:Failure u>end'),
     );
     const id = await run(d);
     const inst = await eventually(
@@ -407,7 +369,7 @@ describe('system nodes', () => {
     const d = doc(
       k,
       [node('s', 'startTask'), node('d', 'delay', { delayMs: '${msg.wait}' }), user('u', ['bob']), node('end', 'end')],
-      [conn('s', 'd'), conn('d', 'u'), conn('u', 'end')],
+      wire('s>d d>u u>end'),
     );
     const a = await run(d, { wait: 1500 });
     await eventually(
@@ -459,13 +421,7 @@ describe('sub-process outcomes', () => {
           user('rescue', ['carol']),
           node('end', 'end'),
         ],
-        [
-          conn('s', 'sub'),
-          conn('sub', 'ok'),
-          conn('sub', 'rescue', 'Failure'),
-          conn('ok', 'end'),
-          conn('rescue', 'end'),
-        ],
+        wire('s>sub sub>ok sub>rescue:Failure ok>end rescue>end'),
       ),
     );
     const childOf = async (parentKey: string) =>
@@ -581,7 +537,7 @@ describe('drafts and business keys', () => {
     const k = key();
     await deploy(
       t.admin,
-      doc(k, [node('s', 'startTask'), user('u', ['bob']), node('end', 'end')], [conn('s', 'u'), conn('u', 'end')], {
+      doc(k, [node('s', 'startTask'), user('u', ['bob']), node('end', 'end')], wire('s>u u>end'), {
         form: { fields: [{ name: 'days', type: 'number', required: true }] },
       }),
     );
@@ -615,10 +571,7 @@ describe('drafts and business keys', () => {
 
   it('a business key in use by a running instance is 409; free again once it ended', async () => {
     const k = key();
-    await deploy(
-      t.admin,
-      doc(k, [node('s', 'startTask'), user('u', ['bob']), node('end', 'end')], [conn('s', 'u'), conn('u', 'end')]),
-    );
+    await deploy(t.admin, doc(k, [node('s', 'startTask'), user('u', ['bob']), node('end', 'end')], wire('s>u u>end')));
     const id = await start(t.alice, k, {}, `BK-${k}`);
     const dup = await api('/api/v1/workflow/process-instances/start', {
       token: t.carol,
@@ -634,7 +587,7 @@ describe('drafts and business keys', () => {
     const k = key();
     await deploy(
       t.admin,
-      doc(k, [node('s', 'startTask'), user('u', ['bob']), node('end', 'end')], [conn('s', 'u'), conn('u', 'end')], {
+      doc(k, [node('s', 'startTask'), user('u', ['bob']), node('end', 'end')], wire('s>u u>end'), {
         form: { fields: [{ name: 'days', type: 'number', required: true }] },
       }),
     );

@@ -14,19 +14,19 @@ beforeAll(async () => {
 
 describe('timeouts (durable timers)', () => {
   const due = 0.03; // 1.8 s
-  it('autoApprove decides for the approver when the task is overdue', async () => {
-    await deploy(
-      t.admin,
-      oneStep('to-approve', {
-        approver: { type: 'user', userIds: ['bob'] },
-        timeout: { dueInMinutes: due, action: 'autoApprove' },
-      }),
-    );
-    const id = await start(t.alice, 'to-approve');
-    const inst = await eventually(
+  /** alice starts a process whose one task (bob's) is overdue after `due`, then `action` applies. */
+  const startOverdue = async (key: string, action: string) => {
+    await deploy(t.admin, oneStep(key, { ...users('bob'), timeout: { dueInMinutes: due, action } }));
+    return start(t.alice, key);
+  };
+  const settled = (id: string) =>
+    eventually(
       () => instance(t.alice, id),
       (i) => i.status !== 'active',
     );
+  it('autoApprove decides for the approver when the task is overdue', async () => {
+    const id = await startOverdue('to-approve', 'autoApprove');
+    const inst = await settled(id);
     expect(inst.status).toBe('completed');
     expect(inst.trail.find((e: any) => e.type === 'auto_approve').detail.rule).toBe('timeout: autoApprove');
     const task = (await api(`/api/v1/workflow/tasks?instanceId=${id}`, { token: t.admin })).body.data.items[0];
@@ -34,30 +34,13 @@ describe('timeouts (durable timers)', () => {
   });
 
   it('autoReject rejects, and the reject strategy applies', async () => {
-    await deploy(
-      t.admin,
-      oneStep('to-reject', {
-        approver: { type: 'user', userIds: ['bob'] },
-        timeout: { dueInMinutes: due, action: 'autoReject' },
-      }),
-    );
-    const id = await start(t.alice, 'to-reject');
-    const inst = await eventually(
-      () => instance(t.alice, id),
-      (i) => i.status !== 'active',
-    );
+    const id = await startOverdue('to-reject', 'autoReject');
+    const inst = await settled(id);
     expect(inst.status).toBe('rejected');
   });
 
   it('remind notifies the assignee once and leaves the task open', async () => {
-    await deploy(
-      t.admin,
-      oneStep('to-remind', {
-        approver: { type: 'user', userIds: ['bob'] },
-        timeout: { dueInMinutes: due, action: 'remind' },
-      }),
-    );
-    const id = await start(t.alice, 'to-remind');
+    const id = await startOverdue('to-remind', 'remind');
     const inst = await eventually(
       () => instance(t.alice, id),
       (i) => i.trail.some((e: any) => e.type === 'system' && e.comment?.includes('overdue')),

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import pg from 'pg';
 import { api, createDemoLikeTenant, createTenant } from '../helpers/api.js';
 import { actOk, deploy, instance, myTask, oneStep, start } from '../helpers/flow.js';
-import { conn, graphDoc as doc, node, parallelProcess, pickyProcess, user } from '../helpers/dsl.js';
+import { graphDoc as doc, node, parallelProcess, pickyProcess, user, wire } from '../helpers/dsl.js';
 
 const base = '/api/v1/workflow/process-instances';
 const picky = pickyProcess;
@@ -52,7 +52,7 @@ describe('stuck list', () => {
       doc(
         'sleepy',
         [node('s', 'startTask'), node('d', 'delay', { delayMs: 600_000 }), node('end', 'end')],
-        [conn('s', 'd'), conn('d', 'end')],
+        wire('s>d d>end'),
       ),
     );
     const sleeping = await start(t.alice, 'sleepy');
@@ -265,7 +265,7 @@ describe('delete', () => {
           user('ok', ['bob']),
           node('end', 'end'),
         ],
-        [conn('s', 'cc'), conn('cc', 'ok'), conn('ok', 'end')],
+        wire('s>cc cc>ok ok>end'),
       ),
     );
     const id = await start(t.alice, 'copied');

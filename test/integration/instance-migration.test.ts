@@ -5,20 +5,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createDemoLikeTenant, createTenant } from '../helpers/api.js';
 import { temporalClient } from '../helpers/temporal.js';
 import { actOk, deploy, eventually, instance, myTask, start } from '../helpers/flow.js';
+import { conn, graphDoc as doc, node, user, wire } from '../helpers/dsl.js';
 
 const base = '/api/v1/workflow/process-instances';
-const node = (id: string, type: string, configuration?: Record<string, unknown>) => ({
-  id,
-  type,
-  name: id,
-  ...(configuration ? { configuration } : {}),
-});
-const conn = (fromId: string, toId: string, type = 'Success') => ({ fromId, toId, type });
-const user = (id: string, userIds: string[]) => node(id, 'userTask', { approver: { type: 'user', userIds } });
-const doc = (id: string, nodes: unknown[], connections: unknown[]) => ({
-  ruleChain: { id, name: `Process ${id}`, root: true, additionalInfo: { category: 'Test' } },
-  metadata: { firstNodeIndex: 0, nodes, connections },
-});
 /** start → the userTasks in a row → end. */
 const chain = (key: string, steps: Array<[string, string]>) =>
   doc(
@@ -208,7 +197,7 @@ describe('failed instance', () => {
           conn('s', 'sw'),
           conn('sw', 'big', 'big'),
           conn('big', 'end'),
-          ...(withDefault ? [conn('sw', 'small', 'Default'), conn('small', 'end')] : []),
+          ...(withDefault ? wire('sw>small:Default small>end') : []),
         ],
       );
     await deploy(t.admin, picky(false));
@@ -337,11 +326,7 @@ describe('sub-process parent', () => {
   it('keeps waiting for its child (which keeps its own version); moving it elsewhere is refused', async () => {
     await deploy(
       t.admin,
-      doc(
-        'kid',
-        [node('s', 'startTask'), user('cu', ['erin']), node('end', 'end')],
-        [conn('s', 'cu'), conn('cu', 'end')],
-      ),
+      doc('kid', [node('s', 'startTask'), user('cu', ['erin']), node('end', 'end')], wire('s>cu cu>end')),
     );
     const parentDoc = (subId: string, after: string) =>
       doc(

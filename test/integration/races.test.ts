@@ -9,7 +9,7 @@
 // trail is read once (through /detail for claims, the winner's view). Timeouts allow for a very
 // loaded machine (a round whose Updates the server aborts or throttles waits for their re-sends).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createTenant, login } from '../helpers/api.js';
+import { api, create, createTenant, login } from '../helpers/api.js';
 import { act, deploy, instance, oneStep, start } from '../helpers/flow.js';
 
 const N = 20;
@@ -33,10 +33,7 @@ describe.concurrent('races on one task', () => {
   beforeAll(async () => {
     const tenant = await createTenant('race');
     admin = tenant.adminToken;
-    const post = async (path: string, body: unknown) => {
-      const r = await api(path, { token: admin, body });
-      if (r.status !== 201) throw new Error(`${path} ${JSON.stringify(r.body)}`);
-    };
+    const post = (path: string, body: unknown) => create(admin, path, body);
     await post('/api/v1/roles', {
       code: 'racer',
       permissions: ['workflow:instance:start', 'approval:create', 'approval:operate', 'workflow:definition:read'],

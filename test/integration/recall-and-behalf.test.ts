@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import pg from 'pg';
 import { findTemporalCli } from '../../src/runtime/temporal-cli.js';
 import { createLogger } from '../../src/logger.js';
-import { api, createDemoLikeTenant } from '../helpers/api.js';
+import { api, createDemoLikeTenant, expectError, notifiedUsers } from '../helpers/api.js';
 import { act, actOk, deploy, instance, myTask, start, todo } from '../helpers/flow.js';
-import { linear, users } from '../helpers/dsl.js';
+import { linear, steps, users } from '../helpers/dsl.js';
 
 const ROUNDS = 10;
 
@@ -26,31 +26,11 @@ describe('recall and approve on behalf', () => {
   const tasksOf = async (instanceId: string) =>
     (await api(`/api/v1/workflow/tasks?instanceId=${instanceId}&pageSize=200`, { token: t.admin })).body.data
       .items as any[];
-  const expectError = (res: { status: number; body: any }, status: number, code: number) => {
-    expect(res.status, JSON.stringify(res.body)).toBe(status);
-    expect(res.body.code, JSON.stringify(res.body)).toBe(code);
-  };
-  const notified = async (instanceId: string, kind: string) =>
-    (
-      (
-        await db.query(`select user_id from notifications where instance_id = $1 and kind = $2 order by id`, [
-          instanceId,
-          kind,
-        ])
-      ).rows as any[]
-    ).map((r) => r.user_id);
+  const notified = (instanceId: string, kind: string) => notifiedUsers(db, instanceId, kind);
 
   /** bob → carol → erin */
   const chain = (key: string, processInfo: Record<string, unknown> = {}) =>
-    linear(
-      key,
-      [
-        { id: 'n1', configuration: users('bob') },
-        { id: 'n2', configuration: users('carol') },
-        { id: 'n3', configuration: users('erin') },
-      ],
-      processInfo,
-    );
+    linear(key, steps(users('bob'), users('carol'), users('erin')), processInfo);
 
   beforeAll(async () => {
     ({ tokens: t, tenantId } = await createDemoLikeTenant('rc'));
@@ -247,15 +227,9 @@ describe('recall and approve on behalf', () => {
   it('records a history with a recall, a decision on behalf and automatic repeats for the replay test', async () => {
     await deploy(
       t.admin,
-      linear(
-        'rc_history',
-        [
-          { id: 'n1', configuration: users('bob') },
-          { id: 'n2', configuration: users('carol') },
-          { id: 'n3', configuration: { ...users('bob', 'erin'), approveMode: 'all' } },
-        ],
-        { autoApproveRepeated: 'all' },
-      ),
+      linear('rc_history', steps(users('bob'), users('carol'), { ...users('bob', 'erin'), approveMode: 'all' }), {
+        autoApproveRepeated: 'all',
+      }),
     );
     const id = await start(t.alice, 'rc_history');
     const first = await myTask(t.bob, id);

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, createDemoLikeTenant } from '../helpers/api.js';
 import { actOk, deploy, eventually, instance, myTask, start } from '../helpers/flow.js';
+import { conn, graphDoc as doc, node, user, wire } from '../helpers/dsl.js';
 
 const FUNCTIONS = '/api/v1/service-functions';
 const INSTANCES = '/api/v1/workflow/process-instances';
@@ -17,20 +18,6 @@ const SECRET = 'webhook-secret-0123456789';
 let t: Record<string, string>;
 let n = 0;
 const key = () => `sf${++n}`;
-const node = (id: string, type: string, configuration?: Record<string, unknown>) => ({
-  id,
-  type,
-  name: id,
-  ...(configuration ? { configuration } : {}),
-});
-const conn = (fromId: string, toId: string, type = 'Success') => ({ fromId, toId, type });
-const user = (id: string, userIds: string[]) => node(id, 'userTask', { approver: { type: 'user', userIds } });
-function doc(id: string, nodes: unknown[], connections: unknown[]) {
-  return {
-    ruleChain: { id, name: id, root: true, additionalInfo: { category: 'Test' } },
-    metadata: { firstNodeIndex: 0, nodes, connections },
-  };
-}
 /** start → fn (calling `functionName`) → bob's review → end; `failure` adds fn's Failure edge to carol's task. */
 function fnDoc(k: string, functionName: string, param?: string, failure = false) {
   return doc(
@@ -45,7 +32,7 @@ function fnDoc(k: string, functionName: string, param?: string, failure = false)
     [
       conn('s', 'fn'),
       conn('fn', 'review'),
-      ...(failure ? [conn('fn', 'fallback', 'Failure'), conn('fallback', 'end')] : []),
+      ...(failure ? wire('fn>fallback:Failure fallback>end') : []),
       conn('review', 'end'),
     ],
   );
@@ -448,7 +435,7 @@ describe('webhook functions', () => {
         user('review', ['bob']),
         node('end', 'end'),
       ],
-      [conn('s', 'first'), conn('first', 'fn'), conn('fn', 'review'), conn('review', 'end')],
+      wire('s>first first>fn fn>review review>end'),
     );
     await deploy(t.admin, d);
     const id = await start(t.alice, k);

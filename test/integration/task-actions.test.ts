@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 // @ts-expect-error -- pg ships no type declarations and @types/pg is not a dependency
 import pg from 'pg';
-import { api, createDemoLikeTenant, login } from '../helpers/api.js';
+import { api, createDemoLikeTenant, expectError, login, notifiedUsers } from '../helpers/api.js';
 import { act, actOk, deploy, instance, myTask, oneStep, start, todo } from '../helpers/flow.js';
-import { linear, processDoc, testChain, users } from '../helpers/dsl.js';
+import { linear, processDoc, steps, testChain, users } from '../helpers/dsl.js';
 
 const allOff = {
   transfer: false,
@@ -33,21 +33,7 @@ describe('task actions', () => {
     (await todo(token)).filter((x) => x.instanceId === instanceId);
   const done = async (token: string) =>
     (await api('/api/v1/workflow/process-instances/done?pageSize=200', { token })).body.data.items as any[];
-  const expectError = (res: { status: number; body: any }, status: number, code: number) => {
-    expect(res.status, JSON.stringify(res.body)).toBe(status);
-    expect(res.body.code).toBe(code);
-    expect(res.body.data === null || typeof res.body.data === 'object').toBe(true);
-  };
-  /** Who got a notification of `kind` about the instance (the outbox the WebSocket pushes from). */
-  const notified = async (instanceId: string, kind: string) =>
-    (
-      (
-        await db.query(`select user_id from notifications where instance_id = $1 and kind = $2 order by id`, [
-          instanceId,
-          kind,
-        ])
-      ).rows as any[]
-    ).map((r) => r.user_id);
+  const notified = (instanceId: string, kind: string) => notifiedUsers(db, instanceId, kind);
   /** alice starts `key`; the task of `user` on it. */
   const begin = async (key: string, user = 'bob', variables: Record<string, unknown> = {}) => {
     const id = await start(t.alice, key, variables);
@@ -93,18 +79,11 @@ describe('task actions', () => {
     );
     await deploy(
       t.admin,
-      linear('ta_chain', [
-        { id: 'n1', configuration: { ...users('bob', 'carol'), approveMode: 'sequential' } },
-        { id: 'n2', configuration: users('erin') },
-        { id: 'n3', configuration: users('dave') },
-      ]),
+      linear('ta_chain', steps({ ...users('bob', 'carol'), approveMode: 'sequential' }, users('erin'), users('dave'))),
     );
     await deploy(
       t.admin,
-      linear('ta_back_all', [
-        { id: 'n1', configuration: users('dave') },
-        { id: 'n2', configuration: { ...users('bob', 'carol'), approveMode: 'all' } },
-      ]),
+      linear('ta_back_all', steps(users('dave'), { ...users('bob', 'carol'), approveMode: 'all' })),
     );
     await deploy(
       t.admin,

@@ -39,32 +39,15 @@ describe('batch approve and reject', () => {
     const res = await batch(t.bob, 'approve', { taskIds: tasks.map((x) => x.id), comment: 'all fine' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({ succeeded: 3, failed: 0 });
-    expect(res.body.data.results).toEqual([
-      {
-        taskId: tasks[0].id,
-        ok: true,
-        code: 0,
-        message: 'OK',
-        task: { id: tasks[0].id, status: 'completed' },
-        instance: { id: ids[0], status: 'completed' },
-      },
-      {
-        taskId: tasks[1].id,
-        ok: true,
-        code: 0,
-        message: 'OK',
-        task: { id: tasks[1].id, status: 'completed' },
-        instance: { id: ids[1], status: 'completed' },
-      },
-      {
-        taskId: tasks[2].id,
-        ok: true,
-        code: 0,
-        message: 'OK',
-        task: { id: tasks[2].id, status: 'completed' },
-        instance: { id: ids[2], status: 'active' },
-      },
-    ]);
+    const okAnswer = (i: number, instanceStatus: string) => ({
+      taskId: tasks[i].id,
+      ok: true,
+      code: 0,
+      message: 'OK',
+      task: { id: tasks[i].id, status: 'completed' },
+      instance: { id: ids[i], status: instanceStatus },
+    });
+    expect(res.body.data.results).toEqual([okAnswer(0, 'completed'), okAnswer(1, 'completed'), okAnswer(2, 'active')]);
     for (const id of ids) {
       expect((await decisions(id)).map((e) => [e.type, e.userId, e.comment])).toEqual([['approve', 'bob', 'all fine']]);
     }

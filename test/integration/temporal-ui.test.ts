@@ -11,6 +11,7 @@ import type { temporal } from '@temporalio/proto';
 import { createDemoLikeTenant } from '../helpers/api.js';
 import { temporalClient } from '../helpers/temporal.js';
 import { actOk, deploy, eventually, instance, myTask, start } from '../helpers/flow.js';
+import { wire } from '../helpers/dsl.js';
 
 let t: Record<string, string>;
 let tenantId: string;
@@ -24,7 +25,6 @@ const node = (id: string, type: string, name: string, configuration?: Record<str
   name,
   ...(configuration ? { configuration } : {}),
 });
-const conn = (fromId: string, toId: string, type = 'Success') => ({ fromId, toId, type });
 const doc = (id: string, name: string, nodes: unknown[], connections: unknown[]) => ({
   ruleChain: { id, name, root: true, additionalInfo: { category: 'Test' } },
   metadata: { firstNodeIndex: 0, nodes, connections },
@@ -73,7 +73,7 @@ describe('Temporal Web UI metadata', () => {
           node('fin', 'userTask', 'Finance approval', { approver: { type: 'user', userIds: ['carol'] } }),
           node('end', 'end', 'End'),
         ],
-        [conn('start', 'mgr'), conn('mgr', 'fin'), conn('fin', 'end')],
+        wire('start>mgr mgr>fin fin>end'),
       ),
     );
     const businessKey = `PO-${Date.now()}`;
@@ -133,7 +133,7 @@ describe('Temporal Web UI metadata', () => {
           node('http_check', 'httpCall', 'Check budget', { url: `http://localhost:${port}/budget?token=secret` }),
           node('end', 'end', 'End'),
         ],
-        [conn('start', 'wait'), conn('wait', 'http_check'), conn('http_check', 'end')],
+        wire('start>wait wait>http_check http_check>end'),
       ),
     );
     const id = await start(t.alice, key, {});
@@ -175,7 +175,7 @@ describe('Temporal Web UI metadata', () => {
           }),
           node('end', 'end', 'End'),
         ],
-        [conn('start', 'chain'), conn('chain', 'end')],
+        wire('start>chain chain>end'),
       ),
     );
     const id = await start(t.alice, key, {}, 'CAN-1');

@@ -1,6 +1,6 @@
 // Add-sign (before / after / parallel) and reduce-sign (removed / kept) at the workflow level.
 import { describe, expect, it } from 'vitest';
-import { useHarness, m, type Harness } from './support/harness.js';
+import { addSign, refusalType, useHarness, m, type Harness } from './support/harness.js';
 import { oneStep, users } from './support/dsl.js';
 
 const h = useHarness('signers');
@@ -12,20 +12,14 @@ describe.concurrent('add-sign', () => {
   it('before: the added signer signs first, then the original approver; then the node passes', async () => {
     const { instanceId } = await h.start(oneStep('s_before', users('bob')));
     const task = h.projection.taskOf(instanceId, 'bob');
-    expect(
-      await h.act(instanceId, m.addSign, {
-        actor: h.actor('bob'),
-        taskId: task.id,
-        assigneeUserIds: ['carol'],
-        position: 'before',
-      }),
-    ).toEqual({ taskId: task.id, instanceStatus: 'active' });
+    expect(await addSign(h, instanceId, 'bob', task.id, ['carol'], 'before')).toEqual({
+      taskId: task.id,
+      instanceStatus: 'active',
+    });
     expect(state(h, instanceId)).toEqual(['bob:waiting', 'carol:active']);
     const sub = h.projection.taskOf(instanceId, 'carol');
     expect(sub).toMatchObject({ parentTaskId: task.id, addedBy: 'bob', position: 'before' });
-    expect((await h.refused(instanceId, m.approve, { actor: h.actor('bob'), taskId: task.id })).type).toBe(
-      'INVALID_STATE',
-    );
+    expect(await refusalType(h, instanceId, m.approve, 'bob', task.id)).toBe('INVALID_STATE');
 
     expect(await h.decide(instanceId, 'carol')).toMatchObject({ instanceStatus: 'active' });
     expect(state(h, instanceId)).toEqual(['bob:active', 'carol:completed:approved']);
@@ -41,19 +35,9 @@ describe.concurrent('add-sign', () => {
   it('after: the added signer waits until the original approves, and the node waits for them', async () => {
     const { instanceId } = await h.start(oneStep('s_after', users('bob')));
     const task = h.projection.taskOf(instanceId, 'bob');
-    await h.act(instanceId, m.addSign, {
-      actor: h.actor('bob'),
-      taskId: task.id,
-      assigneeUserIds: ['carol', 'erin'],
-      position: 'after',
-    });
+    await addSign(h, instanceId, 'bob', task.id, ['carol', 'erin'], 'after');
     expect(state(h, instanceId)).toEqual(['bob:active', 'carol:waiting', 'erin:waiting']);
-    expect(
-      h.projection
-        .of(instanceId)
-        .notifications.filter((n) => n.kind === 'task_added_after')
-        .map((n) => n.userId),
-    ).toEqual(['carol', 'erin']);
+    expect(h.projection.notified(instanceId, 'task_added_after')).toEqual(['carol', 'erin']);
 
     expect(await h.decide(instanceId, 'bob')).toMatchObject({ instanceStatus: 'active' });
     expect(state(h, instanceId)).toEqual(['bob:completed:approved', 'carol:active', 'erin:active']);
@@ -64,12 +48,7 @@ describe.concurrent('add-sign', () => {
   it('parallel: both sign at once; a rejection by the added signer rejects the node', async () => {
     const { instanceId } = await h.start(oneStep('s_parallel', users('bob')));
     const task = h.projection.taskOf(instanceId, 'bob');
-    await h.act(instanceId, m.addSign, {
-      actor: h.actor('bob'),
-      taskId: task.id,
-      assigneeUserIds: ['carol'],
-      position: 'parallel',
-    });
+    await addSign(h, instanceId, 'bob', task.id, ['carol'], 'parallel');
     expect(state(h, instanceId)).toEqual(['bob:active', 'carol:active']);
     expect(await h.decide(instanceId, 'bob')).toMatchObject({ instanceStatus: 'active' });
     expect(await h.decide(instanceId, 'carol', 'reject')).toMatchObject({ instanceStatus: 'rejected' });
@@ -79,20 +58,18 @@ describe.concurrent('add-sign', () => {
   it('refusals: yourself, nobody, someone already on the node, not the assignee', async () => {
     const { instanceId } = await h.start(oneStep('s_refused', { ...users('bob', 'carol'), approveMode: 'all' }));
     const task = h.projection.taskOf(instanceId, 'bob');
-    expect(
-      (await h.refused(instanceId, m.addSign, { actor: h.actor('bob'), taskId: task.id, assigneeUserIds: ['bob'] }))
-        .type,
-    ).toBe('INVALID_TARGET');
-    expect(
-      (await h.refused(instanceId, m.addSign, { actor: h.actor('bob'), taskId: task.id, assigneeUserIds: [] })).type,
-    ).toBe('VALIDATION_FAILED');
+    expect(await refusalType(h, instanceId, m.addSign, 'bob', task.id, { assigneeUserIds: ['bob'] })).toBe(
+      'INVALID_TARGET',
+    );
+    expect(await refusalType(h, instanceId, m.addSign, 'bob', task.id, { assigneeUserIds: [] })).toBe(
+      'VALIDATION_FAILED',
+    );
     expect(
       await h.refused(instanceId, m.addSign, { actor: h.actor('bob'), taskId: task.id, assigneeUserIds: ['carol'] }),
     ).toMatchObject({ type: 'INVALID_TARGET', data: { userIds: ['carol'] } });
-    expect(
-      (await h.refused(instanceId, m.addSign, { actor: h.actor('erin'), taskId: task.id, assigneeUserIds: ['frank'] }))
-        .type,
-    ).toBe('NOT_ASSIGNEE');
+    expect(await refusalType(h, instanceId, m.addSign, 'erin', task.id, { assigneeUserIds: ['frank'] })).toBe(
+      'NOT_ASSIGNEE',
+    );
     expect(h.projection.trailTypes(instanceId)).not.toContain('add_sign');
   });
 });
@@ -101,12 +78,7 @@ describe.concurrent('reduce-sign', () => {
   it('removes an open added signer and reports one who already signed as kept', async () => {
     const { instanceId } = await h.start(oneStep('s_reduce', users('bob')));
     const task = h.projection.taskOf(instanceId, 'bob');
-    await h.act(instanceId, m.addSign, {
-      actor: h.actor('bob'),
-      taskId: task.id,
-      assigneeUserIds: ['carol', 'erin'],
-      position: 'before',
-    });
+    await addSign(h, instanceId, 'bob', task.id, ['carol', 'erin'], 'before');
     await h.decide(instanceId, 'carol');
     const answer = await h.act(instanceId, m.reduceSign, {
       actor: h.actor('bob'),
@@ -138,10 +110,9 @@ describe.concurrent('reduce-sign', () => {
     expect(
       await h.refused(instanceId, m.reduceSign, { actor: h.actor('bob'), taskId: bobs.id, assigneeUserIds: ['frank'] }),
     ).toMatchObject({ type: 'INVALID_TARGET', data: { userIds: ['frank'] } });
-    expect(
-      (await h.refused(instanceId, m.reduceSign, { actor: h.actor('bob'), taskId: bobs.id, assigneeUserIds: ['bob'] }))
-        .type,
-    ).toBe('INVALID_TARGET');
+    expect(await refusalType(h, instanceId, m.reduceSign, 'bob', bobs.id, { assigneeUserIds: ['bob'] })).toBe(
+      'INVALID_TARGET',
+    );
     expect(
       (
         await h.refused(instanceId, m.reduceSign, {
@@ -166,12 +137,7 @@ describe.concurrent('reduce-sign', () => {
     const { instanceId } = await h.start(oneStep('s_reduce_adder', { ...users('bob', 'carol'), approveMode: 'all' }));
     const bobs = h.projection.taskOf(instanceId, 'bob');
     const carols = h.projection.taskOf(instanceId, 'carol');
-    await h.act(instanceId, m.addSign, {
-      actor: h.actor('bob'),
-      taskId: bobs.id,
-      assigneeUserIds: ['frank'],
-      position: 'parallel',
-    });
+    await addSign(h, instanceId, 'bob', bobs.id, ['frank'], 'parallel');
     expect(
       (
         await h.refused(instanceId, m.reduceSign, {

@@ -2,7 +2,7 @@
 // variables they read (docs/contract.md, "Upcoming entry").
 import { describe, expect, it } from 'vitest';
 import { approvalNodesAhead, compileProcess, type KnownData, type ProcessDocument } from '../../../src/dsl/index.js';
-import { processDoc, testChain, users, type Edge } from '../../helpers/dsl.js';
+import { edges, processDoc, testChain, users, type Edge } from '../../helpers/dsl.js';
 
 const task = (id: string) => ({ id, type: 'userTask', name: id, configuration: users('bob') });
 const gateway = (id: string, type: 'switch' | 'inclusive', cases: Array<[string, string]>) => ({
@@ -29,13 +29,7 @@ const ahead = (doc: ProcessDocument, msg: Record<string, unknown>, from = ['star
 // start → amount switch: amount > 100 → big_task, Default → small_task; both → end.
 const amountSwitch = compile(
   [gateway('route', 'switch', [['msg.amount > 100', 'big']]), task('big_task'), task('small_task')],
-  [
-    ['start', 'route'],
-    ['route', 'big_task', 'big'],
-    ['route', 'small_task', 'Default'],
-    ['big_task', 'end'],
-    ['small_task', 'end'],
-  ],
+  edges('start>route route>big_task:big route>small_task:Default big_task>end small_task>end'),
 );
 
 describe('upcoming: switches on known variables', () => {
@@ -70,15 +64,7 @@ describe('upcoming: switches on known variables', () => {
         task('big_task'),
         task('small_task'),
       ],
-      [
-        ['start', 'calc'],
-        ['calc', 'note'],
-        ['note', 'route'],
-        ['route', 'big_task', 'big'],
-        ['route', 'small_task', 'Default'],
-        ['big_task', 'end'],
-        ['small_task', 'end'],
-      ],
+      edges('start>calc calc>note note>route route>big_task:big route>small_task:Default big_task>end small_task>end'),
     );
     expect(ahead(doc, { amount: 500 })).toEqual([
       { id: 'big_task', undecided: true, by: ['route:amount:calc'] },
@@ -99,15 +85,9 @@ describe('upcoming: switches on known variables', () => {
         task('big_task'),
         task('small_task'),
       ],
-      [
-        ['start', 'route'],
-        ['route', 'fast_task', 'fast'],
-        ['route', 'big_task', 'big'],
-        ['route', 'small_task', 'Default'],
-        ['fast_task', 'end'],
-        ['big_task', 'end'],
-        ['small_task', 'end'],
-      ],
+      edges(
+        'start>route route>fast_task:fast route>big_task:big route>small_task:Default fast_task>end big_task>end small_task>end',
+      ),
     );
     expect(ahead(doc, { urgent: true })).toEqual([{ id: 'fast_task', undecided: false, by: [] }]);
     // urgent false for sure, amount missing: big or small.
@@ -143,17 +123,7 @@ describe('upcoming: inclusives on known variables', () => {
       { id: 'meet', type: 'join', name: 'meet' },
       task('final'),
     ],
-    [
-      ['start', 'inc'],
-      ['inc', 'ta', 'ca'],
-      ['inc', 'tb', 'cb'],
-      ['inc', 'td', 'Default'],
-      ['ta', 'meet'],
-      ['tb', 'meet'],
-      ['td', 'meet'],
-      ['meet', 'final'],
-      ['final', 'end'],
-    ],
+    edges('start>inc inc>ta:ca inc>tb:cb inc>td:Default ta>meet tb>meet td>meet meet>final final>end'),
   );
 
   it('every case that holds runs, as a fork', () => {

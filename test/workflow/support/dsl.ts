@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { linear } from '../../helpers/dsl.js';
 
-export { linear, users, type StepNode } from '../../helpers/dsl.js';
+export { linear, steps, users, type StepNode } from '../../helpers/dsl.js';
 
 export const example = (name: string) =>
   JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../../examples', name), 'utf8'));

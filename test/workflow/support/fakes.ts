@@ -146,6 +146,25 @@ export class FakeProjection {
   trailTypes(instanceId: string): string[] {
     return [...this.of(instanceId).trail].sort((a, b) => a.seq - b.seq).map((e) => e.type);
   }
+
+  /** Who holds an active task on the instance. */
+  activeAssignees(instanceId: string): Array<string | null> {
+    return this.openTasks(instanceId)
+      .filter((t) => t.status === 'active')
+      .map((t) => t.assignee);
+  }
+
+  /** The trail types without the `assign` entries. */
+  actionTypes(instanceId: string): string[] {
+    return this.trailTypes(instanceId).filter((t) => t !== 'assign');
+  }
+
+  /** Who was notified of `kind` about the instance, in order. */
+  notified(instanceId: string, kind: string): string[] {
+    return this.of(instanceId)
+      .notifications.filter((n) => n.kind === kind)
+      .map((n) => n.userId);
+  }
 }
 
 export interface Fakes {

@@ -175,3 +175,23 @@ export function useHarness(name: string, directory?: Directory): Harness {
 }
 
 export { m };
+
+/** The refusal type when `userId` runs `def` on the task `taskId` (with `extra` in the argument). */
+export const refusalType = async (
+  h: Harness,
+  instanceId: string,
+  def: UpdateDefinition<ActionResult, [any]>,
+  userId: string,
+  taskId: string,
+  extra: Record<string, unknown> = {},
+) => (await h.refused(instanceId, def, { actor: h.actor(userId), taskId, ...extra })).type;
+
+/** `by` adds `assigneeUserIds` to their task `taskId` at `position`. */
+export const addSign = (
+  h: Harness,
+  instanceId: string,
+  by: string,
+  taskId: string,
+  assigneeUserIds: string[],
+  position: NonNullable<m.AddSignInput['position']>,
+) => h.act(instanceId, m.addSign, { actor: h.actor(by), taskId, assigneeUserIds, position });
