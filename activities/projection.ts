@@ -236,6 +236,18 @@ async function updateReasons(em: EntityManager, s: ProjectionSnapshot) {
   );
 }
 
+/**
+ * The assignment reasons of an instance's open tasks again, from its stored trail: for
+ * `npm run rebuild-read-model`, whose snapshots carry no trail (the trail table is kept).
+ */
+export async function restoreAssignmentReasons(em: EntityManager, instanceId: string) {
+  const trail = await em.execute(
+    `select id, type, task_id as "taskId", user_id as "userId", detail, seq from trail where instance_id = ? order by seq`,
+    [instanceId],
+  );
+  await updateReasons(em, { instance: { id: instanceId }, trail } as unknown as ProjectionSnapshot);
+}
+
 /** The move to the archive in one statement (every part reads the same snapshot: the copies see the rows the deletes remove). */
 async function archive(em: EntityManager, instanceId: string) {
   await em.execute(

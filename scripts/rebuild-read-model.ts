@@ -4,7 +4,7 @@
 // run at any time: rows already current are left alone (the projection only writes newer sequence
 // numbers), the workers keep projecting meanwhile. See docs/operations.md#rebuilding-the-read-model.
 import type { Client } from '@temporalio/client';
-import { createProjectionActivities } from '../activities/projection.js';
+import { createProjectionActivities, restoreAssignmentReasons } from '../activities/projection.js';
 import type { ActivityDeps } from '../activities/index.js';
 import { loadConfig } from '../src/config.js';
 import { createOrm, migrate, type Orm } from '../src/db/orm.js';
@@ -48,6 +48,7 @@ export async function rebuildReadModel(deps: {
       // An instance that just ended is archived by its own last projection.
       if (snapshot.ended) return;
       await project({ tenantId: snapshot.instance.tenantId, snapshot });
+      await restoreAssignmentReasons(deps.orm.em.fork(), snapshot.instance.id);
       report.rebuilt++;
     } catch (err) {
       report.failed.push({ workflowId, error: (err as Error).message });
