@@ -10,9 +10,10 @@ import {
   type ProcessDocument,
 } from '../dsl/index.js';
 import { refuseUnacceptable } from '../input-rules.js';
+import { versionedCatalogue } from './versioned.js';
 import { AppError } from '../errors.js';
-import { ProcessDefinition, type DefinitionStatus, type IProcessDefinition } from '../db/entities/index.js';
-import type { Page, PageOpts } from '../paging.js';
+import { ProcessDefinition, type IProcessDefinition } from '../db/entities/index.js';
+import type { PageOpts } from '../paging.js';
 import { rowView } from './views.js';
 import { bindingsFor, callableNames } from './service-functions.js';
 import { resolveSystemForm } from './forms.js';
@@ -144,39 +145,17 @@ export async function getActiveDefinition(
   return row;
 }
 
-async function paged(em: EntityManager, where: object, orderBy: object, opts: PageOpts): Promise<Page<DefinitionView>> {
-  const [items, total] = await em.findAndCount(ProcessDefinition, where as any, {
-    orderBy: orderBy as any,
-    limit: opts.pageSize,
-    offset: (opts.page - 1) * opts.pageSize,
-  });
-  return { items: items.map(definitionView), total, page: opts.page, pageSize: opts.pageSize };
-}
+const catalogue = versionedCatalogue(ProcessDefinition, 'process', definitionView);
 
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, '\\$&');
-
-export function listDefinitions(
-  em: EntityManager,
-  tenantId: string,
-  opts: PageOpts & { key?: string; name?: string; category?: string; status?: DefinitionStatus },
-) {
-  const where: Record<string, unknown> = { tenantId };
-  if (opts.key) where.key = opts.key;
-  if (opts.name) where.name = { $ilike: `%${likeEscape(opts.name)}%` };
-  if (opts.category) where.category = opts.category;
-  if (opts.status) where.status = opts.status;
-  return paged(em, where, { createdAt: 'desc', id: 'asc' }, opts);
-}
+/** Drafts and versions, newest first (filters: key, name, category, status). */
+export const listDefinitions = catalogue.list;
 
 /** Published versions of a key, newest first (drafts have no version and are left out). */
-export async function versionsByKey(em: EntityManager, tenantId: string, key: string, opts: PageOpts) {
-  if (!(await em.count(ProcessDefinition, { tenantId, key }))) throw new AppError('NOT_FOUND', `No process ${key}`);
-  return paged(em, { tenantId, key, version: { $ne: null } }, { version: 'desc' }, opts);
-}
+export const versionsByKey = catalogue.versionsByKey;
 
 export async function versionsById(em: EntityManager, tenantId: string, id: string, opts: PageOpts) {
   const row = await getDefinition(em, tenantId, id);
-  return paged(em, { tenantId, key: row.key, version: { $ne: null } }, { version: 'desc' }, opts);
+  return catalogue.versionsOf(em, tenantId, row.key, opts);
 }
 
 /** Active definitions grouped by category (uncategorised last, as `category: null`). */

@@ -4,9 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { formSchemaProblems } from '../dsl/index.js';
+import { versionedCatalogue } from './versioned.js';
 import { AppError } from '../errors.js';
-import { StoredForm, type FormStatus, type IStoredForm } from '../db/entities/index.js';
-import type { Page, PageOpts } from '../paging.js';
+import { StoredForm, type IStoredForm } from '../db/entities/index.js';
 import { rowView } from './views.js';
 
 export function formView(f: IStoredForm) {
@@ -72,35 +72,13 @@ export async function getLatestByKey(em: EntityManager, tenantId: string, key: s
   return row;
 }
 
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, '\\$&');
+const catalogue = versionedCatalogue(StoredForm, 'form', formView);
 
-async function paged(em: EntityManager, where: object, orderBy: object, opts: PageOpts): Promise<Page<FormView>> {
-  const [items, total] = await em.findAndCount(StoredForm, where as any, {
-    orderBy: orderBy as any,
-    limit: opts.pageSize,
-    offset: (opts.page - 1) * opts.pageSize,
-  });
-  return { items: items.map(formView), total, page: opts.page, pageSize: opts.pageSize };
-}
-
-export function listForms(
-  em: EntityManager,
-  tenantId: string,
-  opts: PageOpts & { key?: string; name?: string; category?: string; status?: FormStatus },
-) {
-  const where: Record<string, unknown> = { tenantId };
-  if (opts.key) where.key = opts.key;
-  if (opts.name) where.name = { $ilike: `%${likeEscape(opts.name)}%` };
-  if (opts.category) where.category = opts.category;
-  if (opts.status) where.status = opts.status;
-  return paged(em, where, { createdAt: 'desc', id: 'asc' }, opts);
-}
+/** Drafts and versions, newest first (filters: key, name, category, status). */
+export const listForms = catalogue.list;
 
 /** Published and retired versions of a key, newest first. */
-export async function versionsByKey(em: EntityManager, tenantId: string, key: string, opts: PageOpts) {
-  if (!(await em.count(StoredForm, { tenantId, key }))) throw new AppError('NOT_FOUND', `No form ${key}`);
-  return paged(em, { tenantId, key, version: { $ne: null } }, { version: 'desc' }, opts);
-}
+export const versionsByKey = catalogue.versionsByKey;
 
 /** A new draft; a key that has versions already gets its next version from this draft when published. */
 export async function createForm(em: EntityManager, tenantId: string, userId: string, input: FormInput) {

@@ -28,3 +28,15 @@ export function tenantEntity<
     properties: { tenantId: p.string().primary(), ...properties, ...timestamps() },
   });
 }
+
+/** A keyed, versioned document of a tenant (definitions, forms); `version` stays null while a draft. */
+export const versionedColumns = <S extends string>() => ({
+  id: p.string().primary(),
+  tenantId: p.string(),
+  key: p.string(),
+  name: p.string(),
+  version: p.integer().nullable(),
+  status: p.string().$type<S>(),
+  category: p.string().nullable(),
+  description: p.string().nullable(),
+});

@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { timestamps } from './columns.js';
+import { timestamps, versionedColumns } from './columns.js';
 
 export const DefinitionStatuses = ['draft', 'active', 'retired'] as const;
 export type DefinitionStatus = (typeof DefinitionStatuses)[number];
@@ -9,14 +9,7 @@ export const ProcessDefinition = defineEntity({
   name: 'ProcessDefinition',
   tableName: 'process_definitions',
   properties: {
-    id: p.string().primary(),
-    tenantId: p.string(),
-    key: p.string(),
-    name: p.string(),
-    version: p.integer().nullable(),
-    status: p.string().$type<DefinitionStatus>(),
-    category: p.string().nullable(),
-    description: p.string().nullable(),
+    ...versionedColumns<DefinitionStatus>(),
     dsl: p.json<Record<string, unknown>>(),
     form: p.json<unknown>().nullable(),
     createdBy: p.string().nullable(),

@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { timestamps } from './columns.js';
+import { timestamps, versionedColumns } from './columns.js';
 
 export const FormStatuses = ['draft', 'published', 'retired'] as const;
 export type FormStatus = (typeof FormStatuses)[number];
@@ -9,14 +9,7 @@ export const StoredForm = defineEntity({
   name: 'StoredForm',
   tableName: 'forms',
   properties: {
-    id: p.string().primary(),
-    tenantId: p.string(),
-    key: p.string(),
-    name: p.string(),
-    version: p.integer().nullable(),
-    status: p.string().$type<FormStatus>(),
-    category: p.string().nullable(),
-    description: p.string().nullable(),
+    ...versionedColumns<FormStatus>(),
     schema: p.json<Record<string, unknown>>(),
     createdBy: p.string().nullable(),
     updatedBy: p.string().nullable(),

@@ -1,0 +1,45 @@
+// What process definitions and stored forms share: a tenant's catalogue of keyed documents with
+// drafts and numbered versions, listed by key, name, category and status, newest first.
+import type { EntityManager, EntityName } from '@mikro-orm/postgresql';
+import { AppError } from '../errors.js';
+import type { Page, PageOpts } from '../paging.js';
+
+export interface CatalogueFilter {
+  key?: string;
+  name?: string;
+  category?: string;
+  status?: string;
+}
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, '\\$&');
+
+/** One catalogue's queries: `noun` names it in 404s, `view` shapes each row. */
+export function versionedCatalogue<E extends object, V>(entity: EntityName<E>, noun: string, view: (row: E) => V) {
+  async function paged(em: EntityManager, where: object, orderBy: object, opts: PageOpts): Promise<Page<V>> {
+    const [items, total] = await em.findAndCount(entity, where as any, {
+      orderBy: orderBy as any,
+      limit: opts.pageSize,
+      offset: (opts.page - 1) * opts.pageSize,
+    });
+    return { items: items.map(view), total, page: opts.page, pageSize: opts.pageSize };
+  }
+  const versionsOf = (em: EntityManager, tenantId: string, key: string, opts: PageOpts) =>
+    paged(em, { tenantId, key, version: { $ne: null } }, { version: 'desc' }, opts);
+  return {
+    /** Drafts and versions, newest first (the name matches anywhere in it, case-insensitively). */
+    list(em: EntityManager, tenantId: string, opts: PageOpts & CatalogueFilter) {
+      const where: Record<string, unknown> = { tenantId };
+      if (opts.key) where.key = opts.key;
+      if (opts.name) where.name = { $ilike: `%${likeEscape(opts.name)}%` };
+      if (opts.category) where.category = opts.category;
+      if (opts.status) where.status = opts.status;
+      return paged(em, where, { createdAt: 'desc', id: 'asc' }, opts);
+    },
+    /** The versions of a key, newest first (drafts have no version and are left out); 404 for an unknown key. */
+    async versionsByKey(em: EntityManager, tenantId: string, key: string, opts: PageOpts) {
+      if (!(await em.count(entity, { tenantId, key } as any))) throw new AppError('NOT_FOUND', `No ${noun} ${key}`);
+      return versionsOf(em, tenantId, key, opts);
+    },
+    versionsOf,
+  };
+}
