@@ -1,7 +1,7 @@
 // Service functions and sub-process start-up for the workflow.
 import { ApplicationFailure } from '@temporalio/common';
 import type { ProcessDocument } from '../src/dsl/index.js';
-import type { StartInput } from '../workflows/engine/types.js';
+import { ENGINE_VERSION, type StartInput } from '../workflows/engine/types.js';
 import * as sa from '../workflows/search-attributes.js';
 import { serviceFunctions } from './service-functions.js';
 import type { ActivityDeps } from './index.js';
@@ -76,6 +76,7 @@ export function createEngineSupportActivities(deps: ActivityDeps) {
         ],
       );
       const start: StartInput = {
+        engineVersion: ENGINE_VERSION,
         instance: {
           id: input.childInstanceId,
           tenantId: input.tenantId,

@@ -67,9 +67,17 @@ async function closeLinks(em: EntityManager, s: ProjectionSnapshot) {
 /** Rows as a jsonb array for jsonb_to_recordset; jsonb values travel as their JSON text and are cast back like a `?::jsonb` parameter. */
 const rows = (list: unknown[]) => JSON.stringify(list);
 
-/** One statement for every task of the snapshot; each row still only moves forward (seq). */
-async function upsertTasks(em: EntityManager, s: ProjectionSnapshot) {
-  if (!s.tasks.length) return;
+/**
+ * One statement for every task of the snapshot; each row still only moves forward (seq). The
+ * tasks' assignment reasons from this snapshot's trail ride along (a newer reason wins); the ids
+ * of the rows written are returned, so only reasons for rows it did not write need a statement.
+ */
+async function upsertTasks(
+  em: EntityManager,
+  s: ProjectionSnapshot,
+  reasons: Map<string, { reason: string }>,
+): Promise<Set<string>> {
+  if (!s.tasks.length) return new Set();
   const i = s.instance;
   // One row per id (the highest seq): an upsert may not touch a row twice in one statement.
   const byId = new Map<string, (typeof s.tasks)[number]>();
@@ -96,27 +104,32 @@ async function upsertTasks(em: EntityManager, s: ProjectionSnapshot) {
     variables: j(t.variables),
     form_permissions: j(s.formPermissions[t.id]),
     action_permissions: j(s.actionPermissions[t.id]),
+    assignment_reason: reasons.get(t.id)?.reason ?? null,
     seq: t.seq,
   }));
-  await em.execute(
+  const written = await em.execute<{ id: string }[]>(
     `insert into tasks (id, tenant_id, instance_id, process_key, process_name, business_key, initiator_id, activity_id, name, kind,
        assignee, candidates, status, result, parent_task_id, owner, added_by, due_date, create_time, end_time, comment, variables,
-       form_permissions, action_permissions, seq)
+       form_permissions, action_permissions, assignment_reason, seq)
      select r.id, ?, ?, ?, ?, ?, ?, r.activity_id, r.name, r.kind, r.assignee, r.candidates::jsonb, r.status, r.result, r.parent_task_id,
        r.owner, r.added_by, r.due_date::timestamptz, r.create_time::timestamptz, r.end_time::timestamptz, r.comment, r.variables::jsonb,
-       r.form_permissions::jsonb, r.action_permissions::jsonb, r.seq::bigint
+       r.form_permissions::jsonb, r.action_permissions::jsonb, r.assignment_reason::jsonb, r.seq::bigint
      from jsonb_to_recordset(?::jsonb) as r(id text, activity_id text, name text, kind text, assignee text, candidates text, status text,
        result text, parent_task_id text, owner text, added_by text, due_date text, create_time text, end_time text, comment text,
-       variables text, form_permissions text, action_permissions text, seq text)
+       variables text, form_permissions text, action_permissions text, assignment_reason text, seq text)
      on conflict (id) do update set
        process_name = excluded.process_name, activity_id = excluded.activity_id, name = excluded.name,
        form_permissions = excluded.form_permissions, action_permissions = excluded.action_permissions,
        assignee = excluded.assignee, candidates = excluded.candidates, status = excluded.status, result = excluded.result,
        owner = excluded.owner, due_date = excluded.due_date, end_time = excluded.end_time, comment = excluded.comment,
-       variables = excluded.variables, seq = excluded.seq
-     where tasks.seq < excluded.seq`,
+       variables = excluded.variables, seq = excluded.seq,
+       assignment_reason = case when coalesce((excluded.assignment_reason->>'seq')::bigint, -1) > coalesce((tasks.assignment_reason->>'seq')::bigint, -1)
+         then excluded.assignment_reason else tasks.assignment_reason end
+     where tasks.seq < excluded.seq
+     returning id`,
     [i.tenantId, i.id, i.processKey, i.processName, i.businessKey, i.initiatorId, rows(list)],
   );
+  return new Set(written.map((r) => r.id));
 }
 
 /** Trail, copies and notifications: one insert-if-absent statement each; one statement inserts the notifications and NOTIFYs the new ones. */
@@ -217,8 +230,8 @@ async function notifyClaimed(em: EntityManager, s: ProjectionSnapshot) {
   );
 }
 
-/** Each task's assignment reason from this snapshot's trail (the latest entry wins; an older snapshot never overwrites a newer one). */
-async function updateReasons(em: EntityManager, s: ProjectionSnapshot) {
+/** Each task's assignment reason from this snapshot's trail (the latest entry wins). */
+function reasonsOf(s: Pick<ProjectionSnapshot, 'trail'>) {
   const latest = new Map<string, { id: string; reason: string; seq: number }>();
   for (const e of s.trail) {
     for (const [taskId, reason] of reasonsFromEntry(e)) {
@@ -227,12 +240,21 @@ async function updateReasons(em: EntityManager, s: ProjectionSnapshot) {
       if (!seen || seen.seq < seq) latest.set(taskId, { id: taskId, reason: JSON.stringify({ ...reason, seq }), seq });
     }
   }
-  if (!latest.size) return;
+  return latest;
+}
+
+/** Stores reasons on existing task rows; an older reason never overwrites a newer one. */
+async function updateReasons(
+  em: EntityManager,
+  instanceId: string,
+  reasons: Map<string, { id: string; reason: string; seq: number }>,
+) {
+  if (!reasons.size) return;
   await em.execute(
     `update tasks t set assignment_reason = r.reason::jsonb
      from jsonb_to_recordset(?::jsonb) as r(id text, reason text, seq bigint)
      where t.id = r.id and t.instance_id = ? and coalesce((t.assignment_reason->>'seq')::bigint, -1) < r.seq`,
-    [rows([...latest.values()]), s.instance.id],
+    [rows([...reasons.values()]), instanceId],
   );
 }
 
@@ -245,7 +267,7 @@ export async function restoreAssignmentReasons(em: EntityManager, instanceId: st
     `select id, type, task_id as "taskId", user_id as "userId", detail, seq from trail where instance_id = ? order by seq`,
     [instanceId],
   );
-  await updateReasons(em, { instance: { id: instanceId }, trail } as unknown as ProjectionSnapshot);
+  await updateReasons(em, instanceId, reasonsOf({ trail } as unknown as ProjectionSnapshot));
 }
 
 /** The move to the archive in one statement (every part reads the same snapshot: the copies see the rows the deletes remove). */
@@ -269,13 +291,16 @@ export function createProjectionActivities(deps: ActivityDeps) {
         const archived = await em.execute(`select 1 from instances_archive where id = ?`, [id]);
         if (archived.length) return;
         await upsertInstance(em, snapshot);
-        await upsertTasks(em, snapshot);
+        const reasons = reasonsOf(snapshot);
+        const written = await upsertTasks(em, snapshot, reasons);
         if (snapshot.trail.some((e) => e.type === 'transfer' && e.detail?.kind === 'initiator'))
           await followInitiator(em, id);
         await closeLinks(em, snapshot);
         await appendEvents(em, snapshot);
         await notifyClaimed(em, snapshot);
-        await updateReasons(em, snapshot);
+        // Reasons for task rows the upsert did not write (not in this snapshot, or a newer row kept).
+        for (const id of written) reasons.delete(id);
+        await updateReasons(em, id, reasons);
         if (snapshot.ended) await archive(em, id);
       });
     },

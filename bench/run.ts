@@ -127,6 +127,15 @@ const eventName = (t: unknown) =>
   String(proto.temporal.api.enums.v1.EventType[Number(t)] ?? t).replace(/^EVENT_TYPE_/, '');
 const tsMs = (t: any) => (t ? Number(t.seconds ?? 0) * 1000 + Number(t.nanos ?? 0) / 1e6 : NaN);
 
+function describeEvent(e: proto.temporal.api.history.v1.IHistoryEvent): string {
+  const name = eventName(e.eventType);
+  const marker = e.markerRecordedEventAttributes?.markerName;
+  const upsert = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields;
+  const activity = e.activityTaskScheduledEventAttributes?.activityType?.name;
+  const detail = marker ?? (upsert ? Object.keys(upsert).join(',') : activity);
+  return detail ? `${name} ${detail}` : name;
+}
+
 /** Events per instance, by type, and how long the worker held workflow tasks (server timestamps). */
 async function histories(client: Client, workflowIds: string[]) {
   const pick = workflowIds
@@ -136,10 +145,13 @@ async function histories(client: Client, workflowIds: string[]) {
   let events = 0;
   const firstWft: number[] = [];
   const laterWft: number[] = [];
+  // One instance's events in order (markers by name, upserts by key), kept in the JSON: where the events go.
+  let example: string[] = [];
   for (const id of pick) {
     const history = await client.workflow.getHandle(id).fetchHistory();
     const list = history.events ?? [];
     events += list.length;
+    if (!example.length) example = list.map(describeEvent);
     const started = new Map<number, number>();
     let first = true;
     for (const e of list) {
@@ -162,6 +174,7 @@ async function histories(client: Client, workflowIds: string[]) {
         .sort((a, b) => b[1] - a[1])
         .map(([k, v]) => [k, per(v)]),
     ),
+    example,
     firstWorkflowTaskMs: stats(firstWft),
     laterWorkflowTaskMs: stats(laterWft),
   };

@@ -32,13 +32,14 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
   const engine = input.carried
     ? Engine.restore(input.instance, input.doc, input.variables, input.carried)
     : new Engine(input.instance, input.doc, input.variables);
-  // Runs recorded before DURABLE_PROJECTION replay as they ran: local-activity projection, and no
-  // start hold (their start's `sync` answered before the first projection).
-  const durable = patched(DURABLE_PROJECTION);
+  // Runs started with an engine version take its paths without patch markers. Older runs replay as
+  // recorded: before DURABLE_PROJECTION, a local-activity projection and no start hold (their
+  // start's `sync` answered before the first projection); before PATHS_BEFORE_UPDATES, the Update
+  // handlers registered before the paths launched (see below).
+  const versioned = (input.engineVersion ?? 0) >= 1;
+  const durable = versioned || patched(DURABLE_PROJECTION);
   if (!durable) engine.releaseStart();
-  // Runs recorded before PATHS_BEFORE_UPDATES registered the Update handlers before launching the
-  // paths (see below); they replay that way.
-  const pathsFirst = patched(PATHS_BEFORE_UPDATES);
+  const pathsFirst = versioned || patched(PATHS_BEFORE_UPDATES);
 
   // Message handling. An Update that reached the run before its first workflow task (typically the
   // next decision, right after continue-as-new) is buffered and dispatched the moment its handler
@@ -58,7 +59,8 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
   if (!pathsFirst) registerHandlers();
 
   // Main logic
-  const projector = project(engine, durable);
+  // The start already set InstanceStatus=active; a continued run re-asserts its carried status.
+  const projector = project(engine, durable, versioned && !input.carried ? 'active' : '');
   if (!durable) engine.hold();
   if (input.carried) resumeAll(engine);
   else {
@@ -99,8 +101,7 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
 }
 
 /** Mirrors every settled state into PostgreSQL, in order, until the final (archiving) write. */
-async function project(engine: Engine, durable: boolean): Promise<void> {
-  let status = '';
+async function project(engine: Engine, durable: boolean, status: string): Promise<void> {
   for (;;) {
     await condition(() => engine.seq > engine.projectedSeq && engine.quiet());
     const snapshot = engine.snapshot();

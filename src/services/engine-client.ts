@@ -14,7 +14,7 @@ import type { Config } from '../config.js';
 import * as m from '../../workflows/messages.js';
 import * as sa from '../../workflows/search-attributes.js';
 import { staticDetailsOf, staticSummaryOf } from '../../workflows/ui-metadata.js';
-import type { ActionResult, StartInput } from '../../workflows/engine/types.js';
+import { ENGINE_VERSION, type ActionResult, type StartInput } from '../../workflows/engine/types.js';
 import type { Principal } from '../context.js';
 import { holds, Permissions } from './permissions.js';
 
@@ -25,7 +25,7 @@ export async function startInstanceWorkflow(client: Client, config: Config, inpu
   const start = new WithStartWorkflowOperation('approvalProcess', {
     workflowId: sa.workflowIdOf(instance.tenantId, instance.id),
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    args: [input],
+    args: [{ ...input, engineVersion: ENGINE_VERSION }],
     workflowIdConflictPolicy: 'USE_EXISTING',
     typedSearchAttributes: [
       { key: sa.ProcessKey, value: instance.processKey },

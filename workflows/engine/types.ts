@@ -103,7 +103,18 @@ export interface InstanceInfo {
   startTime: string;
 }
 
+/**
+ * The engine behaviour a run was started with (StartInput.engineVersion). Set by whoever starts
+ * a run, so a run's path choices are fixed by its input and cost no history events: a `patched()`
+ * call writes a marker plus a TemporalChangeVersion search-attribute upsert into every new run.
+ * 1: durable projection, paths launched before Update handlers, no redundant first status upsert.
+ * Runs started without it (before version 1) take the patched() paths they were recorded with.
+ */
+export const ENGINE_VERSION = 1;
+
 export interface StartInput {
+  /** Absent in runs started before ENGINE_VERSION existed. */
+  engineVersion?: number;
   instance: InstanceInfo;
   doc: ProcessDocument;
   variables: Record<string, unknown>;
