@@ -10,63 +10,72 @@ export interface ApproverInput {
   approver: { type: string; userIds?: string[]; roleIds?: string[]; deptIds?: string[]; levels?: number };
 }
 
-interface UserRow {
+export interface DirectoryUser {
   id: string;
   manager_id: string | null;
   dept_id: string | null;
   active: boolean;
 }
 
-async function user(em: EntityManager, tenantId: string, id: string): Promise<UserRow | null> {
-  const rows = await em.execute<UserRow[]>(
-    `select id, manager_id, dept_id, active from users where tenant_id = ? and id = ?`,
-    [tenantId, id],
-  );
-  return rows[0] ?? null;
+/** What approver rules ask of a tenant's directory: PostgreSQL here, an in-memory copy in the workflow tests. */
+export interface DirectoryLookups {
+  user(id: string): Promise<DirectoryUser | null>;
+  users(ids: string[]): Promise<Map<string, DirectoryUser>>;
+  /** Active members of a pool's roles, departments and users, by id. */
+  poolMembers(pool: Candidates): Promise<string[]>;
+  /** Active users holding `*` or `workflow:admin` through a role, by id. */
+  tenantAdmins(): Promise<string[]>;
+  deptLeader(deptId: string | null): Promise<string | null>;
 }
 
-/** Active users holding `*` or `workflow:admin` through a role. */
-async function tenantAdmins(em: EntityManager, tenantId: string): Promise<string[]> {
-  const rows = await em.execute<{ id: string }[]>(
-    `select distinct u.id from users u
-       join roles r on r.tenant_id = u.tenant_id and jsonb_exists(u.roles, r.code)
-     where u.tenant_id = ? and u.active and (jsonb_exists(r.permissions, '*') or jsonb_exists(r.permissions, 'workflow:admin'))
-     order by u.id`,
-    [tenantId],
-  );
-  return rows.map((r) => r.id);
-}
+const ids = (list: string[]) => JSON.stringify(list);
 
-async function poolMembers(em: EntityManager, tenantId: string, pool: Candidates): Promise<string[]> {
-  const rows = await em.execute<{ id: string }[]>(
-    `select id from users where tenant_id = ? and active and (
-       jsonb_exists_any(roles, array(select jsonb_array_elements_text(?::jsonb))) or dept_id = any(array(select jsonb_array_elements_text(?::jsonb))) or id = any(array(select jsonb_array_elements_text(?::jsonb)))) order by id`,
-    [tenantId, JSON.stringify(pool.roleIds), JSON.stringify(pool.deptIds), JSON.stringify(pool.userIds)],
-  );
-  return rows.map((r) => r.id);
-}
-
-async function users(em: EntityManager, tenantId: string, ids: string[]): Promise<Map<string, UserRow>> {
-  if (!ids.length) return new Map();
-  const rows = await em.execute<UserRow[]>(
-    `select id, manager_id, dept_id, active from users where tenant_id = ? and id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
-    [tenantId, JSON.stringify(ids)],
-  );
-  return new Map(rows.map((r) => [r.id, r]));
-}
-
-async function deptLeader(em: EntityManager, tenantId: string, deptId: string | null): Promise<string | null> {
-  if (!deptId) return null;
-  const rows = await em.execute<{ leader_id: string | null }[]>(
-    `select leader_id from departments where tenant_id = ? and id = ?`,
-    [tenantId, deptId],
-  );
-  return rows[0]?.leader_id ?? null;
+/** The tenant's directory in PostgreSQL. */
+export function pgDirectory(em: EntityManager, tenantId: string): DirectoryLookups {
+  const users = async (list: string[]) => {
+    if (!list.length) return new Map<string, DirectoryUser>();
+    const rows = await em.execute<DirectoryUser[]>(
+      `select id, manager_id, dept_id, active from users where tenant_id = ? and id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
+      [tenantId, ids(list)],
+    );
+    return new Map(rows.map((r) => [r.id, r]));
+  };
+  return {
+    users,
+    user: async (id) => (await users([id])).get(id) ?? null,
+    async poolMembers(pool) {
+      const rows = await em.execute<{ id: string }[]>(
+        `select id from users where tenant_id = ? and active and (
+           jsonb_exists_any(roles, array(select jsonb_array_elements_text(?::jsonb))) or dept_id = any(array(select jsonb_array_elements_text(?::jsonb))) or id = any(array(select jsonb_array_elements_text(?::jsonb)))) order by id`,
+        [tenantId, ids(pool.roleIds), ids(pool.deptIds), ids(pool.userIds)],
+      );
+      return rows.map((r) => r.id);
+    },
+    async tenantAdmins() {
+      const rows = await em.execute<{ id: string }[]>(
+        `select distinct u.id from users u
+           join roles r on r.tenant_id = u.tenant_id and jsonb_exists(u.roles, r.code)
+         where u.tenant_id = ? and u.active and (jsonb_exists(r.permissions, '*') or jsonb_exists(r.permissions, 'workflow:admin'))
+         order by u.id`,
+        [tenantId],
+      );
+      return rows.map((r) => r.id);
+    },
+    async deptLeader(deptId) {
+      if (!deptId) return null;
+      const rows = await em.execute<{ leader_id: string | null }[]>(
+        `select leader_id from departments where tenant_id = ? and id = ?`,
+        [tenantId, deptId],
+      );
+      return rows[0]?.leader_id ?? null;
+    },
+  };
 }
 
 export function createApproverActivities(deps: ActivityDeps) {
   return {
-    resolveApprovers: (input: ApproverInput) => resolveApprovers(deps.orm.em.fork(), input),
+    resolveApprovers: (input: ApproverInput) =>
+      resolveApprovers(pgDirectory(deps.orm.em.fork(), input.tenantId), input),
   };
 }
 
@@ -80,12 +89,12 @@ export function createApproverActivities(deps: ActivityDeps) {
  * approvers. Otherwise they answer empty, which the workflow never reads.
  */
 export async function resolveApprovers(
-  em: EntityManager,
+  dir: DirectoryLookups,
   input: ApproverInput,
   opts: { lean?: boolean } = {},
 ): Promise<ResolvedApprovers> {
-  const { tenantId, initiatorId, approver } = input;
-  const initiator = await user(em, tenantId, initiatorId);
+  const { initiatorId, approver } = input;
+  const initiator = await dir.user(initiatorId);
   const out: ResolvedApprovers = {
     users: [],
     pool: null,
@@ -104,7 +113,7 @@ export async function resolveApprovers(
       const rule = approver.type === 'user' ? 'user: listed in userIds' : 'initiatorSelect: chosen by the initiator';
       const missing: string[] = [];
       const listed = approver.userIds ?? [];
-      const found = await users(em, tenantId, listed);
+      const found = await dir.users(listed);
       for (const id of listed) {
         if (found.get(id)?.active) out.users.push({ userId: id, reason: rule });
         else missing.push(id);
@@ -120,7 +129,7 @@ export async function resolveApprovers(
         deptIds: approver.type === 'dept' ? (approver.deptIds ?? []) : [],
       };
       out.pool = pool;
-      out.poolMembers = await poolMembers(em, tenantId, pool);
+      out.poolMembers = await dir.poolMembers(pool);
       out.poolSize = out.poolMembers.length;
       out.poolReason =
         approver.type === 'role'
@@ -135,7 +144,7 @@ export async function resolveApprovers(
       const max = all && levels < 0 ? 50 : Math.max(1, levels);
       let current = initiator;
       for (let level = 1; level <= max && current?.manager_id; level++) {
-        const manager = await user(em, tenantId, current.manager_id);
+        const manager = await dir.user(current.manager_id);
         if (!manager) break;
         if ((all || level === max) && manager.active)
           out.users.push({
@@ -158,8 +167,8 @@ export async function resolveApprovers(
   const initiatorListed = out.users.some((u) => u.userId === initiatorId);
   const mayBeEmpty = out.pool ? out.poolSize === 0 : out.users.every((u) => u.userId === initiatorId);
   const [admins, leader] = await Promise.all([
-    mayBeEmpty ? tenantAdmins(em, tenantId) : [],
-    initiatorListed ? deptLeader(em, tenantId, initiator?.dept_id ?? null) : null,
+    mayBeEmpty ? dir.tenantAdmins() : [],
+    initiatorListed ? dir.deptLeader(initiator?.dept_id ?? null) : null,
   ]);
   out.admins = admins;
   out.deptLeaders = { [initiatorId]: leader };

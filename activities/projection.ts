@@ -1,8 +1,9 @@
 // Mirrors a workflow's state into the read model: idempotent, ordered by sequence numbers,
 // one transaction per write; an ended instance moves to the archive tables in the same one.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { OPEN_TASK_STATUSES, type ProjectionSnapshot } from '../workflows/engine/types.js';
+import { OPEN_TASK_STATUSES, type ProjectionSnapshot, type ResolvedApprovers } from '../workflows/engine/types.js';
 import type { ActivityDeps } from './index.js';
+import { pgDirectory, resolveApprovers, type ApproverInput } from './approvers.js';
 import { reasonsFromEntry } from '../src/services/assignment-reason.js';
 
 const j = (v: unknown) => JSON.stringify(v ?? null);
@@ -283,7 +284,15 @@ async function archive(em: EntityManager, instanceId: string) {
 
 export function createProjectionActivities(deps: ActivityDeps) {
   return {
-    async project({ snapshot }: { tenantId: string; snapshot: ProjectionSnapshot }): Promise<void> {
+    async project({
+      snapshot,
+      approversAhead,
+    }: {
+      tenantId: string;
+      snapshot: ProjectionSnapshot;
+      /** Approver look-ups of the userTasks that may start next (workflows/engine/approvers-ahead.ts). */
+      approversAhead?: ApproverInput[];
+    }): Promise<{ approversAhead?: Array<ResolvedApprovers | null> }> {
       await deps.orm.em.fork().transactional(async (em) => {
         const id = snapshot.instance.id;
         // Serialise writes of one instance; an archived instance takes no more writes.
@@ -303,6 +312,12 @@ export function createProjectionActivities(deps: ActivityDeps) {
         await updateReasons(em, id, reasons);
         if (snapshot.ended) await archive(em, id);
       });
+      if (!approversAhead?.length) return {};
+      // After the commit, outside the write's lock. A look-up that fails answers null: the node
+      // then looks its approvers up itself when it starts, and reports the failure there.
+      const dir = pgDirectory(deps.orm.em.fork(), snapshot.instance.tenantId);
+      const found = await Promise.all(approversAhead.map((input) => resolveApprovers(dir, input).catch(() => null)));
+      return { approversAhead: found };
     },
   };
 }

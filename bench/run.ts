@@ -53,6 +53,8 @@ const LIST_CALLS = env('BENCH_LIST_CALLS', 40);
 const DETAIL_CALLS = env('BENCH_DETAIL_CALLS', 50);
 const OPEN_INSTANCES = env('BENCH_OPEN', 300);
 const PROFILE = process.env.BENCH_PROFILE === '1';
+/** BENCH_BARE_RECORD=0 skips phase 1c (bare Temporal plus one no-op activity per recorded state). */
+const BARE_RECORD = process.env.BENCH_BARE_RECORD !== '0';
 /** BENCH_ONLY=scale: skip part 1 (service vs bare Temporal and the 500-node views), only the read model at scale. */
 const ONLY_SCALE = process.env.BENCH_ONLY === 'scale';
 /** BENCH_HOLD=<s>: after seeding, print the database URL and wait that long (to EXPLAIN by hand) before timing the lists. */
@@ -483,16 +485,17 @@ try {
     };
 
     // ---- 1b. the bare-Temporal baseline, same server, its own worker ----
+    // 1c. the same with one no-op activity per recorded state: the floor of a durable projection.
     const bareQueue = `bench-bare-${process.pid}`;
     baselineWorker = await startBaselineWorker(stack.temporalAddress, stack.namespace, bareQueue);
-    const bareOne = async (i: number, rec: Recorder | null) => {
-      const workflowId = `bare-${run}-${rec ? 'm' : 'w'}-${i}`;
+    const bareOne = (recordEachState: boolean) => async (i: number, rec: Recorder | null) => {
+      const workflowId = `bare${recordEachState ? 'rec' : ''}-${run}-${rec ? 'm' : 'w'}-${i}`;
       await timed(rec?.start ?? null, () =>
         client.workflow.executeUpdateWithStart(bare.sync, {
           startWorkflowOperation: new WithStartWorkflowOperation(bare.bareApproval, {
             workflowId,
             taskQueue: bareQueue,
-            args: [{ approvers: APPROVERS }],
+            args: [{ approvers: APPROVERS, recordEachState }],
             workflowIdConflictPolicy: 'USE_EXISTING',
           }),
           updateId: `start-${workflowId}`,
@@ -512,8 +515,10 @@ try {
       }
     };
     const barePids = () => ({ ...stack.pids(), worker: baselineWorker!.pid! });
-    const baseline = await phase('bare Temporal', barePids, bareOne, (id) => id, client);
+    const baseline = await phase('bare Temporal', barePids, bareOne(false), (id) => id, client);
     report.bare = baseline;
+    if (BARE_RECORD)
+      report.bareRecord = await phase('bare + 1 activity/state', barePids, bareOne(true), (id) => id, client);
     await stopChild(baselineWorker);
 
     const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
@@ -527,6 +532,18 @@ try {
         target: '',
       },
     };
+    const floor: PhaseResult | undefined = report.bareRecord;
+    if (floor) {
+      // The same ratios against the floor of a durable projection, and the floor against bare Temporal.
+      const against = (base: PhaseResult, of: PhaseResult) => ({
+        approveP50: ratio(of.approve.p50, base.approve.p50),
+        startP50: ratio(of.start.p50, base.start.p50),
+        throughput: ratio(of.perSecond, base.perSecond),
+        cpuPerInstance: ratio(of.cpuMsPerInstanceTotal, base.cpuMsPerInstanceTotal),
+        historyEvents: ratio(of.history.eventsPerInstance, base.history.eventsPerInstance),
+      });
+      report.ratiosToFloor = { service: against(floor, service), floor: against(baseline, floor) };
+    }
   } // part 1
 
   // ---- 2. the read model at scale ----
@@ -618,33 +635,54 @@ const lat = (s?: Stats) => (s ? `${f(s.p50)} / ${f(s.p95)} / ${f(s.p99)}` : '—
 if (report.service && report.bare) {
   const s: PhaseResult = report.service;
   const b: PhaseResult = report.bare;
+  const r3: PhaseResult | undefined = report.bareRecord;
   const cpu = (p: PhaseResult, k: string) => f(p.cpuMsPerInstance[k]);
-  const rows: Array<[string, string, string]> = [
-    ['start p50 / p95 / p99 (ms)', lat(s.start), lat(b.start)],
-    ['approve p50 / p95 / p99 (ms)', lat(s.approve), lat(b.approve)],
-    ['to-do p50 / p95 / p99 (ms)', `${lat(s.todo)} (HTTP list)`, `${lat(b.todo)} (Query)`],
-    ['instances/s', s.perSecond.toFixed(2), b.perSecond.toFixed(2)],
-    ['CPU ms/instance: worker', cpu(s, 'worker'), cpu(b, 'worker')],
-    ['CPU ms/instance: Temporal server', cpu(s, 'temporal'), cpu(b, 'temporal')],
-    ['CPU ms/instance: HTTP server', cpu(s, 'server'), `${cpu(b, 'server')} (idle)`],
-    ['CPU ms/instance: PostgreSQL', cpu(s, 'postgres'), `${cpu(b, 'postgres')} (idle)`],
-    ['CPU ms/instance: total', f(s.cpuMsPerInstanceTotal), f(b.cpuMsPerInstanceTotal)],
-    [
-      'CPU ms/instance: load generator (not in total)',
-      f(s.loadClientCpuMsPerInstance),
-      f(b.loadClientCpuMsPerInstance),
-    ],
-    ['history events/instance', String(s.history.eventsPerInstance), String(b.history.eventsPerInstance)],
-    ['first workflow task held p50 (ms)', f(s.history.firstWorkflowTaskMs.p50), f(b.history.firstWorkflowTaskMs.p50)],
-    ['later workflow tasks held p50 (ms)', f(s.history.laterWorkflowTaskMs.p50), f(b.history.laterWorkflowTaskMs.p50)],
+  const names = [
+    'start p50 / p95 / p99 (ms)',
+    'approve p50 / p95 / p99 (ms)',
+    'to-do p50 / p95 / p99 (ms)',
+    'instances/s',
+    'CPU ms/instance: worker',
+    'CPU ms/instance: Temporal server',
+    'CPU ms/instance: HTTP server',
+    'CPU ms/instance: PostgreSQL',
+    'CPU ms/instance: total',
+    'CPU ms/instance: load generator (not in total)',
+    'history events/instance',
+    'first workflow task held p50 (ms)',
+    'later workflow tasks held p50 (ms)',
   ];
-  const w0 = Math.max(...rows.map((r) => r[0].length));
-  const w1 = Math.max(7, ...rows.map((r) => r[1].length));
+  // The bare phases have no HTTP server or read model: those rows sit idle there.
+  const column = (p: PhaseResult, service: boolean): string[] => [
+    lat(p.start),
+    lat(p.approve),
+    `${lat(p.todo)} ${service ? '(HTTP list)' : '(Query)'}`,
+    p.perSecond.toFixed(2),
+    cpu(p, 'worker'),
+    cpu(p, 'temporal'),
+    `${cpu(p, 'server')}${service ? '' : ' (idle)'}`,
+    `${cpu(p, 'postgres')}${service ? '' : ' (idle)'}`,
+    f(p.cpuMsPerInstanceTotal),
+    f(p.loadClientCpuMsPerInstance),
+    String(p.history.eventsPerInstance),
+    f(p.history.firstWorkflowTaskMs.p50),
+    f(p.history.laterWorkflowTaskMs.p50),
+  ];
+  const columns = [column(s, true), column(b, false), ...(r3 ? [column(r3, false)] : [])];
+  const rows = names.map((name, i) => [name, ...columns.map((c) => c[i])]);
+  const widths = rows[0].map((_, i) => Math.max(i === 0 ? 0 : 13, ...rows.map((r) => r[i].length)));
+  const print = (cells: string[]) =>
+    console.log(
+      cells
+        .map((c, i) => c.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    );
   console.log(
     `\n${N} instances (3-step sequential approval) at concurrency ${CONCURRENCY}, after ${WARMUP} warm-up; load average before ${loadBefore}, after ${s.loadAverageAfter} / ${b.loadAverageAfter}`,
   );
-  console.log(`${'metric'.padEnd(w0)}  ${'service'.padEnd(w1)}  bare Temporal`);
-  for (const r of rows) console.log(`${r[0].padEnd(w0)}  ${r[1].padEnd(w1)}  ${r[2]}`);
+  print(['metric', 'service', 'bare Temporal', ...(r3 ? ['bare + 1 activity/state'] : [])]);
+  for (const r of rows) print(r);
   console.log('');
   for (const [k, r] of Object.entries(report.ratios as Record<string, { value: number; target: string }>)) {
     const met = r.target
@@ -658,6 +696,18 @@ if (report.service && report.bare) {
   }
   console.log(`history events by type, service: ${JSON.stringify(s.history.byType)}`);
   console.log(`history events by type, bare:    ${JSON.stringify(b.history.byType)}`);
+  if (r3 && report.ratiosToFloor) {
+    const line = (name: string, r: Record<string, number>) =>
+      console.log(
+        `${name}: approve ${r.approveP50.toFixed(2)}, start ${r.startP50.toFixed(2)}, throughput ${r.throughput.toFixed(2)}, CPU ${r.cpuPerInstance.toFixed(2)}, events ${r.historyEvents.toFixed(2)}`,
+      );
+    console.log('');
+    line(
+      'ratio floor/bare    (bare + 1 activity/state against bare: Temporal’s own cost of a durable projection)',
+      report.ratiosToFloor.floor,
+    );
+    line('ratio service/floor (the service against that floor: the part that is ours)', report.ratiosToFloor.service);
+  }
 }
 if (report.openInstances) {
   const o = report.openInstances;

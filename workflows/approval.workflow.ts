@@ -19,6 +19,8 @@ import * as m from './messages.js';
 import { registerReadModelQuery } from './read-model.js';
 import { InstanceStatus } from './search-attributes.js';
 import { refreshDetails } from './engine/details.js';
+import { inputsAhead } from './engine/user-task.js';
+import { APPROVERS_AHEAD_TTL_MS, approversAhead, keepAhead } from './engine/approvers-ahead.js';
 import type { ProjectionSnapshot, StartInput } from './engine/types.js';
 
 export interface ApprovalOutcome {
@@ -105,11 +107,14 @@ async function project(engine: Engine, durable: boolean, status: string): Promis
   for (;;) {
     await condition(() => engine.seq > engine.projectedSeq && engine.quiet());
     const snapshot = engine.snapshot();
-    if (durable)
-      await projection.project.executeWithOptions({ summary: projectionSummary(snapshot) }, [
-        { tenantId: engine.info.tenantId, snapshot },
+    if (durable) {
+      // The same activity looks up the approvers of the userTasks that may come next.
+      const ahead = aheadToLookUp(engine, snapshot);
+      const answer = await projection.project.executeWithOptions({ summary: projectionSummary(snapshot) }, [
+        { tenantId: engine.info.tenantId, snapshot, ...(ahead.length ? { approversAhead: ahead } : {}) },
       ]);
-    else await legacyProjection.project({ tenantId: engine.info.tenantId, snapshot });
+      keepAhead(engine, ahead, answer?.approversAhead);
+    } else await legacyProjection.project({ tenantId: engine.info.tenantId, snapshot });
     engine.markProjected(snapshot);
     refreshDetails(engine); // the Web UI's current details follow every settled state
     if (engine.status !== status) {
@@ -118,6 +123,13 @@ async function project(engine: Engine, durable: boolean, status: string): Promis
     }
     if (snapshot.ended && engine.projectedSeq >= engine.seq) return;
   }
+}
+
+/** Inputs for the userTasks after the nodes this snapshot has open tasks at, unless the last look-up already holds them fresh. */
+function aheadToLookUp(engine: Engine, snapshot: ProjectionSnapshot) {
+  const opened = [...new Set(snapshot.tasks.filter((t) => engine.isOpen(t)).map((t) => t.activityId))];
+  const inputs = inputsAhead(engine, opened);
+  return inputs.every((input) => approversAhead(engine, input, APPROVERS_AHEAD_TTL_MS / 2)) ? [] : inputs;
 }
 
 /** "read model #14: active, 2 tasks, 3 trail entries" — the projection activity's UI summary. */

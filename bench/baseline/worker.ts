@@ -2,6 +2,7 @@
 // bench/run.ts: TEMPORAL_ADDRESS, BASELINE_TASK_QUEUE. It bundles only the baseline workflow.
 import path from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import type { BareActivities } from './workflows.js';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 const address = process.env.TEMPORAL_ADDRESS;
@@ -13,6 +14,7 @@ const worker = await Worker.create({
   namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
   taskQueue,
   workflowsPath: path.join(import.meta.dirname, 'workflows.ts'),
+  activities: { record: async () => undefined } satisfies BareActivities,
 });
 // Tells the parent that the bundle is built and polling has begun.
 console.log('baseline worker ready');

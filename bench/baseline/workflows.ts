@@ -3,7 +3,18 @@
 // update-with-start), one validated `approve` Update per step, a Query for "my task". No
 // activities, no search-attribute upserts, no read model. Bundled on its own by
 // bench/baseline/worker.ts; nothing of the service's workflows/ is imported.
-import { allHandlersFinished, condition, defineQuery, defineUpdate, setHandler } from '@temporalio/workflow';
+//
+// With `recordEachState`, every Update answers only after one no-op activity has run for the
+// state it produced: the least Temporal needs for a side effect that happens once per recorded
+// state (the service's read-model projection), so its cost is Temporal's own.
+import {
+  allHandlersFinished,
+  condition,
+  defineQuery,
+  defineUpdate,
+  proxyActivities,
+  setHandler,
+} from '@temporalio/workflow';
 
 export interface BareState {
   step: number;
@@ -21,7 +32,12 @@ export const sync = defineUpdate<BareState, []>('sync');
 export const approve = defineUpdate<BareState, [BareApproveInput]>('approve');
 export const current = defineQuery<BareState>('current');
 
-export async function bareApproval(input: { approvers: string[] }): Promise<BareState> {
+export interface BareActivities {
+  record(state: BareState): Promise<void>;
+}
+const { record } = proxyActivities<BareActivities>({ startToCloseTimeout: '30s' });
+
+export async function bareApproval(input: { approvers: string[]; recordEachState?: boolean }): Promise<BareState> {
   let step = 0;
   const state = (): BareState => {
     const done = step >= input.approvers.length;
@@ -32,13 +48,18 @@ export async function bareApproval(input: { approvers: string[] }): Promise<Bare
       status: done ? 'completed' : 'active',
     };
   };
-  setHandler(sync, () => state());
+  const answer = async () => {
+    const s = state();
+    if (input.recordEachState) await record(s);
+    return s;
+  };
+  setHandler(sync, answer);
   setHandler(current, () => state());
   setHandler(
     approve,
     () => {
       step++;
-      return state();
+      return answer();
     },
     {
       validator: (a) => {

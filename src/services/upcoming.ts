@@ -2,7 +2,7 @@
 // the approvers they would get now.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { approvalNodesAhead, type ProcessDocument, type UndecidedBy } from '../dsl/index.js';
-import { resolveApprovers } from '../../activities/approvers.js';
+import { pgDirectory, resolveApprovers } from '../../activities/approvers.js';
 
 export interface UpcomingEntry {
   activityId: string;
@@ -76,7 +76,11 @@ export async function predictUpcoming(
       if (!pending)
         resolvedBy.set(
           key,
-          (pending = resolveApprovers(em, { tenantId, initiatorId: row.initiator_id, approver }, { lean: true })),
+          (pending = resolveApprovers(
+            pgDirectory(em, tenantId),
+            { tenantId, initiatorId: row.initiator_id, approver },
+            { lean: true },
+          )),
         );
       const resolved = await pending;
       approvers = resolved.users.map((u) => u.userId);

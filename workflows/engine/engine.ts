@@ -18,6 +18,7 @@ import type {
   TrailEntry,
 } from './types.js';
 import { OPEN_TASK_STATUSES } from './types.js';
+import type { ApproversAhead } from './approvers-ahead.js';
 
 /** Thrown inside a path when the instance ended under it; unwinds that path quietly. */
 export class Halt extends Error {
@@ -127,6 +128,9 @@ export class Engine {
   pendingTrail: TrailEntry[] = [];
   pendingCc: CcRecord[] = [];
   pendingNotifications: NotificationRecord[] = [];
+
+  /** Approvers of the next userTasks, looked up by the last projection (approvers-ahead.ts); not carried. */
+  approversAhead: ApproversAhead | null = null;
 
   /** Answers of recent Updates by id, so a retry after continue-as-new gets the first answer. */
   recentUpdates: Array<{ id: string; result: unknown }> = [];

@@ -2,6 +2,9 @@
 import { condition, patched } from '@temporalio/workflow';
 import type { DslNode } from '../../src/dsl/index.js';
 import { resolveTemplateValue } from '../../src/dsl/index.js';
+import { walk } from '../../src/dsl/graph.js';
+import type { ApproverInput } from '../../activities/approvers.js';
+import { approversAhead } from './approvers-ahead.js';
 import { type Engine, emptyCandidates, type ApproveMode, type NodeRun } from './engine.js';
 import { local } from './activities.js';
 import { nodeName, shortTime } from './details.js';
@@ -116,16 +119,36 @@ function initiatorSelection(engine: Engine, expression: string | undefined): str
   return [];
 }
 
+/** What a userTask's approver rule asks the directory, with the variables of this moment. */
+export function approverInput(engine: Engine, node: DslNode): ApproverInput {
+  const approver = { ...(config(node).approver ?? { type: 'user' }) };
+  if (approver.type === 'initiatorSelect') approver.userIds = initiatorSelection(engine, approver.expression);
+  return { tenantId: engine.info.tenantId, initiatorId: engine.info.initiatorId, approver };
+}
+
+/** At most this many nodes per projection (a wide fork looks the rest up when they start). */
+const MAX_AHEAD = 4;
+
+/**
+ * The look-up inputs of the userTasks reachable from the nodes whose tasks a snapshot opened,
+ * through anything but another userTask (approvers-ahead.ts).
+ */
+export function inputsAhead(engine: Engine, openedNodes: string[]): ApproverInput[] {
+  if (!openedNodes.length) return [];
+  const isUserTask = (id: string) => engine.node(id).type === 'userTask';
+  const ahead = walk(engine.doc, openedNodes, 'forward', undefined, (id) => !isUserTask(id)).filter(isUserTask);
+  return ahead.slice(0, MAX_AHEAD).map((id) => approverInput(engine, engine.node(id)));
+}
+
 /** Creates the tasks of a userTask activation. The returned run is decided by `decide`. */
 export async function startUserTask(engine: Engine, tokenId: string, node: DslNode): Promise<NodeRun> {
   const cfg = config(node);
   const kind: TaskKind = cfg.kind === 'handle' ? 'handle' : 'approval';
-  const approver = { ...(cfg.approver ?? { type: 'user' }) };
-  if (approver.type === 'initiatorSelect') approver.userIds = initiatorSelection(engine, approver.expression);
-  const resolved = await local.resolveApprovers.executeWithOptions(
-    { summary: `resolve approvers for ${nodeName(node)}` },
-    [{ tenantId: engine.info.tenantId, initiatorId: engine.info.initiatorId, approver }],
-  );
+  const input = approverInput(engine, node);
+  const approver = input.approver;
+  const resolved =
+    approversAhead(engine, input) ??
+    (await local.resolveApprovers.executeWithOptions({ summary: `resolve approvers for ${nodeName(node)}` }, [input]));
 
   const mode: ApproveMode = cfg.approveMode ?? 'single';
   const run: NodeRun = {

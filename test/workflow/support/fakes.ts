@@ -2,7 +2,7 @@
 // a small directory instead of PostgreSQL, and a projection that keeps what it was sent.
 import { ApplicationFailure } from '@temporalio/common';
 import type { Activities } from '../../../activities/index.js';
-import type { ApproverInput } from '../../../activities/approvers.js';
+import { resolveApprovers, type ApproverInput, type DirectoryLookups } from '../../../activities/approvers.js';
 import {
   runServiceFunction,
   type ServiceFunctionInput,
@@ -11,7 +11,6 @@ import {
 import type { HttpRequest } from '../../../activities/http-call.js';
 import type { WebhookCallInput } from '../../../activities/service-function-calls.js';
 import type {
-  Candidates,
   InstanceRow,
   ProjectionSnapshot,
   ResolvedApprovers,
@@ -175,112 +174,59 @@ export interface Fakes {
   calls: Array<{ name: string; input: unknown }>;
 }
 
+function memoryDirectory(directory: Directory): DirectoryLookups {
+  const row = (u: DirectoryUser) => ({
+    id: u.id,
+    manager_id: u.managerId ?? null,
+    dept_id: u.deptId ?? null,
+    active: u.active !== false,
+  });
+  const user = (id: string) => directory.users.find((u) => u.id === id);
+  const members = (keep: (u: DirectoryUser) => boolean) =>
+    directory.users
+      .filter((u) => u.active !== false && keep(u))
+      .map((u) => u.id)
+      .sort();
+  return {
+    user: async (id) => {
+      const u = user(id);
+      return u ? row(u) : null;
+    },
+    users: async (ids) => new Map(ids.flatMap((id) => (user(id) ? [[id, row(user(id)!)] as const] : []))),
+    poolMembers: async (pool) =>
+      members(
+        (u) =>
+          (u.roles ?? []).some((r) => pool.roleIds.includes(r)) ||
+          (u.deptId != null && pool.deptIds.includes(u.deptId)) ||
+          pool.userIds.includes(u.id),
+      ),
+    tenantAdmins: async () =>
+      members((u) =>
+        (u.roles ?? []).some((r) => (directory.roles[r] ?? []).some((p) => p === '*' || p === 'workflow:admin')),
+      ),
+    deptLeader: async (deptId) => (deptId ? (directory.departments[deptId] ?? null) : null),
+  };
+}
+
 export function createFakeActivities(directory: Directory = defaultDirectory()): Fakes {
   const projection = new FakeProjection();
   const calls: Fakes['calls'] = [];
-  const user = (id: string | null | undefined) => (id ? (directory.users.find((u) => u.id === id) ?? null) : null);
-  const active = (id: string) => {
-    const u = user(id);
-    return u && u.active !== false ? u : null;
-  };
-  const admins = () =>
-    directory.users
-      .filter(
-        (u) =>
-          u.active !== false &&
-          (u.roles ?? []).some((r) => (directory.roles[r] ?? []).some((p) => p === '*' || p === 'workflow:admin')),
-      )
-      .map((u) => u.id)
-      .sort();
-  const poolMembers = (pool: Candidates) =>
-    directory.users
-      .filter(
-        (u) =>
-          u.active !== false &&
-          ((u.roles ?? []).some((r) => pool.roleIds.includes(r)) ||
-            (u.deptId != null && pool.deptIds.includes(u.deptId)) ||
-            pool.userIds.includes(u.id)),
-      )
-      .map((u) => u.id)
-      .sort();
+  // The service's own approver rules over an in-memory copy of the directory.
+  const lookups = memoryDirectory(directory);
+  const resolve = (input: ApproverInput) => resolveApprovers(lookups, input);
 
   const activities: Activities = {
-    async project({ snapshot }: { tenantId: string; snapshot: ProjectionSnapshot }): Promise<void> {
+    async project({ snapshot, approversAhead }) {
       calls.push({ name: 'project', input: snapshot.seq });
       projection.apply(snapshot);
+      if (!approversAhead?.length) return {};
+      calls.push({ name: 'approversAhead', input: approversAhead });
+      return { approversAhead: await Promise.all(approversAhead.map((input) => resolve(input).catch(() => null))) };
     },
 
     async resolveApprovers(input: ApproverInput): Promise<ResolvedApprovers> {
       calls.push({ name: 'resolveApprovers', input });
-      const { initiatorId, approver } = input;
-      const initiator = user(initiatorId);
-      const out: ResolvedApprovers = {
-        users: [],
-        pool: null,
-        poolSize: 0,
-        poolMembers: [],
-        poolReason: null,
-        admins: admins(),
-        managers: { [initiatorId]: initiator?.managerId ?? null },
-        deptLeaders: { [initiatorId]: initiator?.deptId ? (directory.departments[initiator.deptId] ?? null) : null },
-        problem: null,
-      };
-      switch (approver.type) {
-        case 'user':
-        case 'initiatorSelect': {
-          const rule =
-            approver.type === 'user' ? 'user: listed in userIds' : 'initiatorSelect: chosen by the initiator';
-          const missing: string[] = [];
-          for (const id of approver.userIds ?? []) {
-            if (active(id)) out.users.push({ userId: id, reason: rule });
-            else missing.push(id);
-          }
-          if (missing.length) out.problem = `not active users: ${missing.join(', ')}`;
-          break;
-        }
-        case 'role':
-        case 'dept': {
-          const pool: Candidates = {
-            userIds: [],
-            roleIds: approver.type === 'role' ? (approver.roleIds ?? []) : [],
-            deptIds: approver.type === 'dept' ? (approver.deptIds ?? []) : [],
-          };
-          out.pool = pool;
-          out.poolMembers = poolMembers(pool);
-          out.poolSize = out.poolMembers.length;
-          out.poolReason =
-            approver.type === 'role'
-              ? `role pool: members of ${pool.roleIds.join(', ')}`
-              : `department pool: members of ${pool.deptIds.join(', ')}`;
-          break;
-        }
-        case 'manager':
-        case 'multiLevelManager': {
-          const levels = approver.levels ?? 1;
-          const all = approver.type === 'multiLevelManager';
-          const max = all && levels < 0 ? 50 : Math.max(1, levels);
-          let current = initiator;
-          for (let level = 1; level <= max && current?.managerId; level++) {
-            const manager = user(current.managerId);
-            if (!manager) break;
-            if ((all || level === max) && manager.active !== false)
-              out.users.push({
-                userId: manager.id,
-                reason: `${approver.type}: level ${level} manager of ${initiatorId}`,
-              });
-            current = manager;
-          }
-          if (!out.users.length) out.problem = `${initiatorId} has no ${all ? 'managers' : `manager at level ${max}`}`;
-          break;
-        }
-        case 'initiatorSelf':
-          if (initiator && initiator.active !== false)
-            out.users.push({ userId: initiatorId, reason: 'initiatorSelf: the initiator' });
-          break;
-        default:
-          throw ApplicationFailure.nonRetryable(`unknown approver type ${approver.type}`, 'VALIDATION_FAILED');
-      }
-      return out;
+      return resolve(input);
     },
 
     async httpCall(input: HttpRequest): Promise<{ status: number; body: unknown }> {

@@ -1,0 +1,55 @@
+// Approvers looked up ahead by the projection (workflows/engine/approvers-ahead.ts): the next
+// userTask takes them instead of a local activity, only for exactly the same look-up input.
+import { describe, expect, it } from 'vitest';
+import { useHarness, m } from './support/harness.js';
+import { linear, steps, users } from './support/dsl.js';
+
+const h = useHarness('ahead');
+
+/** The local-activity look-ups and the ahead look-ups so far (the tests run one at a time). */
+function lookUps() {
+  const calls = h.fakes.calls;
+  return {
+    own: calls.filter((c) => c.name === 'resolveApprovers'),
+    ahead: calls.filter((c) => c.name === 'approversAhead'),
+  };
+}
+
+// One instance at a time: the fakes' call log is shared by the file.
+describe.sequential('approvers looked up ahead', () => {
+  it('a 3-step chain looks up only its first node itself; the next two come with the projections', async () => {
+    const before = lookUps();
+    const { instanceId } = await h.start(linear('ahead_chain', steps(users('bob'), users('erin'), users('carol'))));
+    await h.decide(instanceId, 'bob');
+    await h.decide(instanceId, 'erin');
+    expect(await h.decide(instanceId, 'carol')).toMatchObject({ instanceStatus: 'completed' });
+    const after = lookUps();
+    expect(after.own.length - before.own.length).toBe(1);
+    // After the start (n2) and after bob's approval (n3); nothing after the last node.
+    expect(after.ahead.slice(before.ahead.length).map((c) => c.input)).toMatchObject([
+      [{ approver: { type: 'user', userIds: ['erin'] } }],
+      [{ approver: { type: 'user', userIds: ['carol'] } }],
+    ]);
+    expect(h.projection.tasks(instanceId).map((t) => [t.assignee, t.result])).toEqual([
+      ['bob', 'approved'],
+      ['erin', 'approved'],
+      ['carol', 'approved'],
+    ]);
+  });
+
+  it('an initiatorSelect node whose variables changed since the look-up looks up its approvers itself', async () => {
+    const pick = { approver: { type: 'initiatorSelect', expression: '${msg.next}' } };
+    const { instanceId } = await h.start(linear('ahead_select', steps(users('bob'), pick)), {
+      variables: { next: 'erin' },
+    });
+    const before = lookUps();
+    const [task] = h.projection.openTasks(instanceId);
+    // bob changes who comes next with his decision: the look-up ahead (erin) no longer applies.
+    await h.act(instanceId, m.approve, { actor: h.actor('bob'), taskId: task.id, variables: { next: 'carol' } });
+    const after = lookUps();
+    expect(after.own.slice(before.own.length).map((c) => c.input)).toMatchObject([
+      { approver: { type: 'initiatorSelect', userIds: ['carol'] } },
+    ]);
+    expect(h.projection.openTasks(instanceId).map((t) => t.assignee)).toEqual(['carol']);
+  });
+});

@@ -1,0 +1,42 @@
+// Approvers of the userTasks that may start next, looked up by the projection activity that
+// records the current state, so the next decision can create the next tasks in its own workflow
+// task instead of a local activity (one activation, one marker and one directory round trip less
+// per step; docs/performance.md).
+//
+// The rule: a look-up is reused only for the same input (node rule, initiator, and the users an
+// initiatorSelect expression gives with the variables of that moment) and only while it is at
+// most APPROVERS_AHEAD_TTL_MS old in workflow time; otherwise the node looks its approvers up
+// itself, as before. A directory change therefore reaches a node at most that much later than
+// a look-up at the node's own start would. Deterministic: the results are the recorded output
+// of the projection activity, the age is workflow time.
+import type { ApproverInput } from '../../activities/approvers.js';
+import type { Engine } from './engine.js';
+import type { ResolvedApprovers } from './types.js';
+
+export const APPROVERS_AHEAD_TTL_MS = 30_000;
+
+export interface ApproversAhead {
+  at: number;
+  entries: Array<{ key: string; resolved: ResolvedApprovers | null }>;
+}
+
+const keyOf = (input: ApproverInput) => JSON.stringify(input);
+
+/** Keeps what the projection answered for `inputs` (replacing older look-ups). */
+export function keepAhead(engine: Engine, inputs: ApproverInput[], resolved: Array<ResolvedApprovers | null> = []) {
+  engine.approversAhead = inputs.length
+    ? { at: Date.now(), entries: inputs.map((input, i) => ({ key: keyOf(input), resolved: resolved[i] ?? null })) }
+    : engine.approversAhead;
+}
+
+/** A look-up for exactly this input at most `maxAgeMs` old, or null. */
+export function approversAhead(
+  engine: Engine,
+  input: ApproverInput,
+  maxAgeMs = APPROVERS_AHEAD_TTL_MS,
+): ResolvedApprovers | null {
+  const ahead = engine.approversAhead;
+  if (!ahead || Date.now() - ahead.at > maxAgeMs) return null;
+  const key = keyOf(input);
+  return ahead.entries.find((e) => e.key === key)?.resolved ?? null;
+}
