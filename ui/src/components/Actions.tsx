@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { t } from '../i18n';
 import { api, call, errorText, type Instance, type Task, type TrailEntry } from '../lib/api';
 import { session } from '../lib/session';
-import { Field } from './ui';
+import { Field, TextField } from './ui';
 import { UserPicker } from './UserPicker';
 
 type Name =
@@ -359,14 +359,14 @@ export function ActionPanel({
                       : userPicker('reduce-users', true)}
                   </fieldset>
                 )}
-                <Field id={`${a}-comment`} label={commentLabel(a)}>
-                  <textarea
-                    id={`${a}-comment`}
-                    name="comment"
-                    value={comment}
-                    onInput={(e) => setComment(e.currentTarget.value)}
-                  />
-                </Field>
+                <TextField
+                  id={`${a}-comment`}
+                  label={commentLabel(a)}
+                  name="comment"
+                  value={comment}
+                  onValue={setComment}
+                  multiline
+                />
                 <div class="buttons">
                   <button
                     type="submit"

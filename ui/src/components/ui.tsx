@@ -102,6 +102,32 @@ export function Field({ id, label, children }: { id: string; label: ComponentChi
   );
 }
 
+/** A text field (a textarea when `multiline`) in its `Field`; `onValue` gets the typed text, `children` follow it. */
+export function TextField({
+  label,
+  multiline,
+  onValue,
+  children,
+  ...control
+}: {
+  id: string;
+  label: ComponentChildren;
+  name: string;
+  value: string;
+  multiline?: boolean;
+  onValue: (value: string) => void;
+  'aria-describedby'?: string;
+  children?: ComponentChildren;
+}) {
+  const props = { ...control, onInput: (e: { currentTarget: { value: string } }) => onValue(e.currentTarget.value) };
+  return (
+    <Field id={control.id} label={label}>
+      {multiline ? <textarea {...props} /> : <input {...props} />}
+      {children}
+    </Field>
+  );
+}
+
 /** A text input wrapped in its label; `onValue` gets the typed text. */
 export function LabelledInput({
   label,
