@@ -5,8 +5,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { startStack } from '../scripts/stack.js';
+import { launchChromium } from '../test/helpers/chromium-launch.js';
 import { JS_BUDGET_GZIP, ensureUi, uiSize } from '../scripts/build-ui.js';
 
 const RUNS = Number(process.env.BENCH_UI_RUNS ?? 5);
@@ -20,20 +20,7 @@ if (!executablePath) throw new Error('chromium not found: apt-get install -y chr
 await ensureUi({ quiet: true });
 const size = uiSize();
 const stack = await startStack({ name: 'bench-ui', logLevel: 'warn' });
-const browser = await chromium.launch({
-  executablePath,
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--disable-dev-shm-usage',
-  ],
-});
+const browser = await launchChromium(executablePath);
 try {
   const post = async (p: string, body: unknown, token?: string) => {
     const res = await fetch(`${stack.baseUrl}${p}`, {

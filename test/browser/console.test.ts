@@ -5,9 +5,10 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, baseUrl, login } from '../helpers/api.js';
+import { launchChromium } from '../helpers/chromium-launch.js';
 import { JS_BUDGET_GZIP, uiSize } from '../../scripts/build-ui.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -98,23 +99,27 @@ function linear(key: string, name: string, steps: any[]) {
   };
 }
 
+/** Opens `action`'s form on an instance page, fills in `fields` (selector → text), confirms it and waits until done. */
+async function act(page: Page, action: string, fields: Record<string, string>) {
+  await page.click(`button[data-action=${action}]`);
+  for (const [selector, text] of Object.entries(fields)) await page.fill(selector, text);
+  await page.click(`button[data-confirm=${action}]`);
+  await page.waitForSelector('[data-testid=action-ok]');
+}
+
+/** Picks `dsl` as the JSON file `name` in the definitions page's import form and submits it. */
+async function importFile(page: Page, name: string, dsl: unknown) {
+  await page.setInputFiles('#dsl-file', {
+    name,
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(dsl)),
+  });
+  await page.click('#import button[type=submit]');
+}
+
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: inject('chromiumPath'),
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
+  browser = await launchChromium(inject('chromiumPath'));
   await deploy(JSON.parse(readFileSync(path.join(root, 'examples/leave-request.json'), 'utf8')));
 });
 
@@ -209,10 +214,7 @@ describe('web console', () => {
     await row.locator('a').first().click();
     await bob.waitForSelector('[data-testid=actions] button[data-action=approve]');
     await shot(bob, 'instance-bob');
-    await bob.click('button[data-action=approve]');
-    await bob.fill('#approve-comment', 'Enjoy the trip');
-    await bob.click('button[data-confirm=approve]');
-    await bob.waitForSelector('[data-testid=action-ok]');
+    await act(bob, 'approve', { '#approve-comment': 'Enjoy the trip' });
 
     // Through the API: bob's task is approved with his comment.
     const tasks = await tasksOf(instanceId);
@@ -381,21 +383,14 @@ describe('web console', () => {
     // Transfer: bob hands the returned task to dave (user picker: typed id with suggestions).
     const bob = await as('bob');
     await bob.goto(`${baseUrl()}/instances/${id}`);
-    await bob.click('button[data-action=transfer]');
-    await bob.fill('#transfer-user', 'dave');
-    await bob.fill('#transfer-comment', 'Dave knows this one');
-    await bob.click('button[data-confirm=transfer]');
-    await bob.waitForSelector('[data-testid=action-ok]');
+    await act(bob, 'transfer', { '#transfer-user': 'dave', '#transfer-comment': 'Dave knows this one' });
     tasks = await tasksOf(id);
     expect(tasks.find((t) => t.id === again.id)?.assignee).toBe('dave');
 
     // Add-sign: dave asks erin to sign first.
     const dave = await as('dave');
     await dave.goto(`${baseUrl()}/instances/${id}`);
-    await dave.click('button[data-action=addSign]');
-    await dave.fill('#addsign-users', 'erin');
-    await dave.click('button[data-confirm=addSign]');
-    await dave.waitForSelector('[data-testid=action-ok]');
+    await act(dave, 'addSign', { '#addsign-users': 'erin' });
     tasks = await tasksOf(id);
     const sub = tasks.find((t) => t.parentTaskId === again.id && t.assignee === 'erin');
     expect(sub?.status).toBe('active');
@@ -447,12 +442,7 @@ describe('web console', () => {
     await admin.waitForSelector('#dsl-file');
     const key = `imported_${randomUUID().slice(0, 6)}`;
     const bad = linear(key, 'Imported process', [userTask('broken', 'Broken approval', { type: 'nobody' })]);
-    await admin.setInputFiles('#dsl-file', {
-      name: 'bad.json',
-      mimeType: 'application/json',
-      buffer: Buffer.from(JSON.stringify(bad)),
-    });
-    await admin.click('#import button[type=submit]');
+    await importFile(admin, 'bad.json', bad);
     await admin.waitForSelector('[data-testid=problems]');
     expect(await admin.getAttribute('#import [data-testid=diagram] [data-node-id=broken]', 'data-state')).toBe('error');
     expect(await admin.getAttribute('#import [data-testid=diagram] [data-node-id=start]', 'data-state')).not.toBe(
@@ -463,12 +453,7 @@ describe('web console', () => {
     const good = linear(key, 'Imported process', [
       userTask('fixed', 'Fixed approval', { type: 'user', userIds: ['bob'] }),
     ]);
-    await admin.setInputFiles('#dsl-file', {
-      name: 'good.json',
-      mimeType: 'application/json',
-      buffer: Buffer.from(JSON.stringify(good)),
-    });
-    await admin.click('#import button[type=submit]');
+    await importFile(admin, 'good.json', good);
     await admin.waitForSelector('[data-testid=deployed]');
     await shot(admin, 'admin-definitions');
     await admin.click('[data-testid=deployed] a');

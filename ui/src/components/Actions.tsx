@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { t } from '../i18n';
 import { api, call, errorText, type Instance, type Task, type TrailEntry } from '../lib/api';
 import { session } from '../lib/session';
-import { Field } from './ui';
+import { Field, TextField } from './ui';
 import { UserPicker } from './UserPicker';
 
 type Name =
@@ -132,6 +132,8 @@ export function ActionPanel({
     const id = task?.id ?? '';
     const p = { params: { path: { id } } };
     const reason = comment || undefined;
+    // The optional reason goes into the body only when one was written.
+    const withReason = <B extends object>(body: B) => (reason ? { ...body, reason } : body);
     setBusy(true);
     try {
       if ((a === 'transfer' || a === 'delegate') && users.length !== 1) throw new Error(t.action.noUser);
@@ -146,43 +148,33 @@ export function ActionPanel({
           await call(
             api.POST('/api/v1/workflow/tasks/{id}/return', {
               ...p,
-              body: { targetActivityId: returnTarget, ...(reason ? { reason } : {}) },
+              body: withReason({ targetActivityId: returnTarget }),
             }),
           );
           break;
         case 'transfer':
         case 'delegate':
           await call(
-            api.POST(`/api/v1/workflow/tasks/{id}/${a}`, {
-              ...p,
-              body: { assigneeUserId: users[0]!, ...(reason ? { reason } : {}) },
-            }),
+            api.POST(`/api/v1/workflow/tasks/{id}/${a}`, { ...p, body: withReason({ assigneeUserId: users[0]! }) }),
           );
           break;
         case 'addSign':
           await call(
             api.POST('/api/v1/workflow/tasks/{id}/add-sign', {
               ...p,
-              body: { assigneeUserIds: users, position, ...(reason ? { reason } : {}) },
+              body: withReason({ assigneeUserIds: users, position }),
             }),
           );
           break;
         case 'reduceSign':
           await call(
-            api.POST('/api/v1/workflow/tasks/{id}/reduce-sign', {
-              ...p,
-              body: { assigneeUserIds: users, ...(reason ? { reason } : {}) },
-            }),
+            api.POST('/api/v1/workflow/tasks/{id}/reduce-sign', { ...p, body: withReason({ assigneeUserIds: users }) }),
           );
           break;
         case 'claim':
-          await call(api.POST('/api/v1/workflow/tasks/{id}/claim', { ...p, body: {} }));
-          break;
         case 'unclaim':
-          await call(api.POST('/api/v1/workflow/tasks/{id}/unclaim', { ...p, body: {} }));
-          break;
         case 'resolve':
-          await call(api.POST('/api/v1/workflow/tasks/{id}/resolve', { ...p, body: {} }));
+          await call(api.POST(`/api/v1/workflow/tasks/{id}/${a}`, { ...p, body: {} }));
           break;
         case 'urge':
           await call(api.POST('/api/v1/workflow/tasks/urge/{id}', { ...p, body: comment ? { message: comment } : {} }));
@@ -195,7 +187,7 @@ export function ActionPanel({
           await call(
             api.POST(`/api/v1/workflow/process-instances/{id}/${a}`, {
               params: { path: { id: instance.id } },
-              body: reason ? { reason } : {},
+              body: withReason({}),
             }),
           );
           break;
@@ -233,6 +225,19 @@ export function ActionPanel({
       : a === 'urge'
         ? t.action.message
         : t.action.reason;
+
+  // The people the form's action is for: one (transfer, delegate) or several (add-sign, reduce-sign).
+  const userPicker = (id: string, multiple: boolean) => (
+    <UserPicker
+      id={id}
+      label={multiple ? t.action.users : t.action.user}
+      multiple={multiple}
+      value={users}
+      onChange={setUsers}
+      known={known}
+      exclude={[me]}
+    />
+  );
 
   return (
     <section class="card actions" aria-labelledby="actions-h" data-testid="actions">
@@ -316,27 +321,10 @@ export function ActionPanel({
                     </select>
                   </Field>
                 )}
-                {(a === 'transfer' || a === 'delegate') && (
-                  <UserPicker
-                    id={`${a}-user`}
-                    label={t.action.user}
-                    value={users}
-                    onChange={setUsers}
-                    known={known}
-                    exclude={[me]}
-                  />
-                )}
+                {(a === 'transfer' || a === 'delegate') && userPicker(`${a}-user`, false)}
                 {a === 'addSign' && (
                   <>
-                    <UserPicker
-                      id="addsign-users"
-                      label={t.action.users}
-                      multiple
-                      value={users}
-                      onChange={setUsers}
-                      known={known}
-                      exclude={[me]}
-                    />
+                    {userPicker('addsign-users', true)}
                     <Field id="addsign-position" label={t.action.position}>
                       <select
                         id="addsign-position"
@@ -353,42 +341,32 @@ export function ActionPanel({
                 {a === 'reduceSign' && (
                   <fieldset>
                     <legend>{t.action.users}</legend>
-                    {signers.length ? (
-                      signers.map((u) => (
-                        <label class="check">
-                          <input
-                            type="checkbox"
-                            name="reduce"
-                            value={u}
-                            checked={users.includes(u)}
-                            onChange={(e) =>
-                              setUsers(e.currentTarget.checked ? [...users, u] : users.filter((x) => x !== u))
-                            }
-                          />
-                          {u}
-                        </label>
-                      ))
-                    ) : (
-                      <UserPicker
-                        id="reduce-users"
-                        label={t.action.users}
-                        multiple
-                        value={users}
-                        onChange={setUsers}
-                        known={known}
-                        exclude={[me]}
-                      />
-                    )}
+                    {signers.length
+                      ? signers.map((u) => (
+                          <label class="check">
+                            <input
+                              type="checkbox"
+                              name="reduce"
+                              value={u}
+                              checked={users.includes(u)}
+                              onChange={(e) =>
+                                setUsers(e.currentTarget.checked ? [...users, u] : users.filter((x) => x !== u))
+                              }
+                            />
+                            {u}
+                          </label>
+                        ))
+                      : userPicker('reduce-users', true)}
                   </fieldset>
                 )}
-                <Field id={`${a}-comment`} label={commentLabel(a)}>
-                  <textarea
-                    id={`${a}-comment`}
-                    name="comment"
-                    value={comment}
-                    onInput={(e) => setComment(e.currentTarget.value)}
-                  />
-                </Field>
+                <TextField
+                  id={`${a}-comment`}
+                  label={commentLabel(a)}
+                  name="comment"
+                  value={comment}
+                  onValue={setComment}
+                  multiline
+                />
                 <div class="buttons">
                   <button
                     type="submit"

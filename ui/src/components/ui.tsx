@@ -83,10 +83,22 @@ export function Pager({
   );
 }
 
-export function Section({ title, children, id }: { title: string; children: ComponentChildren; id?: string }) {
+/** A card with a heading; `error` (its data's load error) is shown first. */
+export function Section({
+  title,
+  children,
+  id,
+  error,
+}: {
+  title: string;
+  children: ComponentChildren;
+  id?: string;
+  error?: unknown;
+}) {
   return (
     <section class="card" aria-labelledby={id ? `${id}-h` : undefined} id={id}>
       <h2 id={id ? `${id}-h` : undefined}>{title}</h2>
+      <ErrorText error={error} />
       {children}
     </section>
   );
@@ -99,6 +111,32 @@ export function Field({ id, label, children }: { id: string; label: ComponentChi
       <label for={id}>{label}</label>
       {children}
     </div>
+  );
+}
+
+/** A text field (a textarea when `multiline`) in its `Field`; `onValue` gets the typed text, `children` follow it. */
+export function TextField({
+  label,
+  multiline,
+  onValue,
+  children,
+  ...control
+}: {
+  id: string;
+  label: ComponentChildren;
+  name: string;
+  value: string;
+  multiline?: boolean;
+  onValue: (value: string) => void;
+  'aria-describedby'?: string;
+  children?: ComponentChildren;
+}) {
+  const props = { ...control, onInput: (e: { currentTarget: { value: string } }) => onValue(e.currentTarget.value) };
+  return (
+    <Field id={control.id} label={label}>
+      {multiline ? <textarea {...props} /> : <input {...props} />}
+      {children}
+    </Field>
   );
 }
 
@@ -156,47 +194,42 @@ export function ListTable({
   return wrap ? <div class="table-wrap">{table}</div> : table;
 }
 
-/** The outcome of the last action on a table row. */
-export type RowOutcome = { ok: boolean; text: string };
+/** A button of a table row: its label, whether it applies to the row, and the API call it makes. */
+export type RowAction = { label: string; when?: boolean; run: () => Promise<unknown> };
 
-/** The outcome of each row's last action; a new outcome replaces all others. */
-export function useRowOutcomes() {
-  const [outcomes, setOutcomes] = useState<Record<string, RowOutcome>>({});
-  /** Runs an action for row `id` and records `doneText` or the error's text as its outcome. */
-  const runFor = async (id: string, action: () => Promise<unknown>, doneText: string) => {
+/**
+ * Buttons for table rows whose actions reload the list when done. The last outcome is shown on its row;
+ * a new outcome replaces all others.
+ */
+export function useRowActions(reload: () => unknown) {
+  const [outcomes, setOutcomes] = useState<Record<string, { ok: boolean; text: string }>>({});
+  const runFor = async (id: string, a: RowAction) => {
     try {
-      await action();
-      setOutcomes({ [id]: { ok: true, text: doneText } });
+      await a.run();
+      void reload();
+      setOutcomes({ [id]: { ok: true, text: t.action.done(a.label) } });
     } catch (err) {
       setOutcomes({ [id]: { ok: false, text: errorText(err) } });
     }
   };
-  return { outcomes, runFor };
-}
-
-export function RowMessage({ outcome }: { outcome: RowOutcome | undefined }) {
-  if (!outcome) return null;
-  return (
-    <span class={outcome.ok ? 'ok small' : 'error small'} role="status">
-      {outcome.text}
-    </span>
-  );
-}
-
-/** A plain button shown only `when` it applies. */
-export function ActionButton({
-  when = true,
-  onClick,
-  children,
-}: {
-  when?: boolean;
-  onClick: () => void;
-  children: ComponentChildren;
-}) {
-  if (!when) return null;
-  return (
-    <button type="button" onClick={onClick}>
-      {children}
-    </button>
-  );
+  /** Row `id`'s buttons (those that apply) and the outcome of its last action. */
+  return (id: string, actions: RowAction[]) => {
+    const outcome = outcomes[id];
+    return (
+      <>
+        {actions
+          .filter((a) => a.when !== false)
+          .map((a) => (
+            <button type="button" onClick={() => void runFor(id, a)}>
+              {a.label}
+            </button>
+          ))}
+        {outcome && (
+          <span class={outcome.ok ? 'ok small' : 'error small'} role="status">
+            {outcome.text}
+          </span>
+        )}
+      </>
+    );
+  };
 }

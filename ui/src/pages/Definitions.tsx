@@ -3,18 +3,16 @@ import { t } from '../i18n';
 import { ApiError, api, call, type Definition } from '../lib/api';
 import { Link, navigate } from '../lib/router';
 import {
-  ActionButton,
   ErrorText,
   Field,
   ListTable,
   Loading,
   Pager,
-  RowMessage,
   Section,
   Status,
   fmtTime,
   useAsync,
-  useRowOutcomes,
+  useRowActions,
 } from '../components/ui';
 import { Diagram } from '../components/Diagram';
 
@@ -31,22 +29,15 @@ export function Definitions() {
     [page],
   );
   const [versionsOf, setVersionsOf] = useState<string | null>(null);
-  const { outcomes, runFor } = useRowOutcomes();
-
-  const act = (d: Definition, what: 'activate' | 'retire') =>
-    runFor(
-      d.id,
-      async () => {
-        if (what === 'activate')
-          await call(
-            api.POST('/api/v1/workflow/process-definitions/{id}/activate', { params: { path: { id: d.id } } }),
-          );
-        else
-          await call(api.POST('/api/v1/workflow/process-definitions/{id}/retire', { params: { path: { id: d.id } } }));
-        void list.reload(true);
-      },
-      t.action.done(t.admin[what]),
-    );
+  const rowActions = useRowActions(() => list.reload(true));
+  // Activate a definition that is not active, retire the active one: POST …/process-definitions/{id}/<action>.
+  const lifecycle = (d: Definition) =>
+    (['activate', 'retire'] as const).map((action) => ({
+      label: t.admin[action],
+      when: action === 'retire' ? d.status === 'active' : d.status !== 'active',
+      run: () =>
+        call(api.POST(`/api/v1/workflow/process-definitions/{id}/${action}`, { params: { path: { id: d.id } } })),
+    }));
 
   return (
     <>
@@ -85,13 +76,7 @@ export function Definitions() {
                 >
                   {t.admin.versions}
                 </button>
-                <ActionButton when={d.status !== 'active'} onClick={() => void act(d, 'activate')}>
-                  {t.admin.activate}
-                </ActionButton>
-                <ActionButton when={d.status === 'active'} onClick={() => void act(d, 'retire')}>
-                  {t.admin.retire}
-                </ActionButton>
-                <RowMessage outcome={outcomes[d.id]} />
+                {rowActions(d.id, lifecycle(d))}
               </td>
             </tr>
           ))}
@@ -114,8 +99,7 @@ function Versions({ processKey }: { processKey: string }) {
     [processKey],
   );
   return (
-    <Section title={`${t.admin.versions}: ${processKey}`} id="versions">
-      <ErrorText error={v.error} />
+    <Section title={`${t.admin.versions}: ${processKey}`} id="versions" error={v.error}>
       <ul class="plain">
         {v.data?.items.map((d) => (
           <li>

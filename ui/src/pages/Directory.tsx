@@ -1,10 +1,11 @@
 // The directory for admins (system:directory:manage): users, roles and departments, each listed
 // with create and edit forms; users are deactivated (and activated again), roles and departments
 // deleted (the API refuses one still in use, shown in words next to the button).
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { t } from '../i18n';
 import { api, call, errorText } from '../lib/api';
-import { ErrorText, ListTable, Section, useAsync } from '../components/ui';
+import { ListTable, Section, useAsync } from '../components/ui';
 
 type Kind = 'user' | 'role' | 'dept';
 type Values = Record<string, string | boolean>;
@@ -183,14 +184,9 @@ function Editor({
   );
 }
 
-/** One section's editing state: which record's form is open, and the last row action's outcome. */
-function useEditing() {
-  const [open, setOpen] = useState<{ key: string | null; record: Record<string, unknown> | null } | null>(null);
-  const [note, setNote] = useState<{ key: string; ok: boolean; text: string } | null>(null);
-  return { open, setOpen, note, setNote };
-}
+type Note = { key: string; ok: boolean; text: string };
 
-function RowNote({ note, id }: { note: { key: string; ok: boolean; text: string } | null; id: string }) {
+function RowNote({ note, id }: { note: Note | null; id: string }) {
   if (!note || note.key !== id) return null;
   return (
     <div class={note.ok ? 'ok small' : 'error small'} role="status" data-testid="row-note">
@@ -199,11 +195,106 @@ function RowNote({ note, id }: { note: { key: string; ok: boolean; text: string 
   );
 }
 
-function DeleteButton({ onDelete }: { onDelete: () => void }) {
+type Row = Record<string, unknown>;
+type RowRun = (run: () => Promise<unknown>, ok: string) => void;
+
+/**
+ * One kind's section: a button for a new record, the create / edit form, and its records, one row each, with
+ * an edit button and the row's own action (`action`, or a delete button given `remove`). A row action reloads
+ * the list; its outcome, like a save's, is shown on the row.
+ */
+function Listing<T extends Row>({
+  kind,
+  title,
+  id,
+  list,
+  columns,
+  keyOf,
+  nameOf = keyOf,
+  rowProps,
+  cells,
+  action,
+  remove,
+}: {
+  kind: Kind;
+  title: string;
+  /** The section's id and the table's test id. */
+  id: string;
+  list: { data?: { items: T[] }; error?: unknown; reload: (quiet?: boolean) => Promise<void> };
+  /** The column headings but the last (the actions'). */
+  columns: string[];
+  keyOf: (x: T) => string;
+  /** The first cell's text. */
+  nameOf?: (x: T) => string;
+  /** The row's attributes: its data-* id and class. */
+  rowProps: (x: T) => Record<string, string | undefined>;
+  /** The cells between the first and the actions. */
+  cells: (x: T) => ComponentChildren;
+  action?: (x: T, run: RowRun) => ComponentChildren;
+  /** Deletes a record (once the user confirms it). */
+  remove?: (key: string) => Promise<unknown>;
+}) {
+  const [open, setOpen] = useState<{ key: string | null; record: Row | null } | null>(null);
+  const [note, setNote] = useState<Note | null>(null);
+
+  const done = (saved: boolean) => {
+    const key = open?.key ?? '';
+    setOpen(null);
+    if (saved) {
+      setNote({ key, ok: true, text: t.admin.saved });
+      void list.reload(true);
+    }
+  };
+  const rowAction = async (key: string, run: () => Promise<unknown>, ok: string) => {
+    try {
+      await run();
+      await list.reload(true);
+      setNote({ key, ok: true, text: ok });
+    } catch (err) {
+      setNote({ key, ok: false, text: errorText(err) });
+    }
+  };
+
   return (
-    <button type="button" class="danger" data-action="delete" onClick={onDelete}>
-      {t.admin.delete}
-    </button>
+    <Section title={title} id={id} error={list.error}>
+      <button type="button" data-action={`new-${kind}`} onClick={() => setOpen({ key: null, record: null })}>
+        {t.admin.create[kind]}
+      </button>
+      {open && <Editor kind={kind} editing={open.key} record={open.record} onDone={done} />}
+      <ListTable testid={id} columns={[...columns, t.admin.actions]}>
+        {list.data?.items.map((x) => {
+          const key = keyOf(x);
+          return (
+            <tr {...rowProps(x)}>
+              <td>
+                {nameOf(x)}
+                <RowNote note={note} id={key} />
+              </td>
+              {cells(x)}
+              <td class="buttons">
+                <button type="button" data-action="edit" onClick={() => setOpen({ key, record: x })}>
+                  {t.admin.editButton}
+                </button>
+                {action?.(x, (run, ok) => void rowAction(key, run, ok))}
+                {remove && (
+                  <button
+                    type="button"
+                    class="danger"
+                    data-action="delete"
+                    onClick={() => {
+                      if (window.confirm(t.admin.confirmDelete(key)))
+                        void rowAction(key, () => remove(key), t.admin.deleted);
+                    }}
+                  >
+                    {t.admin.delete}
+                  </button>
+                )}
+              </td>
+            </tr>
+          );
+        })}
+      </ListTable>
+    </Section>
   );
 }
 
@@ -211,169 +302,86 @@ export function Directory() {
   const users = useAsync(() => call(api.GET('/api/v1/users', { params: { query: { pageSize: 200 } } })), []);
   const roles = useAsync(() => call(api.GET('/api/v1/roles', { params: { query: { pageSize: 200 } } })), []);
   const depts = useAsync(() => call(api.GET('/api/v1/departments', { params: { query: { pageSize: 200 } } })), []);
-  const u = useEditing();
-  const r = useEditing();
-  const d = useEditing();
-
-  const done = (ed: ReturnType<typeof useEditing>, reload: () => unknown) => (saved: boolean) => {
-    const key = ed.open?.key ?? '';
-    ed.setOpen(null);
-    if (saved) {
-      ed.setNote({ key, ok: true, text: t.admin.saved });
-      void reload();
-    }
-  };
-  /** A row action (deactivate, delete): its outcome is shown on the row. */
-  const rowAction = async (ed: ReturnType<typeof useEditing>, key: string, run: () => Promise<unknown>, ok: string) => {
-    try {
-      await run();
-      ed.setNote({ key, ok: true, text: ok });
-    } catch (err) {
-      ed.setNote({ key, ok: false, text: errorText(err) });
-    }
-  };
-  /** Deletes a row once the user confirms it. */
-  const deleteRow = (ed: ReturnType<typeof useEditing>, key: string, run: () => Promise<unknown>) => {
-    if (window.confirm(t.admin.confirmDelete(key))) void rowAction(ed, key, run, t.admin.deleted);
-  };
 
   return (
     <>
       <h1>{t.admin.directory}</h1>
-      <Section title={t.admin.users} id="users">
-        <ErrorText error={users.error} />
-        <button type="button" data-action="new-user" onClick={() => u.setOpen({ key: null, record: null })}>
-          {t.admin.create.user}
-        </button>
-        {u.open && (
-          <Editor kind="user" editing={u.open.key} record={u.open.record} onDone={done(u, () => users.reload(true))} />
+      <Listing
+        kind="user"
+        title={t.admin.users}
+        id="users"
+        list={users}
+        columns={[
+          t.login.username,
+          t.admin.displayName,
+          t.admin.department,
+          t.admin.manager,
+          t.admin.rolesCol,
+          t.admin.activeCol,
+        ]}
+        keyOf={(x) => x.id}
+        nameOf={(x) => x.username}
+        rowProps={(x) => ({ 'data-user-id': x.id, class: x.active ? undefined : 'muted' })}
+        cells={(x) => (
+          <>
+            <td>{x.displayName ?? ''}</td>
+            <td>{x.deptId ?? '—'}</td>
+            <td>{x.managerId ?? '—'}</td>
+            <td>{x.roles.join(', ')}</td>
+            <td>{x.active ? t.common.yes : t.common.no}</td>
+          </>
         )}
-        <ListTable
-          testid="users"
-          columns={[
-            t.login.username,
-            t.admin.displayName,
-            t.admin.department,
-            t.admin.manager,
-            t.admin.rolesCol,
-            t.admin.activeCol,
-            t.admin.actions,
-          ]}
-        >
-          {users.data?.items.map((x) => (
-            <tr data-user-id={x.id} class={x.active ? undefined : 'muted'}>
-              <td>
-                {x.username}
-                <RowNote note={u.note} id={x.id} />
-              </td>
-              <td>{x.displayName ?? ''}</td>
-              <td>{x.deptId ?? '—'}</td>
-              <td>{x.managerId ?? '—'}</td>
-              <td>{x.roles.join(', ')}</td>
-              <td>{x.active ? t.common.yes : t.common.no}</td>
-              <td class="buttons">
-                <button type="button" data-action="edit" onClick={() => u.setOpen({ key: x.id, record: x })}>
-                  {t.admin.editButton}
-                </button>
-                <button
-                  type="button"
-                  data-action={x.active ? 'deactivate' : 'activate'}
-                  onClick={() =>
-                    void rowAction(
-                      u,
-                      x.id,
-                      async () => {
-                        await call(
-                          api.PATCH('/api/v1/users/{id}', {
-                            params: { path: { id: x.id } },
-                            body: { active: !x.active },
-                          }),
-                        );
-                        await users.reload(true);
-                      },
-                      x.active ? t.admin.deactivated : t.admin.activated,
-                    )
-                  }
-                >
-                  {x.active ? t.admin.deactivateUser : t.admin.activateUser}
-                </button>
-              </td>
-            </tr>
-          ))}
-        </ListTable>
-      </Section>
-      <Section title={t.admin.roles} id="roles">
-        <ErrorText error={roles.error} />
-        <button type="button" data-action="new-role" onClick={() => r.setOpen({ key: null, record: null })}>
-          {t.admin.create.role}
-        </button>
-        {r.open && (
-          <Editor kind="role" editing={r.open.key} record={r.open.record} onDone={done(r, () => roles.reload(true))} />
+        action={(x, run) => (
+          <button
+            type="button"
+            data-action={x.active ? 'deactivate' : 'activate'}
+            onClick={() =>
+              run(
+                () =>
+                  call(
+                    api.PATCH('/api/v1/users/{id}', { params: { path: { id: x.id } }, body: { active: !x.active } }),
+                  ),
+                x.active ? t.admin.deactivated : t.admin.activated,
+              )
+            }
+          >
+            {x.active ? t.admin.deactivateUser : t.admin.activateUser}
+          </button>
         )}
-        <ListTable testid="roles" columns={[t.admin.key, t.admin.name, t.admin.permissions, t.admin.actions]}>
-          {roles.data?.items.map((x) => (
-            <tr data-role={x.code}>
-              <td>
-                {x.code}
-                <RowNote note={r.note} id={x.code} />
-              </td>
-              <td>{x.name}</td>
-              <td>{x.permissions.join(', ')}</td>
-              <td class="buttons">
-                <button type="button" data-action="edit" onClick={() => r.setOpen({ key: x.code, record: x })}>
-                  {t.admin.editButton}
-                </button>
-                <DeleteButton
-                  onDelete={() =>
-                    deleteRow(r, x.code, async () => {
-                      await call(api.DELETE('/api/v1/roles/{code}', { params: { path: { code: x.code } } }));
-                      await roles.reload(true);
-                    })
-                  }
-                />
-              </td>
-            </tr>
-          ))}
-        </ListTable>
-      </Section>
-      <Section title={t.admin.departments} id="departments">
-        <ErrorText error={depts.error} />
-        <button type="button" data-action="new-dept" onClick={() => d.setOpen({ key: null, record: null })}>
-          {t.admin.create.dept}
-        </button>
-        {d.open && (
-          <Editor kind="dept" editing={d.open.key} record={d.open.record} onDone={done(d, () => depts.reload(true))} />
+      />
+      <Listing
+        kind="role"
+        title={t.admin.roles}
+        id="roles"
+        list={roles}
+        columns={[t.admin.key, t.admin.name, t.admin.permissions]}
+        keyOf={(x) => x.code}
+        rowProps={(x) => ({ 'data-role': x.code })}
+        cells={(x) => (
+          <>
+            <td>{x.name}</td>
+            <td>{x.permissions.join(', ')}</td>
+          </>
         )}
-        <ListTable
-          testid="departments"
-          columns={[t.admin.key, t.admin.name, t.admin.parent, t.admin.leader, t.admin.actions]}
-        >
-          {depts.data?.items.map((x) => (
-            <tr data-dept-id={x.id}>
-              <td>
-                {x.id}
-                <RowNote note={d.note} id={x.id} />
-              </td>
-              <td>{x.name}</td>
-              <td>{x.parentId ?? '—'}</td>
-              <td>{x.leaderId ?? '—'}</td>
-              <td class="buttons">
-                <button type="button" data-action="edit" onClick={() => d.setOpen({ key: x.id, record: x })}>
-                  {t.admin.editButton}
-                </button>
-                <DeleteButton
-                  onDelete={() =>
-                    deleteRow(d, x.id, async () => {
-                      await call(api.DELETE('/api/v1/departments/{id}', { params: { path: { id: x.id } } }));
-                      await depts.reload(true);
-                    })
-                  }
-                />
-              </td>
-            </tr>
-          ))}
-        </ListTable>
-      </Section>
+        remove={(code) => call(api.DELETE('/api/v1/roles/{code}', { params: { path: { code } } }))}
+      />
+      <Listing
+        kind="dept"
+        title={t.admin.departments}
+        id="departments"
+        list={depts}
+        columns={[t.admin.key, t.admin.name, t.admin.parent, t.admin.leader]}
+        keyOf={(x) => x.id}
+        rowProps={(x) => ({ 'data-dept-id': x.id })}
+        cells={(x) => (
+          <>
+            <td>{x.name}</td>
+            <td>{x.parentId ?? '—'}</td>
+            <td>{x.leaderId ?? '—'}</td>
+          </>
+        )}
+        remove={(id) => call(api.DELETE('/api/v1/departments/{id}', { params: { path: { id } } }))}
+      />
     </>
   );
 }

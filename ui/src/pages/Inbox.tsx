@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '../i18n';
 import { ApiError, api, call, errorText, type Page, type Task, type Instance } from '../lib/api';
@@ -19,6 +20,31 @@ const randomKey = () =>
   Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 type RowResult = { ok: boolean; text: string; status?: string; claimed?: boolean };
+
+/**
+ * The cells after the first that every kind of row has: `of`'s business key, initiator and status (unless
+ * `status` is given), then `time` with `children` under it.
+ */
+function SharedCells(p: {
+  of: { businessKey?: string | null; initiatorId: string; status?: string | null };
+  status?: string | null;
+  time: string | null | undefined;
+  children?: ComponentChildren;
+}) {
+  return (
+    <>
+      <td>{p.of.businessKey ?? '—'}</td>
+      <td>{p.of.initiatorId}</td>
+      <td>
+        <Status value={p.status ?? p.of.status} />
+      </td>
+      <td>
+        {fmtTime(p.time)}
+        {p.children}
+      </td>
+    </>
+  );
+}
 
 type Row = { kind: 'task'; task: Task } | { kind: 'cc'; cc: any } | { kind: 'instance'; instance: Instance };
 
@@ -332,27 +358,23 @@ export function Inbox({ tab: raw }: { tab: string }) {
                           </div>
                         )}
                       </td>
-                      <td>{task.businessKey ?? '—'}</td>
-                      <td>{task.initiatorId}</td>
-                      <td>
-                        <Status
-                          value={
-                            res?.ok && res.status
-                              ? res.status
-                              : tab === 'done'
-                                ? (task.result ?? task.status)
-                                : task.status
-                          }
-                        />
-                      </td>
-                      <td>
-                        {fmtTime(tab === 'done' ? task.endTime : task.createTime)}
+                      <SharedCells
+                        of={task}
+                        status={
+                          res?.ok && res.status
+                            ? res.status
+                            : tab === 'done'
+                              ? (task.result ?? task.status)
+                              : task.status
+                        }
+                        time={tab === 'done' ? task.endTime : task.createTime}
+                      >
                         {tab === 'todo' && task.dueDate && (
                           <div class="muted small">
                             {t.inbox.due} {fmtTime(task.dueDate)}
                           </div>
                         )}
-                      </td>
+                      </SharedCells>
                     </tr>
                   );
                 }
@@ -364,12 +386,7 @@ export function Inbox({ tab: raw }: { tab: string }) {
                         <Link href={`/instances/${encodeURIComponent(c.instanceId)}`}>{c.processName}</Link>
                         {!c.read && <span class="tag">{t.inbox.unread}</span>}
                       </td>
-                      <td>{c.businessKey ?? '—'}</td>
-                      <td>{c.initiatorId}</td>
-                      <td>
-                        <Status value={c.status} />
-                      </td>
-                      <td>{fmtTime(c.ccTime)}</td>
+                      <SharedCells of={c} time={c.ccTime} />
                     </tr>
                   );
                 }
@@ -379,12 +396,7 @@ export function Inbox({ tab: raw }: { tab: string }) {
                     <td>
                       <Link href={`/instances/${encodeURIComponent(i.id)}`}>{i.processName}</Link>
                     </td>
-                    <td>{i.businessKey ?? '—'}</td>
-                    <td>{i.initiatorId}</td>
-                    <td>
-                      <Status value={i.status} />
-                    </td>
-                    <td>{fmtTime(i.startTime)}</td>
+                    <SharedCells of={i} time={i.startTime} />
                   </tr>
                 );
               })}

@@ -2,17 +2,13 @@ import { t } from '../i18n';
 import { api, call } from '../lib/api';
 import { Link } from '../lib/router';
 import { session } from '../lib/session';
-import {
-  ActionButton,
-  ErrorText,
-  ListTable,
-  RowMessage,
-  Section,
-  Status,
-  fmtTime,
-  useAsync,
-  useRowOutcomes,
-} from '../components/ui';
+import { ListTable, Section, Status, fmtTime, useAsync, useRowActions } from '../components/ui';
+
+// The repairs of a stuck instance: POST …/process-instances/{id}/<action>, for admins.
+const repairs = [
+  ['re-drive', t.admin.reDrive],
+  ['force-resume', t.admin.forceResume],
+] as const;
 
 export function Monitoring() {
   const admin = session.get()!.can.admin;
@@ -29,31 +25,13 @@ export function Monitoring() {
     () => call(api.GET('/api/v1/workflow/tasks/backlog', { params: { query: { pageSize: 50 } } })),
     [],
   );
-  const { outcomes, runFor } = useRowOutcomes();
-
-  const repair = (id: string, what: 'reDrive' | 'forceResume') =>
-    runFor(
-      id,
-      async () => {
-        if (what === 'reDrive')
-          await call(
-            api.POST('/api/v1/workflow/process-instances/{id}/re-drive', { params: { path: { id } }, body: {} }),
-          );
-        else
-          await call(
-            api.POST('/api/v1/workflow/process-instances/{id}/force-resume', { params: { path: { id } }, body: {} }),
-          );
-        void stuck.reload(true);
-      },
-      t.action.done(t.admin[what]),
-    );
+  const rowActions = useRowActions(() => stuck.reload(true));
 
   const s = stats.data as any;
   return (
     <>
       <h1>{t.admin.monitoring}</h1>
-      <Section title={t.admin.statistics} id="stats">
-        <ErrorText error={stats.error} />
+      <Section title={t.admin.statistics} id="stats" error={stats.error}>
         {s && (
           <dl class="facts">
             {['todo', 'claimable', 'overdue', 'ccUnread', 'applicationsRunning', 'doneToday'].map((k) => (
@@ -76,8 +54,7 @@ export function Monitoring() {
           </ListTable>
         )}
       </Section>
-      <Section title={t.admin.stuck} id="stuck">
-        <ErrorText error={stuck.error} />
+      <Section title={t.admin.stuck} id="stuck" error={stuck.error}>
         {stuck.data && !stuck.data.items.length && <p class="muted">{t.common.empty}</p>}
         <ListTable>
           {stuck.data?.items.map((i) => (
@@ -91,20 +68,26 @@ export function Monitoring() {
               </td>
               <td>{String((i.detail as any).reason)}</td>
               <td class="buttons">
-                <ActionButton when={admin} onClick={() => void repair(i.id, 'reDrive')}>
-                  {t.admin.reDrive}
-                </ActionButton>
-                <ActionButton when={admin} onClick={() => void repair(i.id, 'forceResume')}>
-                  {t.admin.forceResume}
-                </ActionButton>
-                <RowMessage outcome={outcomes[i.id]} />
+                {rowActions(
+                  i.id,
+                  repairs.map(([action, label]) => ({
+                    label,
+                    when: admin,
+                    run: () =>
+                      call(
+                        api.POST(`/api/v1/workflow/process-instances/{id}/${action}`, {
+                          params: { path: { id: i.id } },
+                          body: {},
+                        }),
+                      ),
+                  })),
+                )}
               </td>
             </tr>
           ))}
         </ListTable>
       </Section>
-      <Section title={t.admin.overdue} id="overdue">
-        <ErrorText error={overdue.error} />
+      <Section title={t.admin.overdue} id="overdue" error={overdue.error}>
         {overdue.data && !overdue.data.items.length && <p class="muted">{t.common.empty}</p>}
         <ul class="plain">
           {overdue.data?.items.map((x: any) => (
@@ -115,8 +98,7 @@ export function Monitoring() {
           ))}
         </ul>
       </Section>
-      <Section title={t.admin.backlog} id="backlog">
-        <ErrorText error={backlog.error} />
+      <Section title={t.admin.backlog} id="backlog" error={backlog.error}>
         <ListTable
           wrap={false}
           columns={[t.inbox.process, t.admin.open, t.admin.unclaimed, t.admin.overdue, t.admin.oldest]}

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { t } from '../i18n';
 import { ApiError, api, call } from '../lib/api';
 import { Link, navigate } from '../lib/router';
-import { ErrorText, Field, Loading, Section, useAsync } from '../components/ui';
+import { ErrorText, Loading, Section, TextField, useAsync } from '../components/ui';
 import { FormFields, apiFieldErrors, defaultsOf, fieldsOf, validate, type Values } from '../components/FormFields';
 
 export function StartList() {
@@ -101,18 +101,18 @@ export function StartForm({ processKey }: { processKey: string }) {
         noValidate
         aria-label={def.data.name}
       >
-        <Field id="businessKey" label={t.start.businessKey}>
-          <input
-            id="businessKey"
-            name="businessKey"
-            value={businessKey}
-            onInput={(e) => setBusinessKey(e.currentTarget.value)}
-            aria-describedby="businessKey-help"
-          />
+        <TextField
+          id="businessKey"
+          label={t.start.businessKey}
+          name="businessKey"
+          value={businessKey}
+          onValue={setBusinessKey}
+          aria-describedby="businessKey-help"
+        >
           <small id="businessKey-help" class="muted">
             {t.start.businessKeyHelp}
           </small>
-        </Field>
+        </TextField>
         <FormFields fields={fields} form={form} values={values} errors={errors} onChange={setValues} idPrefix="start" />
         <ErrorText error={error} />
         <div class="buttons">
