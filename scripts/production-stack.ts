@@ -25,7 +25,7 @@ import {
   TEMPORAL_PORT_VARIABLES,
   type TemporalServerHandle,
 } from '../src/runtime/temporal-server.js';
-import { freePort, type Stack } from './stack.js';
+import { freePort, postmasterPid, stopChildren, type Stack } from './stack.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
@@ -146,17 +146,7 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
   let pg: EmbeddedPostgresHandle | undefined;
   let temporal: TemporalServerHandle | undefined;
   const stop = async () => {
-    await Promise.all(
-      children.map(
-        (child) =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null || child.signalCode !== null) return resolve();
-            const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
-            child.once('exit', () => (clearTimeout(kill), resolve()));
-            child.kill('SIGTERM');
-          }),
-      ),
-    );
+    await stopChildren(children, 15_000);
     await temporal?.stop().catch((err) => logger.warn({ err }, 'temporal stop failed'));
     await pg?.stop().catch((err) => logger.warn({ err }, 'postgres stop failed'));
     if (!opts.keepData) await rm(dataDir, { recursive: true, force: true });
@@ -376,21 +366,12 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
     };
     const databaseUrl = workerEnv.DATABASE_URL;
     // The first server and worker, for the bench's /proc accounting (as scripts/stack.ts reports).
-    const pids = () => {
-      let postgres: number | null = null;
-      try {
-        postgres =
-          Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]) || null;
-      } catch {
-        // not running
-      }
-      return {
-        worker: workers[0].child.pid!,
-        server: servers[0].child.pid!,
-        temporal: temporal?.process.pid ?? null,
-        postgres,
-      };
-    };
+    const pids = () => ({
+      worker: workers[0].child.pid!,
+      server: servers[0].child.pid!,
+      temporal: temporal?.process.pid ?? null,
+      postgres: postmasterPid(dataDir),
+    });
     return {
       pids,
       baseUrl: baseUrls[0],

@@ -48,6 +48,33 @@ export interface StackOptions {
   pgSettings?: Record<string, string>;
 }
 
+/** SIGTERM to every child still running, SIGKILL to those not gone after `graceMs`; resolves when all have exited. */
+export async function stopChildren(children: ChildProcess[], graceMs: number): Promise<void> {
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
+          child.once('exit', () => {
+            clearTimeout(kill);
+            resolve();
+          });
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+}
+
+/** The embedded PostgreSQL's postmaster pid under `dataDir`, or null (not embedded, or not running). */
+export function postmasterPid(dataDir: string): number | null {
+  try {
+    return Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]) || null;
+  } catch {
+    return null;
+  }
+}
+
 async function waitReady(url: string, children: ChildProcess[], timeoutMs = 120_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -71,20 +98,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   let runtime: Provisioned | undefined;
   const children: ChildProcess[] = [];
   const stop = async () => {
-    await Promise.all(
-      children.map(
-        (child) =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null || child.signalCode !== null) return resolve();
-            const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-            child.once('exit', () => {
-              clearTimeout(kill);
-              resolve();
-            });
-            child.kill('SIGTERM');
-          }),
-      ),
-    );
+    await stopChildren(children, 10_000);
     await runtime?.stop();
     await rm(dataDir, { recursive: true, force: true });
   };
@@ -152,21 +166,12 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         },
       };
     };
-    const pids = () => {
-      let postgres: number | null = null;
-      try {
-        postgres =
-          Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]) || null;
-      } catch {
-        // not embedded, or not running
-      }
-      return {
-        worker: running.worker.pid!,
-        server: running.server.pid!,
-        temporal: runtime!.temporal?.process.pid ?? null,
-        postgres,
-      };
-    };
+    const pids = () => ({
+      worker: running.worker.pid!,
+      server: running.server.pid!,
+      temporal: runtime!.temporal?.process.pid ?? null,
+      postgres: postmasterPid(dataDir),
+    });
     return {
       baseUrl,
       databaseUrl: runtime.databaseUrl,

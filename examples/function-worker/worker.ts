@@ -10,11 +10,11 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 
-/** What the service sends every catalogue function. */
+/**
+ * The fields of the service's call argument that these functions read (the whole argument, with
+ * instanceId, nodeId and businessKey too, is in docs/service-functions.md).
+ */
 interface FunctionCall {
-  instanceId: string;
-  nodeId: string;
-  businessKey: string | null;
   variables: Record<string, unknown>;
   param: unknown;
   /** The same across retries and re-drives of one call: de-duplicate by it. */

@@ -1,6 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createTenant, login } from '../helpers/api.js';
 
+/** A role with these permissions (setup: the answer is not checked). */
+const addRole = (token: string, code: string, permissions: string[]) =>
+  api('/api/v1/roles', { token, body: { code, permissions } });
+/** A user named by its id, password `pw-<id>`, with these roles (setup: the answer is not checked). */
+const addUser = (token: string, id: string, roles: string[], extra: Record<string, unknown> = {}) =>
+  api('/api/v1/users', { token, body: { id, username: id, password: `pw-${id}`, roles, ...extra } });
+
+const patch = (token: string, path: string, body: unknown) => api(path, { method: 'PATCH', token, body });
+const remove = (token: string, path: string) => api(path, { method: 'DELETE', token });
+
 describe('directory', () => {
   let admin: string;
   let tenantId: string;
@@ -46,24 +56,20 @@ describe('directory', () => {
     expect(worker.status).toBe(201);
     const workerId = worker.body.data.id;
 
-    const patched = await api(`/api/v1/users/${workerId}`, {
-      method: 'PATCH',
-      token: admin,
-      body: { displayName: 'W. Orker', password: 'new-pass' },
-    });
+    const patched = await patch(admin, `/api/v1/users/${workerId}`, { displayName: 'W. Orker', password: 'new-pass' });
     expect(patched.status).toBe(200);
     expect(patched.body.data.displayName).toBe('W. Orker');
     await login('worker', 'new-pass', tenantId);
 
-    const leader = await api('/api/v1/departments/ops', { method: 'PATCH', token: admin, body: { leaderId: 'boss' } });
+    const leader = await patch(admin, '/api/v1/departments/ops', { leaderId: 'boss' });
     expect(leader.body.data.leaderId).toBe('boss');
 
     const list = await api('/api/v1/users?deptId=ops', { token: admin });
     expect(list.body.data.items.map((u: any) => u.id)).toEqual(['boss']);
 
-    expect((await api('/api/v1/roles/clerk', { method: 'DELETE', token: admin })).status).toBe(409);
-    expect((await api('/api/v1/departments/ops', { method: 'DELETE', token: admin })).status).toBe(409);
-    expect((await api(`/api/v1/users/${workerId}`, { method: 'DELETE', token: admin })).status).toBe(200);
+    expect((await remove(admin, '/api/v1/roles/clerk')).status).toBe(409);
+    expect((await remove(admin, '/api/v1/departments/ops')).status).toBe(409);
+    expect((await remove(admin, `/api/v1/users/${workerId}`)).status).toBe(200);
     expect((await api(`/api/v1/users/${workerId}`, { token: admin })).status).toBe(404);
   });
 
@@ -80,22 +86,14 @@ describe('directory', () => {
     const cycle = await api('/api/v1/departments', { token: admin, body: { id: 'a1', name: 'A' } });
     expect(cycle.status).toBe(201);
     await api('/api/v1/departments', { token: admin, body: { id: 'a2', name: 'B', parentId: 'a1' } });
-    expect(
-      (await api('/api/v1/departments/a1', { method: 'PATCH', token: admin, body: { parentId: 'a2' } })).status,
-    ).toBe(400);
+    expect((await patch(admin, '/api/v1/departments/a1', { parentId: 'a2' })).status).toBe(400);
   });
 
   it('needs system:directory:manage', async () => {
-    await api('/api/v1/roles', { token: admin, body: { code: 'plain', permissions: ['approval:operate'] } });
-    await api('/api/v1/roles', { token: admin, body: { code: 'hr-admin', permissions: ['system:directory:manage'] } });
-    await api('/api/v1/users', {
-      token: admin,
-      body: { id: 'pat', username: 'pat', password: 'pw-pat', roles: ['plain'] },
-    });
-    await api('/api/v1/users', {
-      token: admin,
-      body: { id: 'hr', username: 'hr', password: 'pw-hr', roles: ['hr-admin'] },
-    });
+    await addRole(admin, 'plain', ['approval:operate']);
+    await addRole(admin, 'hr-admin', ['system:directory:manage']);
+    await addUser(admin, 'pat', ['plain']);
+    await addUser(admin, 'hr', ['hr-admin']);
     const pat = await login('pat', 'pw-pat', tenantId);
     const hr = await login('hr', 'pw-hr', tenantId);
     for (const [method, path, body] of [
@@ -129,84 +127,50 @@ describe('directory', () => {
       ({ adminToken: self, tenantId: tenant } = await createTenant('last'));
       t = tenant;
       // keeper manages the directory but is no administrator.
-      await api('/api/v1/roles', { token: self, body: { code: 'keeper', permissions: ['system:directory:manage'] } });
-      await api('/api/v1/users', {
-        token: self,
-        body: { id: 'keeper', username: 'keeper', password: 'pw-keeper', roles: ['keeper'] },
-      });
+      await addRole(self, 'keeper', ['system:directory:manage']);
+      await addUser(self, 'keeper', ['keeper']);
       keeper = await login('keeper', 'pw-keeper', t);
     });
 
     it('nobody deletes or deactivates themselves', async () => {
-      refused(await api('/api/v1/users/admin', { method: 'DELETE', token: self }), 40900);
-      refused(await api('/api/v1/users/admin', { method: 'PATCH', token: self, body: { active: false } }), 40900);
-      refused(await api('/api/v1/users/keeper', { method: 'DELETE', token: keeper }), 40900);
-      refused(await api('/api/v1/users/keeper', { method: 'PATCH', token: keeper, body: { active: false } }), 40900);
+      refused(await remove(self, '/api/v1/users/admin'), 40900);
+      refused(await patch(self, '/api/v1/users/admin', { active: false }), 40900);
+      refused(await remove(keeper, '/api/v1/users/keeper'), 40900);
+      refused(await patch(keeper, '/api/v1/users/keeper', { active: false }), 40900);
       expect(await user('admin')).toMatchObject({ active: true, roles: ['admin'] });
       expect((await user('keeper')).active).toBe(true);
     });
 
     it('the last active holder of * cannot be deleted, deactivated or lose the role, nor the role its *', async () => {
-      refused(await api('/api/v1/users/admin', { method: 'DELETE', token: keeper }), 40908);
-      refused(await api('/api/v1/users/admin', { method: 'PATCH', token: keeper, body: { active: false } }), 40908);
+      refused(await remove(keeper, '/api/v1/users/admin'), 40908);
+      refused(await patch(keeper, '/api/v1/users/admin', { active: false }), 40908);
       // Refused as a whole: the display name in the same patch is not written either.
-      refused(
-        await api('/api/v1/users/admin', {
-          method: 'PATCH',
-          token: keeper,
-          body: { roles: ['keeper'], displayName: 'Demoted' },
-        }),
-        40908,
-      );
-      refused(
-        await api('/api/v1/roles/admin', {
-          method: 'PATCH',
-          token: keeper,
-          body: { permissions: ['system:directory:manage'] },
-        }),
-        40908,
-      );
-      expect((await api('/api/v1/roles/admin', { method: 'DELETE', token: keeper })).status).toBe(409);
+      refused(await patch(keeper, '/api/v1/users/admin', { roles: ['keeper'], displayName: 'Demoted' }), 40908);
+      refused(await patch(keeper, '/api/v1/roles/admin', { permissions: ['system:directory:manage'] }), 40908);
+      expect((await remove(keeper, '/api/v1/roles/admin')).status).toBe(409);
       expect(await user('admin')).toMatchObject({ active: true, roles: ['admin'], displayName: 'admin' });
       expect((await api('/api/v1/roles/admin', { token: keeper })).body.data.permissions).toEqual(['*']);
       // Other changes to the last admin still work.
-      expect(
-        (await api('/api/v1/users/admin', { method: 'PATCH', token: keeper, body: { displayName: 'Boss' } })).status,
-      ).toBe(200);
+      expect((await patch(keeper, '/api/v1/users/admin', { displayName: 'Boss' })).status).toBe(200);
     });
 
     it('with workflow:admin held by someone else, the * holder may go; the new last admin is protected in turn', async () => {
-      await api('/api/v1/roles', { token: self, body: { code: 'wf-admin', permissions: ['workflow:admin'] } });
-      await api('/api/v1/users', {
-        token: self,
-        body: { id: 'second', username: 'second', password: 'pw-second', roles: ['wf-admin'] },
-      });
+      await addRole(self, 'wf-admin', ['workflow:admin']);
+      await addUser(self, 'second', ['wf-admin']);
       // An inactive holder does not count.
-      await api('/api/v1/users', {
-        token: self,
-        body: { id: 'dormant', username: 'dormant', password: 'pw-dormant', roles: ['admin'], active: false },
-      });
-      const demote = await api('/api/v1/users/admin', { method: 'PATCH', token: keeper, body: { roles: ['keeper'] } });
+      await addUser(self, 'dormant', ['admin'], { active: false });
+      const demote = await patch(keeper, '/api/v1/users/admin', { roles: ['keeper'] });
       expect(demote.status, JSON.stringify(demote.body)).toBe(200);
-      refused(
-        await api('/api/v1/roles/wf-admin', {
-          method: 'PATCH',
-          token: keeper,
-          body: { permissions: ['approval:operate'] },
-        }),
-        40908,
-      );
-      refused(await api('/api/v1/users/second', { method: 'PATCH', token: keeper, body: { active: false } }), 40908);
-      refused(await api('/api/v1/users/second', { method: 'DELETE', token: keeper }), 40908);
+      refused(await patch(keeper, '/api/v1/roles/wf-admin', { permissions: ['approval:operate'] }), 40908);
+      refused(await patch(keeper, '/api/v1/users/second', { active: false }), 40908);
+      refused(await remove(keeper, '/api/v1/users/second'), 40908);
       expect(await user('second')).toMatchObject({ active: true, roles: ['wf-admin'] });
       expect((await api('/api/v1/roles/wf-admin', { token: keeper })).body.data.permissions).toEqual([
         'workflow:admin',
       ]);
       // Waking the dormant * holder makes room again.
-      expect(
-        (await api('/api/v1/users/dormant', { method: 'PATCH', token: keeper, body: { active: true } })).status,
-      ).toBe(200);
-      expect((await api('/api/v1/users/second', { method: 'DELETE', token: keeper })).status).toBe(200);
+      expect((await patch(keeper, '/api/v1/users/dormant', { active: true })).status).toBe(200);
+      expect((await remove(keeper, '/api/v1/users/second')).status).toBe(200);
     });
   });
 });

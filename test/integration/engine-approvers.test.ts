@@ -20,6 +20,13 @@ beforeAll(async () => {
 });
 
 describe('approve modes', () => {
+  /** alice starts a vote among bob, carol and dave under `voteRule` (none: the default majority). */
+  const startVote = async (voteRule?: Record<string, unknown>) =>
+    start(
+      t.alice,
+      await proc({ ...users('bob', 'carol', 'dave'), approveMode: 'vote', ...(voteRule && { voteRule }) }),
+    );
+
   it('any: the first decision wins and the other ballots are cancelled', async () => {
     const id = await start(t.alice, await proc({ ...users('bob', 'carol', 'dave'), approveMode: 'any' }));
     const bob = await myTask(t.bob, id);
@@ -56,7 +63,7 @@ describe('approve modes', () => {
   });
 
   it('vote majority: decided as soon as the threshold is met; open ballots cancelled', async () => {
-    const id = await start(t.alice, await proc({ ...users('bob', 'carol', 'dave'), approveMode: 'vote' }));
+    const id = await startVote();
     await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve');
     const res = await actOk(t.carol, (await myTask(t.carol, id)).id, 'approve');
     expect(res.instance.status).toBe('completed');
@@ -64,10 +71,7 @@ describe('approve modes', () => {
 
   it('vote percent: rejected as soon as the threshold can no longer be met', async () => {
     // 3 voters at 60% need 2 approvals; two rejections make it impossible.
-    const id = await start(
-      t.alice,
-      await proc({ ...users('bob', 'carol', 'dave'), approveMode: 'vote', voteRule: { type: 'percent', value: 60 } }),
-    );
+    const id = await startVote({ type: 'percent', value: 60 });
     await actOk(t.bob, (await myTask(t.bob, id)).id, 'reject');
     expect((await instance(t.alice, id)).status).toBe('active');
     const res = await actOk(t.carol, (await myTask(t.carol, id)).id, 'reject');
@@ -75,10 +79,7 @@ describe('approve modes', () => {
   });
 
   it('vote count: one approval is enough with count 1', async () => {
-    const id = await start(
-      t.alice,
-      await proc({ ...users('bob', 'carol', 'dave'), approveMode: 'vote', voteRule: { type: 'count', value: 1 } }),
-    );
+    const id = await startVote({ type: 'count', value: 1 });
     const res = await actOk(t.dave, (await myTask(t.dave, id)).id, 'approve');
     expect(res.instance.status).toBe('completed');
   });

@@ -1,9 +1,12 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createDemoLikeTenant } from '../helpers/api.js';
 import { act, actOk, deploy, eventually, instance, myTask, start } from '../helpers/flow.js';
 import { conn, graphDoc as doc, node, user, wire } from '../helpers/dsl.js';
+import { startReceiver, type Receiver } from '../helpers/http-receiver.js';
+
+const INSTANCES = '/api/v1/workflow/process-instances';
+/** POST /start as `token`: the answer as it is (refusals included). */
+const startRequest = (token: string, body: Record<string, unknown>) => api(`${INSTANCES}/start`, { token, body });
 
 let t: Record<string, string>;
 let n = 0;
@@ -88,29 +91,24 @@ const open = async (id: string) =>
   (await api(`/api/v1/workflow/tasks?instanceId=${id}&status=pending,active`, { token: t.admin })).body.data
     .items as any[];
 
-let server: http.Server;
+let receiver: Receiver;
 let port = 0;
 const calls: Array<{ method: string; url: string; body: string; auth?: string }> = [];
 
 beforeAll(async () => {
   ({ tokens: t } = await createDemoLikeTenant('nd'));
-  server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      calls.push({ method: req.method!, url: req.url!, body, auth: req.headers.authorization });
-      if (req.url?.startsWith('/fail')) return res.writeHead(500).end('boom');
-      if (req.url?.startsWith('/big'))
-        return res.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(2 * 1024 * 1024));
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ score: 42, nested: { level: 'gold' } }));
-    });
+  receiver = await startReceiver((req, body, res) => {
+    calls.push({ method: req.method!, url: req.url!, body, auth: req.headers.authorization });
+    if (req.url?.startsWith('/fail')) return res.writeHead(500).end('boom');
+    if (req.url?.startsWith('/big'))
+      return res.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(2 * 1024 * 1024));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ score: 42, nested: { level: 'gold' } }));
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  port = (server.address() as AddressInfo).port;
+  port = receiver.port;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => receiver.close());
 
 describe('switch and inclusive', () => {
   it('switch takes the first true case, else Default', async () => {
@@ -138,10 +136,7 @@ describe('switch and inclusive', () => {
     expect(inst.status).toBe('failed');
     expect(inst.trail.at(-1).comment).toContain('no case matched');
     // Still running (waiting to be re-driven): its business key stays taken.
-    const dup = await api('/api/v1/workflow/process-instances/start', {
-      token: t.alice,
-      body: { processKey: k2, businessKey: `FAIL-${k2}`, variables: { amount: 500 } },
-    });
+    const dup = await startRequest(t.alice, { processKey: k2, businessKey: `FAIL-${k2}`, variables: { amount: 500 } });
     expect(dup.status).toBe(409);
   });
 
@@ -533,50 +528,36 @@ describe('reject strategies', () => {
 });
 
 describe('drafts and business keys', () => {
+  /** s → u (bob's) → end, with `info` on the process (its form). */
+  const deployOneTask = (k: string, info?: Record<string, unknown>) =>
+    deploy(t.admin, doc(k, [node('s', 'startTask'), user('u', ['bob']), node('end', 'end')], wire('s>u u>end'), info));
+  const daysForm = { form: { fields: [{ name: 'days', type: 'number', required: true }] } };
+  const submitDraft = (id: string, token: string) => api(`${INSTANCES}/${id}/submit-draft`, { token, body: {} });
+
   it('a draft has no tasks, editable variables, and only its initiator submits it', async () => {
     const k = key();
-    await deploy(
-      t.admin,
-      doc(k, [node('s', 'startTask'), user('u', ['bob']), node('end', 'end')], wire('s>u u>end'), {
-        form: { fields: [{ name: 'days', type: 'number', required: true }] },
-      }),
-    );
-    const res = await api('/api/v1/workflow/process-instances/start', {
-      token: t.alice,
-      body: { processKey: k, businessKey: `D-${k}`, variables: {}, draft: true },
-    });
+    await deployOneTask(k, daysForm);
+    const res = await startRequest(t.alice, { processKey: k, businessKey: `D-${k}`, variables: {}, draft: true });
     expect(res.status).toBe(201);
     const id = res.body.data.instanceId;
     expect(res.body.data.instance.status).toBe('draft');
     expect((await api(`/api/v1/workflow/tasks?instanceId=${id}`, { token: t.admin })).body.data.total).toBe(0);
-    expect(
-      (await api(`/api/v1/workflow/process-instances/${id}/submit-draft`, { token: t.alice, body: {} })).status,
-    ).toBe(400);
-    const set = await api(`/api/v1/workflow/process-instances/${id}/variables`, {
-      token: t.alice,
-      body: { variables: { days: 2 } },
-    });
+    expect((await submitDraft(id, t.alice)).status).toBe(400);
+    const set = await api(`${INSTANCES}/${id}/variables`, { token: t.alice, body: { variables: { days: 2 } } });
     expect(set.body.data).toEqual({ days: 2 });
-    expect(
-      (await api(`/api/v1/workflow/process-instances/${id}/submit-draft`, { token: t.bob, body: {} })).status,
-    ).toBe(404);
-    const submitted = await api(`/api/v1/workflow/process-instances/${id}/submit-draft`, { token: t.alice, body: {} });
+    expect((await submitDraft(id, t.bob)).status).toBe(404);
+    const submitted = await submitDraft(id, t.alice);
     expect(submitted.status).toBe(200);
     expect(submitted.body.data.status).toBe('active');
     await myTask(t.bob, id);
-    expect(
-      (await api(`/api/v1/workflow/process-instances/${id}/submit-draft`, { token: t.alice, body: {} })).status,
-    ).toBe(409);
+    expect((await submitDraft(id, t.alice)).status).toBe(409);
   });
 
   it('a business key in use by a running instance is 409; free again once it ended', async () => {
     const k = key();
-    await deploy(t.admin, doc(k, [node('s', 'startTask'), user('u', ['bob']), node('end', 'end')], wire('s>u u>end')));
+    await deployOneTask(k);
     const id = await start(t.alice, k, {}, `BK-${k}`);
-    const dup = await api('/api/v1/workflow/process-instances/start', {
-      token: t.carol,
-      body: { processKey: k, businessKey: `BK-${k}`, variables: {} },
-    });
+    const dup = await startRequest(t.carol, { processKey: k, businessKey: `BK-${k}`, variables: {} });
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe(40904);
     await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve');
@@ -585,30 +566,12 @@ describe('drafts and business keys', () => {
 
   it('variables are checked against the form', async () => {
     const k = key();
-    await deploy(
-      t.admin,
-      doc(k, [node('s', 'startTask'), user('u', ['bob']), node('end', 'end')], wire('s>u u>end'), {
-        form: { fields: [{ name: 'days', type: 'number', required: true }] },
-      }),
-    );
-    const bad = await api('/api/v1/workflow/process-instances/start', {
-      token: t.alice,
-      body: { processKey: k, variables: { days: 'two' } },
-    });
+    await deployOneTask(k, daysForm);
+    const bad = await startRequest(t.alice, { processKey: k, variables: { days: 'two' } });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain('days');
-    const missing = await api('/api/v1/workflow/process-instances/start', {
-      token: t.alice,
-      body: { processKey: k, variables: {} },
-    });
+    const missing = await startRequest(t.alice, { processKey: k, variables: {} });
     expect(missing.status).toBe(400);
-    expect(
-      (
-        await api('/api/v1/workflow/process-instances/start', {
-          token: t.alice,
-          body: { processKey: 'nope', variables: {} },
-        })
-      ).status,
-    ).toBe(404);
+    expect((await startRequest(t.alice, { processKey: 'nope', variables: {} })).status).toBe(404);
   });
 });

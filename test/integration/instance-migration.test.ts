@@ -9,7 +9,7 @@ import { conn, graphDoc as doc, node, user, wire } from '../helpers/dsl.js';
 
 const base = '/api/v1/workflow/process-instances';
 /** start → the userTasks in a row → end. */
-const chain = (key: string, steps: Array<[string, string]>) =>
+const chain = (key: string, ...steps: Array<[id: string, who: string]>) =>
   doc(
     key,
     [node('s', 'startTask'), ...steps.map(([id, who]) => user(id, [who])), node('end', 'end')],
@@ -41,10 +41,10 @@ beforeAll(async () => {
 
 describe('single instance', () => {
   it('same graph: a dry run changes nothing; applying keeps the task, swaps the version and is idempotent', async () => {
-    const v1 = await deploy(t.admin, chain('same', [['a', 'bob']]));
+    const v1 = await deploy(t.admin, chain('same', ['a', 'bob']));
     const id = await start(t.alice, 'same');
     const before = await myTask(t.bob, id, 'a');
-    const v2 = await deploy(t.admin, chain('same', [['a', 'bob']]));
+    const v2 = await deploy(t.admin, chain('same', ['a', 'bob']));
     expect(v2.version).toBe(v1.version + 1);
 
     const dry = await migrateOk(id, { targetDefinitionId: v2.id, dryRun: true });
@@ -71,9 +71,9 @@ describe('single instance', () => {
   });
 
   it('honours Idempotency-Key: a retry repeats the first answer, the key with another body is 422', async () => {
-    await deploy(t.admin, chain('idem', [['a', 'bob']]));
+    await deploy(t.admin, chain('idem', ['a', 'bob']));
     const id = await start(t.alice, 'idem');
-    const v2 = await deploy(t.admin, chain('idem', [['a', 'bob']]));
+    const v2 = await deploy(t.admin, chain('idem', ['a', 'bob']));
     const headers = { 'Idempotency-Key': `migrate-${id}` };
     const send = (body: unknown) => api(`${base}/${id}/migrate`, { token: t.admin, body, headers });
     const first = await send({ targetDefinitionId: v2.id });
@@ -88,16 +88,10 @@ describe('single instance', () => {
   });
 
   it('renamed node: refused without a mapping; with one the task moves and the flow follows the new graph', async () => {
-    await deploy(t.admin, chain('renamed', [['a', 'bob']]));
+    await deploy(t.admin, chain('renamed', ['a', 'bob']));
     const id = await start(t.alice, 'renamed');
     const open = await myTask(t.bob, id, 'a');
-    const v2 = await deploy(
-      t.admin,
-      chain('renamed', [
-        ['review', 'bob'],
-        ['b', 'carol'],
-      ]),
-    );
+    const v2 = await deploy(t.admin, chain('renamed', ['review', 'bob'], ['b', 'carol']));
 
     const dry = await migrateOk(id, { targetDefinitionId: v2.id, dryRun: true });
     expect(dry.migratable).toBe(false);
@@ -132,14 +126,11 @@ describe('single instance', () => {
   });
 
   it('removed node: refused without a mapping; mapped to a userTask its task moves, mapped to the end it is cancelled', async () => {
-    const v1Doc = chain('removed', [
-      ['a', 'bob'],
-      ['b', 'carol'],
-    ]);
+    const v1Doc = chain('removed', ['a', 'bob'], ['b', 'carol']);
     await deploy(t.admin, v1Doc);
     const ids = [await start(t.alice, 'removed'), await start(t.alice, 'removed')];
     for (const id of ids) await actOk(t.bob, (await myTask(t.bob, id, 'a')).id, 'approve');
-    const v2 = await deploy(t.admin, chain('removed', [['a', 'bob']]));
+    const v2 = await deploy(t.admin, chain('removed', ['a', 'bob']));
 
     const refused = await migrate(ids[0], { targetDefinitionId: v2.id });
     expect(refused.status).toBe(409);
@@ -166,9 +157,9 @@ describe('single instance', () => {
   });
 
   it('a mapping naming a node the target (or the current version) lacks is 422 and changes nothing', async () => {
-    await deploy(t.admin, chain('badmap', [['a', 'bob']]));
+    await deploy(t.admin, chain('badmap', ['a', 'bob']));
     const id = await start(t.alice, 'badmap');
-    const v2 = await deploy(t.admin, chain('badmap', [['b', 'bob']]));
+    const v2 = await deploy(t.admin, chain('badmap', ['b', 'bob']));
     for (const nodeMapping of [{ a: 'nowhere' }, { ghost: 'b' }]) {
       for (const dryRun of [true, false]) {
         const res = await migrate(id, { targetDefinitionId: v2.id, nodeMapping, dryRun });
@@ -216,16 +207,10 @@ describe('failed instance', () => {
 
 describe('continue-as-new', () => {
   it('a migrated instance keeps its new definition, version, memo and search attribute in the next run', async () => {
-    await deploy(t.admin, chain('carry', [['a', 'bob']]));
+    await deploy(t.admin, chain('carry', ['a', 'bob']));
     const id = await start(t.alice, 'carry');
     const open = await myTask(t.bob, id, 'a');
-    const v2 = await deploy(
-      t.admin,
-      chain('carry', [
-        ['a', 'bob'],
-        ['b', 'carol'],
-      ]),
-    );
+    const v2 = await deploy(t.admin, chain('carry', ['a', 'bob'], ['b', 'carol']));
     await migrateOk(id, { targetDefinitionId: v2.id });
     const workflowId = `approval-${tenantId}-${id}`;
     const described = await client.workflow.getHandle(workflowId).describe();
@@ -367,13 +352,13 @@ describe('sub-process parent', () => {
 
 describe('refusals', () => {
   it('non-admin 403, unknown target 404, another key or a draft 422, not running 409, other tenant 404, unknown field 400', async () => {
-    const v1 = await deploy(t.admin, chain('rules', [['a', 'bob']]));
-    const other = await deploy(t.admin, chain('rules-other', [['a', 'bob']]));
+    const v1 = await deploy(t.admin, chain('rules', ['a', 'bob']));
+    const other = await deploy(t.admin, chain('rules-other', ['a', 'bob']));
     const id = await start(t.alice, 'rules');
-    const v2 = await deploy(t.admin, chain('rules', [['a', 'bob']]));
+    const v2 = await deploy(t.admin, chain('rules', ['a', 'bob']));
     const draft = await api('/api/v1/workflow/process-definitions', {
       token: t.admin,
-      body: { dsl: chain('rules', [['a', 'bob']]) },
+      body: { dsl: chain('rules', ['a', 'bob']) },
     });
     expect(draft.status).toBe(201);
 
@@ -412,10 +397,10 @@ describe('refusals', () => {
 
 describe('batch', () => {
   it('migrates every running instance of a key and version, answering per instance; a repeat finds none', async () => {
-    const v1 = await deploy(t.admin, chain('bulk', [['a', 'bob']]));
+    const v1 = await deploy(t.admin, chain('bulk', ['a', 'bob']));
     const ids = [await start(t.alice, 'bulk'), await start(t.alice, 'bulk'), await start(t.alice, 'bulk')];
     expect((await api(`${base}/${ids[2]}/suspend`, { token: t.admin, body: {} })).status).toBe(200);
-    const v2 = await deploy(t.admin, chain('bulk', [['a', 'bob']]));
+    const v2 = await deploy(t.admin, chain('bulk', ['a', 'bob']));
     const body = { processKey: 'bulk', sourceVersion: v1.version, targetDefinitionId: v2.id };
     const batch = (b: unknown, token = t.admin) => api(`${base}/migrate`, { token, body: b });
 

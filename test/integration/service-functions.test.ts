@@ -3,13 +3,13 @@
 // process (examples/function-worker) and by a webhook receiver that checks the signature.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, createDemoLikeTenant } from '../helpers/api.js';
 import { actOk, deploy, eventually, instance, myTask, start } from '../helpers/flow.js';
 import { conn, graphDoc as doc, node, user, wire } from '../helpers/dsl.js';
+import { startReceiver, type Receiver } from '../helpers/http-receiver.js';
 
 const FUNCTIONS = '/api/v1/service-functions';
 const INSTANCES = '/api/v1/workflow/process-instances';
@@ -43,12 +43,22 @@ const register = async (body: Record<string, unknown>) => {
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data;
 };
+/** A webhook entry at `url`, signed with the receiver's secret. */
+const registerWebhook = (name: string, url: string, settings: Record<string, unknown> = {}) =>
+  register({ name, kind: 'webhook', url, secret: SECRET, ...settings });
 
 /** The function call runs after the answer of a start or a re-drive: wait until the path is at `nodeId`. */
 const reached = (id: string, nodeId: string) =>
   eventually(
     () => instance(t.admin, id),
     (i) => (i.currentNodes as string[]).includes(nodeId),
+    30_000,
+  );
+/** Likewise, wait until the call has failed the instance. */
+const untilFailed = (id: string) =>
+  eventually(
+    () => instance(t.admin, id),
+    (i) => i.status === 'failed',
     30_000,
   );
 const stuckEntry = async (id: string) => {
@@ -93,7 +103,7 @@ interface Received {
   validSignature: boolean;
   timestamp: number;
 }
-let receiver: http.Server;
+let receiver: Receiver | undefined;
 let port = 0;
 const received: Received[] = [];
 /** Calls answered 500 so far, by callId, for /flaky. */
@@ -110,39 +120,34 @@ function verify(req: http.IncomingMessage, body: string): boolean {
 
 beforeAll(async () => {
   ({ tokens: t } = await createDemoLikeTenant('sf'));
-  receiver = http.createServer((req, res) => {
-    let text = '';
-    req.on('data', (c) => (text += c));
-    req.on('end', () => {
-      const validSignature = verify(req, text);
-      const body = JSON.parse(text);
-      received.push({
-        path: req.url!,
-        body,
-        callId: req.headers['x-gflow-call-id'] as string | undefined,
-        validSignature,
-        timestamp: Number(req.headers['x-gflow-timestamp']),
-      });
-      if (!validSignature) return res.writeHead(401).end('bad signature');
-      if (req.url === '/flaky') {
-        const failures = flakyFailures.get(body.callId) ?? 0;
-        if (failures < 3) {
-          flakyFailures.set(body.callId, failures + 1);
-          return res.writeHead(503).end('try later');
-        }
-      }
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ approvedBy: 'webhook', webhookCallId: body.callId, seenAmount: body.variables.amount }));
+  receiver = await startReceiver((req, text, res) => {
+    const validSignature = verify(req, text);
+    const body = JSON.parse(text);
+    received.push({
+      path: req.url!,
+      body,
+      callId: req.headers['x-gflow-call-id'] as string | undefined,
+      validSignature,
+      timestamp: Number(req.headers['x-gflow-timestamp']),
     });
+    if (!validSignature) return res.writeHead(401).end('bad signature');
+    if (req.url === '/flaky') {
+      const failures = flakyFailures.get(body.callId) ?? 0;
+      if (failures < 3) {
+        flakyFailures.set(body.callId, failures + 1);
+        return res.writeHead(503).end('try later');
+      }
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ approvedBy: 'webhook', webhookCallId: body.callId, seenAmount: body.variables.amount }));
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  port = (receiver.address() as AddressInfo).port;
+  port = receiver.port;
   await startFunctionWorker();
 }, 120_000);
 
 afterAll(async () => {
   worker?.kill('SIGTERM');
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver?.close();
 });
 
 describe('catalogue', () => {
@@ -153,11 +158,7 @@ describe('catalogue', () => {
     expect(builtins.map((f: any) => f.name)).toEqual(['setVariables', 'increment', 'sum', 'fail']);
     expect(builtins[0]).toMatchObject({ kind: 'builtin', id: null, description: expect.any(String) });
 
-    const created = await register({
-      name: 'Docs.webhookOne',
-      kind: 'webhook',
-      url: `http://localhost:${port}/ok`,
-      secret: SECRET,
+    const created = await registerWebhook('Docs.webhookOne', `http://localhost:${port}/ok`, {
       description: 'documentation sample',
       inputSchema: { type: 'object' },
     });
@@ -318,11 +319,7 @@ describe('activity functions on a separate worker', () => {
     // 3 failures: attempts 1–2 fail (policy: 2), the re-drive's first attempt fails, its second succeeds.
     await deploy(t.admin, fnDoc(k, 'RiskService.manualReview', '{"failTimes": 3}'));
     const id = await start(t.alice, k);
-    const failed = await eventually(
-      () => instance(t.admin, id),
-      (i) => i.status === 'failed',
-      30_000,
-    );
+    const failed = await untilFailed(id);
     expect(failed.currentNodes).toEqual(['fn']);
     const { detail } = await stuckEntry(id);
     expect(detail).toMatchObject({ failedNode: 'fn', nodeType: 'serviceTask' });
@@ -338,13 +335,7 @@ describe('activity functions on a separate worker', () => {
 
 describe('webhook functions', () => {
   it('POSTs the signed call and merges the JSON answer', async () => {
-    await register({
-      name: 'ApprovalHooks.check',
-      kind: 'webhook',
-      url: `http://localhost:${port}/check`,
-      secret: SECRET,
-      timeoutMs: 5000,
-    });
+    await registerWebhook('ApprovalHooks.check', `http://localhost:${port}/check`, { timeoutMs: 5000 });
     const k = key();
     await deploy(t.admin, fnDoc(k, 'ApprovalHooks.check', '{"level":"${msg.amount}"}'));
     const id = await start(t.alice, k, { amount: 70 }, `BK-${k}`);
@@ -375,22 +366,14 @@ describe('webhook functions', () => {
   });
 
   it('a failing webhook is retried, fails the instance, and a re-drive succeeds with the same callId', async () => {
-    await register({
-      name: 'ApprovalHooks.flaky',
-      kind: 'webhook',
-      url: `http://localhost:${port}/flaky`,
-      secret: SECRET,
+    await registerWebhook('ApprovalHooks.flaky', `http://localhost:${port}/flaky`, {
       timeoutMs: 5000,
       retry: { maximumAttempts: 2, initialIntervalMs: 100, backoffCoefficient: 1 },
     });
     const k = key();
     await deploy(t.admin, fnDoc(k, 'ApprovalHooks.flaky'));
     const id = await start(t.alice, k, { amount: 1 });
-    const failed = await eventually(
-      () => instance(t.admin, id),
-      (i) => i.status === 'failed',
-      30_000,
-    );
+    const failed = await untilFailed(id);
     expect(failed.status).toBe('failed');
     expect((await stuckEntry(id)).detail.reason).toContain('answered 503');
     const calls = () => received.filter((r) => r.path === '/flaky' && r.body.instanceId === id);
@@ -403,11 +386,7 @@ describe('webhook functions', () => {
   });
 
   it('follows the network rules of httpCall: a loopback address is refused without a retry', async () => {
-    await register({
-      name: 'ApprovalHooks.loopback',
-      kind: 'webhook',
-      url: `http://127.0.0.1:${port}/check`,
-      secret: SECRET,
+    await registerWebhook('ApprovalHooks.loopback', `http://127.0.0.1:${port}/check`, {
       retry: { maximumAttempts: 5, initialIntervalMs: 100 },
     });
     const k = key();
@@ -419,12 +398,7 @@ describe('webhook functions', () => {
   });
 
   it('a running instance keeps the entry it was deployed with', async () => {
-    await register({
-      name: 'ApprovalHooks.pinned',
-      kind: 'webhook',
-      url: `http://localhost:${port}/check`,
-      secret: SECRET,
-    });
+    await registerWebhook('ApprovalHooks.pinned', `http://localhost:${port}/check`);
     const k = key();
     const d = doc(
       k,

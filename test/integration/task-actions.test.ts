@@ -726,58 +726,33 @@ describe('task actions', () => {
     it('list, add (admin) and remove (initiator) on a pending pool', async () => {
       const id = await start(t.alice, 'ta_pool');
       const pooled = await myTask(t.frank, id);
-      const list = await api(`/api/v1/workflow/tasks/${pooled.id}/candidates`, { token: t.frank });
-      expect(list.status).toBe(200);
-      expect(list.body.data).toMatchObject({
-        total: 1,
-        page: 1,
-        pageSize: 20,
-        items: [{ type: 'role', id: 'finance' }],
-      });
+      const url = `/api/v1/workflow/tasks/${pooled.id}/candidates`;
+      /** One page of the candidate names, whose last item is the finance role. */
+      const expectPage = async (
+        token: string,
+        query: string,
+        page: { total: number; page: number; pageSize: number },
+      ) => {
+        const list = await api(`${url}${query}`, { token });
+        expect(list.status).toBe(200);
+        expect(list.body.data).toMatchObject({ ...page, items: [{ type: 'role', id: 'finance' }] });
+      };
+      await expectPage(t.frank, '', { total: 1, page: 1, pageSize: 20 });
 
-      expectError(
-        await api(`/api/v1/workflow/tasks/${pooled.id}/candidates`, { token: t.frank, body: { userIds: ['erin'] } }),
-        403,
-        40300,
-      );
-      const added = await api(`/api/v1/workflow/tasks/${pooled.id}/candidates`, {
-        token: t.admin,
-        body: { userIds: ['erin'] },
-      });
+      expectError(await api(url, { token: t.frank, body: { userIds: ['erin'] } }), 403, 40300);
+      const added = await api(url, { token: t.admin, body: { userIds: ['erin'] } });
       expect(added.status).toBe(200);
       expect(added.body.data.task.candidates).toEqual({ userIds: ['erin'], roleIds: ['finance'], deptIds: [] });
       expect((await myTask(t.erin, id)).id).toBe(pooled.id);
-      const names = await api(`/api/v1/workflow/tasks/${pooled.id}/candidates?pageSize=1&page=2`, { token: t.admin });
-      expect(names.body.data).toMatchObject({
-        total: 2,
-        page: 2,
-        pageSize: 1,
-        items: [{ type: 'role', id: 'finance' }],
-      });
+      await expectPage(t.admin, '?pageSize=1&page=2', { total: 2, page: 2, pageSize: 1 });
 
-      expectError(
-        await api(`/api/v1/workflow/tasks/${pooled.id}/candidates/remove`, {
-          token: t.frank,
-          body: { userIds: ['erin'] },
-        }),
-        403,
-        40300,
-      );
-      const removed = await api(`/api/v1/workflow/tasks/${pooled.id}/candidates/remove`, {
-        token: t.alice,
-        body: { userIds: ['erin'] },
-      });
+      expectError(await api(`${url}/remove`, { token: t.frank, body: { userIds: ['erin'] } }), 403, 40300);
+      const removed = await api(`${url}/remove`, { token: t.alice, body: { userIds: ['erin'] } });
       expect(removed.status).toBe(200);
       expect(removed.body.data.task.candidates.userIds).toEqual([]);
       expect(await openIn(t.erin, id)).toHaveLength(0);
-      expectError(
-        await api(`/api/v1/workflow/tasks/${pooled.id}/candidates/remove`, {
-          token: t.alice,
-          body: { roleIds: ['finance'] },
-        }),
-        409,
-        40901,
-      ); // nobody left
+      // nobody left
+      expectError(await api(`${url}/remove`, { token: t.alice, body: { roleIds: ['finance'] } }), 409, 40901);
       expect(
         (await trail(id))
           .filter((e) => e.type === 'system' && e.detail?.action?.startsWith('candidates_'))

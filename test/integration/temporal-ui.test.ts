@@ -2,8 +2,6 @@
 // the static summary and details set at start, the current details the workflow keeps up to date,
 // readable summaries on its activities and timers, readable Update ids, and the ProcessVersion
 // search attribute the saved queries use.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
@@ -12,11 +10,12 @@ import { createDemoLikeTenant } from '../helpers/api.js';
 import { temporalClient } from '../helpers/temporal.js';
 import { actOk, deploy, eventually, instance, myTask, start } from '../helpers/flow.js';
 import { wire } from '../helpers/dsl.js';
+import { startReceiver, type Receiver } from '../helpers/http-receiver.js';
 
 let t: Record<string, string>;
 let tenantId: string;
 const client = temporalClient();
-let server: http.Server;
+let server: Receiver;
 let port = 0;
 
 const node = (id: string, type: string, name: string, configuration?: Record<string, unknown>) => ({
@@ -29,16 +28,19 @@ const doc = (id: string, name: string, nodes: unknown[], connections: unknown[])
   ruleChain: { id, name, root: true, additionalInfo: { category: 'Test' } },
   metadata: { firstNodeIndex: 0, nodes, connections },
 });
+/** Deploys process `key` called `name`: Start → `middle` → End, wired by `edges`. */
+const deployNamed = (key: string, name: string, middle: unknown[], edges: string) =>
+  deploy(
+    t.admin,
+    doc(key, name, [node('start', 'startTask', 'Start'), ...middle, node('end', 'end', 'End')], wire(edges)),
+  );
 
 beforeAll(async () => {
   ({ tokens: t, tenantId } = await createDemoLikeTenant('ui'));
-  server = http.createServer((req, res) => res.writeHead(502).end('bad gateway'));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  port = (server.address() as AddressInfo).port;
+  server = await startReceiver((_req, _body, res) => res.writeHead(502).end('bad gateway'));
+  port = server.port;
 });
-afterAll(async () => {
-  await new Promise<void>((r) => server.close(() => r()));
-});
+afterAll(() => server.close());
 
 const handleOf = (id: string) => client.workflow.getHandle(`approval-${tenantId}-${id}`);
 const details = async (h: WorkflowHandle) =>
@@ -59,22 +61,17 @@ async function allEvents(workflowId: string) {
 describe('Temporal Web UI metadata', () => {
   it('static summary and details name the process, business key, initiator, tenant and version; current details follow the approvals', async () => {
     const key = `ui_${Date.now()}`;
-    await deploy(
-      t.admin,
-      doc(
-        key,
-        'Laptop purchase',
-        [
-          node('start', 'startTask', 'Start'),
-          node('mgr', 'userTask', 'Manager approval', {
-            approver: { type: 'user', userIds: ['bob'] },
-            timeout: { dueInMinutes: 60, action: 'remind' },
-          }),
-          node('fin', 'userTask', 'Finance approval', { approver: { type: 'user', userIds: ['carol'] } }),
-          node('end', 'end', 'End'),
-        ],
-        wire('start>mgr mgr>fin fin>end'),
-      ),
+    await deployNamed(
+      key,
+      'Laptop purchase',
+      [
+        node('mgr', 'userTask', 'Manager approval', {
+          approver: { type: 'user', userIds: ['bob'] },
+          timeout: { dueInMinutes: 60, action: 'remind' },
+        }),
+        node('fin', 'userTask', 'Finance approval', { approver: { type: 'user', userIds: ['carol'] } }),
+      ],
+      'start>mgr mgr>fin fin>end',
     );
     const businessKey = `PO-${Date.now()}`;
     const id = await start(t.alice, key, { amount: 1200 }, businessKey);
@@ -122,19 +119,14 @@ describe('Temporal Web UI metadata', () => {
 
   it('a failed instance says where and why; the http call and the delay carry summaries', async () => {
     const key = `uif_${Date.now()}`;
-    await deploy(
-      t.admin,
-      doc(
-        key,
-        'Budget check',
-        [
-          node('start', 'startTask', 'Start'),
-          node('wait', 'delay', 'Cooling-off', { delayMs: 300 }),
-          node('http_check', 'httpCall', 'Check budget', { url: `http://localhost:${port}/budget?token=secret` }),
-          node('end', 'end', 'End'),
-        ],
-        wire('start>wait wait>http_check http_check>end'),
-      ),
+    await deployNamed(
+      key,
+      'Budget check',
+      [
+        node('wait', 'delay', 'Cooling-off', { delayMs: 300 }),
+        node('http_check', 'httpCall', 'Check budget', { url: `http://localhost:${port}/budget?token=secret` }),
+      ],
+      'start>wait wait>http_check http_check>end',
     );
     const id = await start(t.alice, key, {});
     await eventually(
@@ -162,22 +154,11 @@ describe('Temporal Web UI metadata', () => {
   it('a run that continued as new shows its waits and, in its current details, the summary continue-as-new cannot carry', async () => {
     const key = `uican_${Date.now()}`;
     const people = ['bob', 'carol', 'dave', 'erin', 'frank', 'grace'];
-    await deploy(
-      t.admin,
-      doc(
-        key,
-        'Long chain',
-        [
-          node('start', 'startTask', 'Start'),
-          node('chain', 'userTask', 'Chain', {
-            approver: { type: 'user', userIds: people },
-            approveMode: 'sequential',
-          }),
-          node('end', 'end', 'End'),
-        ],
-        wire('start>chain chain>end'),
-      ),
-    );
+    const chain = node('chain', 'userTask', 'Chain', {
+      approver: { type: 'user', userIds: people },
+      approveMode: 'sequential',
+    });
+    await deployNamed(key, 'Long chain', [chain], 'start>chain chain>end');
     const id = await start(t.alice, key, {}, 'CAN-1');
     const h = handleOf(id);
     const firstRun = (await h.describe()).runId;

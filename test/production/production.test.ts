@@ -244,62 +244,48 @@ describe('production topology (compose configuration, real Temporal server)', ()
       ['claim', 'frank', 'budget_owner'],
       ['approve', 'frank', 'budget_owner'],
     ];
+    /** The split, both pools assigned, then each claimed and approved. */
+    const parallelChecks: Entry[] = [['system', null, 'split'], ...forkAssigns, ...checks];
+    /** `node` assigned to each of `who`, then decided (`approve`, `reject`) by each, in that order. */
+    const decidedBy = (action: string, node: string, ...who: string[]): Entry[] => [
+      ...who.map((w): Entry => ['assign', w, node]),
+      ...who.map((w): Entry => [action, w, node]),
+    ];
     const expected: Record<keyof typeof ids, { status: string; trail: Entry[] }> = {
       leaveShort: {
         status: 'completed',
-        trail: leave(['assign', 'bob', 'manager_approval'], ['approve', 'bob', 'manager_approval']),
+        trail: leave(...decidedBy('approve', 'manager_approval', 'bob')),
       },
       leaveMedium: {
         status: 'completed',
-        trail: leave(
-          ['assign', 'bob', 'manager_and_hr'],
-          ['assign', 'erin', 'manager_and_hr'],
-          ['approve', 'bob', 'manager_and_hr'],
-          ['approve', 'erin', 'manager_and_hr'],
-        ),
+        trail: leave(...decidedBy('approve', 'manager_and_hr', 'bob', 'erin')),
       },
       leaveLong: {
         status: 'completed',
-        trail: leave(
-          ['assign', 'bob', 'management_chain'],
-          ['assign', 'carol', 'management_chain'],
-          ['approve', 'bob', 'management_chain'],
-          ['approve', 'carol', 'management_chain'],
-        ),
+        trail: leave(...decidedBy('approve', 'management_chain', 'bob', 'carol')),
       },
       leaveRejected: {
         status: 'rejected',
-        trail: [
-          ['start', 'alice', null],
-          ['assign', 'bob', 'manager_approval'],
-          ['reject', 'bob', 'manager_approval'],
-        ],
+        trail: [['start', 'alice', null], ...decidedBy('reject', 'manager_approval', 'bob')],
       },
       expenseSmall: {
         status: 'completed',
         trail: [
           ['start', 'alice', null],
-          ['assign', 'bob', 'manager'],
-          ['reject', 'bob', 'manager'],
+          ...decidedBy('reject', 'manager', 'bob'),
           ['assign', 'alice', 'start'],
           ['complete', 'alice', 'start'],
           ['submit', 'alice', 'start'],
-          ['assign', 'bob', 'manager'],
-          ['approve', 'bob', 'manager'],
-          ['system', null, 'split'],
-          ...forkAssigns,
-          ...checks,
+          ...decidedBy('approve', 'manager', 'bob'),
+          ...parallelChecks,
         ],
       },
       expenseLarge: {
         status: 'completed',
         trail: [
           ['start', 'alice', null],
-          ['assign', 'bob', 'manager'],
-          ['approve', 'bob', 'manager'],
-          ['system', null, 'split'],
-          ...forkAssigns,
-          ...checks,
+          ...decidedBy('approve', 'manager', 'bob'),
+          ...parallelChecks,
           ['assign', 'carol', 'directors'],
           ['assign', 'dave', 'directors'],
           ['assign', 'frank', 'directors'],

@@ -5,11 +5,19 @@ import { approvalNodesAhead, compileProcess, type KnownData, type ProcessDocumen
 import { edges, processDoc, testChain, users, type Edge } from '../../helpers/dsl.js';
 
 const task = (id: string) => ({ id, type: 'userTask', name: id, configuration: users('bob') });
-const gateway = (id: string, type: 'switch' | 'inclusive', cases: Array<[string, string]>) => ({
+/** A gateway whose cases are `{ then: condition }`, in order. */
+const gateway = (id: string, type: 'switch' | 'inclusive', cases: Record<string, string>) => ({
   id,
   type,
   name: id,
-  configuration: { cases: cases.map(([c, then]) => ({ case: c, then })) },
+  configuration: { cases: Object.entries(cases).map(([then, c]) => ({ case: c, then })) },
+});
+/** A system node that sets variables from its param. */
+const setVariables = (id: string, param: string) => ({
+  id,
+  type: 'serviceTask',
+  name: id,
+  configuration: { functionName: 'setVariables', param },
 });
 
 function compile(nodes: unknown[], edges: Edge[]): ProcessDocument {
@@ -28,7 +36,7 @@ const ahead = (doc: ProcessDocument, msg: Record<string, unknown>, from = ['star
 
 // start → amount switch: amount > 100 → big_task, Default → small_task; both → end.
 const amountSwitch = compile(
-  [gateway('route', 'switch', [['msg.amount > 100', 'big']]), task('big_task'), task('small_task')],
+  [gateway('route', 'switch', { big: 'msg.amount > 100' }), task('big_task'), task('small_task')],
   edges('start>route route>big_task:big route>small_task:Default big_task>end small_task>end'),
 );
 
@@ -48,19 +56,9 @@ describe('upcoming: switches on known variables', () => {
   it('a variable a system node ahead writes is not known yet, even if set now', () => {
     const doc = compile(
       [
-        {
-          id: 'calc',
-          type: 'serviceTask',
-          name: 'calc',
-          configuration: { functionName: 'setVariables', param: '{"amount": 1}' },
-        },
-        {
-          id: 'note',
-          type: 'serviceTask',
-          name: 'note',
-          configuration: { functionName: 'setVariables', param: '{"x": 1}' },
-        },
-        gateway('route', 'switch', [['msg.amount > 100', 'big']]),
+        setVariables('calc', '{"amount": 1}'),
+        setVariables('note', '{"x": 1}'),
+        gateway('route', 'switch', { big: 'msg.amount > 100' }),
         task('big_task'),
         task('small_task'),
       ],
@@ -77,13 +75,8 @@ describe('upcoming: switches on known variables', () => {
   it('a case decided true before an open one decides the switch', () => {
     const doc = compile(
       [
-        gateway('route', 'switch', [
-          ['msg.urgent == true', 'fast'],
-          ['msg.amount > 100', 'big'],
-        ]),
-        task('fast_task'),
-        task('big_task'),
-        task('small_task'),
+        gateway('route', 'switch', { fast: 'msg.urgent == true', big: 'msg.amount > 100' }),
+        ...['fast_task', 'big_task', 'small_task'].map(task),
       ],
       edges(
         'start>route route>fast_task:fast route>big_task:big route>small_task:Default fast_task>end big_task>end small_task>end',
@@ -113,13 +106,8 @@ describe('upcoming: inclusives on known variables', () => {
   // start → inc: a → ta, b → tb, Default → td; all meet at join → final → end.
   const doc = compile(
     [
-      gateway('inc', 'inclusive', [
-        ['msg.a > 0', 'ca'],
-        ['msg.b > 0', 'cb'],
-      ]),
-      task('ta'),
-      task('tb'),
-      task('td'),
+      gateway('inc', 'inclusive', { ca: 'msg.a > 0', cb: 'msg.b > 0' }),
+      ...['ta', 'tb', 'td'].map(task),
       { id: 'meet', type: 'join', name: 'meet' },
       task('final'),
     ],

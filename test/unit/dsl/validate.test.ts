@@ -26,17 +26,21 @@ const problems = (input: unknown, functions?: string[]): Problem[] => {
   return result.ok ? [] : result.problems;
 };
 
+/** A start node, `middle`, then an end node. */
+const framed = (...middle: NodeSpec[]): NodeSpec[] => [['start', 'startTask'], ...middle, ['end', 'end']];
+
 const manager = { approver: { type: 'manager' } };
-const task = (configuration: unknown = manager): NodeSpec[] => [
-  ['start', 'startTask'],
-  ['task', 'userTask', configuration],
-  ['end', 'end'],
-];
+const task = (configuration: unknown = manager): NodeSpec[] => framed(['task', 'userTask', configuration]);
 const LINE = 'start->task task->end';
 
 /** Expects exactly one problem with this node, field and message fragment. */
 function expectOnly(found: Problem[], nodeId: string | null, field: string, message: string): void {
   expect(found).toEqual([{ nodeId, field, message: expect.stringContaining(message) }]);
+}
+
+/** The same for the document of these nodes and edges. */
+function expectOnlyIn(nodes: NodeSpec[], edges: string, nodeId: string | null, field: string, message: string): void {
+  expectOnly(problems(proc(nodes, edges)), nodeId, field, message);
 }
 
 describe('document structure', () => {
@@ -45,12 +49,13 @@ describe('document structure', () => {
   });
 
   it('refuses duplicate node ids', () => {
-    expectOnly(problems(proc([...task(), ['task', 'ccTask']], LINE)), 'task', 'id', 'duplicate node id "task"');
+    expectOnlyIn([...task(), ['task', 'ccTask']], LINE, 'task', 'id', 'duplicate node id "task"');
   });
 
   it('refuses connections naming unknown nodes', () => {
-    expectOnly(
-      problems(proc(task(), `${LINE} task-Failure->ghost`)),
+    expectOnlyIn(
+      task(),
+      `${LINE} task-Failure->ghost`,
       null,
       'metadata.connections[2].toId',
       'names unknown node "ghost"',
@@ -67,27 +72,21 @@ describe('document structure', () => {
   });
 
   it('refuses a process without nodes', () => {
-    expectOnly(problems(proc([], '')), null, 'metadata.nodes', 'the process has no nodes');
+    expectOnlyIn([], '', null, 'metadata.nodes', 'the process has no nodes');
   });
 
   it.each(['jsSwitch', 'automation', 'startProcess', 'aiAgent', 'restApiCall'])(
     'refuses the unsupported node type %s',
     (type) => {
-      const found = problems(proc([...task(), ['x', type, { script: '' }]], `${LINE} task-Failure->x x->end`));
-      expectOnly(found, 'x', 'type', `node type "${type}" is not supported`);
+      const nodes: NodeSpec[] = [...task(), ['x', type, { script: '' }]];
+      expectOnlyIn(nodes, `${LINE} task-Failure->x x->end`, 'x', 'type', `node type "${type}" is not supported`);
     },
   );
 
   it('returns every problem at once', () => {
     const found = problems(
       proc(
-        [
-          ['start', 'startTask'],
-          ['a', 'userTask', { approver: { type: 'user' } }],
-          ['x', 'jsSwitch'],
-          ['island', 'ccTask'],
-          ['end', 'end'],
-        ],
+        framed(['a', 'userTask', { approver: { type: 'user' } }], ['x', 'jsSwitch'], ['island', 'ccTask']),
         'start->a a->x x->end island->end a-Failure->ghost',
       ),
     );
@@ -102,8 +101,9 @@ describe('document structure', () => {
 
 describe('reachability', () => {
   it('refuses a node not reachable from the first node', () => {
-    expectOnly(
-      problems(proc([...task(), ['island', 'ccTask']], `${LINE} island->end`)),
+    expectOnlyIn(
+      [...task(), ['island', 'ccTask']],
+      `${LINE} island->end`,
       'island',
       'connections',
       'not reachable from the first node',
@@ -111,8 +111,9 @@ describe('reachability', () => {
   });
 
   it('refuses a node from which no end can be reached', () => {
-    expectOnly(
-      problems(proc([...task(), ['stuck', 'ccTask']], `${LINE} task-Reject->stuck`)),
+    expectOnlyIn(
+      [...task(), ['stuck', 'ccTask']],
+      `${LINE} task-Reject->stuck`,
       'stuck',
       'connections',
       'no end node can be reached',
@@ -120,20 +121,7 @@ describe('reachability', () => {
   });
 
   it('refuses a process without an end', () => {
-    expectOnly(
-      problems(
-        proc(
-          [
-            ['start', 'startTask'],
-            ['task', 'userTask', manager],
-          ],
-          'start->task',
-        ),
-      ),
-      null,
-      'metadata.nodes',
-      'no end node',
-    );
+    expectOnlyIn(task().slice(0, 2), 'start->task', null, 'metadata.nodes', 'no end node');
   });
 
   it('counts Failure and Reject routes as reaching nodes', () => {
@@ -143,21 +131,12 @@ describe('reachability', () => {
 
 describe('configuration schema', () => {
   it('refuses unknown configuration fields', () => {
-    expectOnly(
-      problems(proc(task({ ...manager, color: 'red' }), LINE)),
-      'task',
-      'configuration.color',
-      'unknown field',
-    );
+    expectOnlyIn(task({ ...manager, color: 'red' }), LINE, 'task', 'configuration.color', 'unknown field');
   });
 
   it('refuses ill-typed configuration fields', () => {
-    const nodes: NodeSpec[] = [
-      ['start', 'startTask'],
-      ['cc', 'ccTask', { ccUserIds: 'erin' }],
-      ['end', 'end'],
-    ];
-    expectOnly(problems(proc(nodes, 'start->cc cc->end')), 'cc', 'configuration.ccUserIds', 'expected array');
+    const nodes = framed(['cc', 'ccTask', { ccUserIds: 'erin' }]);
+    expectOnlyIn(nodes, 'start->cc cc->end', 'cc', 'configuration.ccUserIds', 'expected array');
   });
 
   it('refuses configuration on a start node', () => {
@@ -165,41 +144,25 @@ describe('configuration schema', () => {
       ['start', 'startTask', { form: 'x' }],
       ['end', 'end'],
     ];
-    expectOnly(problems(proc(nodes, 'start->end')), 'start', 'configuration.form', 'unknown field');
+    expectOnlyIn(nodes, 'start->end', 'start', 'configuration.form', 'unknown field');
   });
 
   it('refuses a join timeout that is not a whole number of seconds', () => {
-    const nodes: NodeSpec[] = [
-      ['start', 'startTask'],
-      ['f', 'fork'],
-      ['a', 'ccTask'],
-      ['j', 'join', { timeout: 'soon' }],
-      ['end', 'end'],
-    ];
-    expectOnly(
-      problems(proc(nodes, 'start->f f->a f->j a->j j->end')),
-      'j',
-      'configuration.timeout',
-      'expected number',
-    );
+    const nodes = framed(['f', 'fork'], ['a', 'ccTask'], ['j', 'join', { timeout: 'soon' }]);
+    expectOnlyIn(nodes, 'start->f f->a f->j a->j j->end', 'j', 'configuration.timeout', 'expected number');
   });
 });
 
 describe('switch and inclusive', () => {
-  const gate = (type: string, cases: unknown, edges = 'start->sw sw-short->a sw-Default->end a->end'): unknown =>
-    proc(
-      [
-        ['start', 'startTask'],
-        ['sw', type, { cases }],
-        ['a', 'ccTask'],
-        ['end', 'end'],
-      ],
-      edges,
-    );
+  const gate = (
+    type: string,
+    cases: unknown,
+    { edges = 'start->sw sw-short->a sw-Default->end a->end', form }: { edges?: string; form?: unknown } = {},
+  ): unknown => proc(framed(['sw', type, { cases }], ['a', 'ccTask']), edges, { form });
 
   it.each(['switch', 'inclusive'])('%s needs at least one case', (type) => {
     const edges = type === 'switch' ? 'start->sw sw-Default->a a->end' : 'start->sw sw->a a->end';
-    const found = problems(gate(type, [], edges)).filter((p) => p.field === 'configuration.cases');
+    const found = problems(gate(type, [], { edges })).filter((p) => p.field === 'configuration.cases');
     expectOnly(found, 'sw', 'configuration.cases', 'needs at least one case');
   });
 
@@ -227,34 +190,30 @@ describe('switch and inclusive', () => {
 
   it('allows a missing Default', () => {
     expect(
-      problems(gate('switch', [{ case: 'msg.days <= 3', then: 'short' }], 'start->sw sw-short->a a->end')),
+      problems(gate('switch', [{ case: 'msg.days <= 3', then: 'short' }], { edges: 'start->sw sw-short->a a->end' })),
     ).toEqual([]);
   });
 
   it('type-checks cases against the form fields', () => {
-    const input = proc(
-      [
-        ['start', 'startTask'],
-        ['sw', 'switch', { cases: [{ case: "msg.days == 'x'", then: 'short' }] }],
-        ['a', 'ccTask'],
-        ['end', 'end'],
-      ],
-      'start->sw sw-short->a sw-Default->end a->end',
-      { form: { fields: [{ name: 'days', type: 'number' }] } },
-    );
+    const input = gate('switch', [{ case: "msg.days == 'x'", then: 'short' }], {
+      form: { fields: [{ name: 'days', type: 'number' }] },
+    });
     expectOnly(problems(input), 'sw', 'configuration.cases[0].case', 'no such overload: double == string');
   });
 });
 
 describe('userTask', () => {
   const one = (configuration: unknown) => problems(proc(task(configuration), LINE));
+  /** Expects exactly one problem, on this field of the task's configuration. */
+  const refuses = (configuration: unknown, field: string, message: string) =>
+    expectOnly(one(configuration), 'task', `configuration.${field}`, message);
 
   it('needs an approver', () => {
-    expectOnly(one({}), 'task', 'configuration.approver', 'required');
+    refuses({}, 'approver', 'required');
   });
 
   it('refuses an unknown approver type', () => {
-    expectOnly(one({ approver: { type: 'boss' } }), 'task', 'configuration.approver.type', 'Invalid option');
+    refuses({ approver: { type: 'boss' } }, 'approver.type', 'Invalid option');
   });
 
   it.each([
@@ -262,43 +221,22 @@ describe('userTask', () => {
     ['role', 'roleIds'],
     ['dept', 'deptIds'],
   ])('approver type %s needs a non-empty %s', (type, key) => {
-    expectOnly(
-      one({ approver: { type, [key]: [] } }),
-      'task',
-      `configuration.approver.${key}`,
-      `needs at least one id in ${key}`,
-    );
+    refuses({ approver: { type, [key]: [] } }, `approver.${key}`, `needs at least one id in ${key}`);
   });
 
   it('initiatorSelect needs a template expression', () => {
-    expectOnly(
-      one({ approver: { type: 'initiatorSelect' } }),
-      'task',
-      'configuration.approver.expression',
-      'needs a template',
-    );
-    expectOnly(
-      one({ approver: { type: 'initiatorSelect', expression: 'approvers' } }),
-      'task',
-      'configuration.approver.expression',
+    refuses({ approver: { type: 'initiatorSelect' } }, 'approver.expression', 'needs a template');
+    refuses(
+      { approver: { type: 'initiatorSelect', expression: 'approvers' } },
+      'approver.expression',
       'must be a template',
     );
     expect(one({ approver: { type: 'initiatorSelect', expression: '${msg.approvers}' } })).toEqual([]);
   });
 
   it('checks manager levels', () => {
-    expectOnly(
-      one({ approver: { type: 'manager', levels: 0 } }),
-      'task',
-      'configuration.approver.levels',
-      'at least 1',
-    );
-    expectOnly(
-      one({ approver: { type: 'multiLevelManager', levels: 0 } }),
-      'task',
-      'configuration.approver.levels',
-      'must not be 0',
-    );
+    refuses({ approver: { type: 'manager', levels: 0 } }, 'approver.levels', 'at least 1');
+    refuses({ approver: { type: 'multiLevelManager', levels: 0 } }, 'approver.levels', 'must not be 0');
     expect(one({ approver: { type: 'multiLevelManager', levels: -1 } })).toEqual([]);
   });
 
@@ -308,175 +246,94 @@ describe('userTask', () => {
     ['emptyApproverPolicy', 'ignore'],
     ['kind', 'chore'],
   ])('refuses an unknown %s', (key, value) => {
-    expectOnly(one({ ...manager, [key]: value }), 'task', `configuration.${key}`, 'Invalid option');
+    refuses({ ...manager, [key]: value }, key, 'Invalid option');
   });
 
   it('refuses an unknown timeout action and a non-positive dueInMinutes', () => {
-    expectOnly(
-      one({ ...manager, timeout: { dueInMinutes: 10, action: 'explode' } }),
-      'task',
-      'configuration.timeout.action',
-      'Invalid option',
-    );
-    expectOnly(
-      one({ ...manager, timeout: { dueInMinutes: 0 } }),
-      'task',
-      'configuration.timeout.dueInMinutes',
-      'must be greater than 0',
-    );
+    refuses({ ...manager, timeout: { dueInMinutes: 10, action: 'explode' } }, 'timeout.action', 'Invalid option');
+    refuses({ ...manager, timeout: { dueInMinutes: 0 } }, 'timeout.dueInMinutes', 'must be greater than 0');
   });
 
   it('allows voteRule only with vote, with its value in range', () => {
     const users = { approver: { type: 'user', userIds: ['a', 'b'] } };
-    expectOnly(
-      one({ ...users, approveMode: 'all', voteRule: { type: 'majority' } }),
-      'task',
-      'configuration.voteRule',
+    refuses(
+      { ...users, approveMode: 'all', voteRule: { type: 'majority' } },
+      'voteRule',
       'only allowed with approveMode "vote"',
     );
-    expectOnly(
-      one({ ...users, approveMode: 'vote', voteRule: { type: 'percent', value: 120 } }),
-      'task',
-      'configuration.voteRule.value',
+    refuses(
+      { ...users, approveMode: 'vote', voteRule: { type: 'percent', value: 120 } },
+      'voteRule.value',
       'from 0 to 100',
     );
-    expectOnly(
-      one({ ...users, approveMode: 'vote', voteRule: { type: 'count', value: 0 } }),
-      'task',
-      'configuration.voteRule.value',
-      '≥ 1',
-    );
-    expectOnly(
-      one({ ...users, approveMode: 'vote', voteRule: { type: 'plurality' } }),
-      'task',
-      'configuration.voteRule.type',
-      'Invalid option',
-    );
+    refuses({ ...users, approveMode: 'vote', voteRule: { type: 'count', value: 0 } }, 'voteRule.value', '≥ 1');
+    refuses({ ...users, approveMode: 'vote', voteRule: { type: 'plurality' } }, 'voteRule.type', 'Invalid option');
     expect(one({ ...users, approveMode: 'vote' })).toEqual([]);
   });
 
   it('refuses initiatorSelf with selfApproval skip', () => {
-    expectOnly(
-      one({ approver: { type: 'initiatorSelf' }, selfApproval: 'skip' }),
-      'task',
-      'configuration.selfApproval',
-      'would leave no approver',
-    );
+    refuses({ approver: { type: 'initiatorSelf' }, selfApproval: 'skip' }, 'selfApproval', 'would leave no approver');
   });
 
   it('refuses a handle task with an approve mode other than single or any', () => {
     const users = { approver: { type: 'user', userIds: ['a', 'b'] } };
-    expectOnly(
-      one({ ...users, kind: 'handle', approveMode: 'all' }),
-      'task',
-      'configuration.approveMode',
-      'handle task only supports',
-    );
+    refuses({ ...users, kind: 'handle', approveMode: 'all' }, 'approveMode', 'handle task only supports');
     expect(one({ ...users, kind: 'handle', approveMode: 'any' })).toEqual([]);
   });
 
   it('refuses a static dueDate that is not a date', () => {
-    expectOnly(one({ ...manager, dueDate: 'next week' }), 'task', 'configuration.dueDate', 'not a valid date');
+    refuses({ ...manager, dueDate: 'next week' }, 'dueDate', 'not a valid date');
   });
 });
 
 describe('reject strategies', () => {
   const rejecting = (reject: unknown): NodeSpec => ['task', 'userTask', { ...manager, reject }];
-  const chain = (last: NodeSpec): NodeSpec[] => [
-    ['start', 'startTask'],
-    ['first', 'userTask', manager],
-    last,
-    ['after', 'userTask', manager],
-    ['end', 'end'],
-  ];
-  const CHAIN = 'start->first first->task task->after after->end';
+  // start → first → task → after → end
+  const chained = (reject: unknown): unknown =>
+    proc(
+      framed(['first', 'userTask', manager], rejecting(reject), ['after', 'userTask', manager]),
+      'start->first first->task task->after after->end',
+    );
   // start → first → fork → (task | other) → join → late → end
   const parallel = (taskReject: unknown, lateReject: unknown = { strategy: 'terminate' }): unknown =>
     proc(
-      [
-        ['start', 'startTask'],
+      framed(
         ['first', 'userTask', manager],
         ['f', 'fork'],
         rejecting(taskReject),
         ['other', 'userTask', manager],
         ['j', 'join'],
         ['late', 'userTask', { ...manager, reject: lateReject }],
-        ['end', 'end'],
-      ],
+      ),
       'start->first first->f f->task f->other task->j other->j j->late late->end',
     );
+  /** Expects exactly one problem, on this field of the node's reject configuration. */
+  const refuses = (doc: unknown, nodeId: string, field: 'target' | 'strategy', message: string) =>
+    expectOnly(problems(doc), nodeId, `configuration.reject.${field}`, message);
 
   it('toNode needs an existing upstream approval target', () => {
-    const field = 'configuration.reject.target';
-    expectOnly(problems(proc(chain(rejecting({ strategy: 'toNode' })), CHAIN)), 'task', field, 'needs a target');
-    expectOnly(
-      problems(proc(chain(rejecting({ strategy: 'toNode', target: 'ghost' })), CHAIN)),
-      'task',
-      field,
-      '"ghost" is not a node',
-    );
-    expectOnly(
-      problems(proc(chain(rejecting({ strategy: 'toNode', target: 'after' })), CHAIN)),
-      'task',
-      field,
-      '"after" is not upstream',
-    );
-    expectOnly(
-      problems(proc(chain(rejecting({ strategy: 'toNode', target: 'task' })), CHAIN)),
-      'task',
-      field,
-      'cannot be the node itself',
-    );
-    expectOnly(
-      problems(proc(chain(rejecting({ strategy: 'toNode', target: 'end' })), CHAIN)),
-      'task',
-      field,
-      'must be a userTask or startTask',
-    );
-    expect(problems(proc(chain(rejecting({ strategy: 'toNode', target: 'first' })), CHAIN))).toEqual([]);
-    expect(problems(proc(chain(rejecting({ strategy: 'toNode', target: 'start' })), CHAIN))).toEqual([]);
+    refuses(chained({ strategy: 'toNode' }), 'task', 'target', 'needs a target');
+    refuses(chained({ strategy: 'toNode', target: 'ghost' }), 'task', 'target', '"ghost" is not a node');
+    refuses(chained({ strategy: 'toNode', target: 'after' }), 'task', 'target', '"after" is not upstream');
+    refuses(chained({ strategy: 'toNode', target: 'task' }), 'task', 'target', 'cannot be the node itself');
+    refuses(chained({ strategy: 'toNode', target: 'end' }), 'task', 'target', 'must be a userTask or startTask');
+    expect(problems(chained({ strategy: 'toNode', target: 'first' }))).toEqual([]);
+    expect(problems(chained({ strategy: 'toNode', target: 'start' }))).toEqual([]);
   });
 
   it('toNode refuses a path back across a fork or join', () => {
-    expectOnly(
-      problems(parallel({ strategy: 'toNode', target: 'first' })),
-      'task',
-      'configuration.reject.target',
-      'crosses a fork, join or inclusive',
-    );
-    expectOnly(
-      problems(parallel({ strategy: 'terminate' }, { strategy: 'toNode', target: 'other' })),
-      'late',
-      'configuration.reject.target',
-      'crosses',
-    );
+    refuses(parallel({ strategy: 'toNode', target: 'first' }), 'task', 'target', 'crosses a fork, join or inclusive');
+    refuses(parallel({ strategy: 'terminate' }, { strategy: 'toNode', target: 'other' }), 'late', 'target', 'crosses');
   });
 
-  it('toStarter is refused only when the way back crosses a fork or join', () => {
-    expect(problems(proc(chain(rejecting({ strategy: 'toStarter' })), CHAIN))).toEqual([]);
-    expectOnly(problems(parallel({ strategy: 'toStarter' })), 'task', 'configuration.reject.strategy', 'toStarter');
-    expectOnly(
-      problems(parallel({ strategy: 'terminate' }, { strategy: 'toStarter' })),
-      'late',
-      'configuration.reject.strategy',
-      'toStarter',
-    );
-  });
-
-  it('toPrev is refused only when the way back to an approval crosses a fork or join', () => {
-    expect(problems(proc(chain(rejecting({ strategy: 'toPrev' })), CHAIN))).toEqual([]);
-    expectOnly(
-      problems(parallel({ strategy: 'toPrev' })),
-      'task',
-      'configuration.reject.strategy',
-      'crosses "f" (fork)',
-    );
-    expectOnly(
-      problems(parallel({ strategy: 'terminate' }, { strategy: 'toPrev' })),
-      'late',
-      'configuration.reject.strategy',
-      'crosses "j" (join)',
-    );
+  // toPrev's way back ends at the previous approval, toStarter's at the start.
+  it.each([
+    ['toStarter', 'toStarter', 'toStarter'],
+    ['toPrev', 'crosses "f" (fork)', 'crosses "j" (join)'],
+  ])('%s is refused only when the way back crosses a fork or join', (strategy, onTask, onLate) => {
+    expect(problems(chained({ strategy }))).toEqual([]);
+    refuses(parallel({ strategy }), 'task', 'strategy', onTask);
+    refuses(parallel({ strategy: 'terminate' }, { strategy }), 'late', 'strategy', onLate);
   });
 
   it('accepts toPrev with no upstream approval node', () => {
@@ -489,12 +346,7 @@ describe('parallel regions', () => {
 
   it('accepts a fork closed by a join, and an inclusive closed by a join', () => {
     expect(
-      problems(
-        proc(
-          [['start', 'startTask'], ['f', 'fork'], cc('a'), cc('b'), ['j', 'join'], ['end', 'end']],
-          'start->f f->a f->b a->j b->j j->end',
-        ),
-      ),
+      problems(proc(framed(['f', 'fork'], cc('a'), cc('b'), ['j', 'join']), 'start->f f->a f->b a->j b->j j->end')),
     ).toEqual([]);
     const inclusive: NodeSpec = [
       'f',
@@ -509,7 +361,7 @@ describe('parallel regions', () => {
     expect(
       problems(
         proc(
-          [['start', 'startTask'], inclusive, cc('a'), cc('b'), ['j', 'join'], ['end', 'end']],
+          framed(inclusive, cc('a'), cc('b'), ['j', 'join']),
           'start->f f-x->a f-y->b f-Default->end a->j b->j j->end',
         ),
       ),
@@ -517,13 +369,9 @@ describe('parallel regions', () => {
   });
 
   it('refuses branches that never meet at a join', () => {
-    expectOnly(
-      problems(
-        proc(
-          [['start', 'startTask'], ['f', 'fork'], cc('a'), cc('b'), ['end', 'end']],
-          'start->f f->a f->b a->end b->end',
-        ),
-      ),
+    expectOnlyIn(
+      framed(['f', 'fork'], cc('a'), cc('b')),
+      'start->f f->a f->b a->end b->end',
       'f',
       'connections',
       'never meet at a join',
@@ -531,15 +379,7 @@ describe('parallel regions', () => {
   });
 
   it('refuses branches meeting at different joins', () => {
-    const nodes: NodeSpec[] = [
-      ['start', 'startTask'],
-      ['f', 'fork'],
-      cc('a'),
-      cc('b'),
-      ['j1', 'join'],
-      ['j2', 'join'],
-      ['end', 'end'],
-    ];
+    const nodes = framed(['f', 'fork'], cc('a'), cc('b'), ['j1', 'join'], ['j2', 'join']);
     const found = problems(proc(nodes, 'start->f f->a f->b a->j1 b->j2 j1->j2 j2->end'));
     expect(found).toContainEqual({
       nodeId: 'f',
@@ -549,9 +389,10 @@ describe('parallel regions', () => {
   });
 
   it('refuses a branch that never reaches the join', () => {
-    const nodes: NodeSpec[] = [['start', 'startTask'], ['f', 'fork'], cc('a'), cc('b'), ['j', 'join'], ['end', 'end']];
-    expectOnly(
-      problems(proc(nodes, 'start->f f->a f->b a->j b->end j->end')),
+    const nodes = framed(['f', 'fork'], cc('a'), cc('b'), ['j', 'join']);
+    expectOnlyIn(
+      nodes,
+      'start->f f->a f->b a->j b->end j->end',
       'f',
       'connections',
       'the branch starting at "b" never reaches join "j"',
@@ -559,17 +400,7 @@ describe('parallel regions', () => {
   });
 
   it('refuses nested parallel regions, naming the inner node', () => {
-    const nodes: NodeSpec[] = [
-      ['start', 'startTask'],
-      ['f', 'fork'],
-      ['g', 'fork'],
-      cc('a'),
-      cc('b'),
-      cc('c'),
-      ['jg', 'join'],
-      ['jf', 'join'],
-      ['end', 'end'],
-    ];
+    const nodes = framed(['f', 'fork'], ['g', 'fork'], cc('a'), cc('b'), cc('c'), ['jg', 'join'], ['jf', 'join']);
     const found = problems(proc(nodes, 'start->f f->g f->c g->a g->b a->jg b->jg jg->jf c->jf jf->end'));
     expectOnly(
       found,
@@ -580,37 +411,13 @@ describe('parallel regions', () => {
   });
 
   it('refuses a join that closes no fork or inclusive', () => {
-    expectOnly(
-      problems(
-        proc(
-          [
-            ['start', 'startTask'],
-            ['j', 'join'],
-            ['end', 'end'],
-          ],
-          'start->j j->end',
-        ),
-      ),
-      'j',
-      'connections',
-      'closes no fork or inclusive',
-    );
+    expectOnlyIn(framed(['j', 'join']), 'start->j j->end', 'j', 'connections', 'closes no fork or inclusive');
   });
 });
 
 describe('automation nodes', () => {
   const single = (type: string, configuration: unknown, functions?: string[]) =>
-    problems(
-      proc(
-        [
-          ['start', 'startTask'],
-          ['n', type, configuration],
-          ['end', 'end'],
-        ],
-        'start->n n->end',
-      ),
-      functions,
-    );
+    problems(proc(framed(['n', type, configuration]), 'start->n n->end'), functions);
 
   it('serviceTask functionName must be registered when the list is given', () => {
     expectOnly(
@@ -656,12 +463,7 @@ describe('loops that never wait', () => {
 
   it('refuses two switches whose defaults point at each other, naming both', () => {
     const doc = proc(
-      [
-        ['start', 'startTask'],
-        ['a', 'switch', sw('out')],
-        ['b', 'switch', sw('out')],
-        ['end', 'end'],
-      ],
+      framed(['a', 'switch', sw('out')], ['b', 'switch', sw('out')]),
       'start->a a-Default->b b-Default->a a-out->end b-out->end',
     );
     const found = loopProblems(problems(doc));
@@ -670,22 +472,10 @@ describe('loops that never wait', () => {
   });
 
   it('refuses a self-loop and a loop through cc, http and service nodes', () => {
-    const self = proc(
-      [
-        ['start', 'startTask'],
-        ['a', 'switch', sw('out')],
-        ['end', 'end'],
-      ],
-      'start->a a-Default->a a-out->end',
-    );
+    const self = proc(framed(['a', 'switch', sw('out')]), 'start->a a-Default->a a-out->end');
     expect(loopProblems(problems(self)).map((p) => p.nodeId)).toEqual(['a']);
     const cc = proc(
-      [
-        ['start', 'startTask'],
-        ['c', 'ccTask', { userIds: ['bob'] }],
-        ['a', 'switch', sw('out')],
-        ['end', 'end'],
-      ],
+      framed(['c', 'ccTask', { userIds: ['bob'] }], ['a', 'switch', sw('out')]),
       'start->c c->a a-Default->c a-out->end',
     );
     expect(
@@ -697,22 +487,12 @@ describe('loops that never wait', () => {
 
   it('allows loops through a userTask or a delay', () => {
     const viaTask = proc(
-      [
-        ['start', 'startTask'],
-        ['task', 'userTask', manager],
-        ['a', 'switch', sw('out')],
-        ['end', 'end'],
-      ],
+      framed(['task', 'userTask', manager], ['a', 'switch', sw('out')]),
       'start->task task->a a-Default->task a-out->end',
     );
     expect(loopProblems(problems(viaTask))).toEqual([]);
     const viaDelay = proc(
-      [
-        ['start', 'startTask'],
-        ['wait', 'delay', { delayMs: 1000 }],
-        ['a', 'switch', sw('out')],
-        ['end', 'end'],
-      ],
+      framed(['wait', 'delay', { delayMs: 1000 }], ['a', 'switch', sw('out')]),
       'start->wait wait->a a-Default->wait a-out->end',
     );
     expect(loopProblems(problems(viaDelay))).toEqual([]);
