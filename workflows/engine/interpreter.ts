@@ -220,21 +220,7 @@ async function onReject(engine: Engine, token: Token, node: DslNode, run: NodeRu
 
 /** toStarter with a startTask first: the initiator resubmits (or withdraws). */
 async function resubmit(engine: Engine, token: Token, start: DslNode, rejected: NodeRun): Promise<Step> {
-  const run: NodeRun = {
-    id: engine.newId(),
-    nodeId: start.id,
-    tokenId: token.id,
-    mode: 'single',
-    threshold: 1,
-    oneAtATime: false,
-    parentTaskId: null,
-    taskIds: [],
-    outcome: null,
-    returnTarget: null,
-    decidedBy: null,
-    comment: null,
-  };
-  engine.runs[run.id] = run;
+  const run = engine.newRun(start.id, token.id);
   const task = engine.createTask({
     activityId: start.id,
     name: `Resubmit: ${start.name ?? start.id}`,

@@ -128,22 +128,11 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
   );
 
   const mode: ApproveMode = cfg.approveMode ?? 'single';
-  const run: NodeRun = {
-    id: engine.newId(),
-    nodeId: node.id,
-    tokenId,
+  const run = engine.newRun(node.id, tokenId, {
     mode,
-    threshold: 1,
     oneAtATime: mode === 'sequential' || (mode === 'vote' && cfg.sequential === true),
-    parentTaskId: null,
-    taskIds: [],
-    outcome: null,
-    returnTarget: null,
-    decidedBy: null,
-    comment: null,
     previousRunId: engine.tokens[tokenId]?.lastApprovedRun ?? null,
-  };
-  engine.runs[run.id] = run;
+  });
   const name = cfg.taskName || node.name || node.id;
   const dueDate = dueDateFor(engine, cfg);
   const base = { activityId: node.id, name, kind, runId: run.id };
