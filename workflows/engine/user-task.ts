@@ -136,6 +136,8 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
   const name = cfg.taskName || node.name || node.id;
   const dueDate = dueDateFor(engine, cfg);
   const base = { activityId: node.id, name, kind, runId: run.id };
+  // Nobody to ask: the emptyApproverPolicy decides what happens.
+  const noApprover = (why: string) => applyEmptyPolicy(engine, run, node, cfg, resolved, why, base, dueDate);
 
   // Pools: role and department approvers give one pending task; members claim it.
   if (resolved.pool) {
@@ -156,15 +158,8 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
       watchDue(engine, run, task, cfg);
       return run;
     }
-    return applyEmptyPolicy(
-      engine,
-      run,
-      node,
-      cfg,
-      resolved,
+    return noApprover(
       `${approver.type === 'role' ? 'role' : 'department'} ${ruleIds(approver, engine.info.initiatorId).join(', ')} has no active members`,
-      base,
-      dueDate,
     );
   }
 
@@ -192,18 +187,7 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
   }
   // The same person once.
   users = users.filter((u, i) => users.findIndex((v) => v.userId === u.userId) === i);
-  if (users.length === 0) {
-    return applyEmptyPolicy(
-      engine,
-      run,
-      node,
-      cfg,
-      resolved,
-      resolved.problem ?? 'no approver resolved',
-      base,
-      dueDate,
-    );
-  }
+  if (users.length === 0) return noApprover(resolved.problem ?? 'no approver resolved');
 
   // Single mode with several people: a pool of them, first to claim decides.
   if (mode === 'single' && users.length > 1) {
