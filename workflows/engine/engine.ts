@@ -253,6 +253,31 @@ export class Engine {
 
   // ---------- tasks ----------
 
+  /** Opens a run of a node for a path: a single ballot unless a userTask says otherwise. */
+  newRun(
+    nodeId: string,
+    tokenId: string,
+    fields: Partial<Pick<NodeRun, 'mode' | 'oneAtATime' | 'previousRunId'>> = {},
+  ): NodeRun {
+    const run: NodeRun = {
+      id: this.newId(),
+      nodeId,
+      tokenId,
+      mode: 'single',
+      threshold: 1,
+      oneAtATime: false,
+      parentTaskId: null,
+      taskIds: [],
+      outcome: null,
+      returnTarget: null,
+      decidedBy: null,
+      comment: null,
+      ...fields,
+    };
+    this.runs[run.id] = run;
+    return run;
+  }
+
   createTask(fields: {
     activityId: string;
     name: string;

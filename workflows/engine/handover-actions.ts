@@ -14,6 +14,7 @@ import {
   requireTarget,
   defineTaskAction,
 } from './task-rules.js';
+import type { TaskState } from './types.js';
 
 // ---------- return ----------
 
@@ -120,46 +121,44 @@ export function registerHandoverActions(engine: Engine) {
     (input) => applyReturn(engine, input),
   );
 
-  // transfer / delegate / resolve
-  taskAction(
-    m.transfer,
-    (input) => {
-      const task = requireOwnTask(engine, input);
-      requireSwitch(engine, task, 'transfer');
-      requireNewToNode(engine, task, [requireTarget(input, input.actor.userId)]);
-    },
-    (input) => {
-      const task = engine.tasks[input.taskId];
-      const from = task.assignee;
-      const to = input.assigneeUserId;
-      task.assignee = to;
-      task.claimedBy = null;
-      engine.setStatus(task, 'active');
-      engine.trail('transfer', trailOf(task, input.actor, input.reason, { from, to, reason: input.reason ?? null }));
-    },
-  );
+  // transfer / delegate: the assignee hands its own task to someone new to the node, who may act at once;
+  // `pass` moves the task and gives the trail's detail.
+  const handOver = (
+    def: typeof m.transfer,
+    action: 'transfer' | 'delegate',
+    pass: (task: TaskState, to: string) => Record<string, unknown>,
+  ) =>
+    taskAction(
+      def,
+      (input) => {
+        const task = requireOwnTask(engine, input);
+        requireSwitch(engine, task, action);
+        requireNewToNode(engine, task, [requireTarget(input, input.actor.userId)]);
+      },
+      (input) => {
+        const task = engine.tasks[input.taskId];
+        const detail = pass(task, input.assigneeUserId);
+        engine.setStatus(task, 'active');
+        engine.trail(action, trailOf(task, input.actor, input.reason, { ...detail, reason: input.reason ?? null }));
+      },
+    );
 
-  taskAction(
-    m.delegate,
-    (input) => {
-      const task = requireOwnTask(engine, input);
-      requireSwitch(engine, task, 'delegate');
-      requireNewToNode(engine, task, [requireTarget(input, input.actor.userId)]);
-    },
-    (input) => {
-      const task = engine.tasks[input.taskId];
-      const from = task.assignee!;
-      const to = input.assigneeUserId;
-      task.owner = from;
-      task.assignee = to;
-      engine.setStatus(task, 'active');
-      engine.trail(
-        'delegate',
-        trailOf(task, input.actor, input.reason, { owner: from, to, reason: input.reason ?? null }),
-      );
-    },
-  );
+  handOver(m.transfer, 'transfer', (task, to) => {
+    const from = task.assignee;
+    task.assignee = to;
+    task.claimedBy = null;
+    return { from, to };
+  });
 
+  // The delegator stays the owner: the task comes back to them once resolved.
+  handOver(m.delegate, 'delegate', (task, to) => {
+    const from = task.assignee!;
+    task.owner = from;
+    task.assignee = to;
+    return { owner: from, to };
+  });
+
+  // resolve
   taskAction(
     m.resolve,
     (input) => {

@@ -111,37 +111,31 @@ async function waitForRedrive(engine: Engine, token: Token) {
   engine.touch();
 }
 
+type NodeStep = (engine: Engine, token: Token, node: DslNode) => Step | Promise<Step>;
+
+/** What a path does at each node type. */
+const nodeSteps: Record<string, NodeStep> = {
+  startTask: () => ({ follow: 'Success' }),
+  end: (engine) => {
+    engine.end('completed', null);
+    throw new Halt();
+  },
+  userTask,
+  ccTask: (engine, _token, node) => ccTask(engine, node),
+  switch: (engine, _token, node) => switchNode(engine, node),
+  inclusive,
+  fork,
+  join,
+  delay,
+  serviceTask,
+  httpCall,
+  subProcess,
+};
+
 async function execute(engine: Engine, token: Token, node: DslNode): Promise<Step> {
-  switch (node.type) {
-    case 'startTask':
-      return { follow: 'Success' };
-    case 'end':
-      engine.end('completed', null);
-      throw new Halt();
-    case 'userTask':
-      return userTask(engine, token, node);
-    case 'ccTask':
-      return ccTask(engine, node);
-    case 'switch':
-      return switchNode(engine, node);
-    case 'inclusive':
-      return inclusive(engine, token, node);
-    case 'fork':
-      return fork(engine, token, node);
-    case 'join':
-      return join(engine, token, node);
-    case 'delay':
-      return delay(engine, token, node);
-    case 'serviceTask':
-      return serviceTask(engine, token, node);
-    case 'httpCall':
-      return httpCall(engine, token, node);
-    case 'subProcess':
-      return subProcess(engine, token, node);
-    default:
-      await fail(engine, token, node, `unsupported node type ${node.type}`);
-      return { jump: node.id };
-  }
+  if (Object.hasOwn(nodeSteps, node.type)) return nodeSteps[node.type](engine, token, node);
+  await fail(engine, token, node, `unsupported node type ${node.type}`);
+  return { jump: node.id };
 }
 
 // ---------- userTask ----------
@@ -220,21 +214,7 @@ async function onReject(engine: Engine, token: Token, node: DslNode, run: NodeRu
 
 /** toStarter with a startTask first: the initiator resubmits (or withdraws). */
 async function resubmit(engine: Engine, token: Token, start: DslNode, rejected: NodeRun): Promise<Step> {
-  const run: NodeRun = {
-    id: engine.newId(),
-    nodeId: start.id,
-    tokenId: token.id,
-    mode: 'single',
-    threshold: 1,
-    oneAtATime: false,
-    parentTaskId: null,
-    taskIds: [],
-    outcome: null,
-    returnTarget: null,
-    decidedBy: null,
-    comment: null,
-  };
-  engine.runs[run.id] = run;
+  const run = engine.newRun(start.id, token.id);
   const task = engine.createTask({
     activityId: start.id,
     name: `Resubmit: ${start.name ?? start.id}`,

@@ -43,6 +43,22 @@ function activateInstance(engine: Engine, actor: m.Actor, reason: string | null)
   engine.trail('activate', { userId: actor.userId, comment: reason, detail: { scope: 'instance' } });
 }
 
+/** Suspend and activate the whole instance: each from one instance status only. */
+const instanceSwitches = [
+  {
+    def: m.suspendInstance,
+    from: 'active',
+    apply: suspendInstance,
+    refusal: (status: string) => `The instance is ${status}: only an active instance can be suspended`,
+  },
+  {
+    def: m.activateInstance,
+    from: 'suspended',
+    apply: activateInstance,
+    refusal: (status: string) => `The instance is ${status}, not suspended`,
+  },
+];
+
 export function registerSuspensionActions(engine: Engine) {
   const taskAction = defineTaskAction(engine);
 
@@ -144,36 +160,20 @@ export function registerSuspensionActions(engine: Engine) {
     },
   );
 
-  onUpdate(
-    engine,
-    m.suspendInstance,
-    (input) => {
-      suspendInstance(engine, input.actor, input.reason ?? null);
-      return settle(engine, null);
-    },
-    {
-      validator: (input) => {
-        if (engine.ended) fault('INVALID_STATE', `The instance has ended (${engine.status})`);
-        if (engine.status !== 'active')
-          fault('INVALID_STATE', `The instance is ${engine.status}: only an active instance can be suspended`);
-        requireSuspender(engine, input.actor);
+  for (const s of instanceSwitches)
+    onUpdate(
+      engine,
+      s.def,
+      (input) => {
+        s.apply(engine, input.actor, input.reason ?? null);
+        return settle(engine, null);
       },
-    },
-  );
-
-  onUpdate(
-    engine,
-    m.activateInstance,
-    (input) => {
-      activateInstance(engine, input.actor, input.reason ?? null);
-      return settle(engine, null);
-    },
-    {
-      validator: (input) => {
-        if (engine.ended) fault('INVALID_STATE', `The instance has ended (${engine.status})`);
-        if (engine.status !== 'suspended') fault('INVALID_STATE', `The instance is ${engine.status}, not suspended`);
-        requireSuspender(engine, input.actor);
+      {
+        validator: (input) => {
+          if (engine.ended) fault('INVALID_STATE', `The instance has ended (${engine.status})`);
+          if (engine.status !== s.from) fault('INVALID_STATE', s.refusal(engine.status));
+          requireSuspender(engine, input.actor);
+        },
       },
-    },
-  );
+    );
 }

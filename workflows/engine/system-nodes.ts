@@ -16,21 +16,7 @@ export async function delay(engine: Engine, token: Token, node: DslNode): Promis
   const raw = ((node.configuration ?? {}) as { delayMs?: number | string }).delayMs ?? 0;
   const ms = typeof raw === 'number' ? raw : Number(resolveTemplateValue(raw, templateContext(engine)));
   if (!Number.isFinite(ms) || ms < 0) throw new NodeFailure(`delayMs is not a non-negative number: ${String(raw)}`);
-  const run: NodeRun = {
-    id: engine.newId(),
-    nodeId: node.id,
-    tokenId: token.id,
-    mode: 'single',
-    threshold: 1,
-    oneAtATime: false,
-    parentTaskId: null,
-    taskIds: [],
-    outcome: null,
-    returnTarget: null,
-    decidedBy: null,
-    comment: null,
-  };
-  engine.runs[run.id] = run;
+  const run = engine.newRun(node.id, token.id);
   const task = engine.createTask({
     activityId: node.id,
     name: node.name ?? node.id,

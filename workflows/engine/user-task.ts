@@ -151,25 +151,16 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
     (await local.resolveApprovers.executeWithOptions({ summary: `resolve approvers for ${nodeName(node)}` }, [input]));
 
   const mode: ApproveMode = cfg.approveMode ?? 'single';
-  const run: NodeRun = {
-    id: engine.newId(),
-    nodeId: node.id,
-    tokenId,
+  const run = engine.newRun(node.id, tokenId, {
     mode,
-    threshold: 1,
     oneAtATime: mode === 'sequential' || (mode === 'vote' && cfg.sequential === true),
-    parentTaskId: null,
-    taskIds: [],
-    outcome: null,
-    returnTarget: null,
-    decidedBy: null,
-    comment: null,
     previousRunId: engine.tokens[tokenId]?.lastApprovedRun ?? null,
-  };
-  engine.runs[run.id] = run;
+  });
   const name = cfg.taskName || node.name || node.id;
   const dueDate = dueDateFor(engine, cfg);
   const base = { activityId: node.id, name, kind, runId: run.id };
+  // Nobody to ask: the emptyApproverPolicy decides what happens.
+  const noApprover = (why: string) => applyEmptyPolicy(engine, run, node, cfg, resolved, why, base, dueDate);
 
   // Pools: role and department approvers give one pending task; members claim it.
   if (resolved.pool) {
@@ -190,15 +181,8 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
       watchDue(engine, run, task, cfg);
       return run;
     }
-    return applyEmptyPolicy(
-      engine,
-      run,
-      node,
-      cfg,
-      resolved,
+    return noApprover(
       `${approver.type === 'role' ? 'role' : 'department'} ${ruleIds(approver, engine.info.initiatorId).join(', ')} has no active members`,
-      base,
-      dueDate,
     );
   }
 
@@ -226,18 +210,7 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
   }
   // The same person once.
   users = users.filter((u, i) => users.findIndex((v) => v.userId === u.userId) === i);
-  if (users.length === 0) {
-    return applyEmptyPolicy(
-      engine,
-      run,
-      node,
-      cfg,
-      resolved,
-      resolved.problem ?? 'no approver resolved',
-      base,
-      dueDate,
-    );
-  }
+  if (users.length === 0) return noApprover(resolved.problem ?? 'no approver resolved');
 
   // Single mode with several people: a pool of them, first to claim decides.
   if (mode === 'single' && users.length > 1) {
