@@ -94,7 +94,10 @@ export async function resolveApprovers(
   opts: { lean?: boolean } = {},
 ): Promise<ResolvedApprovers> {
   const { initiatorId, approver } = input;
-  const initiator = await dir.user(initiatorId);
+  // The initiator and any listed users in one look-up.
+  const listed = approver.type === 'user' || approver.type === 'initiatorSelect' ? (approver.userIds ?? []) : [];
+  const known = await dir.users([initiatorId, ...listed]);
+  const initiator = known.get(initiatorId) ?? null;
   const out: ResolvedApprovers = {
     users: [],
     pool: null,
@@ -112,10 +115,8 @@ export async function resolveApprovers(
     case 'initiatorSelect': {
       const rule = approver.type === 'user' ? 'user: listed in userIds' : 'initiatorSelect: chosen by the initiator';
       const missing: string[] = [];
-      const listed = approver.userIds ?? [];
-      const found = await dir.users(listed);
       for (const id of listed) {
-        if (found.get(id)?.active) out.users.push({ userId: id, reason: rule });
+        if (known.get(id)?.active) out.users.push({ userId: id, reason: rule });
         else missing.push(id);
       }
       if (missing.length) out.problem = `not active users: ${missing.join(', ')}`;

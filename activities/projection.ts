@@ -8,12 +8,24 @@ import { reasonsFromEntry } from '../src/services/assignment-reason.js';
 
 const j = (v: unknown) => JSON.stringify(v ?? null);
 
-async function upsertInstance(em: EntityManager, s: ProjectionSnapshot) {
+/** One `name as (statement)` of the projection's write, with its parameters in order. */
+interface Part {
+  name: string;
+  sql: string;
+  params: unknown[];
+}
+
+/** Every insert below is skipped once the instance is archived (checked under the write's lock). */
+const LIVE = `not exists (select 1 from instances_archive where id = ?)`;
+
+function instancePart(s: ProjectionSnapshot): Part {
   const i = s.instance;
-  await em.execute(
-    `insert into instances (id, tenant_id, workflow_id, definition_id, process_key, process_version, process_name, business_key,
+  return {
+    name: 'i',
+    sql: `insert into instances (id, tenant_id, workflow_id, definition_id, process_key, process_version, process_name, business_key,
        status, initiator_id, variables, current_nodes, start_time, end_time, end_reason, detail, seq, updated_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?::jsonb, ?, now())
+     select ?, ?, ?, ?, ?, ?::int, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::timestamptz, ?::timestamptz, ?, ?::jsonb, ?::bigint, now()
+     where ${LIVE}
      on conflict (id) do update set
        workflow_id = excluded.workflow_id, definition_id = excluded.definition_id,
        process_version = excluded.process_version, process_name = excluded.process_name,
@@ -21,7 +33,7 @@ async function upsertInstance(em: EntityManager, s: ProjectionSnapshot) {
        current_nodes = excluded.current_nodes, end_time = excluded.end_time, end_reason = excluded.end_reason,
        detail = excluded.detail, seq = excluded.seq, updated_at = now()
      where instances.seq < excluded.seq`,
-    [
+    params: [
       i.id,
       i.tenantId,
       i.workflowId,
@@ -39,8 +51,9 @@ async function upsertInstance(em: EntityManager, s: ProjectionSnapshot) {
       i.endReason,
       j(i.detail),
       s.seq,
+      i.id,
     ],
-  );
+  };
 }
 
 /** A handover can change the initiator (docs/task-actions.md): the task rows carry it for the list filters. */
@@ -69,16 +82,12 @@ async function closeLinks(em: EntityManager, s: ProjectionSnapshot) {
 const rows = (list: unknown[]) => JSON.stringify(list);
 
 /**
- * One statement for every task of the snapshot; each row still only moves forward (seq). The
- * tasks' assignment reasons from this snapshot's trail ride along (a newer reason wins); the ids
- * of the rows written are returned, so only reasons for rows it did not write need a statement.
+ * Every task of the snapshot in one upsert; each row still only moves forward (seq). The tasks'
+ * assignment reasons from this snapshot's trail ride along (a newer reason wins); the part returns
+ * the ids of the rows it wrote, so only reasons for rows it did not write need a statement.
  */
-async function upsertTasks(
-  em: EntityManager,
-  s: ProjectionSnapshot,
-  reasons: Map<string, { reason: string }>,
-): Promise<Set<string>> {
-  if (!s.tasks.length) return new Set();
+function tasksPart(s: ProjectionSnapshot, reasons: Map<string, { reason: string }>): Part | null {
+  if (!s.tasks.length) return null;
   const i = s.instance;
   // One row per id (the highest seq): an upsert may not touch a row twice in one statement.
   const byId = new Map<string, (typeof s.tasks)[number]>();
@@ -108,8 +117,9 @@ async function upsertTasks(
     assignment_reason: reasons.get(t.id)?.reason ?? null,
     seq: t.seq,
   }));
-  const written = await em.execute<{ id: string }[]>(
-    `insert into tasks (id, tenant_id, instance_id, process_key, process_name, business_key, initiator_id, activity_id, name, kind,
+  return {
+    name: 't',
+    sql: `insert into tasks (id, tenant_id, instance_id, process_key, process_name, business_key, initiator_id, activity_id, name, kind,
        assignee, candidates, status, result, parent_task_id, owner, added_by, due_date, create_time, end_time, comment, variables,
        form_permissions, action_permissions, assignment_reason, seq)
      select r.id, ?, ?, ?, ?, ?, ?, r.activity_id, r.name, r.kind, r.assignee, r.candidates::jsonb, r.status, r.result, r.parent_task_id,
@@ -118,6 +128,7 @@ async function upsertTasks(
      from jsonb_to_recordset(?::jsonb) as r(id text, activity_id text, name text, kind text, assignee text, candidates text, status text,
        result text, parent_task_id text, owner text, added_by text, due_date text, create_time text, end_time text, comment text,
        variables text, form_permissions text, action_permissions text, assignment_reason text, seq text)
+     where ${LIVE}
      on conflict (id) do update set
        process_name = excluded.process_name, activity_id = excluded.activity_id, name = excluded.name,
        form_permissions = excluded.form_permissions, action_permissions = excluded.action_permissions,
@@ -128,14 +139,14 @@ async function upsertTasks(
          then excluded.assignment_reason else tasks.assignment_reason end
      where tasks.seq < excluded.seq
      returning id`,
-    [i.tenantId, i.id, i.processKey, i.processName, i.businessKey, i.initiatorId, rows(list)],
-  );
-  return new Set(written.map((r) => r.id));
+    params: [i.tenantId, i.id, i.processKey, i.processName, i.businessKey, i.initiatorId, rows(list), i.id],
+  };
 }
 
-/** Trail, copies and notifications: one insert-if-absent statement each; one statement inserts the notifications and NOTIFYs the new ones. */
-async function appendEvents(em: EntityManager, s: ProjectionSnapshot) {
+/** Trail entries and copies: insert-if-absent parts. */
+function eventParts(s: ProjectionSnapshot): Part[] {
   const i = s.instance;
+  const parts: Part[] = [];
   if (s.trail.length) {
     const list = s.trail.map((e) => ({
       id: e.id,
@@ -148,22 +159,54 @@ async function appendEvents(em: EntityManager, s: ProjectionSnapshot) {
       detail: j(e.detail),
       seq: e.seq,
     }));
-    await em.execute(
-      `insert into trail (id, tenant_id, instance_id, type, activity_id, task_id, user_id, comment, time, detail, seq)
+    parts.push({
+      name: 'tr',
+      sql: `insert into trail (id, tenant_id, instance_id, type, activity_id, task_id, user_id, comment, time, detail, seq)
        select r.id, ?, ?, r.type, r.activity_id, r.task_id, r.user_id, r.comment, r.time::timestamptz, r.detail::jsonb, r.seq::bigint
        from jsonb_to_recordset(?::jsonb) as r(id text, type text, activity_id text, task_id text, user_id text, comment text, time text, detail text, seq text)
+       where ${LIVE}
        on conflict (id) do nothing`,
-      [i.tenantId, i.id, rows(list)],
-    );
+      params: [i.tenantId, i.id, rows(list), i.id],
+    });
   }
   if (s.cc.length) {
-    await em.execute(
-      `insert into cc_records (tenant_id, instance_id, activity_id, user_id, cc_time)
+    parts.push({
+      name: 'cc',
+      sql: `insert into cc_records (tenant_id, instance_id, activity_id, user_id, cc_time)
        select ?, ?, r.activity_id, r.user_id, r.cc_time::timestamptz from jsonb_to_recordset(?::jsonb) as r(activity_id text, user_id text, cc_time text)
+       where ${LIVE}
        on conflict do nothing`,
-      [i.tenantId, i.id, rows(s.cc.map((c) => ({ activity_id: c.activityId, user_id: c.userId, cc_time: c.ccTime })))],
-    );
+      params: [
+        i.tenantId,
+        i.id,
+        rows(s.cc.map((c) => ({ activity_id: c.activityId, user_id: c.userId, cc_time: c.ccTime }))),
+        i.id,
+      ],
+    });
   }
+  return parts;
+}
+
+/**
+ * The instance, its tasks, trail entries and copies in one statement (data-modifying CTEs: one
+ * round trip instead of four). Answers whether the instance is archived (then nothing was
+ * written) and which task rows were written.
+ */
+async function writeState(em: EntityManager, s: ProjectionSnapshot, reasons: Map<string, { reason: string }>) {
+  const tasks = tasksPart(s, reasons);
+  const parts = [instancePart(s), ...(tasks ? [tasks] : []), ...eventParts(s)];
+  const [row] = await em.execute<Array<{ archived: boolean; written: string[] }>>(
+    `with ${parts.map((p) => `${p.name} as (${p.sql})`).join(',\n')}
+     select exists (select 1 from instances_archive where id = ?) as archived,
+       ${tasks ? `coalesce((select jsonb_agg(id) from t), '[]'::jsonb)` : `'[]'::jsonb`} as written`,
+    [...parts.flatMap((p) => p.params), s.instance.id],
+  );
+  return { archived: row.archived, written: new Set(row.written) };
+}
+
+/** Notifications: inserted and NOTIFYed in one statement. */
+async function notify(em: EntityManager, s: ProjectionSnapshot) {
+  const i = s.instance;
   if (s.notifications.length) {
     const list = s.notifications.map((n) => ({
       key: n.key,
@@ -297,15 +340,13 @@ export function createProjectionActivities(deps: ActivityDeps) {
         const id = snapshot.instance.id;
         // Serialise writes of one instance; an archived instance takes no more writes.
         await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [id]);
-        const archived = await em.execute(`select 1 from instances_archive where id = ?`, [id]);
-        if (archived.length) return;
-        await upsertInstance(em, snapshot);
         const reasons = reasonsOf(snapshot);
-        const written = await upsertTasks(em, snapshot, reasons);
+        const { archived, written } = await writeState(em, snapshot, reasons);
+        if (archived) return;
         if (snapshot.trail.some((e) => e.type === 'transfer' && e.detail?.kind === 'initiator'))
           await followInitiator(em, id);
         await closeLinks(em, snapshot);
-        await appendEvents(em, snapshot);
+        await notify(em, snapshot);
         await notifyClaimed(em, snapshot);
         // Reasons for task rows the upsert did not write (not in this snapshot, or a newer row kept).
         for (const id of written) reasons.delete(id);
