@@ -1,0 +1,40 @@
+// SQL the migrations share. A migration that has run must go on emitting the same SQL, so a piece in use is never
+// edited: a schema change gets a new piece (and a new migration).
+
+/** Each trigger's event and the transition tables its function reads. */
+const events = {
+  ins: { event: 'insert', rows: 'new table as new_rows' },
+  del: { event: 'delete', rows: 'old table as old_rows' },
+  upd: { event: 'update', rows: 'old table as old_rows new table as new_rows' },
+};
+type Op = keyof typeof events;
+
+const triggerFunction = (
+  name: string,
+  statements: string[],
+) => `create function ${name}() returns trigger language plpgsql as $$
+      begin
+${statements.map((statement) => `        ${statement};\n`).join('')}        return null;
+      end $$`;
+
+/**
+ * Statement-level triggers that keep something (a counter) in step with `table`: after each insert, delete and update
+ * statement, the trigger `${name}_ins`, `_del` or `_upd` runs the plpgsql function of the same name, which reads the
+ * statement's rows as `new_rows` / `old_rows` and runs `body`'s statements for that event.
+ */
+export function statementTriggers(name: string, table: string, body: Record<Op, string[]>) {
+  const ops = Object.keys(events) as Op[];
+  return {
+    create: [
+      ...ops.map((op) => triggerFunction(`${name}_${op}`, body[op])),
+      ...ops.map(
+        (op) =>
+          `create trigger ${name}_${op} after ${events[op].event} on ${table} referencing ${events[op].rows} for each statement execute function ${name}_${op}()`,
+      ),
+    ],
+    drop: [
+      ...ops.map((op) => `drop trigger if exists ${name}_${op} on ${table}`),
+      `drop function if exists ${ops.map((op) => `${name}_${op}()`).join(', ')}`,
+    ],
+  };
+}
