@@ -15,8 +15,6 @@ const directoryTable = (table: string, key: string, columns: string[], ...constr
   ]);
 
 export class Migration20261121000001Directory extends Migration {
-  override name = 'Migration20261121000001Directory';
-
   override up(): void {
     this.addSql(createTable('tenants', ['id text primary key', 'name text not null', createdAt]));
     this.addSql(

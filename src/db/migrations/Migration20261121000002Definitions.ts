@@ -8,8 +8,6 @@ const definitions = versionedTable('process_definitions', {
 });
 
 export class Migration20261121000002Definitions extends Migration {
-  override name = 'Migration20261121000002Definitions';
-
   override up(): void {
     this.addSql(definitions.create);
     this.addSql(definitions.versionUnique);

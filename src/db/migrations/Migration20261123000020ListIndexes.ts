@@ -30,8 +30,6 @@ const archivedCounts = statementTriggers('tasks_archive_count', 'tasks_archive',
  * over a million rows otherwise).
  */
 export class Migration20261123000020ListIndexes extends Migration {
-  override name = 'Migration20261123000020ListIndexes';
-
   override up(): void {
     // Task lists (history; the runtime part of /tasks): newest first per visibility branch.
     for (const t of ['tasks', 'tasks_archive']) {

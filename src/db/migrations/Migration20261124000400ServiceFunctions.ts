@@ -8,8 +8,6 @@ import { createdAt, ofTenant, updatedAt } from './ddl.js';
  * activity, never answered.
  */
 export class Migration20261124000400ServiceFunctions extends Migration {
-  override name = 'Migration20261124000400ServiceFunctions';
-
   override up(): void {
     this.addSql(`create table service_functions (
       id text primary key,

@@ -9,8 +9,6 @@ const forms = versionedTable('forms', {
 
 /** Stored forms (docs/forms.md): drafts and numbered, published versions of a key per tenant. */
 export class Migration20261124000500Forms extends Migration {
-  override name = 'Migration20261124000500Forms';
-
   override up(): void {
     this.addSql(forms.create);
     this.addSql(forms.versionUnique);

@@ -41,8 +41,6 @@ const counters = statementTriggers('open_task_count', 'tasks', {
  * before today come from the counters, today's part from the `tasks_open_due` index.
  */
 export class Migration20261124000800OpenTaskCounts extends Migration {
-  override name = 'Migration20261124000800OpenTaskCounts';
-
   override up(): void {
     this.addSql(`create table open_task_counts (
       tenant_id text not null, process_key text not null, status text not null, due_day date not null,
