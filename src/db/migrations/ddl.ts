@@ -49,13 +49,13 @@ const events = {
 };
 type Op = keyof typeof events;
 
-const triggerFunction = (
-  name: string,
-  statements: string[],
-) => `create function ${name}() returns trigger language plpgsql as $$
+/** A trigger function running `statements`; a statement-level trigger's return value is ignored. */
+function triggerFunction(name: string, statements: string[]) {
+  return `create function ${name}() returns trigger language plpgsql as $$
       begin
 ${statements.map((statement) => `        ${statement};\n`).join('')}        return null;
       end $$`;
+}
 
 /**
  * Statement-level triggers that keep something (a counter) in step with `table`: after each insert, delete and update
