@@ -29,14 +29,40 @@ export function tenantEntity<
   });
 }
 
-/** A keyed, versioned document of a tenant (definitions, forms); `version` stays null while a draft. */
-export const versionedColumns = <S extends string>() => ({
-  id: p.string().primary(),
-  tenantId: p.string(),
-  key: p.string(),
-  name: p.string(),
-  version: p.integer().nullable(),
-  status: p.string().$type<S>(),
-  category: p.string().nullable(),
-  description: p.string().nullable(),
-});
+const releaseStamp = () => p.datetime().nullable();
+
+/**
+ * A keyed, versioned document of a tenant (definitions, forms); `version` stays null while a draft. `statuses` types
+ * `status`, `content` is the document's own properties and `releasedAt` the one that stamps a version's release.
+ */
+export function versionedEntity<
+  const TName extends string,
+  const TTableName extends string,
+  const TStatus extends string,
+  const TContent extends Record<string, any>,
+  const TReleasedAt extends string,
+>(
+  name: TName,
+  tableName: TTableName,
+  { content, releasedAt }: { statuses: readonly TStatus[]; content: TContent; releasedAt: TReleasedAt },
+) {
+  return defineEntity({
+    name,
+    tableName,
+    properties: {
+      id: p.string().primary(),
+      tenantId: p.string(),
+      key: p.string(),
+      name: p.string(),
+      version: p.integer().nullable(),
+      status: p.string().$type<TStatus>(),
+      category: p.string().nullable(),
+      description: p.string().nullable(),
+      ...content,
+      createdBy: p.string().nullable(),
+      updatedBy: p.string().nullable(),
+      ...timestamps(),
+      ...({ [releasedAt]: releaseStamp() } as Record<TReleasedAt, ReturnType<typeof releaseStamp>>),
+    },
+  });
+}

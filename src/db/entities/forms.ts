@@ -1,21 +1,13 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { timestamps, versionedColumns } from './columns.js';
+import { p, type InferEntity } from '@mikro-orm/core';
+import { versionedEntity } from './columns.js';
 
 export const FormStatuses = ['draft', 'published', 'retired'] as const;
-export type FormStatus = (typeof FormStatuses)[number];
 
-/** One version (or draft) of a stored form; `version` stays null while a draft. */
-export const StoredForm = defineEntity({
-  name: 'StoredForm',
-  tableName: 'forms',
-  properties: {
-    ...versionedColumns<FormStatus>(),
-    schema: p.json<Record<string, unknown>>(),
-    createdBy: p.string().nullable(),
-    updatedBy: p.string().nullable(),
-    ...timestamps(),
-    publishedAt: p.datetime().nullable(),
-  },
+/** One version (or draft) of a stored form; a version is released when published. */
+export const StoredForm = versionedEntity('StoredForm', 'forms', {
+  statuses: FormStatuses,
+  content: { schema: p.json<Record<string, unknown>>() },
+  releasedAt: 'publishedAt',
 });
 
 export type IStoredForm = InferEntity<typeof StoredForm>;

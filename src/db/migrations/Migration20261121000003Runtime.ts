@@ -51,8 +51,6 @@ const taskColumns = `
   seq bigint not null default 0`;
 
 export class Migration20261121000003Runtime extends Migration {
-  override name = 'Migration20261121000003Runtime';
-
   override up(): void {
     this.addSql(`create table instances (${instanceColumns})`);
     this.addSql(`create table instances_archive (${instanceColumns})`);

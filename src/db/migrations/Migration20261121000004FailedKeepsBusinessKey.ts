@@ -2,8 +2,6 @@ import { Migration } from '@mikro-orm/migrations';
 
 /** A failed instance still runs (it waits to be re-driven), so it keeps its business key. */
 export class Migration20261121000004FailedKeepsBusinessKey extends Migration {
-  override name = 'Migration20261121000004FailedKeepsBusinessKey';
-
   override up(): void {
     this.addSql(`drop index if exists instances_live_business_key`);
     this.addSql(

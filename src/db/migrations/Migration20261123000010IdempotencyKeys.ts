@@ -7,8 +7,6 @@ import { Migration } from '@mikro-orm/migrations';
  * before any Update is sent.
  */
 export class Migration20261123000010IdempotencyKeys extends Migration {
-  override name = 'Migration20261123000010IdempotencyKeys';
-
   override up(): void {
     this.addSql(`create table idempotency_keys (
       scope text primary key,

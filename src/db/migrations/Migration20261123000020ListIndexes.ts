@@ -1,4 +1,26 @@
 import { Migration } from '@mikro-orm/migrations';
+import { statementTriggers } from './ddl.js';
+
+/** Keeps tasks_archive_counts in step with every statement on tasks_archive. */
+const archivedCounts = statementTriggers('tasks_archive_count', 'tasks_archive', {
+  ins: [
+    `insert into tasks_archive_counts as c (tenant_id, n)
+          select tenant_id, count(*) from new_rows where not deleted group by tenant_id
+          on conflict (tenant_id) do update set n = c.n + excluded.n`,
+  ],
+  del: [
+    `update tasks_archive_counts c set n = c.n - d.n
+          from (select tenant_id, count(*) as n from old_rows where not deleted group by tenant_id) d where d.tenant_id = c.tenant_id`,
+  ],
+  upd: [
+    `insert into tasks_archive_counts as c (tenant_id, n)
+          select tenant_id, sum(n) from (
+            select tenant_id, count(*) filter (where not deleted) as n from new_rows group by tenant_id
+            union all select tenant_id, -count(*) filter (where not deleted) from old_rows group by tenant_id) d
+          group by tenant_id
+          on conflict (tenant_id) do update set n = c.n + excluded.n`,
+  ],
+});
 
 /**
  * Indexes for the lists at scale (docs/performance.md, issue 10): one per list's filter and
@@ -8,8 +30,6 @@ import { Migration } from '@mikro-orm/migrations';
  * over a million rows otherwise).
  */
 export class Migration20261123000020ListIndexes extends Migration {
-  override name = 'Migration20261123000020ListIndexes';
-
   override up(): void {
     // Task lists (history; the runtime part of /tasks): newest first per visibility branch.
     for (const t of ['tasks', 'tasks_archive']) {
@@ -52,47 +72,11 @@ export class Migration20261123000020ListIndexes extends Migration {
     this.addSql(
       `insert into tasks_archive_counts (tenant_id, n) select tenant_id, count(*) from tasks_archive where not deleted group by tenant_id`,
     );
-    this.addSql(`create function tasks_archive_count_ins() returns trigger language plpgsql as $$
-      begin
-        insert into tasks_archive_counts as c (tenant_id, n)
-          select tenant_id, count(*) from new_rows where not deleted group by tenant_id
-          on conflict (tenant_id) do update set n = c.n + excluded.n;
-        return null;
-      end $$`);
-    this.addSql(`create function tasks_archive_count_del() returns trigger language plpgsql as $$
-      begin
-        update tasks_archive_counts c set n = c.n - d.n
-          from (select tenant_id, count(*) as n from old_rows where not deleted group by tenant_id) d where d.tenant_id = c.tenant_id;
-        return null;
-      end $$`);
-    this.addSql(`create function tasks_archive_count_upd() returns trigger language plpgsql as $$
-      begin
-        insert into tasks_archive_counts as c (tenant_id, n)
-          select tenant_id, sum(n) from (
-            select tenant_id, count(*) filter (where not deleted) as n from new_rows group by tenant_id
-            union all select tenant_id, -count(*) filter (where not deleted) from old_rows group by tenant_id) d
-          group by tenant_id
-          on conflict (tenant_id) do update set n = c.n + excluded.n;
-        return null;
-      end $$`);
-    this.addSql(
-      `create trigger tasks_archive_count_ins after insert on tasks_archive referencing new table as new_rows for each statement execute function tasks_archive_count_ins()`,
-    );
-    this.addSql(
-      `create trigger tasks_archive_count_del after delete on tasks_archive referencing old table as old_rows for each statement execute function tasks_archive_count_del()`,
-    );
-    this.addSql(
-      `create trigger tasks_archive_count_upd after update on tasks_archive referencing old table as old_rows new table as new_rows for each statement execute function tasks_archive_count_upd()`,
-    );
+    for (const sql of archivedCounts.create) this.addSql(sql);
   }
 
   override down(): void {
-    this.addSql(`drop trigger if exists tasks_archive_count_ins on tasks_archive`);
-    this.addSql(`drop trigger if exists tasks_archive_count_del on tasks_archive`);
-    this.addSql(`drop trigger if exists tasks_archive_count_upd on tasks_archive`);
-    this.addSql(
-      `drop function if exists tasks_archive_count_ins(), tasks_archive_count_del(), tasks_archive_count_upd()`,
-    );
+    for (const sql of archivedCounts.drop) this.addSql(sql);
     this.addSql(`drop table if exists tasks_archive_counts`);
     for (const t of ['tasks', 'tasks_archive']) {
       for (const s of ['tenant_time', 'assignee_time', 'initiator_time', 'owner_time', 'candidates_path', 'done'])

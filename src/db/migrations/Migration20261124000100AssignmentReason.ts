@@ -5,8 +5,6 @@ import { Migration } from '@mikro-orm/migrations';
  * trail. Tasks assigned before keep the text their `assign` trail entry recorded.
  */
 export class Migration20261124000100AssignmentReason extends Migration {
-  override name = 'Migration20261124000100AssignmentReason';
-
   override up(): void {
     for (const t of ['tasks', 'tasks_archive']) {
       this.addSql(`alter table ${t} add column assignment_reason jsonb`);

@@ -1,4 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
+import { createdAt, ofTenant, updatedAt } from './ddl.js';
 
 /**
  * The per-tenant catalogue of service functions (docs/service-functions.md): how a serviceTask's
@@ -7,12 +8,10 @@ import { Migration } from '@mikro-orm/migrations';
  * activity, never answered.
  */
 export class Migration20261124000400ServiceFunctions extends Migration {
-  override name = 'Migration20261124000400ServiceFunctions';
-
   override up(): void {
     this.addSql(`create table service_functions (
       id text primary key,
-      tenant_id text not null references tenants(id) on delete cascade,
+      ${ofTenant},
       name text not null,
       kind text not null check (kind in ('activity', 'webhook')),
       task_queue text,
@@ -26,8 +25,8 @@ export class Migration20261124000400ServiceFunctions extends Migration {
       output_schema jsonb,
       created_by text,
       updated_by text,
-      created_at timestamptz not null default now(),
-      updated_at timestamptz not null default now(),
+      ${createdAt},
+      ${updatedAt},
       check ((kind = 'activity') = (task_queue is not null and activity_type is not null)),
       check ((kind = 'webhook') = (url is not null and secret is not null)))`);
     this.addSql(`create unique index service_functions_name_uq on service_functions (tenant_id, name)`);

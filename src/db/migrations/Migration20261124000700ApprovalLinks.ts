@@ -6,8 +6,6 @@ import { Migration } from '@mikro-orm/migrations';
  * (`revoked_at`) and dead once its task closes (`closed_at`, set by the projection).
  */
 export class Migration20261124000700ApprovalLinks extends Migration {
-  override name = 'Migration20261124000700ApprovalLinks';
-
   override up(): void {
     this.addSql(`create table approval_links (
       id text primary key,

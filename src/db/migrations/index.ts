@@ -10,7 +10,10 @@ import { Migration20261124000500Forms } from './Migration20261124000500Forms.js'
 import { Migration20261124000700ApprovalLinks } from './Migration20261124000700ApprovalLinks.js';
 import { Migration20261124000800OpenTaskCounts } from './Migration20261124000800OpenTaskCounts.js';
 
-/** Every migration, in order. Listed explicitly so the same list runs from TypeScript and from dist/. */
+/**
+ * Every migration, in order. Listed explicitly so the same list runs from TypeScript and from dist/; the name given
+ * here is the one the migrator records (the classes carry none of their own).
+ */
 export const migrationsList = [
   { name: 'Migration20261121000001Directory', class: Migration20261121000001Directory },
   { name: 'Migration20261121000002Definitions', class: Migration20261121000002Definitions },
