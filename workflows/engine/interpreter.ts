@@ -1,6 +1,8 @@
 // Runs the DSL graph: each path of execution is a coroutine that walks nodes until it waits.
 import type { DslNode } from '../../src/dsl/index.js';
-import { evaluateCondition, matchingJoin, previousApprovalNode } from '../../src/dsl/index.js';
+import { evaluateCondition } from '../../src/dsl/expressions.js';
+import { previousApprovalNode } from '../../src/dsl/graph.js';
+import { matchingJoin } from '../../src/dsl/regions.js';
 import { type Engine, Halt, type NodeRun, type Region, type Token } from './engine.js';
 import { config, startUserTask, templateContext, watchDue } from './user-task.js';
 import { edges, hasEdge, NodeFailure, type Step } from './flow.js';

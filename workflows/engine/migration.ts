@@ -3,7 +3,7 @@
 // validator refuses what the plan refuses before anything is written; the handler swaps the
 // definition snapshot and the paths' positions in one step, then answers once projected.
 import { ApplicationFailure, setHandler, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
-import { planMigration, type MigrationState } from '../../src/dsl/index.js';
+import { planMigration, type MigrationState } from '../../src/dsl/migration-plan.js';
 import type { ErrorCode } from '../../src/errors.js';
 import * as m from '../messages.js';
 import { ProcessVersion } from '../search-attributes.js';

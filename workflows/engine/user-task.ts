@@ -1,7 +1,7 @@
 // userTask: resolve approvers, create ballots, apply decisions by approve mode and threshold.
 import { condition, patched } from '@temporalio/workflow';
 import type { DslNode } from '../../src/dsl/index.js';
-import { resolveTemplateValue } from '../../src/dsl/index.js';
+import { resolveTemplateValue } from '../../src/dsl/templates.js';
 import { walk } from '../../src/dsl/graph.js';
 import type { ApproverInput } from '../../activities/approvers.js';
 import { approversAhead } from './approvers-ahead.js';
