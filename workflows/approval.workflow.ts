@@ -34,6 +34,7 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
   const engine = input.carried
     ? Engine.restore(input.instance, input.doc, input.variables, input.carried)
     : new Engine(input.instance, input.doc, input.variables);
+  if (!input.carried && input.approversAhead) engine.approversAhead = input.approversAhead;
   // Runs started with an engine version take its paths without patch markers. Older runs replay as
   // recorded: before DURABLE_PROJECTION, a local-activity projection and no start hold (their
   // start's `sync` answered before the first projection); before PATHS_BEFORE_UPDATES, the Update

@@ -20,12 +20,13 @@ export interface ApproversAhead {
   entries: Array<{ key: string; resolved: ResolvedApprovers | null }>;
 }
 
-const keyOf = (input: ApproverInput) => JSON.stringify(input);
+/** Look-ups are reused for exactly the same input. */
+export const aheadKey = (input: ApproverInput) => JSON.stringify(input);
 
 /** Keeps what the projection answered for `inputs` (replacing older look-ups). */
 export function keepAhead(engine: Engine, inputs: ApproverInput[], resolved: Array<ResolvedApprovers | null> = []) {
   engine.approversAhead = inputs.length
-    ? { at: Date.now(), entries: inputs.map((input, i) => ({ key: keyOf(input), resolved: resolved[i] ?? null })) }
+    ? { at: Date.now(), entries: inputs.map((input, i) => ({ key: aheadKey(input), resolved: resolved[i] ?? null })) }
     : engine.approversAhead;
 }
 
@@ -37,6 +38,6 @@ export function approversAhead(
 ): ResolvedApprovers | null {
   const ahead = engine.approversAhead;
   if (!ahead || Date.now() - ahead.at > maxAgeMs) return null;
-  const key = keyOf(input);
+  const key = aheadKey(input);
   return ahead.entries.find((e) => e.key === key)?.resolved ?? null;
 }

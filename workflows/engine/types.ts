@@ -1,6 +1,7 @@
 // The state an approval workflow carries (and hands to continue-as-new), and the projection
 // snapshot it sends to PostgreSQL. Pure types: shared by workflow, activities and HTTP side.
 import type { MigrationPlan, ProcessDocument } from '../../src/dsl/index.js';
+import type { ApproversAhead } from './approvers-ahead.js';
 
 // The status lists are declared once here; the HTTP schemas (src/shapes.ts) enumerate them too.
 export const INSTANCE_STATUSES = [
@@ -116,6 +117,8 @@ export interface StartInput {
   /** Absent in runs started before ENGINE_VERSION existed. */
   engineVersion?: number;
   instance: InstanceInfo;
+  /** The first userTasks' approvers, looked up by the starter (workflows/engine/approvers-ahead.ts). */
+  approversAhead?: ApproversAhead;
   doc: ProcessDocument;
   variables: Record<string, unknown>;
   /** Set by continue-as-new: the state to carry on from. */

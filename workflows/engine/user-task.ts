@@ -140,6 +140,12 @@ export function inputsAhead(engine: Engine, openedNodes: string[]): ApproverInpu
   return ahead.slice(0, MAX_AHEAD).map((id) => approverInput(engine, engine.node(id)));
 }
 
+/** The look-up inputs of the userTasks a new instance may open first (looked up by whoever starts it). */
+export function inputsAtStart(engine: Engine): ApproverInput[] {
+  const first = engine.doc.metadata.nodes[engine.doc.metadata.firstNodeIndex ?? 0];
+  return first.type === 'userTask' ? [approverInput(engine, first)] : inputsAhead(engine, [first.id]);
+}
+
 /** Creates the tasks of a userTask activation. The returned run is decided by `decide`. */
 export async function startUserTask(engine: Engine, tokenId: string, node: DslNode): Promise<NodeRun> {
   const cfg = config(node);
