@@ -114,11 +114,18 @@ export type TrailEntry = z.infer<typeof TrailEntry>;
 
 // ---------- list queries ----------
 
-/** Optional plain-text filters, one per name. */
-function textFilters<K extends string>(...names: K[]) {
-  return Object.fromEntries(names.map((n) => [n, z.string().optional()])) as { [N in K]: z.ZodOptional<z.ZodString> };
+/** A filter's name, or its name and the description the document gives it. */
+type TextFilter = string | readonly [name: string, description: string];
+type FilterName<F> = F extends readonly [infer N, string] ? N : F;
+
+/** Optional plain-text filters, in the order given. */
+function textFilters<const F extends readonly TextFilter[]>(...filters: F) {
+  return Object.fromEntries(
+    filters.map((f) =>
+      typeof f === 'string' ? [f, z.string().optional()] : [f[0], z.string().optional().openapi({ description: f[1] })],
+    ),
+  ) as { [N in FilterName<F[number]> & string]: z.ZodOptional<z.ZodString> };
 }
-const statusFilter = (description: string) => z.string().optional().openapi({ description });
 
 /** `<prefix>After` and `<prefix>Before`, an optional time range (its bounds listed in the given order). */
 function timeRange<P extends string>(prefix: P, order: ['After', 'Before'] | ['Before', 'After']) {
@@ -129,17 +136,13 @@ function timeRange<P extends string>(prefix: P, order: ['After', 'Before'] | ['B
 }
 
 export const TaskQuery = PageQuery.extend({
-  ...textFilters('instanceId', 'assignee'),
-  status: statusFilter('comma-separated, e.g. pending,active'),
-  ...textFilters('processKey'),
+  ...textFilters('instanceId', 'assignee', ['status', 'comma-separated, e.g. pending,active'], 'processKey'),
   ...timeRange('due', ['Before', 'After']),
 });
 export type TaskQuery = z.infer<typeof TaskQuery>;
 
 export const InstanceQuery = PageQuery.extend({
-  ...textFilters('processKey', 'businessKey'),
-  status: statusFilter('comma-separated statuses'),
-  ...textFilters('initiator'),
+  ...textFilters('processKey', 'businessKey', ['status', 'comma-separated statuses'], 'initiator'),
   ...timeRange('started', ['After', 'Before']),
 });
 export type InstanceQuery = z.infer<typeof InstanceQuery>;

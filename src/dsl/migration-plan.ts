@@ -96,6 +96,22 @@ export interface MigrationPlan {
 
 export type NodeMapping = Record<string, string>;
 
+/** Waits a path can only keep at the same node: why it stays there, and why anything else is refused. */
+const STAY_ONLY = {
+  resubmit: {
+    kept: "the initiator's resubmit task stays at the first node",
+    refused: "the initiator's resubmit task waits at the first node, which must stay the same",
+  },
+  child: {
+    kept: 'keeps waiting for its sub-process (the child keeps the version it runs)',
+    refused: 'a sub-process is running here; the parent can only keep waiting at the same node',
+  },
+  call: {
+    kept: 'keeps waiting for its HTTP call',
+    refused: 'an HTTP call is in flight here; it can only keep waiting at the same node',
+  },
+} as const;
+
 const label = (node: DslNode | undefined, id: string) => `${id} (${node?.type ?? 'unknown'})`;
 
 /** The name a task of this node gets (as user-task.ts names it). */
@@ -256,23 +272,16 @@ export function planMigration(
         else move('refused', null, `a waiting delay can only be kept or moved to a delay (${c} is a ${dest.type})`);
         break;
       case 'resubmit':
-        if (how === 'kept' && sameType) move('kept', c, "the initiator's resubmit task stays at the first node");
-        else move('refused', null, "the initiator's resubmit task waits at the first node, which must stay the same");
+      case 'child':
+      case 'call':
+        if (how === 'kept' && sameType) move('kept', c, STAY_ONLY[wait].kept);
+        else move('refused', null, STAY_ONLY[wait].refused);
         break;
       case 'join':
         if (how === 'kept' && sameType) move('kept', c, 'keeps waiting for the other branches');
         else if (sameType && regionOk.get(region!.id)?.joinId === c)
           move('moved', c, `waits at ${c} for the other branches`);
         else move('refused', null, 'a path waiting at a join can only stay at that join');
-        break;
-      case 'child':
-        if (how === 'kept' && sameType)
-          move('kept', c, 'keeps waiting for its sub-process (the child keeps the version it runs)');
-        else move('refused', null, 'a sub-process is running here; the parent can only keep waiting at the same node');
-        break;
-      case 'call':
-        if (how === 'kept' && sameType) move('kept', c, 'keeps waiting for its HTTP call');
-        else move('refused', null, 'an HTTP call is in flight here; it can only keep waiting at the same node');
         break;
       case 'failed':
         move(how, c, `failed; a re-drive runs ${c}${how === 'moved' ? mapped : ''}`);

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   compileProcess,
@@ -10,31 +9,19 @@ import {
   type ProcessDocument,
 } from '../dsl/index.js';
 import { refuseUnacceptable } from '../input-rules.js';
-import { versionedCatalogue } from './versioned.js';
+import { catalogueColumns, versionedCatalogue } from './versioned.js';
 import { AppError } from '../errors.js';
 import { ProcessDefinition, type IProcessDefinition } from '../db/entities/index.js';
 import type { PageOpts } from '../paging.js';
 import { rowView } from './views.js';
+import { requireRow, type RowLock } from './row-lookup.js';
 import { bindingsFor, callableNames } from './service-functions.js';
 import { resolveSystemForm } from './forms.js';
 
 type DslInput = Record<string, unknown>;
 
 export function definitionView(d: IProcessDefinition) {
-  return rowView(d, [
-    'id',
-    'key',
-    'name',
-    'version?',
-    'status',
-    'category?',
-    'description?',
-    'dsl',
-    'createdBy?',
-    'createdAt',
-    'updatedAt',
-    'deployedAt?',
-  ]);
+  return rowView(d, [...catalogueColumns.before, 'dsl', ...catalogueColumns.after, 'deployedAt?']);
 }
 export type DefinitionView = ReturnType<typeof definitionView>;
 
@@ -128,24 +115,14 @@ export async function readDslFile(file: File): Promise<DslInput> {
 
 // ---------- reads ----------
 
-export async function getDefinition(em: EntityManager, tenantId: string, id: string): Promise<IProcessDefinition> {
-  const row = await em.findOne(ProcessDefinition, { tenantId, id });
-  if (!row) throw new AppError('NOT_FOUND', `No process definition ${id}`);
-  return row;
-}
+export const getDefinition = (em: EntityManager, tenantId: string, id: string, lock?: RowLock) =>
+  requireRow(em, ProcessDefinition, { tenantId, id }, `process definition ${id}`, lock);
 
 /** The version instances of `key` start from (404 when none is active). */
-export async function getActiveDefinition(
-  em: EntityManager,
-  tenantId: string,
-  key: string,
-): Promise<IProcessDefinition> {
-  const row = await em.findOne(ProcessDefinition, { tenantId, key, status: 'active' });
-  if (!row) throw new AppError('NOT_FOUND', `No active version of process ${key}`);
-  return row;
-}
+export const getActiveDefinition = (em: EntityManager, tenantId: string, key: string) =>
+  requireRow(em, ProcessDefinition, { tenantId, key, status: 'active' }, `active version of process ${key}`);
 
-const catalogue = versionedCatalogue(ProcessDefinition, 'process', definitionView);
+const catalogue = versionedCatalogue(ProcessDefinition, 'process', definitionView, 'deployedAt');
 
 /** Drafts and versions, newest first (filters: key, name, category, status). */
 export const listDefinitions = catalogue.list;
@@ -220,12 +197,7 @@ function requireDraft(row: IProcessDefinition) {
 
 /** Re-reads a row under the key lock; a draft whose key changed meanwhile is a conflict. */
 async function lockRow(tx: EntityManager, tenantId: string, id: string, key: string) {
-  const row = await tx.findOne(
-    ProcessDefinition,
-    { tenantId, id },
-    { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
-  );
-  if (!row) throw new AppError('NOT_FOUND', `No process definition ${id}`);
+  const row = await getDefinition(tx, tenantId, id, { forUpdate: true });
   if (row.key !== key) throw new AppError('CONFLICT', 'The draft changed while being published; retry');
   return row;
 }
@@ -298,20 +270,7 @@ export function importDsl(em: EntityManager, tenantId: string, userId: string, d
 }
 
 export async function createDraft(em: EntityManager, tenantId: string, userId: string, dsl: DslInput) {
-  const cols = columnsOf(parseDraft(dsl));
-  const row = em.create(ProcessDefinition, {
-    id: randomUUID(),
-    tenantId,
-    ...cols,
-    dsl,
-    version: null,
-    status: 'draft',
-    createdBy: userId,
-    updatedBy: userId,
-    deployedAt: null,
-  } as any);
-  await em.flush();
-  return row as IProcessDefinition;
+  return catalogue.insertDraft(em, tenantId, userId, { ...columnsOf(parseDraft(dsl)), dsl });
 }
 
 export async function updateDraft(em: EntityManager, tenantId: string, userId: string, id: string, dsl: DslInput) {
@@ -319,12 +278,7 @@ export async function updateDraft(em: EntityManager, tenantId: string, userId: s
   const cols = columnsOf(parseDraft(dsl));
   return em.transactional(async (tx) => {
     // The row lock orders this against a concurrent publication of the same draft.
-    const row = await tx.findOne(
-      ProcessDefinition,
-      { tenantId, id },
-      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
-    );
-    if (!row) throw new AppError('NOT_FOUND', `No process definition ${id}`);
+    const row = await getDefinition(tx, tenantId, id, { forUpdate: true });
     requireDraft(row);
     tx.assign(row, { ...cols, dsl, updatedBy: userId });
     return row;

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, EntityName } from '@mikro-orm/postgresql';
 import { AppError } from '../errors.js';
 import { Department, Role, Tenant, User, type IDepartment, type IRole, type IUser } from '../db/entities/index.js';
 import { hashPassword } from '../infra/passwords.js';
-import type { Page, PageOpts } from '../paging.js';
+import type { PageOpts } from '../paging.js';
 import { rowView } from './views.js';
+import { entityPages } from './entity-pages.js';
+import { requireRow } from './row-lookup.js';
 import { requireNoOpenWork } from './handover.js';
 
 export function userView(u: IUser) {
@@ -32,30 +34,20 @@ export function roleView(r: IRole) {
 }
 export type RoleView = ReturnType<typeof roleView>;
 
-async function paged<T extends object, V>(
-  em: EntityManager,
-  entity: any,
-  where: object,
-  orderBy: object,
-  opts: PageOpts,
-  view: (e: T) => V,
-): Promise<Page<V>> {
-  const [items, total] = await em.findAndCount<T>(entity, where as any, {
-    orderBy: orderBy as any,
-    limit: opts.pageSize,
-    offset: (opts.page - 1) * opts.pageSize,
-  });
-  return { items: items.map(view), total, page: opts.page, pageSize: opts.pageSize };
-}
+const userPages = entityPages(User, userView);
+const departmentPages = entityPages(Department, departmentView);
+const rolePages = entityPages(Role, roleView);
 
 /** The tenant's rows, narrowed by the filters that were given (unset and empty ones are left out). */
 function filters(tenantId: string, given: Record<string, unknown>): Record<string, unknown> {
   return { tenantId, ...Object.fromEntries(Object.entries(given).filter(([, value]) => value)) };
 }
 
-/** The row `where` names, or NOT_FOUND naming `what`. */
-function one<T extends object>(em: EntityManager, entity: any, where: object, what: string): Promise<T> {
-  return em.findOneOrFail<T>(entity, where as any, { failHandler: () => new AppError('NOT_FOUND', `No ${what}`) });
+/** Inserts a row of `entity` whose checks have passed. */
+async function insert<E extends object>(em: EntityManager, entity: EntityName<E>, data: object): Promise<E> {
+  const row = em.create(entity, data as any);
+  await em.flush();
+  return row;
 }
 
 async function requireRefs(
@@ -138,11 +130,11 @@ export function listUsers(
     $or: opts.q && [{ username: { $ilike: `%${opts.q}%` } }, { displayName: { $ilike: `%${opts.q}%` } }],
     roles: opts.role && { $contains: [opts.role] },
   });
-  return paged<IUser, UserView>(em, User, where, { username: 'asc' }, opts, userView);
+  return userPages(em, where, { username: 'asc' }, opts);
 }
 
 export const getUser = (em: EntityManager, tenantId: string, id: string) =>
-  one<IUser>(em, User, { tenantId, id }, `user ${id}`);
+  requireRow(em, User, { tenantId, id }, `user ${id}`);
 
 export interface UserInput {
   id?: string;
@@ -154,6 +146,7 @@ export interface UserInput {
   roles?: string[];
   active?: boolean;
 }
+export type UserPatch = Partial<Omit<UserInput, 'id'>>;
 
 export async function createUser(em: EntityManager, tenantId: string, input: UserInput): Promise<IUser> {
   const id = input.id ?? randomUUID();
@@ -161,7 +154,7 @@ export async function createUser(em: EntityManager, tenantId: string, input: Use
     throw new AppError('ALREADY_EXISTS', `A user with id ${id} or username ${input.username} exists`);
   }
   await requireRefs(em, tenantId, { deptId: input.deptId, managerId: input.managerId, roles: input.roles });
-  const user = em.create(User, {
+  return insert(em, User, {
     tenantId,
     id,
     username: input.username,
@@ -171,9 +164,7 @@ export async function createUser(em: EntityManager, tenantId: string, input: Use
     managerId: input.managerId ?? null,
     roles: input.roles ?? [],
     active: input.active ?? true,
-  } as any);
-  await em.flush();
-  return user;
+  });
 }
 
 /** `actorId`: the caller, who may not deactivate themselves; a user with open work is handed over first (409). */
@@ -181,7 +172,7 @@ export async function updateUser(
   em: EntityManager,
   tenantId: string,
   id: string,
-  patch: Partial<Omit<UserInput, 'id'>>,
+  patch: UserPatch,
   actorId?: string,
 ): Promise<IUser> {
   if (actorId === id && patch.active === false) throw new AppError('CONFLICT', 'You cannot deactivate yourself');
@@ -192,12 +183,7 @@ export async function updateUser(
   return applyUserPatch(em, tenantId, id, patch);
 }
 
-async function applyUserPatch(
-  em: EntityManager,
-  tenantId: string,
-  id: string,
-  patch: Partial<Omit<UserInput, 'id'>>,
-): Promise<IUser> {
+async function applyUserPatch(em: EntityManager, tenantId: string, id: string, patch: UserPatch): Promise<IUser> {
   const user = await getUser(em, tenantId, id);
   if (
     patch.username &&
@@ -227,18 +213,11 @@ export async function deleteUser(em: EntityManager, tenantId: string, id: string
 // ---------- departments ----------
 
 export function listDepartments(em: EntityManager, tenantId: string, opts: PageOpts & { parentId?: string }) {
-  return paged<IDepartment, DepartmentView>(
-    em,
-    Department,
-    filters(tenantId, { parentId: opts.parentId }),
-    { id: 'asc' },
-    opts,
-    departmentView,
-  );
+  return departmentPages(em, filters(tenantId, { parentId: opts.parentId }), { id: 'asc' }, opts);
 }
 
 export const getDepartment = (em: EntityManager, tenantId: string, id: string) =>
-  one<IDepartment>(em, Department, { tenantId, id }, `department ${id}`);
+  requireRow(em, Department, { tenantId, id }, `department ${id}`);
 
 export interface DepartmentInput {
   id?: string;
@@ -246,6 +225,7 @@ export interface DepartmentInput {
   parentId?: string | null;
   leaderId?: string | null;
 }
+export type DepartmentPatch = Partial<Omit<DepartmentInput, 'id'>>;
 
 export async function createDepartment(
   em: EntityManager,
@@ -255,23 +235,16 @@ export async function createDepartment(
   const id = input.id ?? randomUUID();
   if (await em.findOne(Department, { tenantId, id })) throw new AppError('ALREADY_EXISTS', `Department ${id} exists`);
   await requireRefs(em, tenantId, { parentId: input.parentId, leaderId: input.leaderId });
-  const dept = em.create(Department, {
+  return insert(em, Department, {
     tenantId,
     id,
     name: input.name,
     parentId: input.parentId ?? null,
     leaderId: input.leaderId ?? null,
-  } as any);
-  await em.flush();
-  return dept;
+  });
 }
 
-export async function updateDepartment(
-  em: EntityManager,
-  tenantId: string,
-  id: string,
-  patch: Partial<Omit<DepartmentInput, 'id'>>,
-) {
+export async function updateDepartment(em: EntityManager, tenantId: string, id: string, patch: DepartmentPatch) {
   const dept = await getDepartment(em, tenantId, id);
   if (patch.parentId) {
     // Refuse cycles in the tree: walk up from the new parent.
@@ -299,11 +272,11 @@ export async function deleteDepartment(em: EntityManager, tenantId: string, id: 
 // ---------- roles ----------
 
 export function listRoles(em: EntityManager, tenantId: string, opts: PageOpts) {
-  return paged<IRole, RoleView>(em, Role, { tenantId }, { code: 'asc' }, opts, roleView);
+  return rolePages(em, { tenantId }, { code: 'asc' }, opts);
 }
 
 export const getRole = (em: EntityManager, tenantId: string, code: string) =>
-  one<IRole>(em, Role, { tenantId, code }, `role ${code}`);
+  requireRow(em, Role, { tenantId, code }, `role ${code}`);
 
 export async function createRole(
   em: EntityManager,
@@ -312,14 +285,12 @@ export async function createRole(
 ) {
   if (await em.findOne(Role, { tenantId, code: input.code }))
     throw new AppError('ALREADY_EXISTS', `Role ${input.code} exists`);
-  const role = em.create(Role, {
+  return insert(em, Role, {
     tenantId,
     code: input.code,
     name: input.name ?? input.code,
     permissions: input.permissions ?? [],
-  } as any);
-  await em.flush();
-  return role;
+  });
 }
 
 export async function updateRole(

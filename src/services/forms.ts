@@ -1,29 +1,15 @@
 // Stored forms (docs/forms.md): drafts, published versions of a key, retirement, and the
 // resolution of a process's `formKey` at deploy.
-import { randomUUID } from 'node:crypto';
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { formSchemaProblems } from '../dsl/index.js';
-import { versionedCatalogue } from './versioned.js';
+import { catalogueColumns, versionedCatalogue } from './versioned.js';
 import { AppError } from '../errors.js';
 import { StoredForm, type IStoredForm } from '../db/entities/index.js';
 import { rowView } from './views.js';
+import { requireRow, type RowLock } from './row-lookup.js';
 
 export function formView(f: IStoredForm) {
-  return rowView(f, [
-    'id',
-    'key',
-    'name',
-    'version?',
-    'status',
-    'category?',
-    'description?',
-    'schema',
-    'createdBy?',
-    'createdAt',
-    'updatedAt',
-    'publishedAt?',
-  ]);
+  return rowView(f, [...catalogueColumns.before, 'schema', ...catalogueColumns.after, 'publishedAt?']);
 }
 export type FormView = ReturnType<typeof formView>;
 
@@ -55,11 +41,8 @@ function checkSchema(schema: unknown) {
 
 const text = (v: string | null | undefined) => (typeof v === 'string' && v.trim() ? v : null);
 
-export async function getForm(em: EntityManager, tenantId: string, id: string): Promise<IStoredForm> {
-  const row = await em.findOne(StoredForm, { tenantId, id });
-  if (!row) throw new AppError('NOT_FOUND', `No form ${id}`);
-  return row;
-}
+export const getForm = (em: EntityManager, tenantId: string, id: string, lock?: RowLock) =>
+  requireRow(em, StoredForm, { tenantId, id }, `form ${id}`, lock);
 
 /** The latest published version of a key (retired versions and drafts are not used), or null. */
 export async function latestPublished(em: EntityManager, tenantId: string, key: string) {
@@ -72,7 +55,7 @@ export async function getLatestByKey(em: EntityManager, tenantId: string, key: s
   return row;
 }
 
-const catalogue = versionedCatalogue(StoredForm, 'form', formView);
+const catalogue = versionedCatalogue(StoredForm, 'form', formView, 'publishedAt');
 
 /** Drafts and versions, newest first (filters: key, name, category, status). */
 export const listForms = catalogue.list;
@@ -83,22 +66,13 @@ export const versionsByKey = catalogue.versionsByKey;
 /** A new draft; a key that has versions already gets its next version from this draft when published. */
 export async function createForm(em: EntityManager, tenantId: string, userId: string, input: FormInput) {
   checkSchema(input.schema);
-  const row = em.create(StoredForm, {
-    id: randomUUID(),
-    tenantId,
+  return catalogue.insertDraft(em, tenantId, userId, {
     key: input.key,
     name: input.name,
     category: text(input.category),
     description: text(input.description),
     schema: input.schema,
-    version: null,
-    status: 'draft',
-    createdBy: userId,
-    updatedBy: userId,
-    publishedAt: null,
-  } as any);
-  await em.flush();
-  return row as IStoredForm;
+  });
 }
 
 function requireDraft(row: IStoredForm) {
@@ -117,8 +91,7 @@ export async function updateForm(
   requireDraft(await getForm(em, tenantId, id));
   if (patch.schema !== undefined) checkSchema(patch.schema);
   return em.transactional(async (tx) => {
-    const row = await tx.findOne(StoredForm, { tenantId, id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    if (!row) throw new AppError('NOT_FOUND', `No form ${id}`);
+    const row = await getForm(tx, tenantId, id, { forUpdate: true });
     requireDraft(row);
     tx.assign(row, {
       ...(patch.name !== undefined ? { name: patch.name } : {}),
@@ -138,8 +111,7 @@ export async function publishForm(em: EntityManager, tenantId: string, userId: s
   checkSchema(current.schema);
   return em.transactional(async (tx) => {
     await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`form:${tenantId}:${current.key}`]);
-    const row = await tx.findOne(StoredForm, { tenantId, id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    if (!row) throw new AppError('NOT_FOUND', `No form ${id}`);
+    const row = await getForm(tx, tenantId, id, { forUpdate: true });
     requireDraft(row);
     const [next] = await tx.execute<Array<{ next: number }>>(
       'select coalesce(max(version), 0) + 1 as next from forms where tenant_id = ? and key = ?',

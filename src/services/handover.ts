@@ -8,6 +8,7 @@ import * as m from '../../workflows/messages.js';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { actorOf, runUpdate } from './engine-client.js';
+import { mapBounded } from './map-bounded.js';
 
 const OPEN = `('pending', 'active', 'waiting', 'suspended')`;
 const RUNNING = `('active', 'suspended')`;
@@ -97,20 +98,6 @@ function failureOf(err: unknown): { type: string; code: number; message: string 
   };
 }
 
-/** Runs `work` over `items`, at most `limit` at once. */
-async function bounded<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await work(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return out;
-}
-
 export async function handover(deps: AppDeps, principal: Principal, fromUserId: string, body: HandoverBody) {
   const em = deps.orm.em.fork();
   const { tenantId } = principal;
@@ -137,7 +124,7 @@ export async function handover(deps: AppDeps, principal: Principal, fromUserId: 
   const actor = actorOf(principal);
   const input = { actor, fromUserId, toUserId: body.toUserId, reason: body.reason, scope };
   const failures: Array<{ instanceId: string; code: number; message: string }> = [];
-  const outcomes = await bounded(rows, deps.config.HANDOVER_CONCURRENCY, async ({ id }) => {
+  const outcomes = await mapBounded(rows, deps.config.HANDOVER_CONCURRENCY, async ({ id }) => {
     try {
       const result = await runUpdate(deps.temporal, tenantId, id, m.handoverUser, input);
       return { instanceId: id, ...result.handover! } satisfies InstanceOutcome;

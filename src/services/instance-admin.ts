@@ -39,16 +39,10 @@ export async function repair(
     const definition = await definitionOf(em, row);
     if (!definition) throw new AppError('NOT_FOUND', 'The definition of this instance no longer exists');
     await launch(deps, row, definition.dsl);
-    const started = await findInstanceRow(em, principal.tenantId, id);
-    return {
-      id,
-      status: started.status as string,
-      currentNodes: (started.current_nodes ?? []) as string[],
-      detail: (started.detail ?? null) as Record<string, unknown> | null,
-    };
+  } else {
+    const def = action === 're-drive' ? m.reDrive : m.forceResume;
+    await runUpdate(deps.temporal, principal.tenantId, id, def, { actor: actorOf(principal), ...body }, idempotencyKey);
   }
-  const def = action === 're-drive' ? m.reDrive : m.forceResume;
-  await runUpdate(deps.temporal, principal.tenantId, id, def, { actor: actorOf(principal), ...body }, idempotencyKey);
   const after = await findInstanceRow(em, principal.tenantId, id);
   return {
     id,

@@ -199,32 +199,22 @@ export function participantSql(
   user: { userId: string; roles: string[]; deptId: string | null },
 ): { sql: string; params: unknown[] } {
   const id = typeof instanceId === 'string' ? '?' : instanceId.column;
-  const idParam = typeof instanceId === 'string' ? [instanceId] : [];
-  return {
-    sql: `select 1 from ${ALL_INSTANCES} i where i.tenant_id = ? and i.id = ${id} and i.initiator_id = ?
-     union all select 1 from ${ALL_TASKS} t where t.tenant_id = ? and t.instance_id = ${id} and (
+  // Each branch: its table's tenant and instance, then its own tests, with the parameters beside them.
+  const scope = typeof instanceId === 'string' ? [tenantId, instanceId] : [tenantId];
+  const branches: Array<[sql: string, params: unknown[]]> = [
+    [`select 1 from ${ALL_INSTANCES} i where i.tenant_id = ? and i.id = ${id} and i.initiator_id = ?`, [user.userId]],
+    [
+      `select 1 from ${ALL_TASKS} t where t.tenant_id = ? and t.instance_id = ${id} and (
        t.assignee = ? or t.owner = ? or jsonb_exists(t.candidates->'userIds', ?)
-       or jsonb_exists_any(t.candidates->'roleIds', array(select jsonb_array_elements_text(?::jsonb))) or jsonb_exists(t.candidates->'deptIds', coalesce(?, '')))
-     union all select 1 from cc_records c where c.tenant_id = ? and c.instance_id = ${id} and c.user_id = ?
-     union all select 1 from trail e where e.tenant_id = ? and e.instance_id = ${id} and e.user_id = ?`,
-    params: [
-      tenantId,
-      ...idParam,
-      user.userId,
-      tenantId,
-      ...idParam,
-      user.userId,
-      user.userId,
-      user.userId,
-      JSON.stringify(user.roles),
-      user.deptId,
-      tenantId,
-      ...idParam,
-      user.userId,
-      tenantId,
-      ...idParam,
-      user.userId,
+       or jsonb_exists_any(t.candidates->'roleIds', array(select jsonb_array_elements_text(?::jsonb))) or jsonb_exists(t.candidates->'deptIds', coalesce(?, '')))`,
+      [user.userId, user.userId, user.userId, JSON.stringify(user.roles), user.deptId],
     ],
+    [`select 1 from cc_records c where c.tenant_id = ? and c.instance_id = ${id} and c.user_id = ?`, [user.userId]],
+    [`select 1 from trail e where e.tenant_id = ? and e.instance_id = ${id} and e.user_id = ?`, [user.userId]],
+  ];
+  return {
+    sql: branches.map(([sql]) => sql).join('\n     union all '),
+    params: branches.flatMap(([, params]) => [...scope, ...params]),
   };
 }
 

@@ -15,6 +15,7 @@ import {
   type ServiceFunctionKind,
 } from '../db/entities/index.js';
 import type { Page, PageOpts } from '../paging.js';
+import { requireRow, type RowLock } from './row-lookup.js';
 
 export interface FunctionInput {
   kind: ServiceFunctionKind;
@@ -81,11 +82,8 @@ export async function listFunctions(em: EntityManager, tenantId: string, opts: P
   return { items: all.slice(from, from + opts.pageSize), total: all.length, page: opts.page, pageSize: opts.pageSize };
 }
 
-async function findRow(em: EntityManager, tenantId: string, name: string): Promise<IServiceFunction> {
-  const row = await em.findOne(ServiceFunction, { tenantId, name });
-  if (!row) throw new AppError('NOT_FOUND', `No service function ${name}`);
-  return row;
-}
+const findRow = (em: EntityManager, tenantId: string, name: string, lock?: RowLock) =>
+  requireRow(em, ServiceFunction, { tenantId, name }, `service function ${name}`, lock);
 
 export async function getFunction(em: EntityManager, tenantId: string, name: string): Promise<FunctionView> {
   if (isBuiltin(name)) return builtinView(name);
@@ -178,12 +176,7 @@ export async function deleteFunction(em: EntityManager, tenantId: string, name: 
   await em.transactional(async (tx) => {
     // The row lock waits for a deploy pinning this entry (it holds a share lock) to commit, so the
     // check below sees that definition.
-    const row = await tx.findOne(
-      ServiceFunction,
-      { tenantId, name },
-      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
-    );
-    if (!row) throw new AppError('NOT_FOUND', `No service function ${name}`);
+    const row = await findRow(tx, tenantId, name, { forUpdate: true });
     const users = await activeUsers(tx, tenantId, name);
     if (users.length) {
       const named = users.map((d) => `${d.key} v${d.version}`).join(', ');

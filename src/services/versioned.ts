@@ -1,8 +1,10 @@
 // What process definitions and stored forms share: a tenant's catalogue of keyed documents with
 // drafts and numbered versions, listed by key, name, category and status, newest first.
+import { randomUUID } from 'node:crypto';
 import type { EntityManager, EntityName } from '@mikro-orm/postgresql';
 import { AppError } from '../errors.js';
-import type { Page, PageOpts } from '../paging.js';
+import type { PageOpts } from '../paging.js';
+import { entityPages } from './entity-pages.js';
 
 export interface CatalogueFilter {
   key?: string;
@@ -11,18 +13,25 @@ export interface CatalogueFilter {
   status?: string;
 }
 
+/** The columns every catalogue row answers, before and after its document (`dsl`, `schema`). */
+export const catalogueColumns = {
+  before: ['id', 'key', 'name', 'version?', 'status', 'category?', 'description?'],
+  after: ['createdBy?', 'createdAt', 'updatedAt'],
+} as const;
+
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, '\\$&');
 
-/** One catalogue's queries: `noun` names it in 404s, `view` shapes each row. */
-export function versionedCatalogue<E extends object, V>(entity: EntityName<E>, noun: string, view: (row: E) => V) {
-  async function paged(em: EntityManager, where: object, orderBy: object, opts: PageOpts): Promise<Page<V>> {
-    const [items, total] = await em.findAndCount(entity, where as any, {
-      orderBy: orderBy as any,
-      limit: opts.pageSize,
-      offset: (opts.page - 1) * opts.pageSize,
-    });
-    return { items: items.map(view), total, page: opts.page, pageSize: opts.pageSize };
-  }
+/**
+ * One catalogue's queries: `noun` names it in 404s, `view` shapes each row, `published` is the
+ * column of its publication date.
+ */
+export function versionedCatalogue<E extends object, V>(
+  entity: EntityName<E>,
+  noun: string,
+  view: (row: E) => V,
+  published: keyof E & string,
+) {
+  const paged = entityPages(entity, view);
   const versionsOf = (em: EntityManager, tenantId: string, key: string, opts: PageOpts) =>
     paged(em, { tenantId, key, version: { $ne: null } }, { version: 'desc' }, opts);
   return {
@@ -41,5 +50,20 @@ export function versionedCatalogue<E extends object, V>(entity: EntityName<E>, n
       return versionsOf(em, tenantId, key, opts);
     },
     versionsOf,
+    /** A new draft of `columns` (its key, names and document): no version until it is published. */
+    async insertDraft(em: EntityManager, tenantId: string, userId: string, columns: object): Promise<E> {
+      const row = em.create(entity, {
+        id: randomUUID(),
+        tenantId,
+        ...columns,
+        version: null,
+        status: 'draft',
+        createdBy: userId,
+        updatedBy: userId,
+        [published]: null,
+      } as any);
+      await em.flush();
+      return row;
+    },
   };
 }

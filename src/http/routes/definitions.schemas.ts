@@ -1,36 +1,18 @@
 import { z } from '@hono/zod-openapi';
 import { DefinitionStatuses } from '../../db/entities/definitions.js';
 import { IsoDate } from '../../shapes.js';
-import { PageQuery } from '../../paging.js';
+import { catalogueQuery, catalogueRow } from './versioned.schemas.js';
 
 /** The DSL document itself: its content is checked by the DSL validator (422), not here. */
 export const Dsl = z
   .record(z.string(), z.unknown())
   .openapi('ProcessDsl', { description: 'Process document in the rule-chain DSL (docs/dsl.md)' });
 
-export const Definition = z
-  .object({
-    id: z.string(),
-    key: z.string(),
-    name: z.string(),
-    version: z.number().int().nullable().openapi({ description: 'null while a draft' }),
-    status: z.enum(DefinitionStatuses),
-    category: z.string().nullable(),
-    description: z.string().nullable(),
-    dsl: Dsl,
-    createdBy: z.string().nullable(),
-    createdAt: IsoDate,
-    updatedAt: IsoDate,
-    deployedAt: IsoDate.nullable(),
-  })
-  .openapi('ProcessDefinition');
+export const Definition = catalogueRow(DefinitionStatuses, { dsl: Dsl }, { deployedAt: IsoDate.nullable() }).openapi(
+  'ProcessDefinition',
+);
 
-export const DefinitionQuery = PageQuery.extend({
-  key: z.string().optional(),
-  name: z.string().optional().openapi({ description: 'Case-insensitive substring' }),
-  category: z.string().optional(),
-  status: z.enum(DefinitionStatuses).optional(),
-});
+export const DefinitionQuery = catalogueQuery(DefinitionStatuses);
 
 export const DslBody = z.object({ dsl: Dsl }).strict().openapi('DefinitionDslBody');
 
@@ -86,4 +68,3 @@ export const Category = z
 
 export const IdParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
 export const KeyParam = z.object({ processKey: z.string().openapi({ param: { name: 'processKey', in: 'path' } }) });
-export const Deleted = z.object({ deleted: z.literal(true) });

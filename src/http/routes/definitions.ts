@@ -1,9 +1,10 @@
 import * as definitions from '../../services/definitions.js';
 import { Permissions } from '../../services/permissions.js';
 import { json, ok, page } from '../envelope.js';
-import { actionEndpoints, createRouter, defineRoute, endpoint } from '../router.js';
+import { createRouter, defineRoute, endpoint } from '../router.js';
 import { em, requirePermission } from '../middleware/auth.js';
 import * as s from './definitions.schemas.js';
+import { deleteEndpoint, versionChanges } from './shared-endpoints.js';
 
 const tags = ['process-definitions'];
 const { DEFINITION_READ: READ, DEFINITION_WRITE: WRITE } = Permissions;
@@ -178,32 +179,20 @@ export function definitionRoutes() {
     async ({ principal: p, params, body, c }) =>
       view(await definitions.updateDraft(em(c), p.tenantId, p.userId, params.id, body.dsl)),
   );
-  endpoint(
+  deleteEndpoint(
     r,
     {
-      method: 'delete',
       path: '/{id}',
       tags,
       summary: 'Delete a draft, or a version no instance uses (409 otherwise)',
       permissions: [WRITE],
       params: s.IdParam,
-      response: s.Deleted,
     },
-    async ({ principal, params, c }) => {
-      await definitions.deleteDefinition(em(c), principal.tenantId, params.id);
-      return { deleted: true as const };
-    },
+    ({ principal, params, c }) => definitions.deleteDefinition(em(c), principal.tenantId, params.id),
   );
-  // State changes of one version.
-  const changes = { activate: definitions.activate, retire: definitions.retire };
-  actionEndpoints(
-    r,
-    [
-      ['activate', 'Publish a draft, or make a retired version the active one again'],
-      ['retire', 'Retire the active version (409 for a draft)'],
-    ],
-    { tags, permissions: [WRITE], params: s.IdParam, response: s.Definition },
-    async (action, { principal: p, params, c }) => view(await changes[action](em(c), p.tenantId, p.userId, params.id)),
-  );
+  versionChanges(r, { tags, permissions: [WRITE], params: s.IdParam, response: s.Definition }, view, {
+    activate: ['Publish a draft, or make a retired version the active one again', definitions.activate],
+    retire: ['Retire the active version (409 for a draft)', definitions.retire],
+  });
   return r;
 }

@@ -8,6 +8,15 @@ const Id = z
   .max(100)
   .regex(/^[A-Za-z0-9_.@-]+$/, 'letters, digits, _ . @ - only');
 
+/** A PATCH body: the fields of a create body besides its key, each optional, at least one sent. */
+const patchOf = <F extends z.ZodRawShape>(fields: F, name: string) =>
+  z
+    .object(fields)
+    .partial()
+    .strict()
+    .refine((b) => Object.keys(b).length > 0, { message: 'send at least one field to change' })
+    .openapi(name);
+
 export const User = z
   .object({
     id: z.string(),
@@ -22,25 +31,20 @@ export const User = z
   })
   .openapi('User');
 
+const userFields = {
+  username: z.string().min(1).max(200),
+  displayName: z.string().min(1).max(200).optional(),
+  password: z.string().min(4).max(1000),
+  deptId: z.string().nullable().optional(),
+  managerId: z.string().nullable().optional(),
+  roles: z.array(z.string()).max(100).optional(),
+  active: z.boolean().optional(),
+};
 export const UserCreate = z
-  .object({
-    id: Id.optional(),
-    username: z.string().min(1).max(200),
-    displayName: z.string().min(1).max(200).optional(),
-    password: z.string().min(4).max(1000),
-    deptId: z.string().nullable().optional(),
-    managerId: z.string().nullable().optional(),
-    roles: z.array(z.string()).max(100).optional(),
-    active: z.boolean().optional(),
-  })
+  .object({ id: Id.optional(), ...userFields })
   .strict()
   .openapi('UserCreate');
-
-export const UserPatch = UserCreate.omit({ id: true })
-  .partial()
-  .strict()
-  .refine((b) => Object.keys(b).length > 0, { message: 'send at least one field to change' })
-  .openapi('UserPatch');
+export const UserPatch = patchOf(userFields, 'UserPatch');
 
 export const UserQuery = PageQuery.extend({
   deptId: z.string().optional(),
@@ -52,40 +56,30 @@ export const Department = z
   .object({ id: z.string(), name: z.string(), parentId: z.string().nullable(), leaderId: z.string().nullable() })
   .openapi('Department');
 
+const departmentFields = {
+  name: z.string().min(1).max(200),
+  parentId: z.string().nullable().optional(),
+  leaderId: z.string().nullable().optional(),
+};
 export const DepartmentCreate = z
-  .object({
-    id: Id.optional(),
-    name: z.string().min(1).max(200),
-    parentId: z.string().nullable().optional(),
-    leaderId: z.string().nullable().optional(),
-  })
+  .object({ id: Id.optional(), ...departmentFields })
   .strict()
   .openapi('DepartmentCreate');
-
-export const DepartmentPatch = DepartmentCreate.omit({ id: true })
-  .partial()
-  .strict()
-  .refine((b) => Object.keys(b).length > 0, { message: 'send at least one field to change' })
-  .openapi('DepartmentPatch');
+export const DepartmentPatch = patchOf(departmentFields, 'DepartmentPatch');
 
 export const DepartmentQuery = PageQuery.extend({ parentId: z.string().optional() });
 
 export const Role = z.object({ code: z.string(), name: z.string(), permissions: z.array(z.string()) }).openapi('Role');
 
+const roleFields = {
+  name: z.string().min(1).max(200).optional(),
+  permissions: z.array(z.string().min(1)).max(200).optional(),
+};
 export const RoleCreate = z
-  .object({
-    code: Id,
-    name: z.string().min(1).max(200).optional(),
-    permissions: z.array(z.string().min(1)).max(200).optional(),
-  })
+  .object({ code: Id, ...roleFields })
   .strict()
   .openapi('RoleCreate');
-
-export const RolePatch = RoleCreate.omit({ code: true })
-  .partial()
-  .strict()
-  .refine((b) => Object.keys(b).length > 0, { message: 'send at least one field to change' })
-  .openapi('RolePatch');
+export const RolePatch = patchOf(roleFields, 'RolePatch');
 
 export const TenantCreate = z
   .object({

@@ -11,9 +11,9 @@ import { page } from '../envelope.js';
 import { createRouter, endpoint } from '../router.js';
 import { em } from '../middleware/auth.js';
 import * as s from './directory.schemas.js';
+import { deleteEndpoint } from './shared-endpoints.js';
 
 const tags = ['directory'];
-const Deleted = z.object({ deleted: z.literal(true) });
 
 /** One directory resource: its schemas, what its delete refuses, and the service behind each route. */
 interface Resource<E, V extends z.ZodType, C extends z.ZodType, P extends z.ZodType, Q extends z.ZodObject> {
@@ -139,21 +139,10 @@ function resourceRoutes(res: AnyResource) {
     async ({ principal: p, params: key, body, c }) =>
       res.toView(await res.change(em(c), p.tenantId, keyOf(key), body, p.userId)),
   );
-  endpoint(
+  deleteEndpoint(
     r,
-    {
-      method: 'delete',
-      path,
-      tags,
-      summary: `Delete ${a}${res.deleteNote ? ` (${res.deleteNote})` : ''}`,
-      permissions,
-      params,
-      response: Deleted,
-    },
-    async ({ principal: p, params: key, c }) => {
-      await res.remove(em(c), p.tenantId, keyOf(key), p.userId);
-      return { deleted: true as const };
-    },
+    { path, tags, summary: `Delete ${a}${res.deleteNote ? ` (${res.deleteNote})` : ''}`, permissions, params },
+    ({ principal: p, params: key, c }) => res.remove(em(c), p.tenantId, keyOf(key), p.userId),
   );
   return r;
 }

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { FormStatuses } from '../../db/entities/forms.js';
 import { formSchema } from '../../dsl/index.js';
 import { IsoDate } from '../../shapes.js';
-import { PageQuery } from '../../paging.js';
+import { catalogueQuery, catalogueRow } from './versioned.schemas.js';
 
 /** The one form schema (src/dsl/forms.ts), as the OpenAPI document shows it. */
 export const FormSchema = formSchema.openapi('FormSchema', {
@@ -22,29 +22,11 @@ const key = z
 const name = z.string().min(1).max(200);
 const optionalText = (max: number) => z.string().max(max).nullable().optional();
 
-export const Form = z
-  .object({
-    id: z.string(),
-    key: z.string(),
-    name: z.string(),
-    version: z.number().int().nullable().openapi({ description: 'null while a draft' }),
-    status: z.enum(FormStatuses),
-    category: z.string().nullable(),
-    description: z.string().nullable(),
-    schema: FormSchema,
-    createdBy: z.string().nullable(),
-    createdAt: IsoDate,
-    updatedAt: IsoDate,
-    publishedAt: IsoDate.nullable(),
-  })
-  .openapi('Form');
+export const Form = catalogueRow(FormStatuses, { schema: FormSchema }, { publishedAt: IsoDate.nullable() }).openapi(
+  'Form',
+);
 
-export const FormQuery = PageQuery.extend({
-  key: z.string().optional(),
-  name: z.string().optional().openapi({ description: 'Case-insensitive substring' }),
-  category: z.string().optional(),
-  status: z.enum(FormStatuses).optional(),
-});
+export const FormQuery = catalogueQuery(FormStatuses);
 
 export const CreateFormBody = z
   .object({
@@ -69,4 +51,3 @@ export const UpdateFormBody = z
 
 export const IdParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
 export const KeyParam = z.object({ formKey: z.string().openapi({ param: { name: 'formKey', in: 'path' } }) });
-export const Deleted = z.object({ deleted: z.literal(true) });

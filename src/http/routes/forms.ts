@@ -1,9 +1,10 @@
 import * as forms from '../../services/forms.js';
 import { Permissions } from '../../services/permissions.js';
 import { page } from '../envelope.js';
-import { actionEndpoints, createRouter, endpoint } from '../router.js';
+import { createRouter, endpoint } from '../router.js';
 import { em } from '../middleware/auth.js';
 import * as s from './forms.schemas.js';
+import { deleteEndpoint, versionChanges } from './shared-endpoints.js';
 
 const tags = ['forms'];
 const MANAGE = Permissions.FORM_MANAGE;
@@ -90,31 +91,20 @@ export function formRoutes() {
     async ({ principal: p, params, body, c }) =>
       view(await forms.updateForm(em(c), p.tenantId, p.userId, params.id, body)),
   );
-  endpoint(
+  deleteEndpoint(
     r,
     {
-      method: 'delete',
       path: '/{id}',
       tags,
       summary: 'Delete a draft (409 for a version: retire it instead)',
       permissions,
       params: s.IdParam,
-      response: s.Deleted,
     },
-    async ({ principal, params, c }) => {
-      await forms.deleteDraft(em(c), principal.tenantId, params.id);
-      return { deleted: true as const };
-    },
+    ({ principal, params, c }) => forms.deleteDraft(em(c), principal.tenantId, params.id),
   );
-  const changes = { publish: forms.publishForm, retire: forms.retireForm };
-  actionEndpoints(
-    r,
-    [
-      ['publish', "Publish a draft as the key's next version (earlier versions stay readable)"],
-      ['retire', 'Retire a published version: deploys no longer pick it (409 for a draft)'],
-    ],
-    { tags, permissions, params: s.IdParam, response: s.Form },
-    async (action, { principal: p, params, c }) => view(await changes[action](em(c), p.tenantId, p.userId, params.id)),
-  );
+  versionChanges(r, { tags, permissions, params: s.IdParam, response: s.Form }, view, {
+    publish: ["Publish a draft as the key's next version (earlier versions stay readable)", forms.publishForm],
+    retire: ['Retire a published version: deploys no longer pick it (409 for a draft)', forms.retireForm],
+  });
   return r;
 }

@@ -8,6 +8,7 @@ import { PageQuery } from '../../paging.js';
 import { actionEndpoints, createRouter, endpoint } from '../router.js';
 import { Task } from './tasks.schemas.js';
 import * as s from './instances.schemas.js';
+import { variableWrites } from './shared-endpoints.js';
 import type { AppDeps } from '../../context.js';
 
 const tags = ['process-instances'];
@@ -144,44 +145,17 @@ export function instanceRoutes(deps: AppDeps) {
       return { name: variableName, value: vars[variableName] };
     },
   );
-  const write = { tags, idempotent: true, response: s.Variables };
-  endpoint(
+  variableWrites(
     r,
     {
-      ...write,
-      method: 'post',
-      path: '/{id}/variables',
-      summary: 'Set several process variables (merge)',
+      tags,
+      owner: 'process',
       params: s.IdParam,
-      body: s.SetVariablesBody,
+      variableParams: s.VariableParam,
+      bodies: { set: s.SetVariablesBody, value: s.UpdateVariableBody },
+      response: s.Variables,
     },
-    ({ principal, params, body, key }) =>
-      instances.writeVariables(deps, principal, params.id, { set: body.variables }, key),
-  );
-  endpoint(
-    r,
-    {
-      ...write,
-      method: 'put',
-      path: '/{id}/variables/{variableName}',
-      summary: 'Update one process variable',
-      params: s.VariableParam,
-      body: s.UpdateVariableBody,
-    },
-    ({ principal, params, body, key }) =>
-      instances.writeVariables(deps, principal, params.id, { set: { [params.variableName]: body.value ?? null } }, key),
-  );
-  endpoint(
-    r,
-    {
-      ...write,
-      method: 'delete',
-      path: '/{id}/variables/{variableName}',
-      summary: 'Delete one process variable',
-      params: s.VariableParam,
-    },
-    ({ principal, params, key }) =>
-      instances.writeVariables(deps, principal, params.id, { delete: [params.variableName] }, key),
+    (principal, id, change, key) => instances.writeVariables(deps, principal, id, change, key),
   );
   return r;
 }

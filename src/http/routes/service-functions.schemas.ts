@@ -113,5 +113,3 @@ export const ServiceFunction = z
     updatedAt: IsoDate.nullable(),
   })
   .openapi('ServiceFunction');
-
-export const Deleted = z.object({ deleted: z.literal(true) });

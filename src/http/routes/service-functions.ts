@@ -5,6 +5,7 @@ import { page } from '../envelope.js';
 import { createRouter, endpoint } from '../router.js';
 import { em } from '../middleware/auth.js';
 import * as s from './service-functions.schemas.js';
+import { deleteEndpoint } from './shared-endpoints.js';
 
 const tags = ['service-functions'];
 const { ADMIN } = Permissions;
@@ -69,21 +70,16 @@ export function serviceFunctionRoutes() {
     },
     ({ principal: p, params, body, c }) => functions.updateFunction(em(c), p.tenantId, p.userId, params.name, body),
   );
-  endpoint(
+  deleteEndpoint(
     r,
     {
-      method: 'delete',
       path: '/{name}',
       tags,
       summary: 'Remove a service function (409 while an active definition uses it)',
       permissions: [ADMIN],
       params: s.NameParam,
-      response: s.Deleted,
     },
-    async ({ principal, params, c }) => {
-      await functions.deleteFunction(em(c), principal.tenantId, params.name);
-      return { deleted: true as const };
-    },
+    ({ principal, params, c }) => functions.deleteFunction(em(c), principal.tenantId, params.name),
   );
   return r;
 }

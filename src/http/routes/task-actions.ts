@@ -14,6 +14,7 @@ import { createRouter, endpoint } from '../router.js';
 import { reasonOf } from '../../services/instance-actions.js';
 import { ActionResult, DecisionBody, IdParam } from './tasks.schemas.js';
 import * as s from './task-actions.schemas.js';
+import { variableWrites } from './shared-endpoints.js';
 
 const tags = ['tasks'];
 const { OPERATE, MONITOR, ADMIN, INSTANCE_MANAGE } = Permissions;
@@ -267,50 +268,19 @@ export function taskActionRoutes(deps: AppDeps) {
     },
     ({ principal, params }) => toolbox.listTaskVariables(deps, principal, params.id),
   );
-  const write = { tags, permissions: [OPERATE], idempotent: true, response: s.TaskVariables };
-  endpoint(
+  variableWrites(
     r,
     {
-      ...write,
-      method: 'post',
-      path: '/{id}/variables',
-      summary: "Set several task variables (merge; the node's formPermissions apply)",
+      tags,
+      permissions: [OPERATE],
+      owner: 'task',
+      mergeNote: "the node's formPermissions apply",
       params: IdParam,
-      body: s.SetVariablesBody,
+      variableParams: s.VariableParam,
+      bodies: { set: s.SetVariablesBody, value: s.ValueBody },
+      response: s.TaskVariables,
     },
-    ({ principal, params, body, key }) =>
-      toolbox.writeTaskVariables(deps, principal, params.id, { set: body.variables }, key),
-  );
-  endpoint(
-    r,
-    {
-      ...write,
-      method: 'put',
-      path: '/{id}/variables/{variableName}',
-      summary: 'Update one task variable',
-      params: s.VariableParam,
-      body: s.ValueBody,
-    },
-    ({ principal, params, body, key }) =>
-      toolbox.writeTaskVariables(
-        deps,
-        principal,
-        params.id,
-        { set: { [params.variableName]: body.value ?? null } },
-        key,
-      ),
-  );
-  endpoint(
-    r,
-    {
-      ...write,
-      method: 'delete',
-      path: '/{id}/variables/{variableName}',
-      summary: 'Delete one task variable',
-      params: s.VariableParam,
-    },
-    ({ principal, params, key }) =>
-      toolbox.writeTaskVariables(deps, principal, params.id, { delete: [params.variableName] }, key),
+    (principal, id, change, key) => toolbox.writeTaskVariables(deps, principal, id, change, key),
   );
 
   // Comments
