@@ -14,20 +14,11 @@ export const readModelState = defineQuery<ProjectionSnapshot>('readModelState');
 export function registerReadModelQuery(engine: Engine) {
   setHandler(readModelState, () => {
     const tasks = Object.values(engine.tasks);
-    const formPermissions: ProjectionSnapshot['formPermissions'] = {};
-    const actionPermissions: ProjectionSnapshot['actionPermissions'] = {};
-    for (const t of tasks) {
-      const node = engine.doc.metadata.nodes.find((n) => n.id === t.activityId);
-      formPermissions[t.id] = (node?.additionalInfo?.formPermissions as Record<string, string> | undefined) ?? null;
-      actionPermissions[t.id] =
-        (node?.additionalInfo?.actionPermissions as Record<string, boolean> | undefined) ?? null;
-    }
     return {
       seq: engine.seq,
       instance: engine.instanceRow(),
       tasks,
-      formPermissions,
-      actionPermissions,
+      ...engine.permissionsOf(tasks),
       trail: [],
       cc: [],
       notifications: [],

@@ -31,6 +31,8 @@ function databaseUnavailable(err: unknown): boolean {
   for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) {
     if (e instanceof ConnectionException) return true;
     if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
+    // Over a Unix socket a stopped server is a missing socket file.
+    if (e.code === 'ENOENT' && e.syscall === 'connect') return true;
     if (
       typeof e.message === 'string' &&
       /Connection terminated|connect ECONNREFUSED|server closed the connection/i.test(e.message)

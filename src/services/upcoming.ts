@@ -3,6 +3,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { approvalNodesAhead, type ProcessDocument, type UndecidedBy } from '../dsl/index.js';
 import { pgDirectory, resolveApprovers } from '../../activities/approvers.js';
+import { config } from '../../workflows/engine/user-task.js';
 
 export interface UpcomingEntry {
   activityId: string;
@@ -48,18 +49,7 @@ export async function predictUpcoming(
   };
   for (const { node, undecided, undecidedBy } of approvalNodesAhead(doc, current, known)) {
     if (currentIds.has(node.id)) continue;
-    const approver = (
-      (node.configuration ?? {}) as {
-        approver?: {
-          type: string;
-          userIds?: string[];
-          roleIds?: string[];
-          deptIds?: string[];
-          levels?: number;
-          expression?: string;
-        };
-      }
-    ).approver ?? { type: 'user' };
+    const approver = config(node).approver ?? { type: 'user' };
     let approvers: string[];
     let candidates = { roleIds: [] as string[], deptIds: [] as string[] };
     if (approver.type === 'initiatorSelect') {

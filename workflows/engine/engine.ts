@@ -477,23 +477,26 @@ export class Engine {
     };
   }
 
-  /** The changes since the last projection. */
-  snapshot(): ProjectionSnapshot {
-    const tasks = Object.values(this.tasks).filter((t) => t.seq > this.projectedSeq);
+  /** The form and action switches of these tasks' nodes, by task id, as the read model keeps them. */
+  permissionsOf(tasks: TaskState[]): Pick<ProjectionSnapshot, 'formPermissions' | 'actionPermissions'> {
     const formPermissions: ProjectionSnapshot['formPermissions'] = {};
     const actionPermissions: ProjectionSnapshot['actionPermissions'] = {};
     for (const t of tasks) {
-      const node = this.doc.metadata.nodes.find((n) => n.id === t.activityId);
-      formPermissions[t.id] = (node?.additionalInfo?.formPermissions as Record<string, string> | undefined) ?? null;
-      actionPermissions[t.id] =
-        (node?.additionalInfo?.actionPermissions as Record<string, boolean> | undefined) ?? null;
+      const info = this.doc.metadata.nodes.find((n) => n.id === t.activityId)?.additionalInfo;
+      formPermissions[t.id] = (info?.formPermissions as Record<string, string> | undefined) ?? null;
+      actionPermissions[t.id] = (info?.actionPermissions as Record<string, boolean> | undefined) ?? null;
     }
+    return { formPermissions, actionPermissions };
+  }
+
+  /** The changes since the last projection. */
+  snapshot(): ProjectionSnapshot {
+    const tasks = Object.values(this.tasks).filter((t) => t.seq > this.projectedSeq);
     return {
       seq: this.seq,
       instance: this.instanceRow(),
       tasks,
-      formPermissions,
-      actionPermissions,
+      ...this.permissionsOf(tasks),
       trail: this.pendingTrail,
       cc: this.pendingCc,
       notifications: this.pendingNotifications,
