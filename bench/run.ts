@@ -49,7 +49,7 @@ const SCALE_SIZE = {
   runtimeTasks: env('BENCH_RUNTIME_TASKS', 100_000),
   users: env('BENCH_USERS', 10_000),
 };
-const LIST_CALLS = env('BENCH_LIST_CALLS', 40);
+const LIST_CALLS = env('BENCH_LIST_CALLS', 200);
 const DETAIL_CALLS = env('BENCH_DETAIL_CALLS', 50);
 const OPEN_INSTANCES = env('BENCH_OPEN', 300);
 const PROFILE = process.env.BENCH_PROFILE === '1';
