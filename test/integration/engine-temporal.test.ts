@@ -10,6 +10,7 @@ import { createLogger } from '../../src/logger.js';
 import { api, createDemoLikeTenant } from '../helpers/api.js';
 import { temporalClient } from '../helpers/temporal.js';
 import { act, actOk, deploy, example, instance, myTask, oneStep, start } from '../helpers/flow.js';
+import { linear, steps, users } from '../helpers/dsl.js';
 
 let t: Record<string, string>;
 let tenantId: string;
@@ -21,6 +22,18 @@ beforeAll(async () => {
 });
 
 const wfId = (id: string) => `approval-${tenantId}-${id}`;
+
+/** Writes a history for the replay test (test/histories/<name>.json); only with RECORD_HISTORIES=1. */
+async function record(name: string, workflowId: string, runId?: string) {
+  if (process.env.RECORD_HISTORIES !== '1') return;
+  // The CLI writes the proto3 JSON the replayer reads.
+  const cli = await findTemporalCli(createLogger('warn'));
+  const args = ['workflow', 'show', '--address', inject('temporalAddress'), '-w', workflowId];
+  const { stdout } = await promisify(execFile)(cli, [...args, ...(runId ? ['-r', runId] : []), '--output', 'json'], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  await writeFile(path.resolve(import.meta.dirname, '../histories', `${name}.json`), stdout);
+}
 let canRun: { workflowId: string; runId: string } | undefined;
 
 describe('Temporal view of an instance', () => {
@@ -38,6 +51,29 @@ describe('Temporal view of an instance', () => {
     const after = await client.workflow.getHandle(wfId(id)).describe();
     expect((after.searchAttributes as Record<string, unknown[]>).InstanceStatus).toEqual(['rejected']);
     expect(after.status.name).toBe('COMPLETED');
+  });
+
+  it('a new run records no patch markers and, for listed approvers, no approver look-up of its own', async () => {
+    // docs/engine.md: the engine version replaces patched() in new runs; the server looks up the first
+    // node's approvers, the projection the next node's (approvers-ahead).
+    const key = `ev-${Date.now()}`;
+    await deploy(t.admin, linear(key, steps(users('bob'), users('carol'))));
+    const id = await start(t.alice, key, {});
+    await actOk(t.bob, (await myTask(t.bob, id)).id, 'approve');
+    await actOk(t.carol, (await myTask(t.carol, id)).id, 'approve');
+    const events = (await client.workflow.getHandle(wfId(id)).fetchHistory()).events ?? [];
+    const markers = events.flatMap((e) =>
+      e.markerRecordedEventAttributes ? [e.markerRecordedEventAttributes.markerName] : [],
+    );
+    const upserts = events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes);
+    expect(markers).toEqual([]);
+    expect(
+      upserts.map((e) =>
+        Object.keys(e.upsertWorkflowSearchAttributesEventAttributes!.searchAttributes!.indexedFields!),
+      ),
+    ).toEqual([['InstanceStatus']]);
+    expect((await instance(t.alice, id)).status).toBe('completed');
+    await record('engine-v1-approvers-ahead', wfId(id));
   });
 
   it('continues as new when the history grows, carrying tasks, trail order and Update answers', async () => {
@@ -115,25 +151,6 @@ describe('Temporal view of an instance', () => {
     await api(`/api/v1/workflow/process-instances/${id2}/withdraw`, { token: t.alice, body: {} });
     expect((await instance(t.alice, id2)).status).toBe('terminated');
     void carol;
-    if (process.env.RECORD_HISTORIES !== '1') return;
-    const dir = path.resolve(import.meta.dirname, '../histories');
-    // The CLI writes the proto3 JSON the replayer reads.
-    const cli = await findTemporalCli(createLogger('warn'));
-    const record = async (name: string, workflowId: string, runId?: string) => {
-      const args = [
-        'workflow',
-        'show',
-        '--address',
-        inject('temporalAddress'),
-        '-w',
-        workflowId,
-        ...(runId ? ['-r', runId] : []),
-        '--output',
-        'json',
-      ];
-      const { stdout } = await promisify(execFile)(cli, args, { maxBuffer: 64 * 1024 * 1024 });
-      await writeFile(path.join(dir, `${name}.json`), stdout);
-    };
     await record('leave-countersign', wfId(id));
     await record('leave-withdrawn', wfId(id2));
     await record('expense-fork-join-delegate', wfId(id3));
