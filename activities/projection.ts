@@ -3,6 +3,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { OPEN_TASK_STATUSES, type ProjectionSnapshot, type ResolvedApprovers } from '../workflows/engine/types.js';
 import type { ActivityDeps } from './index.js';
+import type { Orm } from '../src/db/orm.js';
 import { pgDirectory, resolveApprovers, type ApproverInput } from './approvers.js';
 import { reasonsFromEntry } from '../src/services/assignment-reason.js';
 
@@ -325,6 +326,38 @@ async function archive(em: EntityManager, instanceId: string) {
   );
 }
 
+/**
+ * One snapshot into the read model, in one transaction under the instance's lock. Written by the
+ * workflow's projection activity and, for engine-version-2 Updates, first by the caller that got
+ * the Update's answer (src/services/engine-client.ts). `skipIfWritten`: the projection activity
+ * skips a snapshot whose sequence number the instance row already has — snapshots are cumulative
+ * since the last projection, so a row at that seq means its changes are all written (by the
+ * caller). Not for a rebuild, which rewrites rows an intact instance row would skip.
+ */
+export async function writeProjection(orm: Orm, snapshot: ProjectionSnapshot, opts: { skipIfWritten?: boolean } = {}) {
+  await orm.em.fork().transactional(async (em) => {
+    const id = snapshot.instance.id;
+    // Serialise writes of one instance; an archived instance takes no more writes.
+    await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [id]);
+    if (opts.skipIfWritten) {
+      const [row] = await em.execute<Array<{ seq: string }>>(`select seq from instances where id = ?`, [id]);
+      if (row && Number(row.seq) >= Number(snapshot.seq)) return;
+    }
+    const reasons = reasonsOf(snapshot);
+    const { archived, written } = await writeState(em, snapshot, reasons);
+    if (archived) return;
+    if (snapshot.trail.some((e) => e.type === 'transfer' && e.detail?.kind === 'initiator'))
+      await followInitiator(em, id);
+    await closeLinks(em, snapshot);
+    await notify(em, snapshot);
+    await notifyClaimed(em, snapshot);
+    // Reasons for task rows the upsert did not write (not in this snapshot, or a newer row kept).
+    for (const id of written) reasons.delete(id);
+    await updateReasons(em, id, reasons);
+    if (snapshot.ended) await archive(em, id);
+  });
+}
+
 export function createProjectionActivities(deps: ActivityDeps) {
   return {
     async project({
@@ -336,23 +369,7 @@ export function createProjectionActivities(deps: ActivityDeps) {
       /** Approver look-ups of the userTasks that may start next (workflows/engine/approvers-ahead.ts). */
       approversAhead?: ApproverInput[];
     }): Promise<{ approversAhead?: Array<ResolvedApprovers | null> }> {
-      await deps.orm.em.fork().transactional(async (em) => {
-        const id = snapshot.instance.id;
-        // Serialise writes of one instance; an archived instance takes no more writes.
-        await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [id]);
-        const reasons = reasonsOf(snapshot);
-        const { archived, written } = await writeState(em, snapshot, reasons);
-        if (archived) return;
-        if (snapshot.trail.some((e) => e.type === 'transfer' && e.detail?.kind === 'initiator'))
-          await followInitiator(em, id);
-        await closeLinks(em, snapshot);
-        await notify(em, snapshot);
-        await notifyClaimed(em, snapshot);
-        // Reasons for task rows the upsert did not write (not in this snapshot, or a newer row kept).
-        for (const id of written) reasons.delete(id);
-        await updateReasons(em, id, reasons);
-        if (snapshot.ended) await archive(em, id);
-      });
+      await writeProjection(deps.orm, snapshot, { skipIfWritten: true });
       if (!approversAhead?.length) return {};
       // After the commit, outside the write's lock. A look-up that fails answers null: the node
       // then looks its approvers up itself when it starts, and reports the failure there.

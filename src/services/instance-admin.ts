@@ -41,7 +41,7 @@ export async function repair(
     await launch(deps, row, definition.dsl);
   } else {
     const def = action === 're-drive' ? m.reDrive : m.forceResume;
-    await runUpdate(deps.temporal, principal.tenantId, id, def, { actor: actorOf(principal), ...body }, idempotencyKey);
+    await runUpdate(deps, principal.tenantId, id, def, { actor: actorOf(principal), ...body }, idempotencyKey);
   }
   const after = await findInstanceRow(em, principal.tenantId, id);
   return {

@@ -122,7 +122,7 @@ async function migrateRow(
   const mapping = body.nodeMapping ?? {};
   if (body.dryRun) return dryRun(deps, em, row, target, mapping);
   const result = await runUpdate(
-    deps.temporal,
+    deps,
     principal.tenantId,
     row.id,
     m.migrate,

@@ -89,7 +89,7 @@ export async function launch(deps: AppDeps, row: any, doc: ProcessDocument) {
     historyLimit: deps.config.WORKFLOW_HISTORY_LIMIT,
   };
   input.approversAhead = await approversAtStart(deps, input);
-  await startInstanceWorkflow(deps.temporal, deps.config, input);
+  await startInstanceWorkflow(deps, deps.config, input);
 }
 
 /**
@@ -384,7 +384,7 @@ export async function writeVariables(
     });
   const actor = actorOf(principal);
   await runUpdate(
-    deps.temporal,
+    deps,
     principal.tenantId,
     id,
     m.setVariables,

@@ -183,7 +183,7 @@ export async function writeTaskVariables(
     if (row.archived) throw new AppError('INVALID_STATE', 'The instance of this task has ended');
     const actor = actorOf(principal);
     await runUpdate(
-      deps.temporal,
+      deps,
       principal.tenantId,
       row.instance_id,
       m.deleteTaskVariables,

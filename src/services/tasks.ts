@@ -145,7 +145,7 @@ export async function taskAction<A extends TaskRef>(
     await checkInstanceWrite(em, principal.tenantId, row.instance_id, variables as Record<string, unknown>);
   const actor = actorOf(principal);
   const result = await runUpdate(
-    deps.temporal,
+    deps,
     principal.tenantId,
     row.instance_id,
     def,

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
-import { createDemoLikeTenant } from '../helpers/api.js';
+import { api, createDemoLikeTenant } from '../helpers/api.js';
 import { temporalClient } from '../helpers/temporal.js';
 import { actOk, deploy, eventually, instance, myTask, start } from '../helpers/flow.js';
 import { wire } from '../helpers/dsl.js';
@@ -163,8 +163,16 @@ describe('Temporal Web UI metadata', () => {
     const h = handleOf(id);
     const firstRun = (await h.describe()).runId;
     for (const who of people.slice(0, 5)) await actOk(t[who], (await myTask(t[who], id)).id, 'approve');
+    // Variable writes grow the history until the run rolls over (how many events an approval costs
+    // depends on how Updates and projections share workflow tasks).
+    for (let i = 0; (await h.describe()).runId === firstRun; i++) {
+      expect(i, 'the test stack continues as new after 60 events').toBeLessThan(20);
+      const body = { variables: { [`round${i}`]: i } };
+      expect((await api(`/api/v1/workflow/process-instances/${id}/variables`, { token: t.alice, body })).status).toBe(
+        200,
+      );
+    }
     const d = await h.describe();
-    expect(d.runId, 'the test stack continues as new after 60 events').not.toBe(firstRun);
     // Temporal's continue-as-new command has no user metadata: the new run has no static summary.
     expect(await d.staticSummary()).toBeUndefined();
     const current = await details(h);

@@ -13,11 +13,24 @@ export function fault(type: ErrorCode, message: string): never {
   throw ApplicationFailure.create({ type, message, nonRetryable: true });
 }
 
+/**
+ * An Update's answer, once the action has run its course: no path running and none about to wake
+ * (the next tasks exist, or the instance ended). Engine version 2 answers then, with the changes
+ * since the last projection, which the caller writes to the read model before it answers
+ * (read-your-writes without waiting for the projection activity and the workflow task after it).
+ * Older runs, and any run whose roll-over is due, wait until the projection has them.
+ */
 export async function settle(
   engine: Engine,
   taskId: string | null,
   extra: Partial<ActionResult> = {},
 ): Promise<ActionResult> {
+  // When a roll-over is due the answer waits for the projection after all, so the run settles
+  // between Updates and can continue as new even under a stream of them.
+  if (engine.answersWithState && !engine.rollDue()) {
+    await condition(() => engine.quiet());
+    return { taskId, instanceStatus: engine.status, ...extra, state: engine.snapshot() };
+  }
   await condition(() => engine.settled());
   return { taskId, instanceStatus: engine.status, ...extra };
 }

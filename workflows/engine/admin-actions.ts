@@ -97,6 +97,8 @@ export function registerAdminActions(engine: Engine) {
       const targets = waits(engine).filter(redrivable);
       const failed = targets.filter((w) => w.state === 'failed').map((w) => w.node.id);
       const stuck = targets.filter((w) => w.state === 'stuck');
+      // A repair runs nodes against the directory as it is now (an admin may have just fixed it).
+      engine.approversAhead = null;
       for (const w of stuck) {
         // The path wakes from its userTask and runs the node again: approvers are resolved afresh.
         engine.cancelRun(w.run!);
@@ -142,6 +144,8 @@ export function registerAdminActions(engine: Engine) {
     engine,
     m.forceResume,
     (input) => {
+      engine.approversAhead = null; // as for a re-drive
+
       for (const plan of openRegions(engine).map((r) => planRegion(engine, r))) {
         if (!plan.ok) continue;
         const { region, branches } = plan;

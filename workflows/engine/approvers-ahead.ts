@@ -5,15 +5,22 @@
 //
 // The rule: a look-up is reused only for the same input (node rule, initiator, and the users an
 // initiatorSelect expression gives with the variables of that moment) and only while it is at
-// most APPROVERS_AHEAD_TTL_MS old in workflow time; otherwise the node looks its approvers up
-// itself, as before. A directory change therefore reaches a node at most that much later than
-// a look-up at the node's own start would. Deterministic: the results are the recorded output
-// of the projection activity, the age is workflow time.
+// most APPROVERS_AHEAD_TTL_MS old in workflow time; a repair (re-drive, force-resume) drops it.
+// Otherwise the node looks its approvers up itself, as before. A directory change therefore
+// reaches a node at most that much later than a look-up at the node's own start would.
+// Deterministic: the results are the recorded output of the projection activity (or the start
+// input), the age is workflow time.
 import type { ApproverInput } from '../../activities/approvers.js';
 import type { Engine } from './engine.js';
 import type { ResolvedApprovers } from './types.js';
 
-export const APPROVERS_AHEAD_TTL_MS = 30_000;
+export const APPROVERS_AHEAD_TTL_MS = 10_000;
+
+/** The look-ups a projection activity still has to answer: a node that needs one waits for it. */
+export interface AheadInFlight {
+  keys: Set<string>;
+  done: Promise<void>;
+}
 
 export interface ApproversAhead {
   at: number;
@@ -40,4 +47,20 @@ export function approversAhead(
   if (!ahead || Date.now() - ahead.at > maxAgeMs) return null;
   const key = aheadKey(input);
   return ahead.entries.find((e) => e.key === key)?.resolved ?? null;
+}
+
+/**
+ * A fresh look-up for this input, or the one the projection in flight is making (waited for:
+ * a decision that arrives before the previous state's projection has answered), or null.
+ */
+export async function approversAheadOrInFlight(
+  engine: Engine,
+  input: ApproverInput,
+): Promise<ResolvedApprovers | null> {
+  const fresh = approversAhead(engine, input);
+  if (fresh) return fresh;
+  const flight = engine.aheadInFlight;
+  if (!flight?.keys.has(aheadKey(input))) return null;
+  await flight.done;
+  return approversAhead(engine, input);
 }

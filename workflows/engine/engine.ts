@@ -18,7 +18,7 @@ import type {
   TrailEntry,
 } from './types.js';
 import { OPEN_TASK_STATUSES } from './types.js';
-import type { ApproversAhead } from './approvers-ahead.js';
+import type { AheadInFlight, ApproversAhead } from './approvers-ahead.js';
 
 /** Thrown inside a path when the instance ended under it; unwinds that path quietly. */
 export class Halt extends Error {
@@ -129,8 +129,15 @@ export class Engine {
   pendingCc: CcRecord[] = [];
   pendingNotifications: NotificationRecord[] = [];
 
+  /** Engine version 2: Updates answer with their state once quiet, not after the projection (settle). */
+  answersWithState = false;
+  /** Continue as new once the history has this many events (StartInput.historyLimit). */
+  historyLimit = 2000;
+
   /** Approvers of the next userTasks, looked up by the last projection (approvers-ahead.ts); not carried. */
   approversAhead: ApproversAhead | null = null;
+  /** The look-ups the projection in flight is making (approvers-ahead.ts). */
+  aheadInFlight: AheadInFlight | null = null;
 
   /** Answers of recent Updates by id, so a retry after continue-as-new gets the first answer. */
   recentUpdates: Array<{ id: string; result: unknown }> = [];
@@ -422,6 +429,12 @@ export class Engine {
     return true;
   }
 
+  /** Time to hand the state to a fresh run (continue-as-new, once settled). */
+  rollDue(): boolean {
+    const info = workflowInfo();
+    return info.continueAsNewSuggested || info.historyLength > this.historyLimit;
+  }
+
   /** Quiet, and the read model has every change. */
   settled(): boolean {
     return this.quiet() && this.projectedSeq >= this.seq;
@@ -497,9 +510,10 @@ export class Engine {
       instance: this.instanceRow(),
       tasks,
       ...this.permissionsOf(tasks),
-      trail: this.pendingTrail,
-      cc: this.pendingCc,
-      notifications: this.pendingNotifications,
+      // Copies: markProjected drops exactly what this snapshot carried, not what was added since.
+      trail: [...this.pendingTrail],
+      cc: [...this.pendingCc],
+      notifications: [...this.pendingNotifications],
       ended: this.ended,
     };
   }

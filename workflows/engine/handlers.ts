@@ -26,7 +26,9 @@ export function onUpdate<D extends UpdateDefinition<ActionResult, [any]>>(
       if (prior) return prior.result as ActionResult;
       const result = await handler(input);
       const id = currentUpdateInfo()?.id;
-      if (id) engine.rememberUpdate(id, result);
+      // Remembered without its state: the projection has it long before a retry after continue-as-new.
+      const { state: _state, ...kept } = result;
+      if (id) engine.rememberUpdate(id, kept);
       return result;
     },
     {

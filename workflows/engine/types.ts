@@ -109,9 +109,12 @@ export interface InstanceInfo {
  * a run, so a run's path choices are fixed by its input and cost no history events: a `patched()`
  * call writes a marker plus a TemporalChangeVersion search-attribute upsert into every new run.
  * 1: durable projection, paths launched before Update handlers, no redundant first status upsert.
+ * 2: an Update answers as soon as the instance is quiet, with the state it produced
+ *    (ActionResult.state), which the caller writes to the read model before it answers; the
+ *    durable projection still follows (docs/engine.md, "Read model").
  * Runs started without it (before version 1) take the patched() paths they were recorded with.
  */
-export const ENGINE_VERSION = 1;
+export const ENGINE_VERSION = 2;
 
 export interface StartInput {
   /** Absent in runs started before ENGINE_VERSION existed. */
@@ -205,6 +208,11 @@ export interface ActionResult {
   /** migrate: what was done (or, when unchanged, that the instance already runs the target). */
   migration?: MigrationOutcome;
   handover?: HandoverMoved;
+  /**
+   * Engine version 2: the changes since the last projection, as the answer left them. The caller
+   * (src/services/engine-client.ts) writes them to the read model and never passes them on.
+   */
+  state?: ProjectionSnapshot;
 }
 
 export interface MigrationOutcome {

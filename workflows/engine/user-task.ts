@@ -4,7 +4,7 @@ import type { DslNode } from '../../src/dsl/index.js';
 import { resolveTemplateValue } from '../../src/dsl/templates.js';
 import { walk } from '../../src/dsl/graph.js';
 import type { ApproverInput } from '../../activities/approvers.js';
-import { approversAhead } from './approvers-ahead.js';
+import { approversAheadOrInFlight } from './approvers-ahead.js';
 import { type Engine, emptyCandidates, type ApproveMode, type NodeRun } from './engine.js';
 import { local } from './activities.js';
 import { nodeName, shortTime } from './details.js';
@@ -153,7 +153,7 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
   const input = approverInput(engine, node);
   const approver = input.approver;
   const resolved =
-    approversAhead(engine, input) ??
+    (await approversAheadOrInFlight(engine, input)) ??
     (await local.resolveApprovers.executeWithOptions({ summary: `resolve approvers for ${nodeName(node)}` }, [input]));
 
   const mode: ApproveMode = cfg.approveMode ?? 'single';

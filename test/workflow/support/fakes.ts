@@ -80,10 +80,11 @@ export class FakeProjection {
   readonly instances = new Map<string, ProjectedInstance>();
 
   /** Same ordering rules as activities/projection.ts: rows only move forward by seq, events once by id. */
-  apply(snapshot: ProjectionSnapshot) {
+  apply(snapshot: ProjectionSnapshot, opts: { skipIfWritten?: boolean } = {}) {
     const id = snapshot.instance.id;
     let p = this.instances.get(id);
     if (p?.archived) return;
+    if (opts.skipIfWritten && p && p.instanceSeq >= snapshot.seq) return;
     if (!p) {
       p = {
         instance: snapshot.instance,
@@ -109,7 +110,8 @@ export class FakeProjection {
     for (const e of snapshot.trail) if (!p.trail.some((x) => x.id === e.id)) p.trail.push(structuredClone(e));
     for (const n of snapshot.notifications)
       if (!p.notifications.some((x) => x.key === n.key)) p.notifications.push(structuredClone(n));
-    p.cc.push(...structuredClone(snapshot.cc));
+    for (const c of snapshot.cc)
+      if (!p.cc.some((x) => x.activityId === c.activityId && x.userId === c.userId)) p.cc.push(structuredClone(c));
     if (snapshot.ended) p.archived = true;
   }
 
@@ -218,7 +220,7 @@ export function createFakeActivities(directory: Directory = defaultDirectory()):
   const activities: Activities = {
     async project({ snapshot, approversAhead }) {
       calls.push({ name: 'project', input: snapshot.seq });
-      projection.apply(snapshot);
+      projection.apply(snapshot, { skipIfWritten: true });
       if (!approversAhead?.length) return {};
       calls.push({ name: 'approversAhead', input: approversAhead });
       return { approversAhead: await Promise.all(approversAhead.map((input) => resolve(input).catch(() => null))) };

@@ -10,7 +10,12 @@ import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { compileProcess, type FunctionBinding } from '../../../src/dsl/index.js';
 import { AppError } from '../../../src/errors.js';
 import type { Config } from '../../../src/config.js';
-import { runUpdate, startInstanceWorkflow, workflowIdOf } from '../../../src/services/engine-client.js';
+import {
+  runUpdate,
+  startInstanceWorkflow,
+  workflowIdOf,
+  type EngineAccess,
+} from '../../../src/services/engine-client.js';
 import { serviceFunctionNames } from '../../../activities/service-functions.js';
 import type { Actor } from '../../../workflows/messages.js';
 import * as m from '../../../workflows/messages.js';
@@ -88,6 +93,8 @@ export async function startHarness(name: string, directory?: Directory): Promise
   const running = worker.run();
   const config = { TEMPORAL_TASK_QUEUE: taskQueue } as Config;
   const client = env.client;
+  // Answered state goes to the fake read model, as the server writes it to PostgreSQL.
+  const engine: EngineAccess = { temporal: client, writeState: async (state) => fakes.projection.apply(state) };
   const users = new Map(fakes.directory.users.map((u) => [u.id, u]));
 
   const actor = (userId: string, extra: Partial<Actor> = {}): Actor => ({
@@ -128,13 +135,13 @@ export async function startHarness(name: string, directory?: Directory): Promise
         variables: opts.variables ?? {},
         ...(opts.historyLimit ? { historyLimit: opts.historyLimit } : {}),
       };
-      const answer = await startInstanceWorkflow(client, config, input);
+      const answer = await startInstanceWorkflow(engine, config, input);
       return { instanceId, answer };
     },
-    act: (instanceId, def, arg, idempotencyKey) => runUpdate(client, TENANT, instanceId, def, arg, idempotencyKey),
+    act: (instanceId, def, arg, idempotencyKey) => runUpdate(engine, TENANT, instanceId, def, arg, idempotencyKey),
     async refused(instanceId, def, arg) {
       try {
-        const answer = await runUpdate(client, TENANT, instanceId, def, arg);
+        const answer = await runUpdate(engine, TENANT, instanceId, def, arg);
         throw new Error(`${def.name} was accepted: ${JSON.stringify(answer)}`);
       } catch (err) {
         return refusalOf(err);
@@ -142,7 +149,7 @@ export async function startHarness(name: string, directory?: Directory): Promise
     },
     decide(instanceId, userId, decision = 'approve', activityId) {
       const task = fakes.projection.taskOf(instanceId, userId, activityId);
-      return runUpdate(client, TENANT, instanceId, decision === 'approve' ? m.approve : m.reject, {
+      return runUpdate(engine, TENANT, instanceId, decision === 'approve' ? m.approve : m.reject, {
         actor: actor(userId),
         taskId: task.id,
       });
