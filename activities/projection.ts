@@ -328,11 +328,12 @@ async function archive(em: EntityManager, instanceId: string) {
 
 /**
  * One snapshot into the read model, in one transaction under the instance's lock. Written by the
- * workflow's projection activity and, for engine-version-2 Updates, first by the caller that got
- * the Update's answer (src/services/engine-client.ts). `skipIfWritten`: the projection activity
- * skips a snapshot whose sequence number the instance row already has — snapshots are cumulative
- * since the last projection, so a row at that seq means its changes are all written (by the
- * caller). Not for a rebuild, which rewrites rows an intact instance row would skip.
+ * workflow's projection activity and, for engine-version-2 Updates, by the caller that got the
+ * Update's answer (src/services/engine-client.ts), whichever comes first. `skipIfWritten`: skip a
+ * snapshot whose sequence number the instance row already has — every written snapshot covers
+ * the changes since the last completed projection, so a row at that seq means all of this
+ * snapshot's changes are written. Not for a rebuild, which rewrites rows an intact instance row
+ * would skip.
  */
 export async function writeProjection(orm: Orm, snapshot: ProjectionSnapshot, opts: { skipIfWritten?: boolean } = {}) {
   await orm.em.fork().transactional(async (em) => {

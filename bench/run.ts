@@ -9,7 +9,7 @@
 //  Also: instance views of the largest allowed definition (500 nodes).
 // BENCH_N, BENCH_CONCURRENCY size part 1 (defaults 200 and 8); BENCH_SCALE=0 skips part 2;
 // BENCH_ONLY=scale runs part 2 only; BENCH_HOLD=<s> pauses after seeding (database URL printed).
-// BENCH_PROFILE=1 adds a worker --cpu-prof and pg_stat_statements; BENCH_OPEN (default 300) instances
+// BENCH_PROFILE=1 adds --cpu-prof to the workers and the HTTP server, and pg_stat_statements; BENCH_OPEN (default 300) instances
 // are left open to read the worker's memory per 1,000 open instances. BENCH_TOPOLOGY=production runs the
 // same on scripts/production-stack.ts (a real Temporal server on PostgreSQL, the dist/ build with
 // docker-compose.yml's settings); BENCH_TOPOLOGY=both runs both, one after the other, and prints them
@@ -367,6 +367,7 @@ const stack: Stack & { adminPassword: string; demoPassword: string; baseUrls: st
         ...(PROFILE
           ? {
               workerNodeArgs: ['--cpu-prof', '--cpu-prof-dir', path.join(profileDir, 'service-worker')],
+              serverNodeArgs: ['--cpu-prof', '--cpu-prof-dir', path.join(profileDir, 'service-server')],
               // pg_stat_statements for the top statements (plans: EXPLAIN (GENERIC_PLAN) of the slowest, below).
               pgSettings: { shared_preload_libraries: 'pg_stat_statements' },
             }
@@ -615,6 +616,7 @@ if (PROFILE) {
   const profiles: Record<string, ProfileSummary[]> = {};
   for (const [who, window] of [
     ['service-worker', report.service?.windowUs],
+    ['service-server', report.service?.windowUs],
     ['baseline-worker', report.bare?.windowUs],
   ] as const) {
     try {

@@ -42,8 +42,9 @@ export interface StackOptions {
   name: string;
   env?: Record<string, string>;
   logLevel?: string;
-  /** Extra node flags for the worker process (the benchmark's --cpu-prof). */
+  /** Extra node flags for the worker and the server process (the benchmark's --cpu-prof). */
   workerNodeArgs?: string[];
+  serverNodeArgs?: string[];
   /** Server settings for the embedded PostgreSQL (ALTER SYSTEM), e.g. shared_preload_libraries for pg_stat_statements; restarts it once before the worker and server start. */
   pgSettings?: Record<string, string>;
 }
@@ -137,7 +138,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       ...opts.env,
     };
     const launch = (script: string) => {
-      const nodeArgs = script === 'worker.ts' ? (opts.workerNodeArgs ?? []) : [];
+      const nodeArgs = (script === 'worker.ts' ? opts.workerNodeArgs : opts.serverNodeArgs) ?? [];
       const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
         cwd: root,
         env,

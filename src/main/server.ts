@@ -37,7 +37,7 @@ export async function runServer(config: Config = loadConfig()) {
     config,
     orm,
     temporal,
-    writeState: (state) => writeProjection(orm, state),
+    writeState: (state) => writeProjection(orm, state, { skipIfWritten: true }),
     tokens: new TokenService(config),
     logger,
   });
