@@ -175,3 +175,8 @@ export async function resolveApprovers(
   out.deptLeaders = { [initiatorId]: leader };
   return out;
 }
+
+/** Look-ups ahead of need (workflows/engine/approvers-ahead.ts): one that fails answers null, and the node looks its approvers up itself when it starts. */
+export function resolveEach(dir: DirectoryLookups, inputs: ApproverInput[]): Promise<Array<ResolvedApprovers | null>> {
+  return Promise.all(inputs.map((input) => resolveApprovers(dir, input).catch(() => null)));
+}

@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { OPEN_TASK_STATUSES, type ProjectionSnapshot, type ResolvedApprovers } from '../workflows/engine/types.js';
 import type { ActivityDeps } from './index.js';
 import type { Orm } from '../src/db/orm.js';
-import { pgDirectory, resolveApprovers, type ApproverInput } from './approvers.js';
+import { pgDirectory, resolveEach, type ApproverInput } from './approvers.js';
 import { reasonsFromEntry } from '../src/services/assignment-reason.js';
 
 const j = (v: unknown) => JSON.stringify(v ?? null);
@@ -372,11 +372,9 @@ export function createProjectionActivities(deps: ActivityDeps) {
     }): Promise<{ approversAhead?: Array<ResolvedApprovers | null> }> {
       await writeProjection(deps.orm, snapshot, { skipIfWritten: true });
       if (!approversAhead?.length) return {};
-      // After the commit, outside the write's lock. A look-up that fails answers null: the node
-      // then looks its approvers up itself when it starts, and reports the failure there.
+      // After the commit, outside the write's lock.
       const dir = pgDirectory(deps.orm.em.fork(), snapshot.instance.tenantId);
-      const found = await Promise.all(approversAhead.map((input) => resolveApprovers(dir, input).catch(() => null)));
-      return { approversAhead: found };
+      return { approversAhead: await resolveEach(dir, approversAhead) };
     },
   };
 }

@@ -32,12 +32,13 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
     ? Engine.restore(input.instance, input.doc, input.variables, input.carried)
     : new Engine(input.instance, input.doc, input.variables);
   if (!input.carried && input.approversAhead) engine.approversAhead = input.approversAhead;
-  engine.answersWithState = (input.engineVersion ?? 0) >= 2;
+  const version = input.engineVersion ?? 0;
+  engine.answersWithState = version >= 2;
   // Runs started with an engine version take its paths without patch markers. Older runs replay as
   // recorded: before DURABLE_PROJECTION, a local-activity projection and no start hold (their
   // start's `sync` answered before the first projection); before PATHS_BEFORE_UPDATES, the Update
   // handlers registered before the paths launched (see below).
-  const versioned = (input.engineVersion ?? 0) >= 1;
+  const versioned = version >= 1;
   const durable = versioned || patched(DURABLE_PROJECTION);
   if (!durable) engine.releaseStart();
   const pathsFirst = versioned || patched(PATHS_BEFORE_UPDATES);
@@ -107,21 +108,19 @@ async function project(engine: Engine, durable: boolean, status: string): Promis
     const snapshot = engine.snapshot();
     // Engine version 2 answers Updates before their projection: the status search attribute goes
     // with the answer's workflow task, not after the projection (older runs replay as recorded).
-    if (engine.answersWithState) {
-      status = upsertStatus(engine, status);
-      refreshDetails(engine);
-    }
+    if (engine.answersWithState) status = showState(engine, status);
     if (durable) await projectWithLookUps(engine, snapshot);
     else await legacyProjection.project({ tenantId: engine.info.tenantId, snapshot });
     engine.markProjected(snapshot);
-    refreshDetails(engine); // the Web UI's current details follow every settled state
-    if (!engine.answersWithState) status = upsertStatus(engine, status);
+    if (!engine.answersWithState) status = showState(engine, status);
     if (snapshot.ended && engine.projectedSeq >= engine.seq) return;
   }
 }
 
-function upsertStatus(engine: Engine, status: string): string {
-  if (engine.status !== status) upsertSearchAttributes([{ key: InstanceStatus, value: engine.status }]);
+/** The Web UI's current details and the status search attribute follow the state; answers the status shown. */
+function showState(engine: Engine, shown: string): string {
+  refreshDetails(engine);
+  if (engine.status !== shown) upsertSearchAttributes([{ key: InstanceStatus, value: engine.status }]);
   return engine.status;
 }
 

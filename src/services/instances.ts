@@ -7,10 +7,10 @@ import type { AppDeps, Principal } from '../context.js';
 import type { ProcessDocument } from '../dsl/index.js';
 import { checkVariables } from './form-values.js';
 import type { StartInput } from '../../workflows/engine/types.js';
-import { aheadKey, type ApproversAhead } from '../../workflows/engine/approvers-ahead.js';
+import { aheadOf, type ApproversAhead } from '../../workflows/engine/approvers-ahead.js';
 import { Engine } from '../../workflows/engine/engine.js';
 import { inputsAtStart } from '../../workflows/engine/user-task.js';
-import { pgDirectory, resolveApprovers } from '../../activities/approvers.js';
+import { pgDirectory, resolveEach } from '../../activities/approvers.js';
 import * as m from '../../workflows/messages.js';
 import { getActiveDefinition } from './definitions.js';
 import { actorOf, runUpdate, startInstanceWorkflow, workflowIdOf } from './engine-client.js';
@@ -95,15 +95,13 @@ export async function launch(deps: AppDeps, row: any, doc: ProcessDocument) {
 /**
  * The first userTasks' approvers, looked up here so the workflow's first task needs no local
  * activity for them (workflows/engine/approvers-ahead.ts: same input, fresh, or the node looks
- * them up itself). A look-up that fails is left to the node.
+ * them up itself).
  */
 async function approversAtStart(deps: AppDeps, input: StartInput): Promise<ApproversAhead | undefined> {
   const inputs = inputsAtStart(new Engine(input.instance, input.doc, input.variables));
   if (!inputs.length) return undefined;
-  const dir = pgDirectory(deps.orm.em.fork(), input.instance.tenantId);
   const at = Date.now();
-  const resolved = await Promise.all(inputs.map((i) => resolveApprovers(dir, i).catch(() => null)));
-  return { at, entries: inputs.map((i, n) => ({ key: aheadKey(i), resolved: resolved[n] })) };
+  return aheadOf(at, inputs, await resolveEach(pgDirectory(deps.orm.em.fork(), input.instance.tenantId), inputs));
 }
 
 export async function startInstance(

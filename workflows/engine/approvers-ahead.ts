@@ -22,19 +22,20 @@ export interface AheadInFlight {
   done: Promise<void>;
 }
 
-export interface ApproversAhead {
-  at: number;
-  entries: Array<{ key: string; resolved: ResolvedApprovers | null }>;
-}
+export type ApproversAhead = ReturnType<typeof aheadOf>;
 
 /** Look-ups are reused for exactly the same input. */
 export const aheadKey = (input: ApproverInput) => JSON.stringify(input);
 
+/** The look-ups of `inputs` made at `at` (answers in the same order; a missing one counts as failed). */
+export const aheadOf = (at: number, inputs: ApproverInput[], resolved: Array<ResolvedApprovers | null> = []) => ({
+  at,
+  entries: inputs.map((input, i) => ({ key: aheadKey(input), resolved: resolved[i] ?? null })),
+});
+
 /** Keeps what the projection answered for `inputs` (replacing older look-ups). */
-export function keepAhead(engine: Engine, inputs: ApproverInput[], resolved: Array<ResolvedApprovers | null> = []) {
-  engine.approversAhead = inputs.length
-    ? { at: Date.now(), entries: inputs.map((input, i) => ({ key: aheadKey(input), resolved: resolved[i] ?? null })) }
-    : engine.approversAhead;
+export function keepAhead(engine: Engine, inputs: ApproverInput[], resolved?: Array<ResolvedApprovers | null>) {
+  if (inputs.length) engine.approversAhead = aheadOf(Date.now(), inputs, resolved);
 }
 
 /** A look-up for exactly this input at most `maxAgeMs` old, or null. */
