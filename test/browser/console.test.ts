@@ -412,6 +412,8 @@ describe('web console', () => {
       ['activate', 'active'],
       ['withdraw', 'terminated'],
     ] as const) {
+      // Each answer and its live notification reload the instance: act on the settled page.
+      await alice.waitForLoadState('networkidle');
       await alice.click(`button[data-action=${action}]`);
       await alice.fill(`#${action}-comment`, `${action} from the browser`);
       await alice.click(`button[data-confirm=${action}]`);
