@@ -97,6 +97,11 @@ export function createApp(deps: AppDeps) {
     }),
   );
   app.use('/api/*', edgeInput);
+  // Answers carry one user's data: no browser or proxy may keep them (a shared PC, the back button).
+  app.use('/api/*', async (c, next) => {
+    await next();
+    if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
+  });
 
   for (const [path, router] of routers(deps)) app.route(path, router);
 

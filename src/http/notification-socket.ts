@@ -30,6 +30,16 @@ export async function startNotificationSocket(httpServer: ServerType, deps: Noti
     orm: deps.orm,
     logger: deps.logger,
     heartbeatMs: deps.heartbeatMs,
+    // The same rule as every request (principal cache, PRINCIPAL_TTL_MS): a deactivated user stops receiving.
+    stillAuthorised: async (who) => {
+      try {
+        await loadPrincipal(deps.orm.em.fork(), who.tenantId, who.userId);
+        return true;
+      } catch (err) {
+        if (err instanceof AppError && err.type === 'INVALID_TOKEN') return false;
+        throw err;
+      }
+    },
   });
   await notifier.start();
   // Clients only send small control messages.
@@ -50,12 +60,14 @@ export async function startNotificationSocket(httpServer: ServerType, deps: Noti
     if (req.method !== 'GET' || req.headers.upgrade?.toLowerCase() !== 'websocket')
       return refuse(socket, new AppError('BAD_REQUEST', 'Expected a WebSocket upgrade'));
     let who: { tenantId: string; userId: string };
+    let expiresAt: number;
     try {
       const token = url.searchParams.get('token') ?? req.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
       if (!token) throw new AppError('UNAUTHENTICATED', 'Pass the access token as ?token=');
       const claims = await deps.tokens.verify(token);
       const principal = await loadPrincipal(deps.orm.em.fork(), claims.tid, claims.sub);
       who = { tenantId: principal.tenantId, userId: principal.userId };
+      expiresAt = claims.exp * 1000;
     } catch (err) {
       const refusal = toAppError(err);
       if (!refusal) deps.logger.error({ err, url: logged }, 'websocket upgrade failed');
@@ -69,7 +81,7 @@ export async function startNotificationSocket(httpServer: ServerType, deps: Noti
     if (socket.destroyed) return;
     wss.handleUpgrade(req, socket, head, (ws) => {
       deps.logger.debug({ url: logged, tenantId: who.tenantId, userId: who.userId }, 'websocket connected');
-      notifier.accept(ws, who, { afterId });
+      notifier.accept(ws, who, { afterId, expiresAt });
     });
   }
 

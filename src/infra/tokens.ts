@@ -15,6 +15,11 @@ export interface TokenClaims {
   tid: string;
 }
 
+/** What a verified token says: who, and until when (seconds since the epoch). */
+export interface VerifiedClaims extends TokenClaims {
+  exp: number;
+}
+
 // Each key gets exactly one algorithm family; `none` and anything else is refused.
 const OWN_ALG = 'HS256';
 const IDP_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'EdDSA'];
@@ -44,7 +49,7 @@ export class TokenService {
       .sign(this.secret);
   }
 
-  async verify(token: string): Promise<TokenClaims> {
+  async verify(token: string): Promise<VerifiedClaims> {
     let payload: JWTPayload;
     try {
       const header = decodeProtectedHeader(token);
@@ -75,6 +80,6 @@ export class TokenService {
     }
     // Claims reach SQL: a string PostgreSQL cannot store makes the token invalid, like any other defect.
     if (!acceptableString(payload.sub) || !acceptableString(payload.tid)) throw new AppError('INVALID_TOKEN');
-    return { sub: payload.sub, tid: payload.tid };
+    return { sub: payload.sub, tid: payload.tid, exp: payload.exp! };
   }
 }

@@ -36,6 +36,8 @@ export function parseAfterId(value: unknown): string | null {
 interface Session {
   ws: WebSocket;
   who: Recipient;
+  /** The token's expiry (ms since the epoch): nothing is delivered after it. */
+  expiresAt: number;
   alive: boolean;
   /** The highest id delivered (or known on connect); a catch-up starts after it. */
   highWater: bigint;
@@ -51,7 +53,16 @@ export interface NotifierOptions {
   orm: Orm;
   logger: Logger;
   heartbeatMs?: number;
+  /**
+   * Whether the socket's user may still receive (active, known): asked before every delivery
+   * and at every heartbeat, so a deactivated user's socket is closed within the principal
+   * cache's bound. Absent: only the token's expiry is checked.
+   */
+  stillAuthorised?: (who: Recipient) => Promise<boolean>;
 }
+
+/** Close code for a socket whose authorisation ended (token expired, user deactivated): do not reconnect with the same token. */
+export const CLOSE_UNAUTHORISED = 4401;
 
 export class Notifier {
   private readonly sessions = new Map<string, Set<Session>>();
@@ -111,10 +122,11 @@ export class Notifier {
   }
 
   /** Takes over an authenticated socket: says `ready`, then resumes from `afterId` if given. */
-  accept(ws: WebSocket, who: Recipient, opts: { afterId?: string | null } = {}): void {
+  accept(ws: WebSocket, who: Recipient, opts: { afterId?: string | null; expiresAt?: number } = {}): void {
     const session: Session = {
       ws,
       who,
+      expiresAt: opts.expiresAt ?? Number.POSITIVE_INFINITY,
       alive: true,
       highWater: 0n,
       sent: new Set(),
@@ -233,6 +245,7 @@ export class Notifier {
     void this.listener.check();
     for (const set of this.sessions.values()) {
       for (const session of set) {
+        this.enqueue(session, async () => void (await this.authorised(session)));
         if (!session.alive) {
           session.ws.terminate();
           continue;
@@ -247,8 +260,20 @@ export class Notifier {
     }
   }
 
+  /** False (and the socket closed with 4401) once the token expired or the user may no longer receive. */
+  private async authorised(session: Session): Promise<boolean> {
+    if (session.ws.readyState !== WebSocket.OPEN) return false;
+    let reason: string | null = Date.now() >= session.expiresAt ? 'token expired' : null;
+    if (!reason && this.opts.stillAuthorised && !(await this.opts.stillAuthorised(session.who)))
+      reason = 'user no longer active';
+    if (!reason) return true;
+    session.ws.close(CLOSE_UNAUTHORISED, reason);
+    return false;
+  }
+
   private async deliver(session: Session, n: NotificationView): Promise<boolean> {
     if (session.sent.has(n.id)) return false;
+    if (!(await this.authorised(session))) return false;
     if (!(await this.send(session, { type: 'notification', notification: n }))) return false;
     session.sent.add(n.id);
     if (session.sent.size > SENT_MEMORY) session.sent.delete(session.sent.values().next().value!);

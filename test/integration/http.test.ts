@@ -51,6 +51,17 @@ describe('HTTP contract', () => {
     expect(ok.body.data.total).toBe(8);
   });
 
+  it('marks every API answer, success or refusal, as not to be stored by a browser or proxy', async () => {
+    const token = await login('admin', 'admin', 'demo');
+    for (const res of [
+      await api('/api/v1/users?pageSize=2', { token }),
+      await api('/api/v1/auth/me', { token }),
+      await api('/api/v1/users'),
+      await api('/api/v1/nothing-here'),
+    ])
+      expect(res.headers.get('cache-control'), String(res.status)).toBe('no-store');
+  });
+
   it('gives every response a request id', async () => {
     const res = await api('/healthz');
     expect(res.headers.get('x-request-id')).toBeTruthy();

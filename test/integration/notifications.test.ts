@@ -198,6 +198,93 @@ describe('WebSocket: upgrade and live push', () => {
     expect((await refused(`?token=${token}`)).status).toBe(401);
   });
 
+  it('an open socket delivers nothing after its token expired: it closes with 4401', async () => {
+    const secret = new TextEncoder().encode(inject('jwtSecret'));
+    const expiresAt = Math.floor(Date.now() / 1000) + 3;
+    const shortLived = await new SignJWT({ tid: tenantA })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('bob')
+      .setIssuer('approval-service')
+      .setAudience('approval-api')
+      .setIssuedAt()
+      .setExpirationTime(expiresAt)
+      .sign(secret);
+    const { client } = await connect(shortLived);
+    const closed = new Promise<number>((resolve) => client.ws.once('close', (code) => resolve(code)));
+    await sleep(Math.max(0, expiresAt * 1000 - Date.now()) + 500);
+    // A task for bob after the expiry: it is in bob's outbox, and it must not reach this socket.
+    const id = await start(a.alice, 'notify-bob', {}, 'after-expiry');
+    const ownList = await eventually(
+      () => list(a.bob, '?pageSize=50'),
+      (page: any) => page.items.some((n: any) => n.instanceId === id),
+    );
+    expect(ownList.items.some((n: any) => n.instanceId === id)).toBe(true);
+    expect(await closed).toBe(4401);
+    expect(client.notifications().some((n) => n.instanceId === id)).toBe(false);
+  });
+
+  it('an open socket of a user deactivated meanwhile delivers nothing more: it closes with 4401', async () => {
+    expect(
+      (
+        await api('/api/v1/users', {
+          token: a.admin,
+          body: { id: 'leaver', username: 'leaver', password: 'pw-leaver', roles: ['employee'] },
+        })
+      ).status,
+    ).toBe(201);
+    // bob approves, then leaver gets a copy: leaver holds no task, so leaver can be deactivated meanwhile.
+    const dsl: any = oneStep('copy-leaver', { approver: { type: 'user', userIds: ['bob'] } });
+    dsl.metadata.nodes.splice(2, 0, {
+      id: 'copy',
+      type: 'ccTask',
+      name: 'Copy',
+      configuration: { ccUserIds: ['leaver'] },
+    });
+    dsl.metadata.connections = [
+      { fromId: 'start', toId: 'approve', type: 'Success' },
+      { fromId: 'approve', toId: 'copy', type: 'Success' },
+      { fromId: 'copy', toId: 'end', type: 'Success' },
+    ];
+    await deploy(a.admin, dsl);
+    const { client } = await connect(await login('leaver', 'pw-leaver', tenantA));
+    const closed = new Promise<number>((resolve) => client.ws.once('close', (code) => resolve(code)));
+    // While leaver is active, a copy arrives on the socket.
+    const before = await start(a.alice, 'copy-leaver', {}, 'leaver-1');
+    const approveFirst = async (id: string) => {
+      const task = await eventually(
+        async () => (await api(`/api/v1/workflow/tasks?instanceId=${id}`, { token: a.bob })).body.data.items[0],
+        (t: any) => !!t,
+      );
+      expect((await api(`/api/v1/workflow/tasks/${task.id}/approve`, { token: a.bob, body: {} })).status).toBe(200);
+    };
+    await approveFirst(before);
+    await client.waitFor((m) => m.type === 'notification' && m.notification.instanceId === before);
+    // Deactivated, then another copy: recorded in leaver's outbox, not delivered to the open socket.
+    const after = await start(a.alice, 'copy-leaver', {}, 'leaver-2');
+    expect(
+      (await api('/api/v1/users/leaver', { method: 'PATCH', token: a.admin, body: { active: false } })).status,
+    ).toBe(200);
+    await approveFirst(after);
+    const db = new pg.Client({ connectionString: inject('databaseUrl') });
+    await db.connect();
+    try {
+      await eventually(
+        async () =>
+          (
+            await db.query(
+              `select count(*)::int as n from notifications where tenant_id = $1 and user_id = 'leaver' and instance_id = $2`,
+              [tenantA, after],
+            )
+          ).rows[0].n,
+        (n: number) => n > 0,
+      );
+    } finally {
+      await db.end();
+    }
+    expect(await closed).toBe(4401);
+    expect(client.notifications().some((n) => n.instanceId === after)).toBe(false);
+  });
+
   it('answers another path with 404, a bad afterId with 400, and a plain GET with a 400 envelope', async () => {
     expect((await refused(`?token=${a.bob}`, '/api/v1/ws/elsewhere')).status).toBe(404);
     expect((await refused(`?token=${a.bob}&afterId=-1`)).status).toBe(400);

@@ -3,20 +3,25 @@
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '../i18n';
 import { api, call } from '../lib/api';
+import { session } from '../lib/session';
 
-let directory: Promise<Array<{ id: string; label: string }> | null> | null = null;
+// The directory as the open session sees it. A page holds one session (a logout or a login as
+// someone else loads a fresh page: lib/session.ts); keying by token keeps that true here too.
+let directory: { token: string | undefined; users: Promise<Array<{ id: string; label: string }> | null> } | null = null;
 export function loadDirectory() {
-  directory ??= call(api.GET('/api/v1/users', { params: { query: { page: 1, pageSize: 200 } } }))
-    .then((p) =>
-      p.items
-        .filter((u) => u.active)
-        .map((u) => ({ id: u.id, label: u.displayName ? `${u.displayName} (${u.username})` : u.username })),
-    )
-    .catch(() => null);
-  return directory;
-}
-export function resetDirectory() {
-  directory = null;
+  const token = session.get()?.token;
+  if (directory?.token !== token) directory = null;
+  directory ??= {
+    token,
+    users: call(api.GET('/api/v1/users', { params: { query: { page: 1, pageSize: 200 } } }))
+      .then((p) =>
+        p.items
+          .filter((u) => u.active)
+          .map((u) => ({ id: u.id, label: u.displayName ? `${u.displayName} (${u.username})` : u.username })),
+      )
+      .catch(() => null),
+  };
+  return directory.users;
 }
 
 export function UserPicker({

@@ -14,14 +14,25 @@ export type Definition = Schemas['ProcessDefinition'];
 
 export const api = createClient<paths>({ baseUrl: '' });
 
+/** Thrown for an answer that arrives after its session ended: it must not reach the next session's page. */
+export class StaleSessionError extends Error {}
+
 api.use({
   onRequest({ request }) {
+    if (session.ended) throw new StaleSessionError('the session has ended');
     const token = session.get()?.token;
     if (token) request.headers.set('Authorization', `Bearer ${token}`);
     return request;
   },
   onResponse({ response, request }) {
-    if (response.status === 401 && !request.url.endsWith('/auth/login')) session.expire();
+    // Before a login there is no session to protect (the login and its /auth/me); after one, only
+    // the open session's own answers count.
+    if (session.ended) throw new StaleSessionError('answer for a session that has ended');
+    const current = session.get()?.token;
+    if (!current) return response;
+    if (request.headers.get('Authorization') !== `Bearer ${current}`)
+      throw new StaleSessionError('answer for another session');
+    if (response.status === 401) session.expire();
     return response;
   },
 });
@@ -57,7 +68,10 @@ export async function call<T>(pending: Promise<Answer<T>>): Promise<T> {
   let res: Answer<T>;
   try {
     res = await pending;
-  } catch {
+  } catch (err) {
+    // Neither an answer nor an error of an ended session may reach a page: it never settles
+    // (the page is being replaced by a fresh one).
+    if (err instanceof StaleSessionError) return new Promise<T>(() => {});
     throw new ApiError(0, 0, t.errors.network, null);
   }
   if (res.data && res.response.ok) return res.data.data;

@@ -30,13 +30,15 @@ let ping: ReturnType<typeof setInterval> | undefined;
 
 function connect() {
   const s = session.get();
-  if (!s || socket) return;
+  if (!s || socket || session.ended) return;
   const proto = window.location.protocol === 'https:' ? 'wss' : 'ws';
   const params = new URLSearchParams({ token: s.token });
   if (lastId) params.set('afterId', lastId);
   const ws = new WebSocket(`${proto}://${window.location.host}/api/v1/ws/notifications?${params}`);
   socket = ws;
   ws.onmessage = (ev) => {
+    // A socket this page has let go of (or of a session that ended) delivers nothing more.
+    if (socket !== ws || !session.owns(s.token)) return;
     let msg: any;
     try {
       msg = JSON.parse(String(ev.data));
@@ -55,11 +57,13 @@ function connect() {
       for (const l of listeners) l(n);
     }
   };
-  ws.onclose = () => {
+  ws.onclose = (ev) => {
     if (socket === ws) socket = null;
     connected.set(false);
     clearInterval(ping);
-    if (!session.get()) return;
+    // 4401: the server ended the socket's authorisation (token expired, user deactivated).
+    if (ev.code === 4401 && session.owns(s.token)) return session.expire();
+    if (!session.owns(s.token)) return;
     const delay = Math.min(15_000, 500 * 2 ** retry++) * (0.5 + Math.random() / 2);
     timer = setTimeout(connect, delay);
   };
