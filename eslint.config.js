@@ -37,5 +37,22 @@ export default tseslint.config(
     },
   },
   { files: ['workflows/**/*.ts', 'activities/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'error' } },
+  // dsl/ is the one DSL package that the server, the workflows and the console import: pure code,
+  // nothing from Node, the ORM, Hono or the rest of the repository.
+  {
+    files: ['dsl/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'fs', 'path', 'crypto', 'os'], message: 'dsl/ is pure: no Node modules' },
+            { group: ['@mikro-orm/*', 'pg', 'hono', '@hono/*', 'pino', '@temporalio/*'], message: 'dsl/ is pure' },
+            { group: ['../*'], message: 'dsl/ imports only its own files and its packages' },
+          ],
+        },
+      ],
+    },
+  },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
 );

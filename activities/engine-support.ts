@@ -1,6 +1,6 @@
 // Service functions and sub-process start-up for the workflow.
 import { ApplicationFailure } from '@temporalio/common';
-import type { ProcessDocument } from '../src/dsl/index.js';
+import type { ProcessDocument } from '../dsl/index.js';
 import { ENGINE_VERSION, type StartInput } from '../workflows/engine/types.js';
 import * as sa from '../workflows/search-attributes.js';
 import { serviceFunctions } from './service-functions.js';

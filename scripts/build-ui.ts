@@ -26,6 +26,7 @@ function sourcesStamp() {
   return String(
     Math.max(
       newestMtime(uiDir),
+      newestMtime(path.join(root, 'dsl')), // the console imports the DSL package (@dsl)
       statSync(path.join(root, 'package-lock.json')).mtimeMs,
       statSync(import.meta.filename).mtimeMs,
     ),

@@ -1,6 +1,7 @@
 // The web console: Preact + Vite, built into ui/dist and served by the API server at `/`
 // (src/http/ui-static.ts). `npm run ui:dev` serves it with hot reload against a running
 // server on :3000 (PORT).
+import path from 'node:path';
 import { defineConfig } from 'vite';
 
 const api = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
@@ -8,6 +9,8 @@ const api = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 export default defineConfig({
   root: import.meta.dirname,
   base: '/',
+  // The one DSL package (dsl/), shared with the server and the workflows.
+  resolve: { alias: { '@dsl': path.resolve(import.meta.dirname, '../dsl') } },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', sourcemap: false, reportCompressedSize: false },
   server: { proxy: { '/api': { target: api, ws: true }, '/openapi.json': api } },

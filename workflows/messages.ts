@@ -1,6 +1,6 @@
 // Messages of the approval workflow, declared once and shared by the workflow and the HTTP side.
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { MigrationState, ProcessDocument } from '../src/dsl/index.js';
+import type { MigrationState, ProcessDocument } from '../dsl/index.js';
 import type { ActionResult, InstanceStatus } from './engine/types.js';
 
 /** Who acts, as the server established it (the workflow checks object-level rules). */
@@ -132,7 +132,7 @@ export interface InstanceStatusView {
 }
 export const status = defineQuery<InstanceStatusView>('status');
 
-/** What a migration looks at (src/dsl/migration-plan.ts): the dry run plans from it. */
+/** What a migration looks at (dsl/migration-plan.ts): the dry run plans from it. */
 export interface MigrationStateView {
   status: InstanceStatus;
   definitionId: string;

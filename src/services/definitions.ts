@@ -7,7 +7,7 @@ import {
   validateExpressions,
   type Problem,
   type ProcessDocument,
-} from '../dsl/index.js';
+} from '../../dsl/index.js';
 import { refuseUnacceptable } from '../input-rules.js';
 import { catalogueColumns, versionedCatalogue } from './versioned.js';
 import { AppError } from '../errors.js';

@@ -1,7 +1,7 @@
 // The one check of values against a form (embedded or stored), for start, submit-draft and
 // every variable write (docs/forms.md#values).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { formValueProblems } from '../dsl/index.js';
+import { formValueProblems } from '../../dsl/index.js';
 import { AppError } from '../errors.js';
 import { definitionOf, findInstanceRow } from './read-model.js';
 

@@ -1,7 +1,7 @@
 // Stored forms (docs/forms.md): drafts, published versions of a key, retirement, and the
 // resolution of a process's `formKey` at deploy.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { formSchemaProblems } from '../dsl/index.js';
+import { formSchemaProblems } from '../../dsl/index.js';
 import { catalogueColumns, versionedCatalogue } from './versioned.js';
 import { AppError } from '../errors.js';
 import { StoredForm, type IStoredForm } from '../db/entities/index.js';

@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { AppError, ErrorCodes } from '../errors.js';
 import type { AppDeps, Principal } from '../context.js';
-import { planMigration, type MigrationPlan, type ProcessDocument } from '../dsl/index.js';
+import { planMigration, type MigrationPlan, type ProcessDocument } from '../../dsl/index.js';
 import * as m from '../../workflows/messages.js';
 import { actorOf, runUpdate, workflowIdOf } from './engine-client.js';
 import { definitionOf, findInstanceRow } from './read-model.js';

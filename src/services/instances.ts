@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { AppError } from '../errors.js';
 import type { AppDeps, Principal } from '../context.js';
-import type { ProcessDocument } from '../dsl/index.js';
+import type { ProcessDocument } from '../../dsl/index.js';
 import { checkVariables } from './form-values.js';
 import type { StartInput } from '../../workflows/engine/types.js';
 import { aheadOf, type ApproversAhead } from '../../workflows/engine/approvers-ahead.js';

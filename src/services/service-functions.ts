@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { builtinDescriptions, serviceFunctionNames } from '../../activities/service-functions.js';
-import type { FunctionBinding, ProcessDocument } from '../dsl/index.js';
+import type { FunctionBinding, ProcessDocument } from '../../dsl/index.js';
 import { AppError } from '../errors.js';
 import {
   ServiceFunction,

@@ -1,7 +1,7 @@
 // The "upcoming" prediction of an instance: approval nodes ahead of the current ones, with
 // the approvers they would get now.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { approvalNodesAhead, type ProcessDocument, type UndecidedBy } from '../dsl/index.js';
+import { approvalNodesAhead, type ProcessDocument, type UndecidedBy } from '../../dsl/index.js';
 import { pgDirectory, resolveApprovers } from '../../activities/approvers.js';
 import { config } from '../../workflows/engine/user-task.js';
 

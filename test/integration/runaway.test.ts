@@ -7,7 +7,7 @@ import { api, createTenant } from '../helpers/api.js';
 import { temporalClient } from '../helpers/temporal.js';
 import { deploy, eventually, oneStep } from '../helpers/flow.js';
 import { processDoc, testChain } from '../helpers/dsl.js';
-import { parseProcess } from '../../src/dsl/index.js';
+import { parseProcess } from '../../dsl/index.js';
 import type { StartInput } from '../../workflows/engine/types.js';
 
 /** start → a; switches a and b send each other their defaults; the case `msg.out` leaves. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compileProcess } from '../../src/dsl/index.js';
+import { compileProcess } from '../../dsl/index.js';
 import { serviceFunctionNames } from '../../activities/service-functions.js';
 
 const root = path.resolve(import.meta.dirname, '../..');

@@ -8,10 +8,10 @@ const root = path.resolve(import.meta.dirname, '../..');
 const allowed = new Set([
   '@temporalio/workflow',
   '@temporalio/common',
-  // Not zod: the workflow imports the DSL's pure modules directly, not src/dsl/index.ts with its
+  // Not zod: the workflow imports the DSL's pure modules directly, not dsl/index.ts with its
   // schemas, which every new workflow would build again (docs/performance.md).
   '@marcbachmann/cel-js',
-  're2js', // CEL `matches` (src/dsl/matches.ts): pure JavaScript, no imports, deterministic
+  're2js', // CEL `matches` (dsl/matches.ts): pure JavaScript, no imports, deterministic
 ]);
 
 function importsOf(file: string): Array<{ spec: string; typeOnly: boolean }> {
@@ -54,9 +54,9 @@ describe('workflow sandbox imports', () => {
   it('follows the imports into the pure DSL modules, not the DSL index with its schemas', () => {
     const files = [...reachable(path.join(root, 'workflows', 'index.ts')).keys()].map((f) => path.relative(root, f));
     expect(files).toEqual(
-      expect.arrayContaining(['src/dsl/expressions.ts', 'src/dsl/graph.ts', 'workflows/engine/interpreter.ts']),
+      expect.arrayContaining(['dsl/expressions.ts', 'dsl/graph.ts', 'workflows/engine/interpreter.ts']),
     );
-    expect(files).not.toContain('src/dsl/index.ts');
-    expect(files).not.toContain('src/dsl/schemas.ts');
+    expect(files).not.toContain('dsl/index.ts');
+    expect(files).not.toContain('dsl/schemas.ts');
   });
 });

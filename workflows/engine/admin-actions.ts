@@ -1,7 +1,7 @@
 // Admin repairs (docs/monitoring.md, workflow:admin): re-drive runs the current node of a failed or
 // stuck path again; force-resume moves a parallel region past a join that will never fire.
 // Validators only read; handlers answer once the instance is settled (next tasks exist).
-import type { DslNode } from '../../src/dsl/index.js';
+import type { DslNode } from '../../dsl/index.js';
 import * as m from '../messages.js';
 import type { Engine, NodeRun, Region, Token } from './engine.js';
 import { onUpdate } from './handlers.js';

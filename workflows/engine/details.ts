@@ -4,7 +4,7 @@
 // from engine state and workflow time only.
 import { setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import { staticSummaryOf } from '../ui-metadata.js';
-import type { DslNode } from '../../src/dsl/index.js';
+import type { DslNode } from '../../dsl/index.js';
 import type { Engine } from './engine.js';
 import type { TaskState } from './types.js';
 

@@ -1,7 +1,7 @@
 // The state of one running instance and the primitives every node and action uses:
 // tasks, trail, notifications, waiting ("parking") and projection bookkeeping.
 import { condition, uuid4, workflowInfo } from '@temporalio/workflow';
-import type { DslNode, ProcessDocument } from '../../src/dsl/index.js';
+import type { DslNode, ProcessDocument } from '../../dsl/index.js';
 import type {
   Candidates,
   CarriedState,

@@ -1,5 +1,5 @@
 // Claim and unclaim from pools; return; transfer, delegate and resolve (docs/contract.md#action-rules).
-import { previousApprovalNode } from '../../src/dsl/graph.js';
+import { previousApprovalNode } from '../../dsl/graph.js';
 import * as m from '../messages.js';
 import { type Engine } from './engine.js';
 import { fault, findTask, requireRunning, requireSwitch, requireLive } from './actions.js';

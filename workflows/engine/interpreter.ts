@@ -1,8 +1,8 @@
 // Runs the DSL graph: each path of execution is a coroutine that walks nodes until it waits.
-import type { DslNode } from '../../src/dsl/index.js';
-import { evaluateCondition } from '../../src/dsl/expressions.js';
-import { previousApprovalNode } from '../../src/dsl/graph.js';
-import { matchingJoin } from '../../src/dsl/regions.js';
+import type { DslNode } from '../../dsl/index.js';
+import { evaluateCondition } from '../../dsl/expressions.js';
+import { previousApprovalNode } from '../../dsl/graph.js';
+import { matchingJoin } from '../../dsl/regions.js';
 import { type Engine, Halt, type NodeRun, type Region, type Token } from './engine.js';
 import { config, startUserTask, templateContext, watchDue } from './user-task.js';
 import { edges, hasEdge, NodeFailure, type Step } from './flow.js';
@@ -11,7 +11,7 @@ import { nodeName } from './details.js';
 
 /**
  * Node steps the instance may take without any path really waiting (a park for a person, a
- * timer, branches or a re-drive). Deploy refuses loops that never wait (src/dsl/cycles.ts); this
+ * timer, branches or a re-drive). Deploy refuses loops that never wait (dsl/cycles.ts); this
  * budget catches whatever still runs away (a document that bypassed deploy, a userTask that
  * approves itself in a loop, a zero delay): the path fails the instance instead of spinning.
  */

@@ -1,9 +1,9 @@
 // Migration to another deployed version of the same process (docs/operations.md, workflow:admin).
-// The plan is the pure src/dsl/migration-plan.ts, also used by the HTTP side's dry run: the
+// The plan is the pure dsl/migration-plan.ts, also used by the HTTP side's dry run: the
 // validator refuses what the plan refuses before anything is written; the handler swaps the
 // definition snapshot and the paths' positions in one step, then answers once projected.
 import { ApplicationFailure, setHandler, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
-import { planMigration, type MigrationState } from '../../src/dsl/migration-plan.js';
+import { planMigration, type MigrationState } from '../../dsl/migration-plan.js';
 import type { ErrorCode } from '../../src/errors.js';
 import * as m from '../messages.js';
 import { ProcessVersion } from '../search-attributes.js';

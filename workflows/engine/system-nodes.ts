@@ -1,8 +1,8 @@
 // System nodes: delay, serviceTask, httpCall, subProcess.
 import { patched, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
-import type { DslNode, FunctionBinding } from '../../src/dsl/index.js';
+import type { DslNode, FunctionBinding } from '../../dsl/index.js';
 import type { FunctionCall } from '../../activities/service-function-calls.js';
-import { renderTemplate, resolveTemplateValue } from '../../src/dsl/templates.js';
+import { renderTemplate, resolveTemplateValue } from '../../dsl/templates.js';
 import { type Engine, Halt, type NodeRun, type Token } from './engine.js';
 import { httpActivities, local, SERVICE_FUNCTION_CATALOGUE, webhookActivities } from './activities.js';
 import * as sa from '../search-attributes.js';

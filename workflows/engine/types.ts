@@ -1,6 +1,6 @@
 // The state an approval workflow carries (and hands to continue-as-new), and the projection
 // snapshot it sends to PostgreSQL. Pure types: shared by workflow, activities and HTTP side.
-import type { MigrationPlan, ProcessDocument } from '../../src/dsl/index.js';
+import type { MigrationPlan, ProcessDocument } from '../../dsl/index.js';
 import type { ApproversAhead } from './approvers-ahead.js';
 
 // The status lists are declared once here; the HTTP schemas (src/shapes.ts) enumerate them too.

@@ -1,8 +1,8 @@
 // userTask: resolve approvers, create ballots, apply decisions by approve mode and threshold.
 import { condition, patched } from '@temporalio/workflow';
-import type { DslNode } from '../../src/dsl/index.js';
-import { resolveTemplateValue } from '../../src/dsl/templates.js';
-import { walk } from '../../src/dsl/graph.js';
+import type { DslNode } from '../../dsl/index.js';
+import { resolveTemplateValue } from '../../dsl/templates.js';
+import { walk } from '../../dsl/graph.js';
 import type { ApproverInput } from '../../activities/approvers.js';
 import { approversAheadOrInFlight } from './approvers-ahead.js';
 import { type Engine, emptyCandidates, type ApproveMode, type NodeRun } from './engine.js';

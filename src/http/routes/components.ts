@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { componentCatalogue } from '../../dsl/index.js';
+import { componentCatalogue } from '../../../dsl/index.js';
 import { json, ok } from '../envelope.js';
 import { createRouter, defineRoute } from '../router.js';
 

@@ -1,10 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import { FormStatuses } from '../../db/entities/forms.js';
-import { formSchema } from '../../dsl/index.js';
+import { formSchema } from '../../../dsl/index.js';
 import { IsoDate } from '../../shapes.js';
 import { catalogueQuery, catalogueRow } from './versioned.schemas.js';
 
-/** The one form schema (src/dsl/forms.ts), as the OpenAPI document shows it. */
+/** The one form schema (dsl/forms.ts), as the OpenAPI document shows it. */
 export const FormSchema = formSchema.openapi('FormSchema', {
   description: 'Form schema shared by embedded and stored forms (docs/forms.md)',
 });

@@ -1,7 +1,7 @@
 // Property test: arbitrary condition text never reaches prototypes or globals, never throws
 // anything but ExpressionError, and every evaluation finishes quickly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileCondition, evaluateCondition, ExpressionError } from '../../../src/dsl/index.js';
+import { compileCondition, evaluateCondition, ExpressionError } from '../../../dsl/index.js';
 
 /** Small deterministic PRNG (mulberry32) so failures reproduce. */
 function prng(seed: number): () => number {

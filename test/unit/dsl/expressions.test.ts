@@ -10,7 +10,7 @@ import {
   validateConditions,
   validateExpressions,
   parseProcess,
-} from '../../../src/dsl/index.js';
+} from '../../../dsl/index.js';
 
 describe('translateExpression (GFlow expr forms → CEL)', () => {
   it.each([

@@ -1,6 +1,6 @@
-// The one form schema and value check (src/dsl/forms.ts, docs/forms.md).
+// The one form schema and value check (dsl/forms.ts, docs/forms.md).
 import { describe, expect, it } from 'vitest';
-import { formSchemaProblems, formValueProblems, formVariableTypes, parseProcess } from '../../../src/dsl/index.js';
+import { formSchemaProblems, formValueProblems, formVariableTypes, parseProcess } from '../../../dsl/index.js';
 
 describe('form schema', () => {
   it('accepts every field type with its options, bounds and layout', () => {

@@ -14,7 +14,7 @@ import {
   successors,
   upstream,
   type ProcessDocument,
-} from '../../../src/dsl/index.js';
+} from '../../../dsl/index.js';
 
 const exampleDir = new URL('../../../examples/', import.meta.url);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { approvalNodesAhead, compileProcess, parseProcess } from '../../../src/dsl/index.js';
-import { MAX_CONNECTIONS, MAX_NODES } from '../../../src/dsl/parse.js';
+import { approvalNodesAhead, compileProcess, parseProcess } from '../../../dsl/index.js';
+import { MAX_CONNECTIONS, MAX_NODES } from '../../../dsl/parse.js';
 
 /** start → n userTasks → end, optionally with a switch diamond after the first task. */
 function chain(tasks: number, diamond = false) {

@@ -1,7 +1,7 @@
 // CEL `matches` through the expression API: RE2 semantics (re2js), linear time, bounded patterns.
 import { describe, expect, it } from 'vitest';
-import { compileCondition, evaluateCondition, ExpressionError } from '../../../src/dsl/index.js';
-import { MAX_PATTERN_LENGTH, MAX_TEXT_LENGTH } from '../../../src/dsl/matches.js';
+import { compileCondition, evaluateCondition, ExpressionError } from '../../../dsl/index.js';
+import { MAX_PATTERN_LENGTH, MAX_TEXT_LENGTH } from '../../../dsl/matches.js';
 
 const matches = (text: string, pattern: string) =>
   evaluateCondition('msg.t matches msg.p', { msg: { t: text, p: pattern }, metadata: {} });

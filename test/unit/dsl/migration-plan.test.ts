@@ -1,7 +1,7 @@
-// The pure migration planner (src/dsl/migration-plan.ts): the dry run and the workflow's `migrate`
+// The pure migration planner (dsl/migration-plan.ts): the dry run and the workflow's `migrate`
 // Update both use it, so each rule is pinned here on small documents.
 import { describe, expect, it } from 'vitest';
-import { planMigration, type MigrationState, type ProcessDocument } from '../../../src/dsl/index.js';
+import { planMigration, type MigrationState, type ProcessDocument } from '../../../dsl/index.js';
 
 type N = [id: string, type: string];
 const doc = (nodes: N[], edges: Array<[string, string, string?]>): ProcessDocument => ({

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compileProcess, parseProcess, type ProcessDocument, type UserTaskConfig } from '../../../src/dsl/index.js';
+import { compileProcess, parseProcess, type ProcessDocument, type UserTaskConfig } from '../../../dsl/index.js';
 
 const exampleDir = new URL('../../../examples/', import.meta.url);
 const example = (name: string): unknown => JSON.parse(readFileSync(new URL(`${name}.json`, exampleDir), 'utf8'));

@@ -8,7 +8,7 @@ import {
   ruleChainNodeTypes,
   userTaskConfigSchema,
   type UserTaskConfig,
-} from '../../../src/dsl/index.js';
+} from '../../../dsl/index.js';
 
 describe('node configuration schemas', () => {
   it('cover every node type, split between the two scopes', () => {

@@ -1,7 +1,7 @@
 // The upcoming prediction with the instance's data: switches and inclusives evaluated on the
 // variables they read (docs/contract.md, "Upcoming entry").
 import { describe, expect, it } from 'vitest';
-import { approvalNodesAhead, compileProcess, type KnownData, type ProcessDocument } from '../../../src/dsl/index.js';
+import { approvalNodesAhead, compileProcess, type KnownData, type ProcessDocument } from '../../../dsl/index.js';
 import { edges, processDoc, testChain, users, type Edge } from '../../helpers/dsl.js';
 
 const task = (id: string) => ({ id, type: 'userTask', name: id, configuration: users('bob') });

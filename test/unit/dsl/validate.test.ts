@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileProcess, type Problem } from '../../../src/dsl/index.js';
+import { compileProcess, type Problem } from '../../../dsl/index.js';
 
 type NodeSpec = [id: string, type: string, configuration?: unknown];
 

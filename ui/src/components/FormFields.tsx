@@ -34,7 +34,7 @@ export function fieldsOf(form: unknown): Field[] {
   return Array.isArray(fields) ? (fields.filter((f) => f && typeof f.name === 'string') as Field[]) : [];
 }
 
-/** Older spellings read as the schema's types (the same table as src/dsl/forms.ts). */
+/** Older spellings read as the schema's types (the same table as dsl/forms.ts). */
 const ALIASES: Record<string, string> = {
   string: 'text',
   email: 'text',
