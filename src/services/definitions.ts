@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   compileProcess,
+  finding,
   parseProcess,
+  problemAt,
   validateConditions,
   validateExpressions,
   type Problem,
@@ -55,11 +57,13 @@ async function pinFunctions(tx: EntityManager, tenantId: string, doc: ProcessDoc
     throw invalid(
       doc.metadata.nodes
         .filter((n) => missing.includes((n.configuration as { functionName?: string } | undefined)?.functionName ?? ''))
-        .map((n) => ({
-          nodeId: n.id,
-          field: 'configuration.functionName',
-          message: `function "${(n.configuration as { functionName: string }).functionName}" is not registered: it was removed from the catalogue`,
-        })),
+        .map((n) =>
+          problemAt(
+            n.id,
+            'configuration.functionName',
+            finding('node.functionRemoved', { name: (n.configuration as { functionName: string }).functionName }),
+          ),
+        ),
     );
   }
   return Object.keys(functions).length ? { ...doc, functions } : doc;
@@ -69,9 +73,7 @@ async function pinFunctions(tx: EntityManager, tenantId: string, doc: ProcessDoc
 function parseDraft(dsl: unknown): ProcessDocument {
   const { doc, problems } = parseProcess(dsl);
   if (!doc?.ruleChain?.id)
-    throw invalid(
-      problems.length ? problems : [{ nodeId: null, field: 'ruleChain.id', message: 'the process key is required' }],
-    );
+    throw invalid(problems.length ? problems : [problemAt(null, 'ruleChain.id', finding('document.draftKeyRequired'))]);
   return doc;
 }
 
