@@ -39,7 +39,24 @@ export {
   isParallelNode,
 } from './graph.js';
 export { matchingJoin, enclosingRegion, splitOfJoin } from './regions.js';
-export { approvalNodesAhead, type AheadNode, type KnownData, type UndecidedBy } from './ahead.js';
+export {
+  approvalNodesAhead,
+  pathAhead,
+  type AheadNode,
+  type CaseOutcome,
+  type GatewayOutcome,
+  type KnownData,
+  type PathAhead,
+  type UndecidedBy,
+} from './ahead.js';
+export {
+  compareDefinitions,
+  fieldChanges,
+  type DefinitionDiff,
+  type FieldChange,
+  type NodeChange,
+  type NodeSummary,
+} from './compare.js';
 export {
   planMigration,
   mappingProblems,
