@@ -26,6 +26,13 @@ const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v
 
 /** Largest process a definition may describe. */
 export const MAX_NODES = 500;
+/**
+ * The process key and node ids reach Temporal (the ProcessKey search attribute, at most 2,048
+ * bytes; ids in workflow state and history), URLs and the read model: 200 characters each, far
+ * inside every limit even at 4 bytes a character (docs/definitions.md#rules).
+ */
+export const MAX_KEY_LENGTH = 200;
+export const MAX_NODE_ID_LENGTH = 200;
 export const MAX_CONNECTIONS = 2000;
 
 export function parseProcess(input: unknown): ParseResult {
@@ -119,6 +126,7 @@ function parseRuleChain(
     report(field, f);
   };
   if (!isNonEmptyString(raw.id)) fail('ruleChain.id', finding('document.keyRequired'));
+  else if (raw.id.length > MAX_KEY_LENGTH) fail('ruleChain.id', finding('value.tooLong', { max: MAX_KEY_LENGTH }));
   if (!isNonEmptyString(raw.name)) fail('ruleChain.name', finding('value.requiredString'));
   if (raw.root !== undefined && typeof raw.root !== 'boolean') fail('ruleChain.root', finding('value.notBoolean'));
 
@@ -177,6 +185,7 @@ function parseNode(raw: unknown, path: string, shape: Problem[], other: Problem[
   const before = shape.length;
   const fail: Report = (field, f) => shape.push(problemAt(nodeId, nodeId ? field : `${path}.${field}`, f));
   if (!nodeId) fail('id', finding('value.requiredString'));
+  else if (nodeId.length > MAX_NODE_ID_LENGTH) fail('id', finding('value.tooLong', { max: MAX_NODE_ID_LENGTH }));
   if (!isNonEmptyString(raw.type)) fail('type', finding('value.requiredString'));
   if (raw.name !== undefined && typeof raw.name !== 'string') fail('name', finding('value.notString'));
   if (raw.configuration !== undefined && raw.configuration !== null && !isObj(raw.configuration)) {

@@ -50,6 +50,7 @@ const messages = {
   'value.notDate': (_: Empty) => 'is not a valid date',
   'value.notOneOf': (p: { allowed: string[] }) => `must be ${oneOf(p.allowed)}`,
   'value.belowMinimum': (p: { min: number }) => `must be at least ${p.min}`,
+  'value.tooLong': (p: { max: number }) => `must be at most ${p.max} characters`,
   'value.notPositive': (_: Empty) => 'must be greater than 0',
   'value.unknownField': (_: { key: string }) => 'unknown field',
   /** A value the schema refuses: `issue` is the schema's issue code (zod), with what it expected; words from the schema. */
