@@ -4,13 +4,18 @@ import { parseProcess } from '@dsl/parse.js';
 import type { Problem } from '@dsl/types.js';
 import { validateProcess } from '@dsl/validate.js';
 import type { Doc } from './doc.js';
+import { unknownVariableProblems } from './variables.js';
 
 export type DesignProblem = Problem & { code?: string; params?: Record<string, unknown> };
 
 export function problemsOf(doc: Doc, functions?: readonly string[]): DesignProblem[] {
   const parsed = parseProcess(doc);
   if (!parsed.doc) return parsed.problems;
-  return [...parsed.problems, ...validateProcess(parsed.doc, functions ? { functions } : {})];
+  return [
+    ...parsed.problems,
+    ...validateProcess(parsed.doc, functions ? { functions } : {}),
+    ...unknownVariableProblems(parsed.doc),
+  ];
 }
 
 /** Problems by node id ('' for the process itself). */
