@@ -80,19 +80,15 @@ export function createApproverActivities(deps: ActivityDeps) {
 }
 
 /**
- * Also used by the server for the "upcoming" prediction (`lean`: without the fallbacks — tenant
- * admins, department leader — which only the workflow uses).
+ * Also used by the server for the path ahead (src/services/prediction.ts: upcoming steps and
+ * simulation), which applies the workflow's own rules to it, fallbacks included.
  *
  * The fallbacks are looked up only when the workflow can use them: `admins` (the empty-approver
  * policy) when no pool member or no approver other than the initiator was found, the
  * department leader (selfApproval delegateToDeptManager) when the initiator is among the
  * approvers. Otherwise they answer empty, which the workflow never reads.
  */
-export async function resolveApprovers(
-  dir: DirectoryLookups,
-  input: ApproverInput,
-  opts: { lean?: boolean } = {},
-): Promise<ResolvedApprovers> {
+export async function resolveApprovers(dir: DirectoryLookups, input: ApproverInput): Promise<ResolvedApprovers> {
   const { initiatorId, approver } = input;
   // The initiator and any listed users in one look-up.
   const listed = approver.type === 'user' || approver.type === 'initiatorSelect' ? (approver.userIds ?? []) : [];
@@ -164,7 +160,6 @@ export async function resolveApprovers(
     default:
       throw ApplicationFailure.nonRetryable(`unknown approver type ${approver.type}`, 'VALIDATION_FAILED');
   }
-  if (opts.lean) return out;
   const initiatorListed = out.users.some((u) => u.userId === initiatorId);
   const mayBeEmpty = out.pool ? out.poolSize === 0 : out.users.every((u) => u.userId === initiatorId);
   const [admins, leader] = await Promise.all([

@@ -1,6 +1,7 @@
-// "Upcoming" prediction: the userTasks ahead of the current nodes, assuming every approval
-// succeeds. With the instance's data, each switch/inclusive ahead is evaluated on the variables
-// it reads, and only its outcome is followed. A gateway stays open (every branch possible) only
+// "Upcoming" prediction: the nodes ahead of the current ones, assuming every approval succeeds
+// (an instance's upcoming steps list its userTasks; a simulation lists every node). With the
+// instance's data, each switch/inclusive ahead is evaluated on the variables it reads, and only
+// its outcome is followed. A gateway stays open (every branch possible) only
 // when a variable one of its conditions needs is missing, or may be written before it by a system
 // node that has not run yet (serviceTask, httpCall, subProcess). A node is undecided when some
 // path to an end avoids it; it names the open gateways' variables. What an approver may edit is
@@ -23,6 +24,37 @@ export interface AheadNode {
   undecidedBy: UndecidedBy[];
 }
 
+/** One case of a switch/inclusive as the prediction read it. */
+export interface CaseOutcome {
+  /** 1-based, as validate-conditions numbers cases. */
+  caseIndex: number;
+  expression: string;
+  then: string;
+  /**
+   * Its value on the known data; null when it was not evaluated: `needs` names the data it waits
+   * for, `error` why it failed, or (neither) an earlier case already decided the switch.
+   */
+  value: boolean | null;
+  error: string | null;
+  needs: UndecidedBy[];
+}
+
+/** What a switch/inclusive ahead does with the known data: the relations it takes for sure and those it may take. */
+export interface GatewayOutcome {
+  taken: string[];
+  possible: string[];
+  /** A case needs data not known yet (a missing variable, or one a system node ahead may write). */
+  open: boolean;
+  cases: CaseOutcome[];
+}
+
+export interface PathAhead {
+  /** In walk order: the start nodes first when asked for, then what lies ahead. */
+  steps: AheadNode[];
+  /** Every switch/inclusive the path may reach, by id (empty without known data). */
+  gateways: Map<string, GatewayOutcome>;
+}
+
 /** What the instance knows now: its variables and the condition metadata. */
 export interface KnownData {
   msg: Record<string, unknown>;
@@ -39,13 +71,29 @@ interface Gate {
   certain: Set<string>;
   open: boolean;
   needs: UndecidedBy[];
+  cases: CaseOutcome[];
 }
 
+/** The userTasks ahead of the current nodes (an instance's upcoming steps). */
 export function approvalNodesAhead(
   doc: ProcessDocument,
   fromNodeIds: readonly string[],
   known?: KnownData,
 ): AheadNode[] {
+  return pathAhead(doc, fromNodeIds, known, { include: (node) => node.type === 'userTask' }).steps;
+}
+
+/**
+ * The nodes ahead of `fromNodeIds` that `include` selects (every one by default; the start nodes
+ * themselves with `withStarts`), each decided or not, and what each gateway does with `known`.
+ */
+export function pathAhead(
+  doc: ProcessDocument,
+  fromNodeIds: readonly string[],
+  known?: KnownData,
+  opts: { include?: (node: DslNode) => boolean; withStarts?: boolean } = {},
+): PathAhead {
+  const include = opts.include ?? (() => true);
   const index = graphIndex(doc);
   const starts = fromNodeIds.filter((id) => index.byId.has(id));
   const gates = known ? decideGateways(doc, starts, known) : new Map<string, Gate>();
@@ -64,8 +112,8 @@ export function approvalNodesAhead(
     .filter(([id, gate]) => gate.open && reach.has(id))
     .map(([id, gate]) => ({ reaches: new Set(walk(doc, [id], 'forward', follow)), needs: gate.needs }));
 
-  return order
-    .filter((id) => !current.has(id) && index.byId.get(id)?.type === 'userTask')
+  const ahead = order
+    .filter((id) => !current.has(id) && include(index.byId.get(id)!))
     .map((id) => {
       const undecided =
         ends.length > 0 &&
@@ -77,6 +125,17 @@ export function approvalNodesAhead(
         undecidedBy: undecided ? distinct(openAhead.filter((g) => g.reaches.has(id)).flatMap((g) => g.needs)) : [],
       };
     });
+  const fromHere = opts.withStarts
+    ? starts
+        .map((id) => index.byId.get(id)!)
+        .filter(include)
+        .map((node) => ({ node, undecided: false, undecidedBy: [] }))
+    : [];
+  const outcomes = new Map<string, GatewayOutcome>();
+  for (const [id, gate] of gates)
+    if (reach.has(id))
+      outcomes.set(id, { taken: [...gate.certain], possible: [...gate.possible], open: gate.open, cases: gate.cases });
+  return { steps: [...fromHere, ...ahead], gateways: outcomes };
 }
 
 const distinct = (list: UndecidedBy[]) =>
@@ -150,30 +209,42 @@ function decideGateways(doc: ProcessDocument, starts: string[], known: KnownData
         return Object.hasOwn(known.msg, field) ? [] : [{ nodeId: id, variable: field, setBy: null }];
       });
     };
-    const outcome = (expression: string): boolean | 'error' => {
+    const outcome = (expression: string): boolean | { error: string } => {
       try {
         return evaluateCondition(expression, known);
-      } catch {
-        return 'error';
+      } catch (err) {
+        return { error: err instanceof Error ? err.message : String(err) };
       }
     };
     const cases = ((node.configuration ?? {}) as { cases?: Array<{ case: string; then: string }> }).cases ?? [];
-    const gate: Gate = { possible: new Set(), certain: new Set(), open: false, needs: [] };
+    const gate: Gate = { possible: new Set(), certain: new Set(), open: false, needs: [], cases: [] };
+    // Every case as read, in order; those after the one that decides stay unevaluated.
+    gate.cases = cases.map((c, i) => ({
+      caseIndex: i + 1,
+      expression: c.case,
+      then: c.then,
+      value: null,
+      error: null,
+      needs: [],
+    }));
     let matched = false; // a switch case is true for sure
     let failed = false; // a condition errors on known data: the Failure edge, not predicted
-    for (const c of cases) {
+    for (const [i, c] of cases.entries()) {
       const needs = needsOf(c.case);
       if (needs.length) {
         gate.open = true;
         gate.needs.push(...needs);
         gate.possible.add(c.then);
+        gate.cases[i].needs = needs;
         continue;
       }
       const result = outcome(c.case);
-      if (result === 'error') {
+      if (typeof result !== 'boolean') {
+        gate.cases[i].error = result.error;
         failed = true;
         break;
       }
+      gate.cases[i].value = result;
       if (!result) continue;
       gate.possible.add(c.then);
       if (node.type === 'inclusive') {

@@ -1,7 +1,8 @@
 // Loops that never wait (docs/definitions.md "Loops"): a cycle of the graph that
 // passes through no waiting node would run forever inside one workflow activation.
 import { graphIndex } from './graph.js';
-import type { NodeType, Problem, ProcessDocument } from './types.js';
+import { finding } from './problems.js';
+import { problemAt, type NodeType, type Problem, type ProcessDocument } from './types.js';
 
 /**
  * Node types that always wait for a person or for time before the flow moves on, so a loop
@@ -70,14 +71,8 @@ export function cycleProblems(doc: ProcessDocument): Problem[] {
 
   const problems: Problem[] = [];
   for (const component of components) {
-    const names = component.join(', ');
-    for (const nodeId of component) {
-      problems.push({
-        nodeId,
-        field: 'connections',
-        message: `lies on a loop that never waits (${names}): a loop must pass through a ${WAITING_NODE_TYPES.join(' or ')} node`,
-      });
-    }
+    const loop = finding('graph.loopNeverWaits', { nodeIds: component, waitingTypes: [...WAITING_NODE_TYPES] });
+    for (const nodeId of component) problems.push(problemAt(nodeId, 'connections', loop));
   }
   return problems;
 }

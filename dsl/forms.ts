@@ -3,6 +3,7 @@
 // form (start, submit-draft, set-variables) is checked by `formValueProblems`. Pure code.
 import { z } from 'zod';
 import { compilePattern, PatternError, patternMatches } from './matches.js';
+import { finding, schemaFinding, type Finding } from './problems.js';
 
 /** The field types of the schema, as the console renders them. */
 export const FORM_FIELD_TYPES = [
@@ -103,10 +104,9 @@ export const formSchema = z
   .strict();
 export type FormSpec = z.infer<typeof formSchema>;
 
-export interface FormProblem {
+export interface FormProblem extends Finding {
   /** Dotted path inside the form, e.g. `fields[2].options` ('' for the form itself). */
   field: string;
-  message: string;
 }
 
 /** The canonical type of a field (untyped fields are text, as they always were). */
@@ -125,60 +125,61 @@ const zodPath = (path: PropertyKey[]) =>
 /** Everything wrong with a form schema; empty when it is valid. */
 export function formSchemaProblems(input: unknown): FormProblem[] {
   const parsed = formSchema.safeParse(input);
-  if (!parsed.success) return parsed.error.issues.map((i) => ({ field: zodPath(i.path), message: i.message }));
+  if (!parsed.success)
+    return parsed.error.issues.map((i) => ({ field: zodPath(i.path), ...schemaFinding('form.invalid', i) }));
   const form = parsed.data;
   const problems: FormProblem[] = [];
-  const report = (field: string, message: string) => problems.push({ field, message });
+  const report = (field: string, f: Finding) => problems.push({ field, ...f });
   const sections = new Set<string>();
   (form.sections ?? []).forEach((s, i) => {
-    if (sections.has(s.id)) report(`sections[${i}].id`, `duplicate section "${s.id}"`);
+    if (sections.has(s.id)) report(`sections[${i}].id`, finding('form.duplicateSection', { id: s.id }));
     sections.add(s.id);
   });
   const names = new Set<string>();
   (form.fields ?? []).forEach((f, i) => {
     const at = (k: string) => `fields[${i}].${k}`;
-    if (names.has(f.name)) report(at('name'), `duplicate field "${f.name}"`);
+    if (names.has(f.name)) report(at('name'), finding('form.duplicateField', { name: f.name }));
     names.add(f.name);
     const type = canonicalType(f.type);
     const choice = type === 'select' || type === 'multi-select';
-    if (choice && !f.options?.length) report(at('options'), `a ${type} field needs at least one option`);
-    if (!choice && f.options !== undefined) report(at('options'), `only select and multi-select fields take options`);
+    if (choice && !f.options?.length) report(at('options'), finding('form.optionsRequired', { type }));
+    if (!choice && f.options !== undefined) report(at('options'), finding('form.optionsNotAllowed'));
     if (choice) {
       const values = optionValues(f).map(String);
-      if (new Set(values).size !== values.length) report(at('options'), 'option values must be distinct');
+      if (new Set(values).size !== values.length) report(at('options'), finding('form.optionsNotDistinct'));
     }
     const textual = type === 'text' || type === 'textarea';
     if (f.pattern !== undefined) {
-      if (!textual) report(at('pattern'), 'only text and textarea fields take a pattern');
+      if (!textual) report(at('pattern'), finding('form.patternNotAllowed'));
       else
         try {
           compilePattern(f.pattern);
         } catch (e) {
           if (!(e instanceof PatternError)) throw e;
-          report(at('pattern'), e.message);
+          report(at('pattern'), finding('form.patternInvalid', { error: e.message }));
         }
     }
     if (f.multiple !== undefined && !['user', 'department', 'attachment'].includes(type))
-      report(at('multiple'), 'only user, department and attachment fields take multiple');
+      report(at('multiple'), finding('form.multipleNotAllowed'));
     for (const k of ['min', 'max'] as const) {
       const b = f[k];
       if (b === undefined) continue;
       if (type === 'date' || type === 'datetime') {
-        if (typeof b !== 'string' || !validTime(b, type)) report(at(k), `must be a ${type} like the values`);
+        if (typeof b !== 'string' || !validTime(b, type)) report(at(k), finding('form.boundNotTime', { type }));
       } else if (['text', 'textarea', 'number', 'money', 'multi-select'].includes(type)) {
-        if (typeof b !== 'number' || !Number.isFinite(b)) report(at(k), 'must be a number');
+        if (typeof b !== 'number' || !Number.isFinite(b)) report(at(k), finding('value.notNumber'));
         else if (type !== 'number' && type !== 'money' && (!Number.isInteger(b) || b < 0))
-          report(at(k), 'must be a whole number ≥ 0 (a length or a count)');
-      } else report(at(k), `a ${type} field takes no ${k}`);
+          report(at(k), finding('form.boundNotCount'));
+      } else report(at(k), finding('form.boundNotAllowed', { type, bound: k }));
     }
     if (f.min !== undefined && f.max !== undefined && problems.every((p) => !p.field.startsWith(`fields[${i}].m`))) {
-      if (compare(f.min, f.max, type) > 0) report(at('min'), 'must not be above max');
+      if (compare(f.min, f.max, type) > 0) report(at('min'), finding('form.minAboveMax'));
     }
     if (f.layout?.section !== undefined && !sections.has(f.layout.section))
-      report(at('layout.section'), `no section "${f.layout.section}" in sections`);
+      report(at('layout.section'), finding('form.unknownSection', { section: f.layout.section }));
     if (f.default !== undefined && f.default !== null) {
       const bad = valueProblem(f, f.default);
-      if (bad) report(at('default'), `does not fit the field: ${bad}`);
+      if (bad) report(at('default'), finding('form.defaultInvalid', { error: bad }));
     }
   });
   return problems;

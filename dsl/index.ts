@@ -1,6 +1,7 @@
 // The process DSL: types, parsing, validation, graph helpers and expressions. Pure code
 // (no Node, ORM or HTTP imports) so the Temporal workflow sandbox can use it.
 export * from './types.js';
+export { finding, messageOf, PROBLEM_CODES, type Finding, type ProblemCode, type SchemaIssue } from './problems.js';
 export * from './schemas.js';
 export { componentCatalogue, type ComponentDescriptor } from './catalogue.js';
 export { parseProcess, type ParseResult } from './parse.js';
@@ -38,7 +39,24 @@ export {
   isParallelNode,
 } from './graph.js';
 export { matchingJoin, enclosingRegion, splitOfJoin } from './regions.js';
-export { approvalNodesAhead, type AheadNode, type KnownData, type UndecidedBy } from './ahead.js';
+export {
+  approvalNodesAhead,
+  pathAhead,
+  type AheadNode,
+  type CaseOutcome,
+  type GatewayOutcome,
+  type KnownData,
+  type PathAhead,
+  type UndecidedBy,
+} from './ahead.js';
+export {
+  compareDefinitions,
+  fieldChanges,
+  type DefinitionDiff,
+  type FieldChange,
+  type NodeChange,
+  type NodeSummary,
+} from './compare.js';
 export {
   planMigration,
   mappingProblems,

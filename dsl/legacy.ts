@@ -1,10 +1,11 @@
 // Older GFlow userTask keys (docs/dsl.md#older-gflow-usertask-keys) → canonical configuration, plus canonical defaults.
 
+import { finding, type Finding } from './problems.js';
+
 type Obj = Record<string, unknown>;
 
-export interface FieldProblem {
+export interface FieldProblem extends Finding {
   field: string;
-  message: string;
 }
 
 export interface NormalisedUserTask {
@@ -68,10 +69,7 @@ export function normaliseUserTask(raw: Obj, actionPermissions?: Obj): Normalised
     const present = legacy.filter((k) => k in c);
     if (present.length === 0) return false;
     if (canonical in c) {
-      problems.push({
-        field: present[0],
-        message: `both "${canonical}" and the older "${present[0]}" are given; keep one`,
-      });
+      problems.push({ field: present[0], ...finding('legacy.bothKeys', { key: canonical, legacyKey: present[0] }) });
       for (const k of present) delete c[k];
       return false;
     }
@@ -133,7 +131,7 @@ function approverFromLegacy(type: unknown, rawConfig: unknown, problems: FieldPr
   let cfg: unknown = rawConfig ?? {};
   if (typeof cfg === 'string') cfg = parseJson(cfg, 'candidateConfig', problems) ?? {};
   if (!isObj(cfg)) {
-    problems.push({ field: 'candidateConfig', message: 'must be an object' });
+    problems.push({ field: 'candidateConfig', ...finding('value.notObject') });
     cfg = {};
   }
   const { departmentIds, selected, ...rest } = cfg as Obj;
@@ -154,7 +152,7 @@ function approveModeFromLegacy(type: unknown, rawRule: unknown, problems: FieldP
   if (typeof rawRule === 'string' && rawRule.trim() !== '') {
     const parsed = parseJson(rawRule, 'approvalRule', problems);
     if (parsed !== undefined && !isObj(parsed))
-      problems.push({ field: 'approvalRule', message: 'must be a JSON object' });
+      problems.push({ field: 'approvalRule', ...finding('value.notJsonObject') });
     rule = isObj(parsed) ? parsed : undefined;
   } else if (isObj(rawRule)) {
     rule = rawRule;
@@ -184,7 +182,7 @@ function approveModeFromLegacy(type: unknown, rawRule: unknown, problems: FieldP
       }
       break;
     case undefined:
-      problems.push({ field: 'approvalRule', message: 'approvalRule needs approvalType countersign or vote' });
+      problems.push({ field: 'approvalRule', ...finding('legacy.approvalRuleWithoutType') });
       break;
     default:
       out.approveMode = type; // validation reports the unknown value
@@ -196,7 +194,7 @@ function parseJson(text: string, field: string, problems: FieldProblem[]): unkno
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    problems.push({ field, message: 'is not valid JSON' });
+    problems.push({ field, ...finding('value.notJson') });
     return undefined;
   }
 }

@@ -2,7 +2,16 @@
 // and normalises older userTask keys. Deeper rules live in validate.ts.
 import { formSchemaProblems } from './forms.js';
 import { normaliseUserTask } from './legacy.js';
-import type { DslConnection, DslNode, NodeType, Problem, ProcessDocument, ProcessInfo } from './types.js';
+import { finding, type Finding } from './problems.js';
+import {
+  problemAt,
+  type DslConnection,
+  type DslNode,
+  type NodeType,
+  type Problem,
+  type ProcessDocument,
+  type ProcessInfo,
+} from './types.js';
 
 type Obj = Record<string, unknown>;
 
@@ -22,17 +31,17 @@ export const MAX_CONNECTIONS = 2000;
 export function parseProcess(input: unknown): ParseResult {
   const shape: Problem[] = []; // a broken shape means no document
   const other: Problem[] = [];
-  const at = (list: Problem[], field: string, message: string, nodeId: string | null = null) =>
-    list.push({ nodeId, field, message });
+  const at = (list: Problem[], field: string, f: Finding, nodeId: string | null = null) =>
+    list.push(problemAt(nodeId, field, f));
 
   if (!isObj(input)) {
-    at(shape, '', 'the process definition must be a JSON object');
+    at(shape, '', finding('document.notObject'));
     return { doc: null, problems: shape };
   }
   // A designer may wrap the document with `form` (the embedded form) and `flow` (its own layout data).
   // `functions` is what deploy pins into a stored definition: dropped here, computed again at deploy.
   const { ruleChain, metadata, form, flow: _flow, functions: _functions, ...unknownKeys } = input;
-  for (const key of Object.keys(unknownKeys)) at(other, key, `unknown top-level key "${key}"`);
+  for (const key of Object.keys(unknownKeys)) at(other, key, finding('document.unknownKey', { key }));
 
   const chain = parseRuleChain(
     ruleChain,
@@ -41,31 +50,31 @@ export function parseProcess(input: unknown): ParseResult {
     (f, m) => at(other, f, m),
   );
   if (!isObj(metadata)) {
-    at(shape, 'metadata', 'required object with nodes and connections');
+    at(shape, 'metadata', finding('document.metadataRequired'));
     return { doc: null, problems: [...shape, ...other] };
   }
 
   const firstNodeIndex = metadata.firstNodeIndex ?? 0;
   if (typeof firstNodeIndex !== 'number' || !Number.isInteger(firstNodeIndex)) {
-    at(shape, 'metadata.firstNodeIndex', 'must be an integer');
+    at(shape, 'metadata.firstNodeIndex', finding('value.notInteger'));
   }
   // Size caps (docs/definitions.md): every view of an instance walks the graph, so its size is bounded.
   let oversized = false;
   if (Array.isArray(metadata.nodes) && metadata.nodes.length > MAX_NODES) {
-    at(shape, 'metadata.nodes', `has ${metadata.nodes.length} nodes; at most ${MAX_NODES} are allowed`);
+    at(shape, 'metadata.nodes', finding('limit.nodes', { count: metadata.nodes.length, max: MAX_NODES }));
     oversized = true;
   }
   if (Array.isArray(metadata.connections) && metadata.connections.length > MAX_CONNECTIONS) {
     at(
       shape,
       'metadata.connections',
-      `has ${metadata.connections.length} connections; at most ${MAX_CONNECTIONS} are allowed`,
+      finding('limit.connections', { count: metadata.connections.length, max: MAX_CONNECTIONS }),
     );
     oversized = true;
   }
   if (oversized) return { doc: null, problems: [...shape, ...other] };
   const nodes: DslNode[] = [];
-  if (!Array.isArray(metadata.nodes)) at(shape, 'metadata.nodes', 'required array of nodes');
+  if (!Array.isArray(metadata.nodes)) at(shape, 'metadata.nodes', finding('document.nodesRequired'));
   else {
     metadata.nodes.forEach((raw, i) => {
       const node = parseNode(raw, `metadata.nodes[${i}]`, shape, other);
@@ -74,7 +83,7 @@ export function parseProcess(input: unknown): ParseResult {
   }
   const connections: DslConnection[] = [];
   const rawConnections = metadata.connections ?? [];
-  if (!Array.isArray(rawConnections)) at(shape, 'metadata.connections', 'must be an array');
+  if (!Array.isArray(rawConnections)) at(shape, 'metadata.connections', finding('value.notArray'));
   else {
     rawConnections.forEach((raw, i) => {
       const conn = parseConnection(raw, `metadata.connections[${i}]`, (f, m) => at(shape, f, m));
@@ -90,9 +99,9 @@ export function parseProcess(input: unknown): ParseResult {
   return { doc, problems: other };
 }
 
-type Report = (field: string, message: string) => void;
+type Report = (field: string, f: Finding) => void;
 
-const AUTO_APPROVE_REPEATED: readonly unknown[] = ['none', 'adjacent', 'all'];
+const AUTO_APPROVE_REPEATED = ['none', 'adjacent', 'all'];
 
 function parseRuleChain(
   raw: unknown,
@@ -101,21 +110,21 @@ function parseRuleChain(
   reportOther: Report,
 ): ProcessDocument['ruleChain'] | null {
   if (!isObj(raw)) {
-    report('ruleChain', 'required object with id and name');
+    report('ruleChain', finding('document.ruleChainRequired'));
     return null;
   }
   let ok = true;
-  const fail = (field: string, message: string) => {
+  const fail: Report = (field, f) => {
     ok = false;
-    report(field, message);
+    report(field, f);
   };
-  if (!isNonEmptyString(raw.id)) fail('ruleChain.id', 'required non-empty string (the process key)');
-  if (!isNonEmptyString(raw.name)) fail('ruleChain.name', 'required non-empty string');
-  if (raw.root !== undefined && typeof raw.root !== 'boolean') fail('ruleChain.root', 'must be true or false');
+  if (!isNonEmptyString(raw.id)) fail('ruleChain.id', finding('document.keyRequired'));
+  if (!isNonEmptyString(raw.name)) fail('ruleChain.name', finding('value.requiredString'));
+  if (raw.root !== undefined && typeof raw.root !== 'boolean') fail('ruleChain.root', finding('value.notBoolean'));
 
   let info: ProcessInfo | undefined;
   if (raw.additionalInfo !== undefined && raw.additionalInfo !== null) {
-    if (!isObj(raw.additionalInfo)) fail('ruleChain.additionalInfo', 'must be an object');
+    if (!isObj(raw.additionalInfo)) fail('ruleChain.additionalInfo', finding('value.notObject'));
     else info = { ...raw.additionalInfo } as ProcessInfo;
   }
   if (form !== undefined) {
@@ -124,14 +133,17 @@ function parseRuleChain(
   }
   if (info) {
     checkBooleanMap(info.actionPermissions, 'ruleChain.additionalInfo.actionPermissions', fail);
-    if (info.autoApproveRepeated !== undefined && !AUTO_APPROVE_REPEATED.includes(info.autoApproveRepeated))
-      fail('ruleChain.additionalInfo.autoApproveRepeated', 'must be "none", "adjacent" or "all"');
+    if (info.autoApproveRepeated !== undefined && !AUTO_APPROVE_REPEATED.includes(info.autoApproveRepeated as string))
+      fail(
+        'ruleChain.additionalInfo.autoApproveRepeated',
+        finding('value.notOneOf', { allowed: AUTO_APPROVE_REPEATED }),
+      );
     // The form's own problems do not stop parsing (a draft may hold an unfinished form).
     checkForm(info.form, form !== undefined ? 'form' : 'ruleChain.additionalInfo.form', reportOther);
     if (info.formType === 'system' && !isNonEmptyString(info.formKey))
-      reportOther('ruleChain.additionalInfo.formKey', 'required when formType is "system" (the key of a stored form)');
+      reportOther('ruleChain.additionalInfo.formKey', finding('process.formKeyRequired'));
     if (info.formVersion !== undefined && (!Number.isInteger(info.formVersion) || (info.formVersion as number) < 1))
-      reportOther('ruleChain.additionalInfo.formVersion', 'must be a version number ≥ 1');
+      reportOther('ruleChain.additionalInfo.formVersion', finding('process.formVersionInvalid'));
   }
   if (!ok) return null;
   return {
@@ -145,35 +157,34 @@ function parseRuleChain(
 /** The one form schema (forms.ts), also for embedded forms. */
 function checkForm(form: unknown, field: string, report: Report): void {
   if (form === undefined || form === null) return;
-  for (const p of formSchemaProblems(form)) report(p.field ? `${field}.${p.field}` : field, p.message);
+  for (const p of formSchemaProblems(form)) report(p.field ? `${field}.${p.field}` : field, p);
 }
 
 function checkBooleanMap(value: unknown, field: string, fail: Report): void {
   if (value === undefined) return;
-  if (!isObj(value)) return fail(field, 'must be an object of action → true/false');
+  if (!isObj(value)) return fail(field, finding('process.actionPermissionsNotObject'));
   for (const [k, v] of Object.entries(value)) {
-    if (typeof v !== 'boolean') fail(`${field}.${k}`, 'must be true or false');
+    if (typeof v !== 'boolean') fail(`${field}.${k}`, finding('value.notBoolean'));
   }
 }
 
 function parseNode(raw: unknown, path: string, shape: Problem[], other: Problem[]): DslNode | null {
   if (!isObj(raw)) {
-    shape.push({ nodeId: null, field: path, message: 'a node must be an object' });
+    shape.push(problemAt(null, path, finding('node.notObject')));
     return null;
   }
   const nodeId = isNonEmptyString(raw.id) ? raw.id : null;
   const before = shape.length;
-  const fail = (field: string, message: string) =>
-    shape.push({ nodeId, field: nodeId ? field : `${path}.${field}`, message });
-  if (!nodeId) fail('id', 'required non-empty string');
-  if (!isNonEmptyString(raw.type)) fail('type', 'required non-empty string');
-  if (raw.name !== undefined && typeof raw.name !== 'string') fail('name', 'must be a string');
+  const fail: Report = (field, f) => shape.push(problemAt(nodeId, nodeId ? field : `${path}.${field}`, f));
+  if (!nodeId) fail('id', finding('value.requiredString'));
+  if (!isNonEmptyString(raw.type)) fail('type', finding('value.requiredString'));
+  if (raw.name !== undefined && typeof raw.name !== 'string') fail('name', finding('value.notString'));
   if (raw.configuration !== undefined && raw.configuration !== null && !isObj(raw.configuration)) {
-    fail('configuration', 'must be an object');
+    fail('configuration', finding('value.notObject'));
   }
   let info: Obj | undefined;
   if (raw.additionalInfo !== undefined && raw.additionalInfo !== null) {
-    if (!isObj(raw.additionalInfo)) fail('additionalInfo', 'must be an object');
+    if (!isObj(raw.additionalInfo)) fail('additionalInfo', finding('value.notObject'));
     else info = { ...raw.additionalInfo };
   }
   if (shape.length > before) return null;
@@ -184,7 +195,7 @@ function parseNode(raw: unknown, path: string, shape: Problem[], other: Problem[
     const normal = normaliseUserTask(configuration ?? {}, actionPermissions);
     configuration = normal.config;
     if (actionPermissions && info) info.actionPermissions = normal.actionPermissions;
-    for (const p of normal.problems) other.push({ nodeId, field: `configuration.${p.field}`, message: p.message });
+    for (const p of normal.problems) other.push(problemAt(nodeId, `configuration.${p.field}`, p));
   }
   if (info) {
     checkBooleanMap(info.actionPermissions, 'additionalInfo.actionPermissions', fail);
@@ -202,22 +213,23 @@ function parseNode(raw: unknown, path: string, shape: Problem[], other: Problem[
 
 function checkFormPermissions(value: unknown, fail: Report): void {
   if (value === undefined) return;
-  if (!isObj(value)) return fail('additionalInfo.formPermissions', 'must be an object of field → r/w/h');
+  if (!isObj(value)) return fail('additionalInfo.formPermissions', finding('process.formPermissionsNotObject'));
   for (const [k, v] of Object.entries(value)) {
-    if (v !== 'r' && v !== 'w' && v !== 'h') fail(`additionalInfo.formPermissions.${k}`, 'must be "r", "w" or "h"');
+    if (v !== 'r' && v !== 'w' && v !== 'h')
+      fail(`additionalInfo.formPermissions.${k}`, finding('value.notOneOf', { allowed: ['r', 'w', 'h'] }));
   }
 }
 
 function parseConnection(raw: unknown, path: string, report: Report): DslConnection | null {
   if (!isObj(raw)) {
-    report(path, 'a connection must be an object');
+    report(path, finding('connection.notObject'));
     return null;
   }
   let ok = true;
   for (const key of ['fromId', 'toId', 'type'] as const) {
     if (!isNonEmptyString(raw[key])) {
       ok = false;
-      report(`${path}.${key}`, 'required non-empty string');
+      report(`${path}.${key}`, finding('value.requiredString'));
     }
   }
   return ok ? { fromId: raw.fromId as string, toId: raw.toId as string, type: raw.type as string } : null;

@@ -1,5 +1,6 @@
 // ${msg.x} / ${metadata.k} templates in node settings. Plain path lookups over own
 // properties only (no expressions), so a template can never reach a prototype.
+import { finding, type Finding } from './problems.js';
 
 export interface TemplateContext {
   msg: Record<string, unknown>;
@@ -52,13 +53,16 @@ export function isTemplate(value: string): boolean {
   return value.includes('${');
 }
 
-/** Problems in a template's placeholders (deploy-time check). */
-export function templateProblems(template: string): string[] {
-  const problems: string[] = [];
+/** Problems in a template's placeholders (deploy-time check), as codes. */
+export function templateFindings(template: string): Finding[] {
+  const problems: Finding[] = [];
   for (const m of template.matchAll(PLACEHOLDER)) {
-    if (!PATH.test(m[1].trim())) problems.push(`"\${${m[1]}}" must name msg.<variable> or metadata.<key>`);
+    if (!PATH.test(m[1].trim())) problems.push(finding('template.badPlaceholder', { placeholder: m[1] }));
   }
   const rest = template.replace(PLACEHOLDER, '');
-  if (rest.includes('${')) problems.push('has an unclosed "${"');
+  if (rest.includes('${')) problems.push(finding('template.unclosed'));
   return problems;
 }
+
+/** The same, in words. */
+export const templateProblems = (template: string): string[] => templateFindings(template).map((f) => f.message);

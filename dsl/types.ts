@@ -1,4 +1,5 @@
 // The process document (GFlow rule-chain format) after parsing and normalisation.
+import type { Finding, ProblemCode } from './problems.js';
 
 /** Node types of approval (BPM) processes. */
 export const approvalNodeTypes = [
@@ -24,12 +25,26 @@ export function isNodeType(value: unknown): value is NodeType {
   return typeof value === 'string' && (nodeTypes as readonly string[]).includes(value);
 }
 
-/** One deploy/validation finding; nodeId is null for document-level problems. */
+/**
+ * One deploy/validation finding; nodeId is null for document-level problems. `code` and `params`
+ * are what a client renders (problems.ts); `message` is the English made from them.
+ */
 export interface Problem {
   nodeId: string | null;
   field: string;
+  code: ProblemCode;
+  params: Record<string, unknown>;
   message: string;
 }
+
+/** A finding placed at a node (or the document) and a field. */
+export const problemAt = (nodeId: string | null, field: string, f: Finding): Problem => ({
+  nodeId,
+  field,
+  code: f.code,
+  params: f.params,
+  message: f.message,
+});
 
 export interface FormField {
   name: string;

@@ -13,11 +13,12 @@ import {
   walk,
 } from './graph.js';
 import { nodeConfigSchemas } from './schemas.js';
-import { isTemplate, templateProblems } from './templates.js';
-import { isNodeType, nodeTypes, type DslNode, type Problem, type ProcessDocument } from './types.js';
+import { finding, schemaFinding, type Finding } from './problems.js';
+import { isTemplate, templateFindings } from './templates.js';
+import { isNodeType, nodeTypes, problemAt, type DslNode, type Problem, type ProcessDocument } from './types.js';
 
 type Obj = Record<string, unknown>;
-type Report = (field: string, message: string) => void;
+type Report = (field: string, f: Finding) => void;
 
 export interface ValidateOptions {
   /** The built-ins and the tenant's catalogue; when given, serviceTask functionName must be one of them. */
@@ -31,9 +32,9 @@ const emptyString = (v: unknown) => typeof v === 'string' && v.trim() === '';
 
 export function nodeProblems(doc: ProcessDocument, node: DslNode, opts: ValidateOptions): Problem[] {
   const problems: Problem[] = [];
-  const report: Report = (field, message) => problems.push({ nodeId: node.id, field, message });
+  const report: Report = (field, f) => problems.push(problemAt(node.id, field, f));
   if (!isNodeType(node.type)) {
-    report('type', `node type "${String(node.type)}" is not supported (supported: ${nodeTypes.join(', ')})`);
+    report('type', finding('node.typeUnsupported', { type: String(node.type), supported: [...nodeTypes] }));
     return problems;
   }
   const config = node.configuration ?? {};
@@ -49,25 +50,17 @@ export function nodeProblems(doc: ProcessDocument, node: DslNode, opts: Validate
       break;
     case 'delay':
       if (typeof c.delayMs === 'string') {
-        templateRules(
-          c.delayMs,
-          'configuration.delayMs',
-          report,
-          'must be a number ≥ 0 or a template such as ${msg.waitMs}',
-        );
+        templateRules(c.delayMs, 'configuration.delayMs', report, { example: '${msg.waitMs}', numberAllowed: true });
       }
       break;
     case 'serviceTask':
-      if (emptyString(c.functionName)) report('configuration.functionName', 'must not be empty');
+      if (emptyString(c.functionName)) report('configuration.functionName', finding('value.empty'));
       else if (
         typeof c.functionName === 'string' &&
         opts.functions &&
         !opts.functions.includes(c.functionName as string)
       ) {
-        report(
-          'configuration.functionName',
-          `function "${String(c.functionName)}" is not registered: neither a built-in nor in the tenant's service-function catalogue`,
-        );
+        report('configuration.functionName', finding('node.functionUnknown', { name: String(c.functionName) }));
       }
       if (typeof c.param === 'string') templateRules(c.param, 'configuration.param', report);
       break;
@@ -75,9 +68,8 @@ export function nodeProblems(doc: ProcessDocument, node: DslNode, opts: Validate
       httpRules(c, report);
       break;
     case 'subProcess':
-      if (emptyString(c.targetId)) report('configuration.targetId', 'must not be empty');
-      else if (c.targetId === doc.ruleChain.id)
-        report('configuration.targetId', 'a process cannot start itself as a sub-process');
+      if (emptyString(c.targetId)) report('configuration.targetId', finding('value.empty'));
+      else if (c.targetId === doc.ruleChain.id) report('configuration.targetId', finding('node.subProcessSelf'));
       break;
   }
   return problems;
@@ -91,10 +83,10 @@ function schemaProblems(nodeId: string, schema: z.ZodType, config: unknown): Pro
       .join('')
       .replace(/\.\[/g, '[');
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ nodeId, field: `${field}.${key}`, message: 'unknown field' }));
+      return issue.keys.map((key) => problemAt(nodeId, `${field}.${key}`, finding('value.unknownField', { key })));
     }
     const missing = valueAt(config, issue.path) === undefined;
-    return [{ nodeId, field, message: missing ? 'required' : issue.message }];
+    return [problemAt(nodeId, field, missing ? finding('value.required') : schemaFinding('value.invalid', issue))];
   });
 }
 
@@ -107,10 +99,15 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
-/** `mustBe`: message when the value has to be a template but holds none. */
-function templateRules(value: string, field: string, report: Report, mustBe?: string): void {
-  if (mustBe && !isTemplate(value)) report(field, mustBe);
-  for (const message of templateProblems(value)) report(field, message);
+/** `mustBe`: what the value has to be when it holds no template. */
+function templateRules(
+  value: string,
+  field: string,
+  report: Report,
+  mustBe?: { example: string; numberAllowed: boolean },
+): void {
+  if (mustBe && !isTemplate(value)) report(field, finding('template.expected', mustBe));
+  for (const f of templateFindings(value)) report(field, f);
 }
 
 const approverLists: Record<string, string> = { user: 'userIds', role: 'roleIds', dept: 'deptIds' };
@@ -123,52 +120,50 @@ function userTaskRules(doc: ProcessDocument, node: DslNode, c: Obj, report: Repo
     if (listKey && (!Array.isArray(list) || list.length === 0)) {
       report(
         `configuration.approver.${listKey}`,
-        `approver type "${approver.type}" needs at least one id in ${listKey}`,
+        finding('approver.idsRequired', { type: approver.type, list: listKey }),
       );
     }
     if (approver.type === 'initiatorSelect') {
       if (blank(approver.expression))
-        report('configuration.approver.expression', 'initiatorSelect needs a template such as ${msg.approvers}');
+        report('configuration.approver.expression', finding('approver.expressionRequired'));
       else
-        templateRules(
-          approver.expression as string,
-          'configuration.approver.expression',
-          report,
-          'must be a template such as ${msg.approvers}',
-        );
+        templateRules(approver.expression as string, 'configuration.approver.expression', report, {
+          example: '${msg.approvers}',
+          numberAllowed: false,
+        });
     }
     const levels = approver.levels;
     if (approver.type === 'manager' && typeof levels === 'number' && levels < 1) {
-      report('configuration.approver.levels', 'must be at least 1');
+      report('configuration.approver.levels', finding('value.belowMinimum', { min: 1 }));
     }
     if (approver.type === 'multiLevelManager' && levels === 0) {
-      report('configuration.approver.levels', 'must not be 0 (a negative number means up to the top)');
+      report('configuration.approver.levels', finding('approver.levelsZero'));
     }
   }
 
   if (c.voteRule !== undefined && c.approveMode !== 'vote') {
-    report('configuration.voteRule', 'voteRule is only allowed with approveMode "vote"');
+    report('configuration.voteRule', finding('vote.ruleWithoutVote'));
   } else if (isObj(c.voteRule)) {
     const { type, value } = c.voteRule;
     if (type === 'percent' && !(typeof value === 'number' && value >= 0 && value <= 100)) {
-      report('configuration.voteRule.value', 'a percent vote needs a value from 0 to 100');
+      report('configuration.voteRule.value', finding('vote.percentRange'));
     }
     if (type === 'count' && !(typeof value === 'number' && Number.isInteger(value) && value >= 1)) {
-      report('configuration.voteRule.value', 'a count vote needs a whole number ≥ 1');
+      report('configuration.voteRule.value', finding('vote.countInvalid'));
     }
   }
 
   if (isObj(c.timeout) && typeof c.timeout.dueInMinutes === 'number' && !(c.timeout.dueInMinutes > 0)) {
-    report('configuration.timeout.dueInMinutes', 'must be greater than 0');
+    report('configuration.timeout.dueInMinutes', finding('value.notPositive'));
   }
   if (typeof c.dueDate === 'string' && Number.isNaN(Date.parse(c.dueDate))) {
-    report('configuration.dueDate', 'is not a valid date');
+    report('configuration.dueDate', finding('value.notDate'));
   }
   if (isObj(approver) && approver.type === 'initiatorSelf' && c.selfApproval === 'skip') {
-    report('configuration.selfApproval', '"skip" with approver "initiatorSelf" would leave no approver');
+    report('configuration.selfApproval', finding('selfApproval.skipLeavesNobody'));
   }
   if (c.kind === 'handle' && c.approveMode !== 'single' && c.approveMode !== 'any') {
-    report('configuration.approveMode', 'a handle task only supports approveMode "single" or "any"');
+    report('configuration.approveMode', finding('handle.approveMode'));
   }
   if (isObj(c.reject)) rejectRules(doc, node, c.reject, report);
 }
@@ -178,30 +173,27 @@ function rejectRules(doc: ProcessDocument, node: DslNode, reject: Obj, report: R
     const target = reject.target;
     const targetNode = typeof target === 'string' ? nodeById(doc, target) : undefined;
     const field = 'configuration.reject.target';
-    if (blank(target)) report(field, 'reject strategy "toNode" needs a target node id');
-    else if (!targetNode) report(field, `"${String(target)}" is not a node of this process`);
-    else if (targetNode.id === node.id) report(field, 'cannot be the node itself');
+    if (blank(target)) report(field, finding('reject.targetRequired'));
+    else if (!targetNode) report(field, finding('reject.targetUnknown', { target: String(target) }));
+    else if (targetNode.id === node.id) report(field, finding('reject.targetSelf'));
     else if (targetNode.type !== 'userTask' && targetNode.type !== 'startTask')
-      report(field, `"${targetNode.id}" must be a userTask or startTask`);
+      report(field, finding('reject.targetType', { target: targetNode.id }));
     else if (!upstream(doc, node.id).has(targetNode.id))
-      report(field, `"${targetNode.id}" is not upstream of this node`);
+      report(field, finding('reject.targetNotUpstream', { target: targetNode.id }));
     else if (pathCrossesParallel(doc, node.id, targetNode.id)) {
-      report(field, `the path back to "${targetNode.id}" crosses a fork, join or inclusive`);
+      report(field, finding('reject.targetCrossesParallel', { target: targetNode.id }));
     }
   } else if (reject.strategy === 'toStarter') {
     const first = firstNode(doc);
     if (first && first.id !== node.id && pathCrossesParallel(doc, node.id, first.id)) {
-      report(
-        'configuration.reject.strategy',
-        'toStarter: the path back to the first node crosses a fork, join or inclusive',
-      );
+      report('configuration.reject.strategy', finding('reject.starterCrossesParallel'));
     }
   } else if (reject.strategy === 'toPrev') {
     const crossed = toPrevCrossing(doc, node);
     if (crossed) {
       report(
         'configuration.reject.strategy',
-        `toPrev: the path back to the previous approval crosses "${crossed.id}" (${crossed.type})`,
+        finding('reject.previousCrossesParallel', { nodeId: crossed.id, type: crossed.type }),
       );
     }
   }
@@ -224,27 +216,30 @@ function toPrevCrossing(doc: ProcessDocument, node: DslNode): DslNode | undefine
 
 function caseRules(doc: ProcessDocument, node: DslNode, c: Obj, report: Report): void {
   if (!Array.isArray(c.cases)) return; // reported by the schema
-  if (c.cases.length === 0) report('configuration.cases', 'needs at least one case');
+  if (c.cases.length === 0) report('configuration.cases', finding('switch.noCases'));
   const varTypes = formVariableTypes(doc);
   const relations = new Set(outgoing(doc, node.id).map((conn) => conn.type));
   c.cases.forEach((entry: unknown, i) => {
     if (!isObj(entry)) return;
     if (typeof entry.case === 'string') {
       const compiled = compileCondition(entry.case, varTypes);
-      if (!compiled.ok) report(`configuration.cases[${i}].case`, compiled.error);
+      if (!compiled.ok)
+        report(
+          `configuration.cases[${i}].case`,
+          finding('condition.invalid', { expression: entry.case, error: compiled.error }),
+        );
     }
     if (typeof entry.then === 'string' && entry.then !== '' && !relations.has(entry.then)) {
-      report(`configuration.cases[${i}].then`, `no outgoing connection of type "${entry.then}"`);
+      report(`configuration.cases[${i}].then`, finding('switch.noConnection', { relation: entry.then }));
     }
   });
 }
 
 function httpRules(c: Obj, report: Report): void {
-  if (emptyString(c.url)) return report('configuration.url', 'must not be empty');
+  if (emptyString(c.url)) return report('configuration.url', finding('value.empty'));
   if (typeof c.url !== 'string') return;
   const url = c.url as string;
-  if (!url.startsWith('${') && !/^https?:\/\//i.test(url))
-    report('configuration.url', 'must be an http(s) URL or a template');
+  if (!url.startsWith('${') && !/^https?:\/\//i.test(url)) report('configuration.url', finding('node.httpUrlInvalid'));
   templateRules(url, 'configuration.url', report);
   if (isObj(c.headers)) {
     for (const [name, value] of Object.entries(c.headers)) {

@@ -4,7 +4,8 @@ import { cycleProblems } from './cycles.js';
 import { firstNode, graphIndex, walk } from './graph.js';
 import { parseProcess } from './parse.js';
 import { regionOf } from './regions.js';
-import type { Problem, ProcessDocument } from './types.js';
+import { finding, type Finding } from './problems.js';
+import { problemAt, type Problem, type ProcessDocument } from './types.js';
 import { nodeProblems, type ValidateOptions } from './validate-nodes.js';
 
 export type { ValidateOptions } from './validate-nodes.js';
@@ -37,28 +38,28 @@ function structureProblems(doc: ProcessDocument): Problem[] {
   for (const node of nodes) {
     if (seen.has(node.id) && !reported.has(node.id)) {
       reported.add(node.id);
-      problems.push({ nodeId: node.id, field: 'id', message: `duplicate node id "${node.id}"` });
+      problems.push(problemAt(node.id, 'id', finding('graph.duplicateNodeId', { id: node.id })));
     }
     seen.add(node.id);
   }
   connections.forEach((c, i) => {
     for (const key of ['fromId', 'toId'] as const) {
       if (!seen.has(c[key])) {
-        problems.push({
-          nodeId: null,
-          field: `metadata.connections[${i}].${key}`,
-          message: `names unknown node "${c[key]}"`,
-        });
+        problems.push(
+          problemAt(null, `metadata.connections[${i}].${key}`, finding('graph.unknownNode', { id: c[key] })),
+        );
       }
     }
   });
-  if (nodes.length === 0) problems.push({ nodeId: null, field: 'metadata.nodes', message: 'the process has no nodes' });
+  if (nodes.length === 0) problems.push(problemAt(null, 'metadata.nodes', finding('graph.noNodes')));
   else if (!Number.isInteger(firstNodeIndex) || firstNodeIndex < 0 || firstNodeIndex >= nodes.length) {
-    problems.push({
-      nodeId: null,
-      field: 'metadata.firstNodeIndex',
-      message: `${firstNodeIndex} is out of range (0..${nodes.length - 1})`,
-    });
+    problems.push(
+      problemAt(
+        null,
+        'metadata.firstNodeIndex',
+        finding('graph.firstNodeOutOfRange', { index: firstNodeIndex, max: nodes.length - 1 }),
+      ),
+    );
   }
   return problems;
 }
@@ -74,14 +75,13 @@ function reachabilityProblems(doc: ProcessDocument): Problem[] {
   const leadsToEnd = new Set([...ends, ...walk(doc, ends, 'backward', any)]);
   for (const node of graphIndex(doc).byId.values()) {
     if (!reached.has(node.id)) {
-      problems.push({ nodeId: node.id, field: 'connections', message: 'not reachable from the first node' });
+      problems.push(problemAt(node.id, 'connections', finding('graph.unreachable')));
     }
     if (ends.length > 0 && !leadsToEnd.has(node.id)) {
-      problems.push({ nodeId: node.id, field: 'connections', message: 'no end node can be reached from here' });
+      problems.push(problemAt(node.id, 'connections', finding('graph.noWayToEnd')));
     }
   }
-  if (ends.length === 0)
-    problems.push({ nodeId: null, field: 'metadata.nodes', message: 'the process has no end node' });
+  if (ends.length === 0) problems.push(problemAt(null, 'metadata.nodes', finding('graph.noEnd')));
   return problems;
 }
 
@@ -93,33 +93,28 @@ function regionProblems(doc: ProcessDocument): Problem[] {
     if (split.type !== 'fork' && split.type !== 'inclusive') continue;
     const region = regionOf(doc, split.id);
     region.branches.forEach((b) => b.joinIds.forEach((j) => closedJoins.add(j)));
-    const report = (message: string) => problems.push({ nodeId: split.id, field: 'connections', message });
+    const report = (f: Finding) => problems.push(problemAt(split.id, 'connections', f));
     if (region.nestedIds.length > 0) {
       for (const nested of region.nestedIds) {
         const type = graphIndex(doc).byId.get(nested)?.type;
-        problems.push({
-          nodeId: nested,
-          field: 'type',
-          message: `nested parallel regions are not supported: this ${type} lies inside the region of "${split.id}"`,
-        });
+        problems.push(problemAt(nested, 'type', finding('region.nested', { type: String(type), splitId: split.id })));
       }
       continue;
     }
     if (region.joinId || region.branches.length === 0) continue;
     const joins = new Set(region.branches.flatMap((b) => [...b.joinIds]));
-    if (joins.size === 0) report(`the branches of this ${split.type} never meet at a join`);
-    else if (joins.size > 1)
-      report(`the branches of this ${split.type} meet at different joins (${[...joins].join(', ')})`);
+    if (joins.size === 0) report(finding('region.noJoin', { type: split.type }));
+    else if (joins.size > 1) report(finding('region.severalJoins', { type: split.type, joinIds: [...joins] }));
     else {
       const [join] = joins;
       for (const b of region.branches.filter((br) => !br.joinIds.has(join))) {
-        report(`the branch starting at "${b.startId}" never reaches join "${join}"`);
+        report(finding('region.branchMissesJoin', { startId: b.startId, joinId: join }));
       }
     }
   }
   for (const node of doc.metadata.nodes) {
     if (node.type === 'join' && !closedJoins.has(node.id)) {
-      problems.push({ nodeId: node.id, field: 'connections', message: 'this join closes no fork or inclusive' });
+      problems.push(problemAt(node.id, 'connections', finding('region.joinWithoutSplit')));
     }
   }
   return problems;

@@ -49,6 +49,16 @@ export const AssignmentReason = z
   })
   .openapi('AssignmentReason');
 
+/** Why a node ahead is undecided (dsl/ahead.ts): upcoming steps and simulations. */
+export const UndecidedBy = z.object({
+  nodeId: z.string().openapi({ description: 'the switch/inclusive whose outcome is open' }),
+  variable: z.string().openapi({ description: 'the variable its condition reads (msg: all of them)' }),
+  setBy: z
+    .string()
+    .nullable()
+    .openapi({ description: 'the node that has not run yet and writes it; null when it is missing' }),
+});
+
 export const Task = z
   .object({
     id: z.string(),

@@ -95,6 +95,9 @@ function fromAssign(detail: Record<string, any>): AssignmentReason {
   }
 }
 
+/** The reason an `assign` entry with this `detail.why` gives its task (the simulation's approvers carry it too). */
+export const reasonOfWhy = (why: object): AssignmentReason => fromAssign({ why });
+
 /** The tasks whose reason a trail entry sets, each with that reason. */
 export function reasonsFromEntry(e: EntryLike): Array<[taskId: string, reason: AssignmentReason]> {
   const d = e.detail ?? {};

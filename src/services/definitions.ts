@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   compileProcess,
+  finding,
   parseProcess,
+  problemAt,
   validateConditions,
   validateExpressions,
   type Problem,
@@ -38,11 +40,47 @@ function invalid(problems: Problem[]): AppError {
   );
 }
 
-/** Full validation (as at deploy): the normalised document, or 422 with every problem. */
+/** What the deploy validator found: the normalised document, or every problem and the refusal deploy answers with. */
+export type CheckedProcess = { ok: true; doc: ProcessDocument } | { ok: false; problems: Problem[]; refusal: AppError };
+
+/** The document with its stored form (`formType: "system"`), or as it is with the 422 an unknown form gets. */
+async function withSystemForm(em: EntityManager, tenantId: string, dsl: unknown) {
+  try {
+    return { dsl: await resolveSystemForm(em, tenantId, dsl), unknownForm: null };
+  } catch (err) {
+    if (err instanceof AppError && err.type === 'FORM_UNKNOWN') return { dsl, unknownForm: err };
+    throw err;
+  }
+}
+
+/**
+ * The one deploy validator — deploy, import, publishing a draft and POST /validate run it: the
+ * stored form a document names, then the DSL (shape and limits, older keys translated, nodes,
+ * graph, conditions typed by the form, the catalogue's service functions). Writes nothing.
+ */
+export async function checkProcess(em: EntityManager, tenantId: string, dsl: unknown): Promise<CheckedProcess> {
+  const { dsl: resolved, unknownForm } = await withSystemForm(em, tenantId, dsl);
+  const result = compileProcess(resolved, { functions: await callableNames(em, tenantId) });
+  // Deploy stops at an unknown form (422 FORM_UNKNOWN); the list still names what else is wrong.
+  if (unknownForm) {
+    const formProblems = (unknownForm.data as { problems: Problem[] }).problems;
+    return { ok: false, problems: [...formProblems, ...(result.ok ? [] : result.problems)], refusal: unknownForm };
+  }
+  return result.ok ? result : { ok: false, problems: result.problems, refusal: invalid(result.problems) };
+}
+
+/** Full validation (as at deploy): the normalised document, or deploy's 422 with every problem. */
 async function compile(em: EntityManager, tenantId: string, dsl: unknown): Promise<ProcessDocument> {
-  const result = compileProcess(dsl, { functions: await callableNames(em, tenantId) });
-  if (!result.ok) throw invalid(result.problems);
-  return result.doc;
+  const checked = await checkProcess(em, tenantId, dsl);
+  if (!checked.ok) throw checked.refusal;
+  return checked.doc;
+}
+
+/** POST /validate: the deploy validator's verdict, nothing written (docs/definitions.md#live-validation). */
+export async function validateDefinition(em: EntityManager, tenantId: string, dsl: DslInput) {
+  const checked = await checkProcess(em, tenantId, dsl);
+  const problems = checked.ok ? [] : checked.problems;
+  return { valid: checked.ok, problems: problems.map((p) => ({ ...p, field: p.field || null })) };
 }
 
 /**
@@ -55,11 +93,13 @@ async function pinFunctions(tx: EntityManager, tenantId: string, doc: ProcessDoc
     throw invalid(
       doc.metadata.nodes
         .filter((n) => missing.includes((n.configuration as { functionName?: string } | undefined)?.functionName ?? ''))
-        .map((n) => ({
-          nodeId: n.id,
-          field: 'configuration.functionName',
-          message: `function "${(n.configuration as { functionName: string }).functionName}" is not registered: it was removed from the catalogue`,
-        })),
+        .map((n) =>
+          problemAt(
+            n.id,
+            'configuration.functionName',
+            finding('node.functionRemoved', { name: (n.configuration as { functionName: string }).functionName }),
+          ),
+        ),
     );
   }
   return Object.keys(functions).length ? { ...doc, functions } : doc;
@@ -69,9 +109,7 @@ async function pinFunctions(tx: EntityManager, tenantId: string, doc: ProcessDoc
 function parseDraft(dsl: unknown): ProcessDocument {
   const { doc, problems } = parseProcess(dsl);
   if (!doc?.ruleChain?.id)
-    throw invalid(
-      problems.length ? problems : [{ nodeId: null, field: 'ruleChain.id', message: 'the process key is required' }],
-    );
+    throw invalid(problems.length ? problems : [problemAt(null, 'ruleChain.id', finding('document.draftKeyRequired'))]);
   return doc;
 }
 
@@ -204,11 +242,7 @@ async function lockRow(tx: EntityManager, tenantId: string, id: string, key: str
 
 /** Publishes a locked draft row as the key's next version. */
 async function publishDraft(tx: EntityManager, row: IProcessDefinition, userId: string) {
-  const doc = await pinFunctions(
-    tx,
-    row.tenantId,
-    await compile(tx, row.tenantId, await resolveSystemForm(tx, row.tenantId, row.dsl)),
-  );
+  const doc = await pinFunctions(tx, row.tenantId, await compile(tx, row.tenantId, row.dsl));
   const cols = columnsOf(doc);
   if (cols.key !== row.key) throw new AppError('CONFLICT', 'The draft changed while being published; retry');
   const version = await nextVersion(tx, row.tenantId, row.key);
@@ -226,7 +260,7 @@ async function publishDraft(tx: EntityManager, row: IProcessDefinition, userId: 
 
 /** Deploys a document: compiled, then inserted as the next active version. */
 async function deployDocument(em: EntityManager, tenantId: string, userId: string, dsl: unknown) {
-  const checked = await compile(em, tenantId, await resolveSystemForm(em, tenantId, dsl));
+  const checked = await compile(em, tenantId, dsl);
   const cols = columnsOf(checked);
   return withKeyLock(em, tenantId, cols.key, async (tx) => {
     const doc = await pinFunctions(tx, tenantId, checked);

@@ -1,7 +1,7 @@
 // Stored forms (docs/forms.md): drafts, published versions of a key, retirement, and the
 // resolution of a process's `formKey` at deploy.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { formSchemaProblems } from '../../dsl/index.js';
+import { finding, formSchemaProblems, problemAt } from '../../dsl/index.js';
 import { catalogueColumns, versionedCatalogue } from './versioned.js';
 import { AppError } from '../errors.js';
 import { StoredForm, type IStoredForm } from '../db/entities/index.js';
@@ -25,6 +25,8 @@ export interface FormInput {
 function checkSchema(schema: unknown) {
   const problems = formSchemaProblems(schema).map((p) => ({
     field: p.field ? `schema.${p.field}` : 'schema',
+    code: p.code,
+    params: p.params,
     message: p.message,
   }));
   if (problems.length) {
@@ -163,7 +165,15 @@ export async function resolveSystemForm(em: EntityManager, tenantId: string, dsl
       typeof wanted === 'number'
         ? `Form ${key} has no published version ${wanted}`
         : `Form ${key} has no published version`,
-      { problems: [{ nodeId: null, field: 'ruleChain.additionalInfo.formKey', message: `unknown form "${key}"` }] },
+      {
+        problems: [
+          problemAt(
+            null,
+            'ruleChain.additionalInfo.formKey',
+            finding('process.formUnknown', typeof wanted === 'number' ? { key, version: wanted } : { key }),
+          ),
+        ],
+      },
     );
   // A designer's top-level `form` would win over the stored one (parse.ts): it goes.
   const { form: _designed, ...d } = dsl as Record<string, unknown> & { ruleChain: Record<string, unknown> };

@@ -1,9 +1,9 @@
 // The "upcoming" prediction of an instance: approval nodes ahead of the current ones, with
-// the approvers they would get now.
+// the approvers they would get now. Read from the path ahead (prediction.ts), which a simulated
+// start reads too.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { approvalNodesAhead, type ProcessDocument, type UndecidedBy } from '../../dsl/index.js';
-import { pgDirectory, resolveApprovers } from '../../activities/approvers.js';
-import { config } from '../../workflows/engine/user-task.js';
+import type { ProcessDocument, UndecidedBy } from '../../dsl/index.js';
+import { predictPath } from './prediction.js';
 
 export interface UpcomingEntry {
   activityId: string;
@@ -33,50 +33,31 @@ export async function predictUpcoming(
       ? [first]
       : [];
   if (!current.length) return [];
-  const out: UpcomingEntry[] = [];
-  const currentIds = new Set(current);
-  // One directory lookup per distinct approver rule, not per node.
-  const resolvedBy = new Map<string, ReturnType<typeof resolveApprovers>>();
-  const known = {
-    msg: (row.variables ?? {}) as Record<string, unknown>,
-    metadata: {
-      instance_id: row.id,
-      process_key: row.process_key,
-      business_key: row.business_key,
-      owner: row.initiator_id,
-      tenant_id: tenantId,
+  const steps = await predictPath(em, {
+    info: {
+      id: row.id,
+      tenantId,
+      definitionId: row.definition_id,
+      processKey: row.process_key,
+      processVersion: row.process_version ?? null,
+      processName: row.process_name,
+      businessKey: row.business_key ?? null,
+      initiatorId: row.initiator_id,
+      startTime: String(row.start_time),
     },
-  };
-  for (const { node, undecided, undecidedBy } of approvalNodesAhead(doc, current, known)) {
-    if (currentIds.has(node.id)) continue;
-    const approver = config(node).approver ?? { type: 'user' };
-    let approvers: string[];
-    let candidates = { roleIds: [] as string[], deptIds: [] as string[] };
-    if (approver.type === 'initiatorSelect') {
-      const picked = /^\$\{msg\.([A-Za-z0-9_]+)\}$/.exec(approver.expression ?? '')?.[1];
-      const value = picked ? row.variables?.[picked] : undefined;
-      approvers = Array.isArray(value)
-        ? value.map(String)
-        : typeof value === 'string'
-          ? value.split(',').map((s) => s.trim())
-          : [];
-    } else {
-      const key = JSON.stringify(approver);
-      let pending = resolvedBy.get(key);
-      if (!pending)
-        resolvedBy.set(
-          key,
-          (pending = resolveApprovers(
-            pgDirectory(em, tenantId),
-            { tenantId, initiatorId: row.initiator_id, approver },
-            { lean: true },
-          )),
-        );
-      const resolved = await pending;
-      approvers = resolved.users.map((u) => u.userId);
-      if (resolved.pool) candidates = { roleIds: resolved.pool.roleIds, deptIds: resolved.pool.deptIds };
-    }
-    out.push({ activityId: node.id, name: node.name ?? node.id, approvers, candidates, undecided, undecidedBy });
-  }
-  return out;
+    doc,
+    variables: (row.variables ?? {}) as Record<string, unknown>,
+    from: current,
+    approvalsOnly: true,
+  });
+  return steps.map(({ node, undecided, undecidedBy, assignment }) => ({
+    activityId: node.id,
+    name: node.name ?? node.id,
+    // Who would hold a task: the ballots, the people of a claim, the admins of a fallback; a
+    // role/department pool names its candidates instead.
+    approvers: assignment && assignment.mode !== 'pool' ? assignment.approvers.map((a) => a.userId) : [],
+    candidates: { roleIds: assignment?.candidates.roleIds ?? [], deptIds: assignment?.candidates.deptIds ?? [] },
+    undecided,
+    undecidedBy,
+  }));
 }

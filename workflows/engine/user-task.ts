@@ -8,7 +8,7 @@ import { approversAheadOrInFlight } from './approvers-ahead.js';
 import { type Engine, emptyCandidates, type ApproveMode, type NodeRun } from './engine.js';
 import { local } from './activities.js';
 import { nodeName, shortTime } from './details.js';
-import type { AssignWhy, Candidates, TaskKind, TaskResult, TaskState } from './types.js';
+import type { AssignWhy, Candidates, ResolvedApprovers, TaskKind, TaskResult, TaskState } from './types.js';
 
 export interface UserTaskConfig {
   approver?: {
@@ -146,60 +146,46 @@ export function inputsAtStart(engine: Engine): ApproverInput[] {
   return first.type === 'userTask' ? [approverInput(engine, first)] : inputsAhead(engine, [first.id]);
 }
 
-/** Creates the tasks of a userTask activation. The returned run is decided by `decide`. */
-export async function startUserTask(engine: Engine, tokenId: string, node: DslNode): Promise<NodeRun> {
-  const cfg = config(node);
-  const kind: TaskKind = cfg.kind === 'handle' ? 'handle' : 'approval';
-  const input = approverInput(engine, node);
-  const approver = input.approver;
-  const resolved =
-    (await approversAheadOrInFlight(engine, input)) ??
-    (await local.resolveApprovers.executeWithOptions({ summary: `resolve approvers for ${nodeName(node)}` }, [input]));
+/** A person a userTask's rule gives a ballot to; `auto` when the ballot decides itself. */
+export interface Ballot {
+  userId: string;
+  reason: string;
+  level?: number;
+  auto: AutoApproval | null;
+}
 
-  const mode: ApproveMode = cfg.approveMode ?? 'single';
-  const run = engine.newRun(node.id, tokenId, {
-    mode,
-    oneAtATime: mode === 'sequential' || (mode === 'vote' && cfg.sequential === true),
-    previousRunId: engine.tokens[tokenId]?.lastApprovedRun ?? null,
-  });
-  const name = cfg.taskName || node.name || node.id;
-  const dueDate = dueDateFor(engine, cfg);
-  const base = { activityId: node.id, name, kind, runId: run.id };
-  // Nobody to ask: the emptyApproverPolicy decides what happens.
-  const noApprover = (why: string) => applyEmptyPolicy(engine, run, node, cfg, resolved, why, base, dueDate);
+/**
+ * Whom a userTask's tasks go to, from its look-up: a claim pool of the rule's members, a pool of
+ * several people of which the first to claim decides, one ballot per person, or nobody (the
+ * emptyApproverPolicy decides). Pure: the server's prediction and simulation share it
+ * (src/services/prediction.ts).
+ */
+export type Assignment =
+  | { to: 'pool'; candidates: Candidates; members: string[]; reason: string; why: AssignWhy }
+  | { to: 'claim'; candidates: Candidates; users: Ballot[]; why: AssignWhy }
+  | { to: 'users'; users: Ballot[] }
+  | { to: 'nobody'; problem: string };
 
+export function assignmentOf(cfg: UserTaskConfig, input: ApproverInput, resolved: ResolvedApprovers): Assignment {
+  const { approver, initiatorId: initiator } = input;
   // Pools: role and department approvers give one pending task; members claim it.
   if (resolved.pool) {
-    if (resolved.poolSize > 0) {
-      const task = engine.createTask({ ...base, status: 'pending', candidates: resolved.pool, dueDate });
-      run.taskIds.push(task.id);
-      engine.trail('assign', {
-        activityId: node.id,
-        taskId: task.id,
-        detail: {
-          reason: resolved.poolReason ?? 'candidate pool',
-          candidates: resolved.pool,
-          why: assignWhy(approver.type, { ids: ruleIds(approver, engine.info.initiatorId), count: resolved.poolSize }),
-        },
-      });
-      for (const userId of resolved.poolMembers)
-        engine.notify(userId, 'task_claimable', task.id, { activityId: node.id, name });
-      watchDue(engine, run, task, cfg);
-      return run;
-    }
-    return noApprover(
-      `${approver.type === 'role' ? 'role' : 'department'} ${ruleIds(approver, engine.info.initiatorId).join(', ')} has no active members`,
-    );
+    if (resolved.poolSize > 0)
+      return {
+        to: 'pool',
+        candidates: resolved.pool,
+        members: resolved.poolMembers,
+        reason: resolved.poolReason ?? 'candidate pool',
+        why: assignWhy(approver.type, { ids: ruleIds(approver, initiator), count: resolved.poolSize }),
+      };
+    return {
+      to: 'nobody',
+      problem: `${approver.type === 'role' ? 'role' : 'department'} ${ruleIds(approver, initiator).join(', ')} has no active members`,
+    };
   }
 
   // Self-approval rules when the initiator is among the approvers.
-  const initiator = engine.info.initiatorId;
-  let users: Array<{ userId: string; reason: string; level?: number; auto: AutoApproval | null }> = resolved.users.map(
-    (u) => ({
-      ...u,
-      auto: null,
-    }),
-  );
+  let users: Ballot[] = resolved.users.map((u) => ({ ...u, auto: null }));
   const self = cfg.selfApproval ?? 'none';
   if (users.some((u) => u.userId === initiator) && self !== 'none') {
     if (self === 'skip') users = users.filter((u) => u.userId !== initiator);
@@ -216,25 +202,77 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
   }
   // The same person once.
   users = users.filter((u, i) => users.findIndex((v) => v.userId === u.userId) === i);
-  if (users.length === 0) return noApprover(resolved.problem ?? 'no approver resolved');
+  if (users.length === 0) return { to: 'nobody', problem: resolved.problem ?? 'no approver resolved' };
 
   // Single mode with several people: a pool of them, first to claim decides.
-  if (mode === 'single' && users.length > 1) {
+  if ((cfg.approveMode ?? 'single') === 'single' && users.length > 1) {
     const candidates = { ...emptyCandidates(), userIds: users.map((u) => u.userId) };
-    const task = engine.createTask({ ...base, status: 'pending', candidates, dueDate });
+    return {
+      to: 'claim',
+      candidates,
+      users,
+      why: assignWhy(approver.type, {
+        ids: candidates.userIds,
+        count: users.length,
+        level: approver.type === 'manager' ? (users[0].level ?? null) : null,
+        reason: 'first to claim decides',
+      }),
+    };
+  }
+  return { to: 'users', users };
+}
+
+/** Why the rule gave this ballot (what its `assign` trail entry records). */
+export const ballotWhy = (cfg: UserTaskConfig, input: ApproverInput, u: Ballot) =>
+  userWhy(input.approver, input.initiatorId, u, cfg.selfApproval ?? 'none');
+
+/** Creates the tasks of a userTask activation. The returned run is decided by `decide`. */
+export async function startUserTask(engine: Engine, tokenId: string, node: DslNode): Promise<NodeRun> {
+  const cfg = config(node);
+  const kind: TaskKind = cfg.kind === 'handle' ? 'handle' : 'approval';
+  const input = approverInput(engine, node);
+  const resolved =
+    (await approversAheadOrInFlight(engine, input)) ??
+    (await local.resolveApprovers.executeWithOptions({ summary: `resolve approvers for ${nodeName(node)}` }, [input]));
+
+  const mode: ApproveMode = cfg.approveMode ?? 'single';
+  const run = engine.newRun(node.id, tokenId, {
+    mode,
+    oneAtATime: mode === 'sequential' || (mode === 'vote' && cfg.sequential === true),
+    previousRunId: engine.tokens[tokenId]?.lastApprovedRun ?? null,
+  });
+  const name = cfg.taskName || node.name || node.id;
+  const dueDate = dueDateFor(engine, cfg);
+  const base = { activityId: node.id, name, kind, runId: run.id };
+  const assignment = assignmentOf(cfg, input, resolved);
+
+  if (assignment.to === 'pool') {
+    const task = engine.createTask({ ...base, status: 'pending', candidates: assignment.candidates, dueDate });
+    run.taskIds.push(task.id);
+    engine.trail('assign', {
+      activityId: node.id,
+      taskId: task.id,
+      detail: { reason: assignment.reason, candidates: assignment.candidates, why: assignment.why },
+    });
+    for (const userId of assignment.members)
+      engine.notify(userId, 'task_claimable', task.id, { activityId: node.id, name });
+    watchDue(engine, run, task, cfg);
+    return run;
+  }
+  // Nobody to ask: the emptyApproverPolicy decides what happens.
+  if (assignment.to === 'nobody')
+    return applyEmptyPolicy(engine, run, node, cfg, resolved, assignment.problem, base, dueDate);
+
+  if (assignment.to === 'claim') {
+    const task = engine.createTask({ ...base, status: 'pending', candidates: assignment.candidates, dueDate });
     run.taskIds.push(task.id);
     engine.trail('assign', {
       activityId: node.id,
       taskId: task.id,
       detail: {
         reason: 'single approval among several people: first to claim decides',
-        approvers: users,
-        why: assignWhy(approver.type, {
-          ids: candidates.userIds,
-          count: users.length,
-          level: approver.type === 'manager' ? (users[0].level ?? null) : null,
-          reason: 'first to claim decides',
-        }),
+        approvers: assignment.users,
+        why: assignment.why,
       },
     });
     watchDue(engine, run, task, cfg);
@@ -242,6 +280,7 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
   }
 
   // autoApproveRepeated: who approved before is approved again here automatically, per person.
+  let users = assignment.users;
   const repeat = repeatSetting(engine);
   if (repeat !== 'none' && kind === 'approval' && patched(AUTO_APPROVE_REPEATED)) {
     users = users.map((u) => {
@@ -269,7 +308,7 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
       activityId: node.id,
       taskId: task.id,
       userId: u.userId,
-      detail: { reason: u.reason, why: userWhy(approver, initiator, u, self) },
+      detail: { reason: u.reason, why: ballotWhy(cfg, input, u) },
     });
     if (u.auto) {
       if (u.auto.repeat) task.repeatApproved = true;
@@ -339,6 +378,40 @@ function repeatApproval(setting: RepeatSetting, before: TaskState): AutoApproval
   };
 }
 
+/**
+ * What the emptyApproverPolicy does when a rule finds nobody: the policy that applies (tenant_admin
+ * without another admin parks), the admins it would ask, a parked pool's roles and departments,
+ * and the reason recorded. Pure: the prediction shares it.
+ */
+export function fallbackOf(
+  cfg: UserTaskConfig,
+  initiatorId: string,
+  resolved: { admins: string[]; pool: Candidates | null },
+  problem: string,
+) {
+  let policy = cfg.emptyApproverPolicy ?? 'tenant_admin';
+  const admins = resolved.admins.filter((a) => a !== initiatorId);
+  if (policy === 'tenant_admin' && admins.length === 0) policy = 'park';
+  const from = ruleName(cfg.approver ?? { type: 'user' }, initiatorId);
+  // A parked pool lists the roles/departments it waits for: once the directory has members, they may claim.
+  const parked = resolved.pool
+    ? { ...emptyCandidates(), roleIds: resolved.pool.roleIds, deptIds: resolved.pool.deptIds }
+    : emptyCandidates();
+  const why = assignWhy('fallback', { policy, rule: from, reason: problem });
+  return {
+    policy,
+    admins,
+    parked,
+    fields: { fallback_policy: policy, fallback_from: from, fallback_reason: problem },
+    why:
+      policy === 'tenant_admin'
+        ? { ...why, ids: admins, count: admins.length }
+        : policy === 'park'
+          ? { ...why, ids: [...parked.roleIds, ...parked.deptIds] }
+          : why,
+  };
+}
+
 function applyEmptyPolicy(
   engine: Engine,
   run: NodeRun,
@@ -349,12 +422,13 @@ function applyEmptyPolicy(
   base: { activityId: string; name: string; kind: TaskKind; runId: string },
   dueDate: string | null,
 ): NodeRun {
-  let policy = cfg.emptyApproverPolicy ?? 'tenant_admin';
-  const admins = resolved.admins.filter((a) => a !== engine.info.initiatorId);
-  if (policy === 'tenant_admin' && admins.length === 0) policy = 'park';
-  const from = ruleName(cfg.approver ?? { type: 'user' }, engine.info.initiatorId);
-  const fallback = { fallback_policy: policy, fallback_from: from, fallback_reason: why };
-  const fallbackWhy = assignWhy('fallback', { policy, rule: from, reason: why });
+  const {
+    policy,
+    admins,
+    parked: candidates,
+    fields: fallback,
+    why: fallbackWhy,
+  } = fallbackOf(cfg, engine.info.initiatorId, resolved, why);
   if (policy === 'auto_approve') {
     const task = engine.createTask({ ...base, status: 'active', variables: fallback });
     run.taskIds.push(task.id);
@@ -383,19 +457,11 @@ function applyEmptyPolicy(
       activityId: node.id,
       taskId: task.id,
       userId: single ? admins[0] : null,
-      detail: {
-        reason: `emptyApproverPolicy tenant_admin: ${why}`,
-        ...fallback,
-        why: { ...fallbackWhy, ids: admins, count: admins.length },
-      },
+      detail: { reason: `emptyApproverPolicy tenant_admin: ${why}`, ...fallback, why: fallbackWhy },
     });
     watchDue(engine, run, task, cfg);
     return run;
   }
-  // A parked pool lists the roles/departments it waits for: once the directory has members, they may claim.
-  const candidates = resolved.pool
-    ? { ...emptyCandidates(), roleIds: resolved.pool.roleIds, deptIds: resolved.pool.deptIds }
-    : emptyCandidates();
   const task = engine.createTask({ ...base, status: 'pending', candidates, variables: fallback, dueDate });
   run.taskIds.push(task.id);
   engine.trail('assign', {
@@ -405,7 +471,7 @@ function applyEmptyPolicy(
       reason: `emptyApproverPolicy park: ${why}; waits for an admin to add candidates or reassign`,
       ...fallback,
       candidates,
-      why: { ...fallbackWhy, ids: [...candidates.roleIds, ...candidates.deptIds] },
+      why: fallbackWhy,
     },
   });
   return run;

@@ -1,6 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { DefinitionStatuses } from '../../db/entities/definitions.js';
-import { IsoDate } from '../../shapes.js';
+import { PROBLEM_CODES, nodeTypes } from '../../../dsl/index.js';
+import { AssignmentReason, IsoDate, UndecidedBy } from '../../shapes.js';
+import { VariablesInput } from '../input.js';
 import { catalogueQuery, catalogueRow } from './versioned.schemas.js';
 
 /** The DSL document itself: its content is checked by the DSL validator (422), not here. */
@@ -68,3 +70,127 @@ export const Category = z
 
 export const IdParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
 export const KeyParam = z.object({ processKey: z.string().openapi({ param: { name: 'processKey', in: 'path' } }) });
+
+// ---------- validate ----------
+
+export const ValidationProblem = z
+  .object({
+    nodeId: z.string().nullable().openapi({ description: 'null for a problem of the whole document' }),
+    field: z.string().nullable().openapi({ description: 'dotted path, e.g. configuration.cases[0].case' }),
+    code: z.enum(PROBLEM_CODES).openapi({ description: 'stable: the designer renders a problem from code and params' }),
+    params: z.record(z.string(), z.unknown()),
+    message: z.string().openapi({ description: 'the problem in English' }),
+  })
+  .openapi('ValidationProblem');
+
+export const ValidationReport = z
+  .object({ valid: z.boolean(), problems: z.array(ValidationProblem) })
+  .openapi('ValidationReport');
+
+// ---------- simulate ----------
+
+export const SimulateBody = z
+  .object({
+    dsl: Dsl.optional(),
+    definitionId: z.string().min(1).optional(),
+    initiatorId: z.string().min(1).optional().openapi({ description: 'who starts it; the caller by default' }),
+    variables: VariablesInput.optional(),
+  })
+  .strict()
+  .refine(exactlyOne('dsl', 'definitionId'), { message: 'Send either dsl or definitionId' })
+  .openapi('DefinitionSimulateBody', { oneOf: [{ required: ['dsl'] }, { required: ['definitionId'] }] });
+
+// The task's reason, inlined: a second use of the named schema would change how the generator
+// renders the Task's nullable one (and with it the console's types).
+const Reason = z.object(AssignmentReason.shape);
+
+const SimulatedApprover = z.object({
+  userId: z.string(),
+  displayName: z.string(),
+  reason: Reason,
+  autoApproved: z.boolean().openapi({ description: 'the ballot decides itself (selfApproval autoApprove)' }),
+});
+
+const SimulatedAssignment = z.object({
+  mode: z.enum(['ballots', 'claim', 'pool', 'fallback']).openapi({
+    description:
+      'ballots: a task each; claim: one task the approvers claim; pool: members of roles/departments claim; fallback: the rule found nobody, emptyApproverPolicy applies',
+  }),
+  approvers: z.array(SimulatedApprover),
+  candidates: z.object({ userIds: z.array(z.string()), roleIds: z.array(z.string()), deptIds: z.array(z.string()) }),
+  // The rule's reason for the whole node (pools, claims, fallbacks); null for ballots: each carries its own.
+  reason: Reason.nullable(),
+  fallback: z.object({ policy: z.string(), problem: z.string() }).nullable(),
+});
+
+const CaseOutcome = z.object({
+  caseIndex: z.number().int().openapi({ description: '1-based' }),
+  expression: z.string(),
+  then: z.string(),
+  value: z
+    .boolean()
+    .nullable()
+    .openapi({ description: 'null: not evaluated (data missing, an error, or an earlier case decided)' }),
+  error: z.string().nullable(),
+  needs: z.array(UndecidedBy),
+});
+
+const SimulatedStep = z.object({
+  node: z.object({ id: z.string(), type: z.enum(nodeTypes), name: z.string().nullable() }),
+  undecided: z.boolean(),
+  undecidedBy: z.array(UndecidedBy),
+  assignment: SimulatedAssignment.nullable().openapi({ description: 'userTasks: who would get the tasks, and why' }),
+  decision: z
+    .object({
+      taken: z.array(z.string()).openapi({ description: 'relations taken for sure' }),
+      possible: z.array(z.string()).openapi({ description: 'relations that may be taken' }),
+      open: z.boolean(),
+      cases: z.array(CaseOutcome),
+    })
+    .nullable()
+    .openapi({ description: 'switch/inclusive: which case is taken and why' }),
+});
+
+export const Simulation = z
+  .object({
+    definitionId: z.string().nullable(),
+    processKey: z.string(),
+    processVersion: z.number().int().nullable(),
+    initiatorId: z.string(),
+    steps: z.array(SimulatedStep),
+  })
+  .openapi('DefinitionSimulation');
+
+// ---------- compare ----------
+
+export const CompareParams = z.object({
+  id: z.string().openapi({ param: { name: 'id', in: 'path' } }),
+  otherId: z.string().openapi({ param: { name: 'otherId', in: 'path' } }),
+});
+
+const FieldChange = z.object({
+  path: z.string(),
+  before: z.unknown().optional().openapi({ description: 'left out when the field was absent' }),
+  after: z.unknown().optional().openapi({ description: 'left out when the field is absent' }),
+});
+const NodeSummary = z.object({ id: z.string(), type: z.string(), name: z.string().nullable() });
+const Connection = z.object({ fromId: z.string(), toId: z.string(), type: z.string() });
+const VersionRef = z.object({
+  id: z.string(),
+  key: z.string(),
+  name: z.string(),
+  version: z.number().int().nullable(),
+  status: z.enum(DefinitionStatuses),
+});
+
+export const Comparison = z
+  .object({
+    from: VersionRef,
+    to: VersionRef,
+    added: z.array(NodeSummary),
+    removed: z.array(NodeSummary),
+    changed: z.array(NodeSummary.extend({ changes: z.array(FieldChange) })),
+    connections: z.object({ added: z.array(Connection), removed: z.array(Connection) }),
+    process: z.array(FieldChange),
+  })
+  .openapi('DefinitionComparison');

@@ -1,4 +1,6 @@
 import * as definitions from '../../services/definitions.js';
+import { compareVersions } from '../../services/definition-compare.js';
+import { simulate } from '../../services/simulation.js';
 import { Permissions } from '../../services/permissions.js';
 import { json, ok, page } from '../envelope.js';
 import { createRouter, defineRoute, endpoint } from '../router.js';
@@ -126,6 +128,33 @@ export function definitionRoutes() {
     r,
     {
       method: 'post',
+      path: '/validate',
+      tags,
+      summary: "Run deploy's validator on a DSL and write nothing: every problem with its code and params",
+      permissions: [WRITE],
+      body: s.DslBody,
+      response: s.ValidationReport,
+    },
+    ({ principal, body, c }) => definitions.validateDefinition(em(c), principal.tenantId, body.dsl),
+  );
+  endpoint(
+    r,
+    {
+      method: 'post',
+      path: '/simulate',
+      tags,
+      summary:
+        'The path a start would take (a DSL or a definition), with the real directory and the variables given; nothing started',
+      permissions: [WRITE],
+      body: s.SimulateBody,
+      response: s.Simulation,
+    },
+    ({ principal, body, c }) => simulate(em(c), principal, body),
+  );
+  endpoint(
+    r,
+    {
+      method: 'post',
       path: '/',
       tags,
       summary: 'Create a draft',
@@ -163,6 +192,19 @@ export function definitionRoutes() {
       response: page(s.Definition),
     },
     ({ principal, params, query, c }) => definitions.versionsById(em(c), principal.tenantId, params.id, query),
+  );
+  endpoint(
+    r,
+    {
+      method: 'get',
+      path: '/{id}/compare/{otherId}',
+      tags,
+      summary: 'What changed from this definition to another: nodes added, removed and changed, connections',
+      permissions: [READ],
+      params: s.CompareParams,
+      response: s.Comparison,
+    },
+    ({ principal, params, c }) => compareVersions(em(c), principal.tenantId, params.id, params.otherId),
   );
   endpoint(
     r,

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Instance, IsoDate, Task, TrailEntry } from '../../shapes.js';
+import { Instance, IsoDate, Task, TrailEntry, UndecidedBy } from '../../shapes.js';
 import { VariablesInput, VARIABLES_TOO_LARGE, variablesSizeOk } from '../input.js';
 
 export { ApplicationsQuery, Instance, InstanceQuery, ProcessKeyQuery, TrailEntry, Variables } from '../../shapes.js';
@@ -11,18 +11,7 @@ export const Upcoming = z
     approvers: z.array(z.string()),
     candidates: z.object({ roleIds: z.array(z.string()), deptIds: z.array(z.string()) }),
     undecided: z.boolean(),
-    undecidedBy: z
-      .array(
-        z.object({
-          nodeId: z.string().openapi({ description: 'the switch/inclusive whose outcome is open' }),
-          variable: z.string().openapi({ description: 'the variable its condition reads (msg: all of them)' }),
-          setBy: z
-            .string()
-            .nullable()
-            .openapi({ description: 'the node that has not run yet and writes it; null when it is missing' }),
-        }),
-      )
-      .openapi({ description: 'why the node is undecided; empty when it is decided' }),
+    undecidedBy: z.array(UndecidedBy).openapi({ description: 'why the node is undecided; empty when it is decided' }),
   })
   .openapi('UpcomingNode');
 

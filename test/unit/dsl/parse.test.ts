@@ -25,6 +25,15 @@ function withUserTask(configuration: unknown, additionalInfo?: unknown): Record<
   };
 }
 
+/** A problem without parameters: where, its code and its words. */
+const shaped = (nodeId: string | null, field: string, code: string, message: unknown) => ({
+  nodeId,
+  field,
+  code,
+  params: {},
+  message,
+});
+
 function taskConfig(doc: ProcessDocument | null): UserTaskConfig {
   return doc!.metadata.nodes.find((n) => n.id === 'task')!.configuration as UserTaskConfig;
 }
@@ -89,7 +98,15 @@ describe('document shape', () => {
   it('refuses other unknown top-level keys but still returns the document', () => {
     const { doc, problems } = parseProcess({ ...withUserTask({ approver: { type: 'manager' } }), layout: {} });
     expect(doc).not.toBeNull();
-    expect(problems).toEqual([{ nodeId: null, field: 'layout', message: 'unknown top-level key "layout"' }]);
+    expect(problems).toEqual([
+      {
+        nodeId: null,
+        field: 'layout',
+        code: 'document.unknownKey',
+        params: { key: 'layout' },
+        message: 'unknown top-level key "layout"',
+      },
+    ]);
   });
 
   it('reports every shape problem at once and gives no document', () => {
@@ -104,13 +121,13 @@ describe('document shape', () => {
     expect(doc).toBeNull();
     expect(problems).toEqual(
       expect.arrayContaining([
-        { nodeId: null, field: 'ruleChain.id', message: expect.stringContaining('required') },
-        { nodeId: null, field: 'ruleChain.name', message: expect.stringContaining('required') },
-        { nodeId: null, field: 'metadata.firstNodeIndex', message: 'must be an integer' },
-        { nodeId: 'a', field: 'type', message: 'required non-empty string' },
-        { nodeId: null, field: 'metadata.nodes[1]', message: 'a node must be an object' },
-        { nodeId: null, field: 'metadata.nodes[2].id', message: 'required non-empty string' },
-        { nodeId: null, field: 'metadata.connections[0].toId', message: 'required non-empty string' },
+        shaped(null, 'ruleChain.id', 'document.keyRequired', expect.stringContaining('required')),
+        shaped(null, 'ruleChain.name', 'value.requiredString', expect.stringContaining('required')),
+        shaped(null, 'metadata.firstNodeIndex', 'value.notInteger', 'must be an integer'),
+        shaped('a', 'type', 'value.requiredString', 'required non-empty string'),
+        shaped(null, 'metadata.nodes[1]', 'node.notObject', 'a node must be an object'),
+        shaped(null, 'metadata.nodes[2].id', 'value.requiredString', 'required non-empty string'),
+        shaped(null, 'metadata.connections[0].toId', 'value.requiredString', 'required non-empty string'),
       ]),
     );
     expect(problems).toHaveLength(7);
@@ -119,7 +136,7 @@ describe('document shape', () => {
   it.each([null, [], 'text', 42])('refuses %j as a document', (input) => {
     expect(parseProcess(input)).toEqual({
       doc: null,
-      problems: [{ nodeId: null, field: '', message: 'the process definition must be a JSON object' }],
+      problems: [shaped(null, '', 'document.notObject', 'the process definition must be a JSON object')],
     });
   });
 
@@ -131,8 +148,14 @@ describe('document shape', () => {
       ),
     );
     expect(problems).toEqual([
-      { nodeId: 'task', field: 'additionalInfo.actionPermissions.transfer', message: 'must be true or false' },
-      { nodeId: 'task', field: 'additionalInfo.formPermissions.days', message: 'must be "r", "w" or "h"' },
+      shaped('task', 'additionalInfo.actionPermissions.transfer', 'value.notBoolean', 'must be true or false'),
+      {
+        nodeId: 'task',
+        field: 'additionalInfo.formPermissions.days',
+        code: 'value.notOneOf',
+        params: { allowed: ['r', 'w', 'h'] },
+        message: 'must be "r", "w" or "h"',
+      },
     ]);
   });
 });
@@ -276,6 +299,8 @@ describe('older GFlow userTask keys (docs/dsl.md#older-gflow-usertask-keys)', ()
       {
         nodeId: 'task',
         field: 'configuration.candidateType',
+        code: 'legacy.bothKeys',
+        params: { key: 'approver', legacyKey: 'candidateType' },
         message: expect.stringContaining('both "approver" and the older "candidateType"'),
       },
     ]);
@@ -285,6 +310,6 @@ describe('older GFlow userTask keys (docs/dsl.md#older-gflow-usertask-keys)', ()
     const { problems } = parseProcess(
       withUserTask({ approver: { type: 'manager' }, approvalType: 'vote', approvalRule: '{type:' }),
     );
-    expect(problems).toEqual([{ nodeId: 'task', field: 'configuration.approvalRule', message: 'is not valid JSON' }]);
+    expect(problems).toEqual([shaped('task', 'configuration.approvalRule', 'value.notJson', 'is not valid JSON')]);
   });
 });

@@ -1,7 +1,13 @@
 // The upcoming prediction with the instance's data: switches and inclusives evaluated on the
 // variables they read (docs/contract.md, "Upcoming entry").
 import { describe, expect, it } from 'vitest';
-import { approvalNodesAhead, compileProcess, type KnownData, type ProcessDocument } from '../../../dsl/index.js';
+import {
+  approvalNodesAhead,
+  compileProcess,
+  pathAhead,
+  type KnownData,
+  type ProcessDocument,
+} from '../../../dsl/index.js';
 import { edges, processDoc, testChain, users, type Edge } from '../../helpers/dsl.js';
 
 const task = (id: string) => ({ id, type: 'userTask', name: id, configuration: users('bob') });
@@ -132,5 +138,52 @@ describe('upcoming: inclusives on known variables', () => {
       { id: 'tb', undecided: true, by: ['inc:b:-'] },
       { id: 'final', undecided: false, by: [] },
     ]);
+  });
+});
+
+describe('pathAhead: every node, and what each gateway does', () => {
+  const path = (msg: Record<string, unknown>) => pathAhead(amountSwitch, ['start'], known(msg), { withStarts: true });
+
+  it('lists the start and every node the path takes, with the case taken and the value it had', () => {
+    const { steps, gateways } = path({ amount: 500 });
+    expect(steps.map((s) => [s.node.id, s.undecided])).toEqual([
+      ['start', false],
+      ['route', false],
+      ['big_task', false],
+      ['end', false],
+    ]);
+    expect(gateways.get('route')).toEqual({
+      taken: ['big'],
+      possible: ['big'],
+      open: false,
+      cases: [{ caseIndex: 1, expression: 'msg.amount > 100', then: 'big', value: true, error: null, needs: [] }],
+    });
+  });
+
+  it('takes Default when no case holds, and names the variable an open case needs', () => {
+    expect(path({ amount: 5 }).gateways.get('route')).toMatchObject({
+      taken: ['Default'],
+      cases: [{ value: false }],
+    });
+    const open = path({});
+    expect(open.gateways.get('route')).toMatchObject({
+      taken: [],
+      possible: ['big', 'Default'],
+      open: true,
+      cases: [{ value: null, needs: [{ nodeId: 'route', variable: 'amount', setBy: null }] }],
+    });
+    expect(open.steps.map((s) => [s.node.id, s.undecided])).toEqual([
+      ['start', false],
+      ['route', false],
+      ['big_task', true],
+      ['small_task', true],
+      ['end', false],
+    ]);
+  });
+
+  it('reports the error of a condition that fails on the known data', () => {
+    const { steps, gateways } = path({ amount: 'lots' });
+    expect(gateways.get('route')!.cases[0]).toMatchObject({ value: null, error: expect.stringContaining('failed') });
+    expect(steps.map((s) => s.node.id)).toEqual(['start', 'route']);
   });
 });

@@ -35,7 +35,9 @@ const LINE = 'start->task task->end';
 
 /** Expects exactly one problem with this node, field and message fragment. */
 function expectOnly(found: Problem[], nodeId: string | null, field: string, message: string): void {
-  expect(found).toEqual([{ nodeId, field, message: expect.stringContaining(message) }]);
+  expect(found).toEqual([
+    { nodeId, field, code: expect.any(String), params: expect.any(Object), message: expect.stringContaining(message) },
+  ]);
 }
 
 /** The same for the document of these nodes and edges. */
@@ -384,6 +386,8 @@ describe('parallel regions', () => {
     expect(found).toContainEqual({
       nodeId: 'f',
       field: 'connections',
+      code: 'region.severalJoins',
+      params: { type: 'fork', joinIds: ['j1', 'j2'] },
       message: expect.stringContaining('meet at different joins (j1, j2)'),
     });
   });

@@ -99,15 +99,18 @@ export function InstancePage({ id }: { id: string }) {
     for (const e of trail) if (e.activityId) out[e.activityId] = 'done';
     for (const u of upcoming) out[u.activityId] = 'upcoming';
     // Everything reachable from the current nodes that has not run yet is upcoming too (the API's
-    // list names the approval steps; copies, branches and the end are ahead as well).
+    // list names the approval steps; copies, branches and the end are ahead as well). An approval
+    // step the API leaves out (a branch its switch does not take) is not ahead, nor what lies past it.
     const live = inst.status === 'active' || inst.status === 'suspended' || inst.status === 'draft';
     const connections: Array<{ fromId: string; toId: string }> = (def.data?.dsl as any)?.metadata?.connections ?? [];
     const queue = live ? [...(inst.status === 'draft' && first ? [first.id] : []), ...inst.currentNodes] : [];
     const seen = new Set(queue);
+    const notAhead = (id: string) =>
+      nodes.find((n) => n.id === id)?.type === 'userTask' && !upcoming.some((u) => u.activityId === id);
     while (queue.length) {
       const from = queue.shift()!;
       for (const c of connections)
-        if (c.fromId === from && !seen.has(c.toId)) {
+        if (c.fromId === from && !seen.has(c.toId) && !notAhead(c.toId)) {
           seen.add(c.toId);
           queue.push(c.toId);
           if (!out[c.toId]) out[c.toId] = 'upcoming';
@@ -149,17 +152,6 @@ export function InstancePage({ id }: { id: string }) {
   const namespace =
     document.querySelector<HTMLMetaElement>('meta[name="app-temporal-namespace"]')?.content || 'default';
   const workflowId = `approval-${s.tenantId}-${instance.id}`;
-  // Steps ahead that the API's list leaves out (copies, service calls): from the graph.
-  const ahead = nodes.filter(
-    (n) =>
-      states[n.id] === 'upcoming' &&
-      n.type !== 'end' &&
-      n.type !== 'switch' &&
-      n.type !== 'inclusive' &&
-      n.type !== 'fork' &&
-      n.type !== 'join' &&
-      !upcoming.some((u) => u.activityId === n.id),
-  );
   const known = [
     ...new Set(
       [...trail.map((e) => e.userId), ...(tasks.data ?? []).map((x) => x.assignee), instance.initiatorId].filter(
@@ -268,7 +260,8 @@ export function InstancePage({ id }: { id: string }) {
             </ol>
           </Section>
           <Section title={t.instance.upcoming} id="upcoming">
-            {!upcoming.length && !ahead.length ? (
+            {/* Exactly the API's prediction (GET /process-instances/{id}/detail): the console adds nothing of its own. */}
+            {!upcoming.length ? (
               <p class="muted">{t.common.none}</p>
             ) : (
               <ul class="plain" data-testid="upcoming">
@@ -282,11 +275,6 @@ export function InstancePage({ id }: { id: string }) {
                       </span>
                     )}
                     {u.undecided && <span class="muted"> ({t.instance.upcomingUndecided})</span>}
-                  </li>
-                ))}
-                {ahead.map((n) => (
-                  <li>
-                    {n.name ?? n.id} <span class="muted">({n.type === 'ccTask' ? t.nodeKind.copy : n.type})</span>
                   </li>
                 ))}
               </ul>

@@ -1,6 +1,6 @@
 // The designer's server calls: definitions (drafts, publish, versions), the directory and
 // catalogues its pickers offer, and the server's verdicts (validate, simulate, compare).
-import { api, call, type Definition } from '../../lib/api';
+import { api, call, type Definition, type Schemas } from '../../lib/api';
 import type { Doc } from './model/doc';
 import type { DesignProblem } from './model/problems';
 
@@ -48,53 +48,15 @@ export const loadProcessKeys = (): Promise<Choice[]> =>
 
 export const checkConditions = (dsl: Doc) => call(api.POST(`${DEFS}/validate-conditions`, { body: { dsl } as any }));
 
-// The server's verdicts: typed by the generated client once the routes exist (see docs/designer.md).
-const post = <T>(path: string, body: unknown): Promise<T> => call((api.POST as any)(path, { body }));
+// The server's verdicts: it knows the tenant's catalogue, stored forms and directory.
+export const validateOnServer = (dsl: Doc): Promise<{ valid: boolean; problems: DesignProblem[] }> =>
+  call(api.POST(`${DEFS}/validate`, { body: { dsl } as any }));
 
-export const validateOnServer = (dsl: Doc) =>
-  post<{ valid: boolean; problems: DesignProblem[] }>(`${DEFS}/validate`, { dsl });
-
-export interface SimStep {
-  node: { id: string; type: string; name: string | null };
-  undecided: boolean;
-  undecidedBy: unknown[];
-  assignment: {
-    mode: 'ballots' | 'claim' | 'pool' | 'fallback';
-    approvers: Array<{ userId: string; displayName: string; reason: any; autoApproved: boolean }>;
-    candidates: { userIds: string[]; roleIds: string[]; deptIds: string[] };
-    reason: any;
-    fallback: { policy: string; problem: string } | null;
-  } | null;
-  decision: {
-    taken: string[];
-    possible: string[];
-    open: boolean;
-    cases: Array<{ caseIndex: number; expression: string; then: string; value: boolean | null; error: string | null }>;
-  } | null;
-}
-export interface Simulation {
-  initiatorId: string;
-  steps: SimStep[];
-}
+export type Simulation = Schemas['DefinitionSimulation'];
+export type SimStep = Simulation['steps'][number];
 export const simulate = (dsl: Doc, initiatorId: string, variables: Record<string, unknown>) =>
-  post<Simulation>(`${DEFS}/simulate`, { dsl, initiatorId, variables });
+  call(api.POST(`${DEFS}/simulate`, { body: { dsl, initiatorId, variables } as any }));
 
-export interface FieldChange {
-  path: string;
-  before?: unknown;
-  after?: unknown;
-}
-export interface Comparison {
-  from: { id: string; version: number | null; name: string };
-  to: { id: string; version: number | null; name: string };
-  added: Array<{ id: string; type: string; name: string | null }>;
-  removed: Array<{ id: string; type: string; name: string | null }>;
-  changed: Array<{ id: string; type: string; name: string | null; changes: FieldChange[] }>;
-  connections: {
-    added: Array<{ fromId: string; toId: string; type: string }>;
-    removed: Array<{ fromId: string; toId: string; type: string }>;
-  };
-  process: FieldChange[];
-}
+export type Comparison = Schemas['DefinitionComparison'];
 export const compare = (id: string, otherId: string): Promise<Comparison> =>
-  call((api.GET as any)(`${DEFS}/{id}/compare/{otherId}`, { params: { path: { id, otherId } } }));
+  call(api.GET(`${DEFS}/{id}/compare/{otherId}`, { params: { path: { id, otherId } } }));

@@ -6,7 +6,12 @@ import { validateProcess } from '@dsl/validate.js';
 import type { Doc } from './doc.js';
 import { unknownVariableProblems } from './variables.js';
 
-export type DesignProblem = Problem & { code?: string; params?: Record<string, unknown> };
+// The DSL's problems carry a code from its catalogue; the designer adds its own (condition.unknownVariable).
+export type DesignProblem = Omit<Problem, 'code' | 'params' | 'field'> & {
+  field: string | null;
+  code?: string;
+  params?: Record<string, unknown>;
+};
 
 export function problemsOf(doc: Doc, functions?: readonly string[]): DesignProblem[] {
   const parsed = parseProcess(doc);
