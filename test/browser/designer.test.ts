@@ -128,6 +128,7 @@ describe('process designer', () => {
 
     await expect.poll(() => problemCount(admin)).toBe(0);
     await admin.waitForSelector('[data-testid=server-ok]');
+    await admin.click('[data-testid=designer-toolbar] button:has-text("Fit")');
     await shot(admin, 'built');
 
     // Try it: days = 5 takes case 2; bob and erin are named on the countersign card.
@@ -135,6 +136,7 @@ describe('process designer', () => {
     await admin.fill('#sim-days', '5');
     await admin.click('[data-testid=simulate] button[type=submit]');
     await admin.waitForSelector('[data-testid=sim-steps]');
+    await select(admin, 'approver_2');
     const named = await admin.textContent('[data-node-id=approver_2] [data-testid=sim-approvers]');
     const people = await Promise.all(
       ['bob', 'erin'].map(async (u) => (await api(`/api/v1/users/${u}`, { token: await token('admin') })).body.data),

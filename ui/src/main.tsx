@@ -18,7 +18,10 @@ import { lazyPage } from './lib/lazy';
 import './styles.css';
 
 // The designer is its own chunk: the inbox's first load does not carry it.
-const Designer = lazyPage(() => import('./features/designer/Designer').then((m) => m.DesignerPage));
+const Designer = lazyPage(
+  () => import('./features/designer/Designer').then((m) => m.DesignerPage),
+  window.location.pathname.startsWith('/admin/designer/'), // opened directly: fetch it at once
+);
 
 function Forbidden() {
   return (

@@ -3,9 +3,12 @@ import { h, type FunctionComponent } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '../i18n';
 
-export function lazyPage<P extends object>(load: () => Promise<FunctionComponent<P>>): FunctionComponent<P> {
+export function lazyPage<P extends object>(
+  load: () => Promise<FunctionComponent<P>>,
+  now = false,
+): FunctionComponent<P> {
   let loaded: FunctionComponent<P> | null = null;
-  let pending: Promise<FunctionComponent<P>> | null = null;
+  let pending: Promise<FunctionComponent<P>> | null = now ? load() : null;
   return (props: P) => {
     const [, setReady] = useState(0);
     useEffect(() => {

@@ -1,7 +1,7 @@
 // The process designer page (/admin/designer/new, /admin/designer/{id}): loaded on demand from
 // the router, so the inbox never downloads it. The column editor, or the graph for processes
 // that are not a column; the selected step's panel; problems; try it; compare.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { t } from '../../i18n';
 import { ApiError, type Definition } from '../../lib/api';
 import { navigate } from '../../lib/router';
@@ -73,7 +73,7 @@ function Editor({ opened, onSaved }: { opened: Opened; onSaved: (d: Definition) 
   const marks = useMemo(() => simMarks(sim), [sim]);
 
   // The designer's own figure (npm run bench:ui): navigation start to the first drawn document.
-  useEffect(() => void performance.mark('designer-rendered'), []);
+  useLayoutEffect(() => void performance.mark('designer-rendered'), []);
   useEffect(() => {
     void loadFunctions().then(
       (list) => store.setFunctions(list.map((f) => f.id)),

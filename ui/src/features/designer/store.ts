@@ -78,9 +78,13 @@ export class DesignerStore extends Store<DesignerState> {
     this.recheck();
   }
 
+  // After the next paint: the edit shows first, its problems a moment later.
   private recheck() {
     clearTimeout(this.pending);
-    this.pending = setTimeout(() => this.problems.set(problemsOf(this.doc, this.functions)), 0);
+    requestAnimationFrame(() => {
+      clearTimeout(this.pending);
+      this.pending = setTimeout(() => this.problems.set(problemsOf(this.doc, this.functions)), 0);
+    });
   }
 
   // ---- the commands the page offers ----

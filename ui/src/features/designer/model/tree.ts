@@ -80,29 +80,33 @@ function indexOf(doc: Doc): Index | null {
   return { byId, out, conns, topo };
 }
 
-function reach(ix: Index, start: string): Set<string> {
-  const seen = new Set([start]);
-  const stack = [start];
-  while (stack.length) {
-    for (const i of ix.out.get(stack.pop()!) ?? []) {
-      const to = ix.conns[i]!.toId;
-      if (!seen.has(to)) {
-        seen.add(to);
-        stack.push(to);
-      }
-    }
-  }
-  return seen;
-}
-
-/** The first node every branch reaches (earliest in topological order), or null. */
+/**
+ * The first node every branch reaches (earliest in topological order), or null. Walks forward
+ * from the branches in topological order, so it visits only the block up to where they meet.
+ */
 function mergeOf(ix: Index, entries: number[]): string | null {
-  const sets = entries.map((i) => reach(ix, ix.conns[i]!.toId));
-  let best: string | null = null;
-  for (const id of sets[0] ?? []) {
-    if (sets.every((s) => s.has(id)) && (best === null || ix.topo.get(id)! < ix.topo.get(best)!)) best = id;
+  const reachedBy = new Map<string, Set<number>>();
+  const frontier: string[] = [];
+  const reach = (id: string, branch: number) => {
+    let set = reachedBy.get(id);
+    if (!set) {
+      set = new Set();
+      reachedBy.set(id, set);
+      frontier.push(id);
+    }
+    set.add(branch);
+  };
+  entries.forEach((i, branch) => reach(ix.conns[i]!.toId, branch));
+  while (frontier.length) {
+    // The earliest node in topological order: every branch that can reach it already has.
+    let k = 0;
+    for (let j = 1; j < frontier.length; j++) if (ix.topo.get(frontier[j]!)! < ix.topo.get(frontier[k]!)!) k = j;
+    const id = frontier.splice(k, 1)[0]!;
+    const set = reachedBy.get(id)!;
+    if (set.size === entries.length) return id;
+    for (const i of ix.out.get(id) ?? []) for (const b of set) reach(ix.conns[i]!.toId, b);
   }
-  return best;
+  return null;
 }
 
 function branchOrder(node: Node, ix: Index, entries: number[]): Branch[] {
