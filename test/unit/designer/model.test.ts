@@ -182,6 +182,8 @@ describe('commands and their undo', () => {
     expect(noFork.metadata.nodes.map((n) => n.id)).toEqual(['start', 'manager', 'size', 'directors', 'end']);
     expect(problemsOf(noFork)).toEqual([]);
     expect(deleteItem(doc, tree, 'start')).toBe(doc);
+    const legacy = examples.find(([f]) => f === 'purchase-legacy-keys.json')![1];
+    expect(deleteItem(legacy, toTree(legacy), 'route')).toBe(legacy); // the first node stays
     expect(deleteItem(doc, tree, 'end')).toBe(doc);
     let h = execute(historyOf(doc), { name: 'delete', run: (d) => deleteItem(d, toTree(d), 'split') });
     h = undo(h);

@@ -1,23 +1,31 @@
 // The "+" on a connection: a menu of the kinds of step that can go there.
+import { Component } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { t } from '../../../i18n';
 import { addKinds, type AddKind } from '../model/kinds';
 import type { DesignerStore } from '../store';
 import s from '../designer.module.css';
 
-export function AddSlot({
-  slot,
-  store,
-  open,
-  onOpen,
-  inBranch,
-}: {
+interface SlotProps {
   slot: number[];
   store: DesignerStore;
   open: boolean;
   onOpen: (key: string | null) => void;
   inBranch: boolean;
-}) {
+}
+
+/** Redrawn only when its own slot or state changes: a column has one per connection. */
+export class AddSlot extends Component<SlotProps> {
+  shouldComponentUpdate(next: SlotProps) {
+    const p = this.props as SlotProps;
+    return next.open !== p.open || next.inBranch !== p.inBranch || next.slot.join() !== p.slot.join();
+  }
+  render(props: SlotProps) {
+    return <Slot {...props} />;
+  }
+}
+
+function Slot({ slot, store, open, onOpen, inBranch }: SlotProps) {
   const key = slot.join(',');
   const menu = useRef<HTMLDivElement>(null);
   useEffect(() => {

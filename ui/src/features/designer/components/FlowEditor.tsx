@@ -57,12 +57,12 @@ function Sequence({ items, head, ctx, root }: { items: Item[]; head: number[] | 
         return (
           <>
             {item.kind === 'split' ? (
-              <SplitBlock item={item} ctx={ctx} />
+              <SplitBlock item={item} ctx={ctx} first={!!root && i === 0} />
             ) : (
               <Card
                 id={item.id}
                 ctx={ctx}
-                plain={item.exits.length === 1}
+                plain={item.exits.length === 1 && !(root && i === 0)}
                 up={root ? i > 1 : i > 0}
                 down={!!next && next.exits.length > 0}
               />
@@ -116,13 +116,13 @@ function branchLabel(node: Node, b: Branch, index: number): { title: string; exp
   return { title: d.caseLabel(b.caseIndex + 1), expr: expr || d.noCondition };
 }
 
-function SplitBlock({ item, ctx }: { item: SplitItem; ctx: Ctx }) {
+function SplitBlock({ item, ctx, first }: { item: SplitItem; ctx: Ctx; first: boolean }) {
   const node = ctx.byId.get(item.id)!;
   const d = t.designer;
   const n = item.branches.length;
   return (
     <div class={s.block} data-split={item.id}>
-      <Card id={item.id} ctx={ctx} plain={item.exits.length > 0} split />
+      <Card id={item.id} ctx={ctx} plain={item.exits.length > 0 && !first} split />
       <div class={s.branches}>
         {item.branches.map((b, i) => {
           const { title, expr } = branchLabel(node, b, i);

@@ -50,9 +50,11 @@ export function isPlainStep(doc: Doc, id: string): boolean {
   return out.filter((c) => c.type === 'Success').length === 1;
 }
 
+const isFirst = (doc: Doc, id: string) => nodesOf(doc)[doc.metadata.firstNodeIndex ?? 0]?.id === id;
+
 /** Removes a plain step; what led to it leads to its successor. Works on any graph. */
 export function deleteStep(doc: Doc, id: string): Doc {
-  if (!isPlainStep(doc, id)) return doc;
+  if (!isPlainStep(doc, id) || isFirst(doc, id)) return doc;
   const conns = connsOf(doc);
   const next = conns.find((c) => c.fromId === id && c.type === 'Success')!.toId;
   return withoutNodes(
@@ -66,7 +68,7 @@ export function deleteStep(doc: Doc, id: string): Doc {
 export function deleteBlock(doc: Doc, tree: Tree, id: string): Doc {
   const at = locate(tree, id);
   const item = at?.items[at.index];
-  if (!item || item.kind !== 'split' || item.exits.length === 0) return doc;
+  if (!item || item.kind !== 'split' || item.exits.length === 0 || isFirst(doc, id)) return doc;
   const conns = connsOf(doc);
   const next = conns[item.exits[0]!]!.toId;
   const gone = new Set(idsIn([item]));
