@@ -97,8 +97,14 @@ function Editor({ opened, onSaved }: { opened: Opened; onSaved: (d: Definition) 
     const box = canvas.current;
     const content = inner.current;
     if (!box || !content) return;
-    const ratio = Math.min(box.clientWidth / content.scrollWidth, box.clientHeight / content.scrollHeight);
+    // CSS zoom changes the layout size too, so the canvas scrolls over what is drawn.
+    const rect = content.getBoundingClientRect();
+    const ratio = Math.min(
+      (box.clientWidth - 32) / (rect.width / zoom),
+      (box.clientHeight - 32) / (rect.height / zoom),
+    );
     setZoom(Math.min(1, Math.max(0.2, ratio)));
+    box.scrollTo(0, 0);
   };
 
   const save = async (): Promise<Definition | null> => {
@@ -187,7 +193,7 @@ function Editor({ opened, onSaved }: { opened: Opened; onSaved: (d: Definition) 
       <div class={s.work}>
         <div class={s.canvas} ref={canvas} data-testid="canvas">
           {!tree && <p class="muted small">{t.designer.graphMode}</p>}
-          <div class={s.zoom} ref={inner} style={{ transform: `scale(${zoom})` }}>
+          <div class={s.zoom} ref={inner} style={{ zoom }}>
             {tree ? (
               <FlowEditor doc={doc} tree={tree} store={store} problems={grouped} selected={st.selected} sim={marks} />
             ) : (

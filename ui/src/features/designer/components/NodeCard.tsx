@@ -96,7 +96,7 @@ export class NodeCard extends Component<CardProps> {
                 title={d.copy}
                 onClick={() => store.copy(node.id)}
               >
-                ⧉
+                {d.copy}
               </button>
             )}
             {remove && (
