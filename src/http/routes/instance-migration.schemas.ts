@@ -106,6 +106,10 @@ export const MigrationResult = z
     toVersion: z.number().int(),
     status: z.string(),
     plan: MigrationPlan.nullable(),
+    compare: z.string().nullable().openapi({
+      description:
+        'path of GET /process-definitions/{from}/compare/{to}: the node-level difference of the two versions; null when the instance already runs the target',
+    }),
   })
   .openapi('MigrationResult');
 
