@@ -14,6 +14,7 @@ export function userView(u: IUser) {
     'id',
     'username',
     'displayName',
+    'email?',
     'deptId?',
     'managerId?',
     'roles',
@@ -140,6 +141,7 @@ export interface UserInput {
   id?: string;
   username: string;
   displayName?: string;
+  email?: string | null;
   password: string;
   deptId?: string | null;
   managerId?: string | null;
@@ -159,6 +161,7 @@ export async function createUser(em: EntityManager, tenantId: string, input: Use
     id,
     username: input.username,
     displayName: input.displayName ?? input.username,
+    email: input.email ?? null,
     passwordHash: await hashPassword(input.password),
     deptId: input.deptId ?? null,
     managerId: input.managerId ?? null,
