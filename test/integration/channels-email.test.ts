@@ -296,7 +296,7 @@ describe('e-mail channel', () => {
     expectError(await channels({ name: 'x', kind: 'fax', settings: {} }), 400, 40001);
     expectError(await channels({ name: 'x', kind: 'slack', settings: {} }), 400, 40001);
     expectError(
-      await channels({ name: 'x', kind: 'slack', settings: { url: 'http://hooks.example.test/x' } }),
+      await channels({ name: 'x', kind: 'slack', settings: { url: 'ftp://hooks.example.test/x' } }),
       400,
       40001,
     );

@@ -21,7 +21,6 @@ export const AddressParams = z.object({
     .openapi({ param: { name: 'userId', in: 'path' } }),
 });
 
-const HttpsUrl = z.url({ protocol: /^https$/, error: 'must be an https URL' }).max(2000);
 const AnyUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2000);
 const Host = z
   .string()
@@ -67,7 +66,7 @@ const EmailSettings = z
 const chatSettings = (signed: boolean) =>
   z
     .object({
-      url: HttpsUrl.optional().openapi(writeOnly('The webhook URL (its credential); required on create')),
+      url: AnyUrl.optional().openapi(writeOnly('The webhook URL (its credential); required on create')),
       ...(signed
         ? { secret: z.string().min(1).max(500).nullable().optional().openapi(writeOnly('The signing secret')) }
         : {}),
