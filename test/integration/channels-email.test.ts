@@ -192,6 +192,37 @@ describe('e-mail channel', () => {
     expect(row.response).toMatch(/^250/);
   });
 
+  it('an urge reaches the approver with fresh links; a rejection through the page records its reason', async () => {
+    const instanceId = await start(t.alice, 'mail_leave', { days: 2 }, 'LV-3');
+    await mailbox.waitFor((all) => to('bob@corp.example.test')(all).filter((m) => m.text?.includes('LV-3')));
+    const task = await myTask(t.bob, instanceId);
+    const urged = await api(`/api/v1/workflow/tasks/urge/${task.id}`, {
+      token: t.alice,
+      body: { message: 'today please' },
+    });
+    expect(urged.status, JSON.stringify(urged.body)).toBe(200);
+    const [mail] = await mailbox.waitFor((all) =>
+      to('bob@corp.example.test')(all).filter((m) => m.subject?.includes('Reminder') && m.text?.includes('LV-3')),
+    );
+    expect(mail.subject).toBe('[Process mail_leave] LV-3 Reminder: Approve is waiting for you');
+    expect(mail.text).toContain('Message: today please');
+    expect(mail.inReplyTo).toBe(`<instance.${instanceId}@mail.example.test>`);
+    const { reject } = linksOf(mail.text!);
+    const shown = await page(reject);
+    expect(shown.html).toContain('Reason for rejecting (required)');
+    expect(shown.html).not.toContain('>Approve</button>');
+    const rejected = await page(reject, { action: 'reject', comment: 'too many days' });
+    expect(rejected.status, rejected.html).toBe(200);
+    expect(rejected.html).toContain('Rejected');
+    expect(await taskStatus(task.id)).toMatchObject({ status: 'completed', result: 'rejected' });
+    const detail = (await api(`/api/v1/workflow/process-instances/${instanceId}`, { token: t.admin })).body.data;
+    expect(detail.trail.find((e: any) => e.type === 'reject')).toMatchObject({
+      userId: 'bob',
+      comment: 'too many days',
+      detail: { channel: 'link', via: 'email' },
+    });
+  });
+
   it('a reassigned task’s link says so in words', async () => {
     const instanceId = await start(t.alice, 'mail_leave', { days: 1 }, 'LV-2');
     const [mail] = await mailbox.waitFor((all) =>
