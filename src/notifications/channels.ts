@@ -105,7 +105,12 @@ async function checkHost(config: Config, input: ChannelInput, secrets: Record<st
     host = new URL(url).hostname;
   }
   try {
-    await allowedAddresses(config, host);
+    // A name server that does not answer must not hold the request: 5 s, then it counts as unresolved.
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(Object.assign(new Error('lookup timed out'), { code: 'ETIMEOUT' })), 5_000);
+    });
+    await Promise.race([allowedAddresses(config, host), timeout]).finally(() => clearTimeout(timer));
   } catch (err) {
     const message =
       err instanceof RequestRefused ? err.message : `${host} does not resolve (${(err as NodeJS.ErrnoException).code})`;
