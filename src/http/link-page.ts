@@ -197,6 +197,16 @@ export function linkPageRoutes(deps: AppDeps) {
   // Documented in /openapi.json beside the JSON API of the same links.
   const TokenParam = z.object({ token: z.string().openapi({ param: { name: 'token', in: 'path' } }) });
   const html = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
+  // Every refusal is a page too.
+  const refusals = {
+    401: html('Not a valid link'),
+    403: html('The link does not allow this, or its user may not decide tasks'),
+    409: html('The task cannot be decided now (suspended, …)'),
+    410: html('Used, expired, revoked, closed or reassigned, said in words'),
+    413: html('Too much text'),
+    429: html('Too many failed attempts'),
+    503: html('Something failed: nothing was decided'),
+  };
   r.openAPIRegistry.registerPath({
     method: 'get',
     path: '/{token}',
@@ -211,11 +221,7 @@ export function linkPageRoutes(deps: AppDeps) {
           .openapi({ param: { name: 'action', in: 'query' } }),
       }),
     },
-    responses: {
-      200: html('The task and the form'),
-      401: html('Not a valid link'),
-      410: html('Used, expired, revoked, closed or reassigned, in words'),
-    },
+    responses: { 200: html('The task and the form'), 400: html('Malformed request'), ...refusals },
   });
   r.openAPIRegistry.registerPath({
     method: 'post',
@@ -232,11 +238,7 @@ export function linkPageRoutes(deps: AppDeps) {
         },
       },
     },
-    responses: {
-      200: html('Decided'),
-      400: html('No decision, or a rejection without a reason'),
-      410: html('The link can no longer be used'),
-    },
+    responses: { 200: html('Decided'), 400: html('No decision, or a rejection without a reason'), ...refusals },
   });
   return r;
 }
