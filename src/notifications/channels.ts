@@ -292,7 +292,7 @@ export async function testChannel(
   const row = await loadChannel(em, caller.tenantId, id);
   const userId = input.userId ?? caller.userId;
   const [user] = await em.execute(
-    `select u.id, u.display_name, u.email, a.address from users u
+    `select u.id, u.display_name, u.email, u.locale, a.address from users u
        left join notification_channel_addresses a on a.channel_id = ? and a.user_id = u.id
       where u.tenant_id = ? and u.id = ?`,
     [id, caller.tenantId, userId],
@@ -314,7 +314,7 @@ export async function testChannel(
     settings: row.settings,
     secrets: row.secrets ?? {},
   };
-  const zh = row.settings.locale === 'zh-CN';
+  const zh = (user.locale ?? row.settings.locale) === 'zh-CN';
   const message: Message = {
     subject: zh ? '测试消息' : 'Test message',
     title: zh ? '测试消息' : 'Test message',

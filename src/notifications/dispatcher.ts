@@ -160,7 +160,7 @@ export class Dispatcher {
       const [d] = await em.execute(
         `select n.id, n.tenant_id, n.user_id, n.kind, n.instance_id, n.task_id, n.payload,
                 c.kind as channel_kind, c.enabled, c.settings, c.secrets, c.updated_at as channel_version,
-                u.display_name, u.email, u.active, a.address
+                u.display_name, u.email, u.locale, u.active, a.address
            from notification_deliveries d
            join notifications n on n.id = d.notification_id
            join notification_channels c on c.id = d.channel_id
@@ -195,7 +195,7 @@ export class Dispatcher {
         em,
         n,
         recipient: { id: row.user_id, name: d.display_name },
-        locale: channel.settings.locale,
+        locale: d.locale ?? channel.settings.locale,
         via: channel.kind,
         linkId: row.link_id,
       });

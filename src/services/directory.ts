@@ -15,6 +15,7 @@ export function userView(u: IUser) {
     'username',
     'displayName',
     'email?',
+    'locale?',
     'deptId?',
     'managerId?',
     'roles',
@@ -142,6 +143,7 @@ export interface UserInput {
   username: string;
   displayName?: string;
   email?: string | null;
+  locale?: string | null;
   password: string;
   deptId?: string | null;
   managerId?: string | null;
@@ -162,6 +164,7 @@ export async function createUser(em: EntityManager, tenantId: string, input: Use
     username: input.username,
     displayName: input.displayName ?? input.username,
     email: input.email ?? null,
+    locale: input.locale ?? null,
     passwordHash: await hashPassword(input.password),
     deptId: input.deptId ?? null,
     managerId: input.managerId ?? null,

@@ -223,6 +223,22 @@ describe('e-mail channel', () => {
     });
   });
 
+  it('the recipient’s language chooses the wording', async () => {
+    await deploy(t.admin, oneStep('mail_zh', users('frank')));
+    await patchUser('frank', { email: 'frank@corp.example.test', locale: 'zh-CN' });
+    expect((await api('/api/v1/users/frank', { token: t.admin })).body.data.locale).toBe('zh-CN');
+    expectError(
+      await api('/api/v1/users/frank', { method: 'PATCH', token: t.admin, body: { locale: 'fr' } }),
+      400,
+      40001,
+    );
+    await start(t.alice, 'mail_zh', { days: 1 }, 'ZH-1');
+    const [mail] = await mailbox.waitFor(to('frank@corp.example.test'));
+    expect(mail.subject).toBe('[Process mail_zh] ZH-1 待审批：Approve');
+    expect(mail.text).toContain('发起人: alice');
+    expect(mail.html).toContain('>同意</a>');
+  });
+
   it('a reassigned task’s link says so in words', async () => {
     const instanceId = await start(t.alice, 'mail_leave', { days: 1 }, 'LV-2');
     const [mail] = await mailbox.waitFor((all) =>

@@ -6,11 +6,11 @@ import { createdAt, createTable, ofTenant, updatedAt } from './ddl.js';
  * on a channel, and one delivery row per notification and channel — the channel's own delivery
  * state. A trigger on the outbox adds the delivery rows in the notification's own transaction, so
  * no notification is missed between its commit and the dispatcher; a tenant without channels gets
- * none. Users gain an optional e-mail address.
+ * none. Users gain an optional e-mail address and language.
  */
 export class Migration20261125000100NotificationChannels extends Migration {
   override up(): void {
-    this.addSql(`alter table users add column email text`);
+    this.addSql(`alter table users add column email text, add column locale text`);
     this.addSql(
       createTable('notification_channels', [
         'id text primary key',
@@ -86,6 +86,6 @@ export class Migration20261125000100NotificationChannels extends Migration {
     this.addSql(`drop trigger if exists notifications_fan_out on notifications`);
     this.addSql(`drop function if exists notification_fan_out()`);
     this.addSql(`drop table notification_deliveries, notification_channel_addresses, notification_channels`);
-    this.addSql(`alter table users drop column email`);
+    this.addSql(`alter table users drop column email, drop column locale`);
   }
 }
