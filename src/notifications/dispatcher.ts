@@ -23,7 +23,9 @@ import {
   type ChannelConfig,
 } from './adapters/index.js';
 import { loadMessageContext, type NotificationRow } from './message-context.js';
-import { renderMessage } from './messages/index.js';
+import { DECISION_KINDS, renderMessage } from './messages/index.js';
+
+const OPEN_TASK = ['pending', 'active', 'waiting', 'suspended'];
 
 interface DeliveryRow {
   id: string;
@@ -148,7 +150,26 @@ export class Dispatcher {
         returning d.id, d.tenant_id, d.notification_id, d.channel_id, d.user_id, d.attempts, d.link_id`,
       [this.owner, config.NOTIFY_LEASE_SECONDS, config.NOTIFY_CONCURRENCY],
     );
-    await Promise.all(rows.map((row) => this.deliver(row)));
+    if (!rows.length) return 0;
+    // The claims stay held while their sends last, however long: renewed every third of the lease.
+    // A dispatcher that dies stops renewing, and its rows come due when the lease runs out.
+    const renew = setInterval(
+      () =>
+        void this.opts.orm.em
+          .fork()
+          .execute(
+            `update notification_deliveries set lease_until = now() + ? * interval '1 second'
+              where lease_owner = ? and status = 'sending'`,
+            [config.NOTIFY_LEASE_SECONDS, this.owner],
+          )
+          .catch(() => undefined),
+      Math.max(200, (config.NOTIFY_LEASE_SECONDS * 1000) / 3),
+    );
+    try {
+      await Promise.all(rows.map((row) => this.deliver(row)));
+    } finally {
+      clearInterval(renew);
+    }
     return rows.length;
   }
 
@@ -205,6 +226,14 @@ export class Dispatcher {
           row.id,
           this.owner,
         ]);
+      // A task message about a task that closed or moved on since would ask for nothing that can be done.
+      const t = ctx.task;
+      if (
+        t &&
+        DECISION_KINDS.has(ctx.kind) &&
+        (!OPEN_TASK.includes(t.status) || (t.assignee && t.assignee !== row.user_id))
+      )
+        throw new Skip('the task was closed or moved to someone else before it could be sent');
       const message = renderMessage(ctx);
       if (!message) throw new Skip(`no message for ${n.kind}`);
       const result = await adapters[channel.kind]({ config: this.opts.config }, channel, {
