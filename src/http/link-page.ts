@@ -47,7 +47,7 @@ const STYLE = `
   form{margin:0 0 12px}
   label{display:block;margin:0 0 6px;font-weight:600}
   textarea{width:100%;min-height:80px;padding:8px;border:1px solid #d0d7de;border-radius:6px;font:inherit}
-  button{margin-top:10px;padding:10px 22px;border:0;border-radius:6px;color:#fff;font:600 15px inherit;cursor:pointer}
+  button{margin-top:10px;padding:10px 22px;border:0;border-radius:6px;color:#fff;font-family:inherit;font-size:15px;font-weight:600;cursor:pointer}
   .approve{background:#1a7f37}.reject{background:#cf222e}
   .note{padding:12px 14px;border-radius:6px;margin:0 0 16px}
   .error{background:#ffebe9;border:1px solid #ff8182}.done{background:#dafbe1;border:1px solid #4ac26b}
@@ -94,7 +94,7 @@ ${error ? `<div class="note error">${escape(error)}</div>` : ''}
 </form>`;
 }
 
-function taskPage(view: View, only: Action | null, error?: { action: Action; text: string; comment: string }) {
+export function taskPage(view: View, only: Action | null, error?: { action: Action; text: string; comment: string }) {
   const actions = view.actions.filter((a) => !only || a === only) as Action[];
   const forms = actions
     .map((a) => form(a, error?.action === a ? error.text : undefined, error?.action === a ? error.comment : ''))

@@ -4,6 +4,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { emailHtml, emailText } from '../../src/notifications/adapters/email.js';
+import { taskPage } from '../../src/http/link-page.js';
 import { dingtalkSign, feishuSign } from '../../src/notifications/adapters/chat.js';
 import { messageIdOf, threadIdOf } from '../../src/notifications/dispatcher.js';
 import { CHANNEL_KINDS, LOCALES, renderMessage, type MessageContext } from '../../src/notifications/messages/index.js';
@@ -103,5 +104,39 @@ describe('channel messages', () => {
   it('gives each delivery one Message-ID and each instance one thread', () => {
     expect(messageIdOf('42', 'c-1', 'example.com')).toBe('<n42.c-1@example.com>');
     expect(threadIdOf('i-1', 'example.com')).toBe('<instance.i-1@example.com>');
+  });
+
+  it('the link page shows the task without running anything it holds', () => {
+    const view: any = {
+      linkId: 'l',
+      userId: 'bob',
+      actions: ['approve', 'reject'],
+      expiresAt: '2026-11-28T10:00:00.000Z',
+      task: {
+        id: 't',
+        name: 'Check <b>',
+        activityId: 'a',
+        status: 'active',
+        createTime: '2026-11-25T10:00:00.000Z',
+        dueDate: null,
+      },
+      instance: {
+        id: 'i',
+        processKey: 'p',
+        processName: 'Leave',
+        businessKey: 'LV-7',
+        initiatorId: 'alice',
+        startTime: '',
+      },
+      variables: { reason: '<script>alert(1)</script>' },
+    };
+    const both = taskPage(view, null);
+    expect(both).not.toContain('<script>');
+    expect(both).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(both).toContain('Check &lt;b&gt;');
+    expect(both.match(/<form method="post">/g)).toHaveLength(2);
+    const reject = taskPage(view, 'reject', { action: 'reject', text: 'Give a reason for rejecting.', comment: 'x' });
+    expect(reject.match(/<form method="post">/g)).toHaveLength(1);
+    expect(reject).toContain('name="comment" maxlength="2000" required>x</textarea>');
   });
 });
