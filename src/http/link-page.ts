@@ -11,6 +11,9 @@ import { AppError } from '../errors.js';
 import { decideLink, viewLink } from '../services/approval-links.js';
 import type { AppEnv } from './context.js';
 import { linkRateLimit } from './routes/approval-links.js';
+import { PAGE_WORDS, type PageWords } from './link-page-words.js';
+import { verifyLink } from '../infra/link-tokens.js';
+import { LOCALES, type Locale } from '../notifications/messages/index.js';
 
 type Action = 'approve' | 'reject';
 type View = Awaited<ReturnType<typeof viewLink>>;
@@ -20,19 +23,6 @@ const escape = (s: unknown) =>
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   );
-
-/** Why a link no longer works, in words. */
-const GONE: Record<string, [title: string, text: string]> = {
-  used: ['This link was already used', 'A decision was already made with this link. Nothing more is needed from it.'],
-  revoked: ['This link was revoked', 'Open the task in the approval console instead.'],
-  expired: ['This link has expired', 'Open the task in the approval console instead.'],
-  closed: ['This task is closed', 'The task was already decided, withdrawn or cancelled: nothing is left to decide.'],
-  reassigned: [
-    'This task is now with someone else',
-    'The task was moved to another approver, so this link no longer works.',
-  ],
-  user_inactive: ['This link cannot be used', 'The account this link was made for is deactivated.'],
-};
 
 const STYLE = `
   *{box-sizing:border-box}
@@ -53,25 +43,27 @@ const STYLE = `
   .error{background:#ffebe9;border:1px solid #ff8182}.done{background:#dafbe1;border:1px solid #4ac26b}
   .muted{color:#57606a;font-size:13px}`;
 
-function page(title: string, body: string): string {
+function page(w: PageWords, title: string, body: string): string {
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<html lang="${w.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><title>${escape(title)}</title><style>${STYLE}</style></head>
 <body><main>${body}</main></body></html>
 `;
 }
 
-const message = (title: string, text: string, kind: 'error' | 'done') =>
-  page(title, `<h1>${escape(title)}</h1><div class="note ${kind}">${escape(text)}</div>`);
+const message = (w: PageWords, [title, text]: [string, string], kind: 'error' | 'done') =>
+  page(w, title, `<h1>${escape(title)}</h1><div class="note ${kind}">${escape(text)}</div>`);
 
-function facts(view: View): string {
+const utc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+
+function facts(w: PageWords, view: View): string {
   const rows: Array<[string, unknown]> = [
-    ['Process', view.instance.processName],
-    ['Business key', view.instance.businessKey],
-    ['Initiator', view.instance.initiatorId],
-    ['Task', view.task.name],
-    ['Created', view.task.createTime.slice(0, 16).replace('T', ' ') + ' UTC'],
-    ['Due', view.task.dueDate ? view.task.dueDate.slice(0, 16).replace('T', ' ') + ' UTC' : null],
+    [w.facts.process, view.instance.processName],
+    [w.facts.businessKey, view.instance.businessKey],
+    [w.facts.initiator, view.instance.initiatorId],
+    [w.facts.task, view.task.name],
+    [w.facts.created, utc(view.task.createTime)],
+    [w.facts.due, view.task.dueDate ? utc(view.task.dueDate) : null],
     ...Object.entries(view.variables).map(([k, v]): [string, unknown] => [
       k,
       v !== null && typeof v === 'object' ? JSON.stringify(v) : v,
@@ -83,53 +75,72 @@ function facts(view: View): string {
     .join('')}</table>`;
 }
 
-function form(action: Action, error?: string, comment = ''): string {
+function form(w: PageWords, action: Action, error?: string, comment = ''): string {
   const reject = action === 'reject';
   return `<form method="post">
 <input type="hidden" name="action" value="${action}">
 ${error ? `<div class="note error">${escape(error)}</div>` : ''}
-<label for="comment-${action}">${reject ? 'Reason for rejecting (required)' : 'Comment (optional)'}</label>
+<label for="comment-${action}">${reject ? w.reasonRequired : w.commentOptional}</label>
 <textarea id="comment-${action}" name="comment" maxlength="2000"${reject ? ' required' : ''}>${escape(comment)}</textarea>
-<button class="${action}" type="submit">${reject ? 'Reject' : 'Approve'}</button>
+<button class="${action}" type="submit">${reject ? w.reject : w.approve}</button>
 </form>`;
 }
 
-export function taskPage(view: View, only: Action | null, error?: { action: Action; text: string; comment: string }) {
+export function taskPage(
+  w: PageWords,
+  view: View,
+  only: Action | null,
+  error?: { action: Action; text: string; comment: string },
+) {
   const actions = view.actions.filter((a) => !only || a === only) as Action[];
   const forms = actions
-    .map((a) => form(a, error?.action === a ? error.text : undefined, error?.action === a ? error.comment : ''))
+    .map((a) => form(w, a, error?.action === a ? error.text : undefined, error?.action === a ? error.comment : ''))
     .join('');
   return page(
+    w,
     `${view.task.name} — ${view.instance.processName}`,
     `<h1>${escape(view.task.name)}</h1>
 <p class="sub">${escape(view.instance.processName)}${view.instance.businessKey ? ` · ${escape(view.instance.businessKey)}` : ''}</p>
-${facts(view)}
-${forms || '<div class="note error">This link does not allow that decision.</div>'}
-<p class="muted">Nothing happens until you press the button. The link works once, and until ${escape(view.expiresAt.slice(0, 16).replace('T', ' '))} UTC.</p>`,
+${facts(w, view)}
+${forms || `<div class="note error">${escape(w.notAllowed)}</div>`}
+<p class="muted">${escape(w.footer(utc(view.expiresAt)))}</p>`,
   );
 }
 
 /** An AppError as a page with its status; anything else is logged and answered 503 in words. */
-function failure(c: Context<AppEnv>, deps: AppDeps, err: unknown) {
+function failure(c: Context<AppEnv>, deps: AppDeps, w: PageWords, err: unknown) {
   if (err instanceof AppError) {
     if (err.type === 'LINK_GONE') {
       const reason = String((err.data as { reason?: string } | null)?.reason ?? 'used');
-      const [title, text] = GONE[reason] ?? GONE.used;
-      return c.html(message(title, text, 'error'), 410);
+      return c.html(message(w, w.gone[reason] ?? w.gone.used, 'error'), 410);
     }
-    if (err.type === 'LINK_INVALID')
-      return c.html(
-        message(
-          'This link is not valid',
-          'Check that the whole link was opened, or open the task in the approval console.',
-          'error',
-        ),
-        401,
-      );
-    return c.html(message('This cannot be done now', err.message, 'error'), err.status as 400);
+    if (err.type === 'LINK_INVALID') return c.html(message(w, w.invalid, 'error'), 401);
+    return c.html(message(w, [w.cannot, err.message], 'error'), err.status as 400);
   }
   deps.logger.error({ err: (err as Error)?.message, requestId: c.get('requestId') }, 'link page failed');
-  return c.html(message('Something went wrong', 'Nothing was decided. Try again in a moment.', 'error'), 503);
+  return c.html(message(w, w.failed, 'error'), 503);
+}
+
+/**
+ * The page's language: the link's user's locale, else the browser's (Accept-Language), else English.
+ * A token that does not verify gets the browser's.
+ */
+async function wordsFor(c: Context<AppEnv>, deps: AppDeps): Promise<PageWords> {
+  let locale: unknown = null;
+  try {
+    const claims = await verifyLink(deps.config, c.req.param('token') ?? '');
+    const [user] = await deps.orm.em
+      .fork()
+      .execute<Array<{ locale: string | null }>>(`select locale from users where tenant_id = ? and id = ?`, [
+        claims.tenantId,
+        claims.userId,
+      ]);
+    locale = user?.locale ?? null;
+  } catch {
+    /* the page says what is wrong with the link */
+  }
+  if (!locale && /^\s*zh\b/i.test(c.req.header('Accept-Language') ?? '')) locale = 'zh-CN';
+  return PAGE_WORDS[(LOCALES as readonly unknown[]).includes(locale) ? (locale as Locale) : 'en'];
 }
 
 const parseAction = (v: unknown): Action | null => (v === 'approve' || v === 'reject' ? v : null);
@@ -152,46 +163,39 @@ export function linkPageRoutes(deps: AppDeps) {
     '/:token',
     bodyLimit({
       maxSize: 16 * 1024,
-      onError: (c) => c.html(message('Too much text', 'Shorten the comment and try again.', 'error'), 413),
+      onError: (c) => c.html(message(PAGE_WORDS.en, PAGE_WORDS.en.tooLong, 'error'), 413),
     }),
   );
   r.use(
     '/:token',
-    linkRateLimit(deps, (c) =>
-      c.html(message('Too many attempts', 'Wait a minute, then open the link again.', 'error'), 429),
-    ),
+    linkRateLimit(deps, (c) => c.html(message(PAGE_WORDS.en, PAGE_WORDS.en.tooMany, 'error'), 429)),
   );
   r.get('/:token', async (c) => {
+    const w = await wordsFor(c, deps);
     try {
       const view = await viewLink(deps, c.req.param('token'));
-      return c.html(taskPage(view, parseAction(c.req.query('action'))));
+      return c.html(taskPage(w, view, parseAction(c.req.query('action'))));
     } catch (err) {
-      return failure(c, deps, err);
+      return failure(c, deps, w, err);
     }
   });
   r.post('/:token', async (c) => {
     const token = c.req.param('token');
+    const w = await wordsFor(c, deps);
     try {
       const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
       const action = parseAction(form.action);
       const comment = typeof form.comment === 'string' ? form.comment.trim().slice(0, 2000) : '';
-      if (!action)
-        return c.html(message('Choose a decision', 'Open the link again and press Approve or Reject.', 'error'), 400);
+      if (!action) return c.html(message(w, w.choose, 'error'), 400);
       if (action === 'reject' && !comment) {
         const view = await viewLink(deps, token);
-        return c.html(taskPage(view, 'reject', { action, text: 'Give a reason for rejecting.', comment }), 400);
+        return c.html(taskPage(w, view, 'reject', { action, text: w.giveReason, comment }), 400);
       }
       const result = await decideLink(deps, token, { action, ...(comment ? { comment } : {}) });
-      const done = action === 'approve' ? 'Approved' : 'Rejected';
-      return c.html(
-        message(
-          done,
-          `${done}: “${result.task.name}” of ${result.task.processName}${result.task.businessKey ? ` ${result.task.businessKey}` : ''}. Thank you — you can close this page.`,
-          'done',
-        ),
-      );
+      const process = `${result.task.processName}${result.task.businessKey ? ` ${result.task.businessKey}` : ''}`;
+      return c.html(message(w, w.done(action === 'approve', result.task.name, process), 'done'));
     } catch (err) {
-      return failure(c, deps, err);
+      return failure(c, deps, w, err);
     }
   });
   // Documented in /openapi.json beside the JSON API of the same links.

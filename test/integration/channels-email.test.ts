@@ -237,6 +237,10 @@ describe('e-mail channel', () => {
     expect(mail.subject).toBe('[Process mail_zh] ZH-1 待审批：Approve');
     expect(mail.text).toContain('发起人: alice');
     expect(mail.html).toContain('>同意</a>');
+    // The link page speaks the link user's language too.
+    const shown = await page(linksOf(mail.text!).approve);
+    expect(shown.html).toContain('<html lang="zh-CN">');
+    expect(shown.html).toContain('>同意</button>');
   });
 
   it('a reassigned task’s link says so in words', async () => {

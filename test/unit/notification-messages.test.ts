@@ -5,6 +5,7 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { emailHtml, emailText } from '../../src/notifications/adapters/email.js';
 import { taskPage } from '../../src/http/link-page.js';
+import { PAGE_WORDS } from '../../src/http/link-page-words.js';
 import { dingtalkSign, feishuSign } from '../../src/notifications/adapters/chat.js';
 import { messageIdOf, threadIdOf } from '../../src/notifications/dispatcher.js';
 import { CHANNEL_KINDS, LOCALES, renderMessage, type MessageContext } from '../../src/notifications/messages/index.js';
@@ -130,13 +131,20 @@ describe('channel messages', () => {
       },
       variables: { reason: '<script>alert(1)</script>' },
     };
-    const both = taskPage(view, null);
+    const both = taskPage(PAGE_WORDS.en, view, null);
     expect(both).not.toContain('<script>');
     expect(both).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(both).toContain('Check &lt;b&gt;');
     expect(both.match(/<form method="post">/g)).toHaveLength(2);
-    const reject = taskPage(view, 'reject', { action: 'reject', text: 'Give a reason for rejecting.', comment: 'x' });
+    const reject = taskPage(PAGE_WORDS.en, view, 'reject', {
+      action: 'reject',
+      text: 'Give a reason for rejecting.',
+      comment: 'x',
+    });
     expect(reject.match(/<form method="post">/g)).toHaveLength(1);
     expect(reject).toContain('name="comment" maxlength="2000" required>x</textarea>');
+    const zh = taskPage(PAGE_WORDS['zh-CN'], view, 'approve');
+    expect(zh).toContain('<html lang="zh-CN">');
+    expect(zh).toContain('>同意</button>');
   });
 });
