@@ -94,6 +94,8 @@ export const configSchema = z.object({
   NOTIFY_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
   /** How often an idle dispatcher looks for due retries (a NOTIFY wakes it at once for new ones). */
   NOTIFY_POLL_MS: z.coerce.number().int().min(50).default(5_000),
+  /** Days the delivery log keeps sent, skipped and failed deliveries. */
+  NOTIFY_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
 
   HTTP_CALL_ALLOW_PRIVATE: bool.default(false),
   /** Host names an httpCall may reach even though they resolve to private addresses. */

@@ -71,6 +71,7 @@ export class Dispatcher {
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   private woken = false;
+  private prunedAt = 0;
 
   constructor(private readonly opts: DispatcherOptions) {
     this.listener = new PgListener({
@@ -112,8 +113,24 @@ export class Dispatcher {
       } catch (err) {
         logger.warn({ err: (err as Error).message }, 'notification dispatcher: a round failed');
       }
-      if (claimed === 0 && !this.stopping) await this.idle(config.NOTIFY_POLL_MS);
+      if (claimed === 0 && !this.stopping) {
+        await this.prune();
+        await this.idle(config.NOTIFY_POLL_MS);
+      }
     }
+  }
+
+  /** Now and then (hourly, when idle), the delivery log forgets finished deliveries past their retention. */
+  private async prune() {
+    if (Date.now() - this.prunedAt < 3_600_000) return;
+    this.prunedAt = Date.now();
+    await this.opts.orm.em
+      .fork()
+      .execute(
+        `delete from notification_deliveries where status in ('sent', 'skipped', 'failed') and updated_at < now() - ? * interval '1 day'`,
+        [this.opts.config.NOTIFY_LOG_RETENTION_DAYS],
+      )
+      .catch((err) => this.opts.logger.warn({ err: (err as Error).message }, 'could not prune the delivery log'));
   }
 
   private idle(ms: number): Promise<void> {
