@@ -25,6 +25,7 @@ import { taskActionRoutes } from './routes/task-actions.js';
 import { approveLinkRoutes, taskLinkRoutes } from './routes/approval-links.js';
 import { taskBatchRoutes } from './routes/task-batch.js';
 import { notificationRoutes, notificationSocketDocRoutes } from './routes/notifications.js';
+import { notificationChannelRoutes, notificationDeliveryRoutes } from './routes/notification-channels.js';
 
 const V1 = '/api/v1';
 const INSTANCES = `${V1}/workflow/process-instances`;
@@ -58,10 +59,14 @@ function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any
     [TASKS, taskLinkRoutes(deps)],
     [`${V1}/approve-links`, approveLinkRoutes(deps)], // no login: the signed link is the credential
     [`${V1}/notifications`, notificationRoutes()],
+    [`${V1}/notification-channels`, notificationChannelRoutes(deps)],
+    [`${V1}/notification-deliveries`, notificationDeliveryRoutes()],
     [`${V1}/ws`, notificationSocketDocRoutes()], // documents the WebSocket served by ./notification-socket.ts
+    ['/l', linkPageRoutes(deps)], // the HTML page of a one-time approval link (no login)
   ];
 }
 import { uiStatic } from './ui-static.js';
+import { linkPageRoutes } from './link-page.js';
 
 export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as any });

@@ -1,6 +1,7 @@
 // One-time approval links (docs/task-actions.md#one-time-approval-links): minted, listed and revoked
 // under /api/v1/workflow/tasks/{id}/links (logged in); shown and used under /api/v1/approve-links/{token}
 // without a login, rate-limited like the login.
+import type { Context } from 'hono';
 import { rateLimiter } from 'hono-rate-limiter';
 import { z } from '@hono/zod-openapi';
 import type { AppDeps } from '../../context.js';
@@ -72,30 +73,37 @@ export function taskLinkRoutes(deps: AppDeps) {
   return r;
 }
 
+/**
+ * Failed link requests counted per client address and the link's tenant (links that do not verify
+ * share one count per address), for the JSON API and the link page alike.
+ */
+export function linkRateLimit(deps: AppDeps, onLimit: (c: Context) => Response) {
+  const windowMs = deps.config.LOGIN_RATE_WINDOW_SECONDS * 1000;
+  return rateLimiter({
+    windowMs,
+    limit: deps.config.APPROVAL_LINK_RATE_LIMIT,
+    standardHeaders: 'draft-7',
+    skipSuccessfulRequests: true,
+    store: new PgRateLimitStore(deps.orm, windowMs),
+    keyGenerator: async (c) => {
+      const ip = clientAddress(c, deps.config.TRUST_PROXY_HOPS);
+      const tenant = await verifyLink(deps.config, c.req.param('token') ?? '').then(
+        (claims) => claims.tenantId,
+        () => '-',
+      );
+      return `approve-link:${ip}:${tenant}`;
+    },
+    handler: onLimit,
+  });
+}
+
 /** Mounted at /api/v1/approve-links: no login; the token is the credential. */
 export function approveLinkRoutes(deps: AppDeps) {
   const r = createRouter({ secured: false });
-  const windowMs = deps.config.LOGIN_RATE_WINDOW_SECONDS * 1000;
-  // Failed uses count per client address and the link's tenant (links that do not verify share one count per address).
   r.use(
     '/:token',
-    rateLimiter({
-      windowMs,
-      limit: deps.config.APPROVAL_LINK_RATE_LIMIT,
-      standardHeaders: 'draft-7',
-      skipSuccessfulRequests: true,
-      store: new PgRateLimitStore(deps.orm, windowMs),
-      keyGenerator: async (c) => {
-        const ip = clientAddress(c, deps.config.TRUST_PROXY_HOPS);
-        const tenant = await verifyLink(deps.config, c.req.param('token') ?? '').then(
-          (claims) => claims.tenantId,
-          () => '-',
-        );
-        return `approve-link:${ip}:${tenant}`;
-      },
-      handler: () => {
-        throw new AppError('RATE_LIMITED', 'Too many failed approval-link requests; try again later');
-      },
+    linkRateLimit(deps, () => {
+      throw new AppError('RATE_LIMITED', 'Too many failed approval-link requests; try again later');
     }),
   );
   // A tampered link is 401 before its body is looked at.
