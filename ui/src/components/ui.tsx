@@ -3,17 +3,8 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { t } from '../i18n';
 import { errorText } from '../lib/api';
 
-export function fmtTime(iso: string | null | undefined) {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  return d.toLocaleString('en-GB', {
-    year: 'numeric',
-    month: 'short',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
-}
+/** Dates and times in the chosen language (i18n/index.ts). */
+export { fmtTime } from '../i18n';
 
 export function Status({ value }: { value: string | null | undefined }) {
   if (!value) return null;
