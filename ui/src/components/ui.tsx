@@ -62,7 +62,7 @@ export function Pager({
   const pages = Math.max(1, Math.ceil(total / pageSize));
   if (total <= pageSize && page === 1) return null;
   return (
-    <nav class="pager" aria-label="Pages">
+    <nav class="pager" aria-label={t.common.pages}>
       <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
         {t.common.prev}
       </button>

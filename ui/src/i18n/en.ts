@@ -38,6 +38,7 @@ export const en = {
     prev: 'Previous',
     next: 'Next',
     page: (p: number, pages: number, total: number) => `Page ${p} of ${pages} (${total} in all)`,
+    pages: 'Pages',
     search: 'Search',
     filterProcess: 'Process',
     filterBusinessKey: 'Business key',

@@ -38,6 +38,7 @@ export const zhCN: Catalogue = {
     prev: '上一页',
     next: '下一页',
     page: (p: number, pages: number, total: number) => `第 ${p} / ${pages} 页（共 ${total} 条）`,
+    pages: '分页',
     search: '搜索',
     filterProcess: '流程',
     filterBusinessKey: '业务编号',
