@@ -77,8 +77,10 @@ export function literalsIn(file: string, text = readFileSync(file, 'utf8')): str
       const shown = (e: ts.Expression): void => {
         if (ts.isStringLiteralLike(e) && letters.test(e.text)) found.push(`{'${e.text}'}`);
         else if (ts.isParenthesizedExpression(e)) shown(e.expression);
-        else if (ts.isConditionalExpression(e)) (shown(e.whenTrue), shown(e.whenFalse));
-        else if (ts.isBinaryExpression(e)) {
+        else if (ts.isConditionalExpression(e)) {
+          shown(e.whenTrue);
+          shown(e.whenFalse);
+        } else if (ts.isBinaryExpression(e)) {
           const op = e.operatorToken.kind;
           if (op === ts.SyntaxKind.QuestionQuestionToken || op === ts.SyntaxKind.BarBarToken) shown(e.left);
           if (

@@ -1,6 +1,6 @@
 // 控制台的全部文字，简体中文。类型即英文目录的类型：少一个键，TypeScript 就报错。
 // 措辞参照国内审批产品（钉钉、飞书、FlowLong）：审批、待办、已办、抄送、发起、转交、委派、加签、减签、退回、驳回、撤回、催办。
-import type { Catalogue } from './en';
+import type { Catalogue } from './en.js';
 
 export const zhCN: Catalogue = {
   app: '审批中心',
