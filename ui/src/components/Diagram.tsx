@@ -42,6 +42,40 @@ function shorten(s: string, max: number) {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
+/** Wide (CJK) characters take about two Latin ones. */
+const wide = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
+
+/** A node's name in lines of at most `units` (a Latin character 1, a wide one 2), the last one shortened. */
+export function wrapLabel(s: string, units: number, maxLines = 2): string[] {
+  const lines: string[] = [];
+  let line = '';
+  let used = 0;
+  for (const ch of s) {
+    const u = wide.test(ch) ? 2 : 1;
+    if (used + u > units) {
+      if (lines.length === maxLines - 1) {
+        lines.push(`${line.slice(0, -1)}…`);
+        return lines;
+      }
+      // Latin words break at the last space of the line when there is one.
+      const space = wide.test(ch) ? -1 : line.lastIndexOf(' ');
+      if (space > 0) {
+        lines.push(line.slice(0, space));
+        line = line.slice(space + 1);
+        used = [...line].reduce((n, c) => n + (wide.test(c) ? 2 : 1), 0);
+      } else {
+        lines.push(line);
+        line = '';
+        used = 0;
+      }
+    }
+    line += ch;
+    used += u;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
 interface Laid {
   nodes: Array<{ node: DslNode; x: number; y: number; w: number; h: number }>;
   edges: Array<{ c: Connection; points: Array<{ x: number; y: number }>; label: string; lx: number; ly: number }>;
@@ -134,7 +168,7 @@ const stateWords: Record<NodeState, string> = {
   done: t.instance.legendDone,
   upcoming: t.instance.legendUpcoming,
   idle: '',
-  error: 'error',
+  error: t.instance.legendError,
 };
 
 export function Diagram({
@@ -211,11 +245,25 @@ export function Diagram({
               ) : (
                 <rect width={w} height={h} rx={round} />
               )}
-              <text x={w / 2} y={h / 2 - (node.type === 'userTask' || node.type === 'ccTask' ? 3 : -4)} class="name">
-                {shorten(node.name ?? node.id, 24)}
-              </text>
+              {(() => {
+                // The name wraps onto two lines (Chinese names are wide); a second line moves it up.
+                const typed = node.type === 'userTask' || node.type === 'ccTask';
+                const lines = wrapLabel(node.name ?? node.id, Math.floor((diamond ? w * 0.6 : w - 14) / 6.8));
+                const lineH = 13;
+                const top =
+                  h / 2 - (typed ? 3 : -4) - ((lines.length - 1) * lineH) / 2 - (typed && lines.length > 1 ? 4 : 0);
+                return (
+                  <text x={w / 2} y={top} class="name">
+                    {lines.map((l, i) => (
+                      <tspan key={i} x={w / 2} dy={i === 0 ? 0 : lineH}>
+                        {l}
+                      </tspan>
+                    ))}
+                  </text>
+                );
+              })()}
               {(node.type === 'userTask' || node.type === 'ccTask') && (
-                <text x={w / 2} y={h / 2 + 13} class="type">
+                <text x={w / 2} y={h / 2 + 15} class="type">
                   {node.type === 'ccTask'
                     ? t.nodeKind.copy
                     : state === 'error'

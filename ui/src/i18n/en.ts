@@ -133,6 +133,7 @@ export const en = {
     legendCurrent: 'current',
     legendDone: 'completed',
     legendUpcoming: 'upcoming',
+    legendError: 'error',
     submitDraft: 'Submit draft',
     saveVariables: 'Save form',
     saved: 'Saved.',

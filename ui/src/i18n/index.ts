@@ -1,13 +1,16 @@
 // The console's words: the catalogue of the language chosen for this page load (locale.ts), and
 // Intl formats for dates, numbers and relative times in that language.
 import { en, type Catalogue } from './en';
-import { zhCN } from './zh-CN';
 import { locale, type Locale } from './locale';
 
-export const catalogues: Record<Locale, Catalogue> = { en, 'zh-CN': zhCN };
+/** The catalogues other than English load on demand (their own chunk): an English page fetches none. */
+const catalogues: Record<Locale, () => Promise<Catalogue>> = {
+  en: async () => en,
+  'zh-CN': async () => (await import('./zh-CN')).zhCN,
+};
 
-/** Every string the console shows, in the chosen language. */
-export const t: Catalogue = catalogues[locale];
+/** Every string the console shows, in the chosen language (fetched before any page module runs). */
+export const t: Catalogue = await catalogues[locale]().catch(() => en);
 
 export { locale, LOCALES, LOCALE_NAMES, setLocale, adoptUserLocale, matchLocale } from './locale';
 export type { Locale } from './locale';

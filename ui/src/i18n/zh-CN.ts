@@ -133,6 +133,7 @@ export const zhCN: Catalogue = {
     legendCurrent: '进行中',
     legendDone: '已完成',
     legendUpcoming: '未开始',
+    legendError: '错误',
     submitDraft: '提交草稿',
     saveVariables: '保存表单',
     saved: '已保存。',
