@@ -35,7 +35,9 @@ function edgeLabel(from: DslNode | undefined, c: Connection): string {
   if (c.type === 'Success') return '';
   const cases: Array<{ case?: string; then?: string }> = from?.configuration?.cases ?? [];
   const hit = cases.find((k) => k.then === c.type);
-  return hit?.case ? `${c.type}: ${hit.case}` : c.type;
+  // The relation `Default` (no case matched) is a word in the reader's language; other relation names are data.
+  const relation = c.type === 'Default' ? t.designer.defaultBranch : c.type;
+  return hit?.case ? `${relation}: ${hit.case}` : relation;
 }
 
 function shorten(s: string, max: number) {
