@@ -47,6 +47,9 @@ function shorten(s: string, max: number) {
 /** Wide (CJK) characters take about two Latin ones. */
 const wide = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
 
+/** How wide a text is, in Latin characters. */
+const units = (s: string) => [...s].reduce((n, c) => n + (wide.test(c) ? 2 : 1), 0);
+
 /** A node's name in lines of at most `units` (a Latin character 1, a wide one 2), the last one shortened. */
 export function wrapLabel(s: string, units: number, maxLines = 2): string[] {
   const lines: string[] = [];
@@ -132,7 +135,7 @@ export function layoutDsl(dsl: any): Laid {
     g.setEdge(
       c.fromId,
       c.toId,
-      { width: text ? text.length * 6.2 + 8 : 0, height: text ? 16 : 0, labelpos: 'c', label: text },
+      { width: text ? units(text) * 6.2 + 8 : 0, height: text ? 16 : 0, labelpos: 'c', label: text },
       `e${i}`,
     );
   });
@@ -217,9 +220,9 @@ export function Diagram({
             {e.label && (
               <g class="edge-label">
                 <rect
-                  x={e.lx - (e.label.length * 6.2 + 8) / 2}
+                  x={e.lx - (units(e.label) * 6.2 + 8) / 2}
                   y={e.ly - 9}
-                  width={e.label.length * 6.2 + 8}
+                  width={units(e.label) * 6.2 + 8}
                   height={16}
                   rx={3}
                 />
@@ -250,7 +253,7 @@ export function Diagram({
               {(() => {
                 // The name wraps onto two lines (Chinese names are wide); a second line moves it up.
                 const typed = node.type === 'userTask' || node.type === 'ccTask';
-                const lines = wrapLabel(node.name ?? node.id, Math.floor((diamond ? w * 0.6 : w - 14) / 6.8));
+                const lines = wrapLabel(node.name ?? node.id, Math.floor((diamond ? w * 0.75 : w - 14) / 6.8));
                 const lineH = 13;
                 const top =
                   h / 2 - (typed ? 3 : -4) - ((lines.length - 1) * lineH) / 2 - (typed && lines.length > 1 ? 4 : 0);
