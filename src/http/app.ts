@@ -115,12 +115,26 @@ export function createApp(deps: AppDeps) {
     scheme: 'bearer',
     bearerFormat: 'JWT',
   });
+  // How the words of an answer are chosen (docs/http.md "Languages"): one shared parameter, named by the info.
+  app.openAPIRegistry.registerComponent('parameters', 'AcceptLanguage', {
+    name: 'Accept-Language',
+    in: 'header',
+    required: false,
+    description:
+      'The language of `message` in an error envelope (and of field-error and validation-problem messages): zh, zh-CN or zh-Hans answer in Simplified Chinese, anything else in English. `code`, `params` and every machine-readable field are the same in every language. Error answers carry Content-Language.',
+    schema: { type: 'string', example: 'zh-CN,zh;q=0.9,en;q=0.8' },
+  });
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: {
       title: 'Approval Workflow Service',
       version: '1.0.0',
-      description: 'Durable approval workflows on Temporal. Every response uses the envelope {code, data, message}.',
+      description:
+        'Durable approval workflows on Temporal. Every response uses the envelope {code, data, message}.\n\n' +
+        'Languages: every operation reads the `Accept-Language` request header (components.parameters.AcceptLanguage). ' +
+        'zh, zh-CN and zh-Hans answer error messages, field-error messages and validation-problem messages in Simplified Chinese; ' +
+        'anything else, or no header, in English. Codes (`code`, problem `code` and `params`) never change with the language: ' +
+        'clients should branch on them, not on `message`.',
     },
   });
 

@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { t } from './i18n';
+import { LanguageSwitch } from './components/LanguageSwitch';
 import { refreshAccess } from './lib/access';
 import { badge } from './lib/badge';
 import { connected, startLive } from './lib/live';
@@ -111,6 +112,7 @@ function App() {
           <span data-testid="whoami">
             {s.username}@{s.tenantId}
           </span>
+          <LanguageSwitch />
           <button type="button" onClick={() => session.close()}>
             {t.nav.logout}
           </button>

@@ -8,6 +8,7 @@ import type { DesignProblem } from '../model/problems';
 import type { DesignerStore } from '../store';
 import s from '../designer.module.css';
 import { summary } from './summary';
+import { problemText } from '../problemText';
 
 export interface SimMark {
   approvers: string[];
@@ -47,7 +48,7 @@ export class NodeCard extends Component<CardProps> {
           class={s.pick}
           aria-pressed={selected}
           onClick={() => store.select(node.id)}
-          title={problems?.map((p) => p.message).join('\n')}
+          title={problems?.map((p) => problemText(p)).join('\n')}
         >
           <span class={s.kind}>
             {d.types[node.type] ?? node.type}

@@ -1,6 +1,7 @@
 // Every problem, listed; choosing one selects its step. The server's own verdict follows.
 import { t } from '../../../i18n';
 import type { DesignProblem } from '../model/problems';
+import { problemText } from '../problemText';
 
 export function ProblemList({
   problems,
@@ -17,7 +18,7 @@ export function ProblemList({
       <button type="button" class="link" onClick={() => onSelect(p.nodeId)}>
         {p.nodeId ?? d.processSettings}
       </button>{' '}
-      <code>{p.field}</code> {p.message}
+      <code>{p.field}</code> {problemText(p)}
     </li>
   );
   return (

@@ -9,6 +9,7 @@ import { Text } from './controls';
 import { FieldPermissions } from './Permissions';
 import { CcPanel, DelayPanel, HttpPanel, JoinPanel, ServicePanel, SubProcessPanel } from './StepPanels';
 import { UserTaskPanel } from './UserTaskPanel';
+import { problemText } from '../problemText';
 
 export function NodePanel({
   node,
@@ -32,7 +33,7 @@ export function NodePanel({
         <ul class="problems" role="alert">
           {problems.map((x) => (
             <li>
-              <code>{x.field}</code> {x.message}
+              <code>{x.field}</code> {problemText(x)}
             </li>
           ))}
         </ul>

@@ -1,6 +1,10 @@
-// Every string the console shows, in one catalogue (English).
-export const t = {
+// Every string the console shows, in English: the reference catalogue. Every other language is
+// typed as `Catalogue`, so TypeScript refuses a missing key (docs/console.md "Languages").
+const plural = new Intl.PluralRules('en');
+
+export const en = {
   app: 'Approval center',
+  language: 'Language',
   skip: 'Skip to content',
   notFound: 'Page not found.',
   nodeKind: { copy: 'copy', approval: 'approval', error: '⚠ error', pool: 'pool' },
@@ -34,6 +38,7 @@ export const t = {
     prev: 'Previous',
     next: 'Next',
     page: (p: number, pages: number, total: number) => `Page ${p} of ${pages} (${total} in all)`,
+    pages: 'Pages',
     search: 'Search',
     filterProcess: 'Process',
     filterBusinessKey: 'Business key',
@@ -128,6 +133,7 @@ export const t = {
     legendCurrent: 'current',
     legendDone: 'completed',
     legendUpcoming: 'upcoming',
+    legendError: 'error',
     submitDraft: 'Submit draft',
     saveVariables: 'Save form',
     saved: 'Saved.',
@@ -361,7 +367,7 @@ export const t = {
     processSettings: 'Process settings',
     graphMode:
       'This process is not a simple column of steps (a return route, a loop or a failure route), so it is drawn as a graph. Click a node to edit it.',
-    problems: (n: number) => (n === 0 ? 'No problems.' : `${n} problem${n === 1 ? '' : 's'}`),
+    problems: (n: number) => (n === 0 ? 'No problems.' : `${n} ${plural.select(n) === 'one' ? 'problem' : 'problems'}`),
     serverProblems: 'The server found problems',
     serverOk: 'The server accepts this process.',
     caseLabel: (i: number) => `Case ${i}`,
@@ -556,3 +562,5 @@ export const t = {
     fallback: 'Something went wrong.',
   },
 };
+
+export type Catalogue = typeof en;
