@@ -8,7 +8,7 @@ import { session, type Session } from './session';
 export async function accessOf(token: string): Promise<{ can: Session['can']; displayName: string }> {
   const me = await call(api.GET('/api/v1/auth/me', { headers: { Authorization: `Bearer ${token}` } }));
   // The user's language, when the directory keeps one, wins (i18n/locale.ts): it reloads the page once.
-  adoptUserLocale((me.user as { locale?: string | null }).locale);
+  adoptUserLocale(me.user.locale);
   return { can: me.can, displayName: me.user.displayName };
 }
 
