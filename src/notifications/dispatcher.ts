@@ -24,6 +24,7 @@ import {
 } from './adapters/index.js';
 import { loadMessageContext, type NotificationRow } from './message-context.js';
 import { DECISION_KINDS, renderMessage } from './messages/index.js';
+import { recordDelivery } from '../observability/metrics.js';
 
 const OPEN_TASK = ['pending', 'active', 'waiting', 'suspended'];
 
@@ -194,6 +195,7 @@ export class Dispatcher {
     const em = this.opts.orm.em.fork();
     let messageId: string | null = null;
     let address: string | null = null;
+    let channelKind: string | null = null;
     try {
       const [d] = await em.execute(
         `select n.id, n.tenant_id, n.user_id, n.kind, n.instance_id, n.task_id, n.payload,
@@ -208,6 +210,7 @@ export class Dispatcher {
         [row.id],
       );
       if (!d) return; // the notification or the channel was deleted meanwhile (the row went with it)
+      channelKind = d.channel_kind;
       if (!d.enabled) throw new Skip('the channel is disabled');
       if (!d.display_name || !d.active) throw new Skip('the recipient is no longer an active user');
       const channel: ChannelConfig = {
@@ -274,9 +277,12 @@ export class Dispatcher {
           where id = ? and lease_owner = ?`,
         [messageId, address, result.response, row.id, this.owner],
       );
+      recordDelivery(channelKind, 'sent');
     } catch (err) {
-      await this.recordFailure(row, err, messageId, address).catch((e) =>
-        this.opts.logger.warn({ err: (e as Error).message, delivery: row.id }, 'could not record a failed delivery'),
+      await this.recordFailure(row, err, messageId, address).then(
+        (status) => recordDelivery(channelKind, status === 'pending' ? 'retry' : status),
+        (e) =>
+          this.opts.logger.warn({ err: (e as Error).message, delivery: row.id }, 'could not record a failed delivery'),
       );
     }
   }
@@ -301,5 +307,6 @@ export class Dispatcher {
         where id = ? and lease_owner = ?`,
       [status, final ? 0 : jittered, message, response, messageId, address, row.id, this.owner],
     );
+    return status;
   }
 }
