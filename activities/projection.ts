@@ -342,7 +342,7 @@ export async function writeProjection(
   snapshot: ProjectionSnapshot,
   opts: { skipIfWritten?: boolean; writer?: 'worker' | 'server' } = {},
 ) {
-  // The status the row had before this write (null: a new instance), for the instance counters.
+  // The status the row had before this write (null: never projected yet), for the instance counters.
   let before: string | null | undefined;
   let changed = false;
   await orm.em
@@ -357,7 +357,8 @@ export async function writeProjection(
           [id],
         );
         if (row && Number(row.seq) >= Number(snapshot.seq)) return;
-        before = row?.status ?? null;
+        // The server inserts the row at start with seq 0: the first projected state starts the instance.
+        before = row && Number(row.seq) > 0 ? row.status : null;
       }
       changed = await writeSnapshot(em, snapshot);
     })

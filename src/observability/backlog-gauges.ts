@@ -47,6 +47,21 @@ export function registerBacklogGauges(orm: Orm) {
     },
   });
   registerCollectedGauge({
+    name: 'approval_failed_instances',
+    help: 'Running instances in the failed status per tenant (waiting for a repair); `instances` holds running ones only',
+    labelNames: ['tenant'],
+    collect: async (set) => {
+      const failed = await orm.em
+        .fork()
+        .execute<Array<{ tenant_id: string; n: string }>>(
+          `select tenant_id, count(*) as n from instances where status = 'failed' group by tenant_id`,
+        );
+      const sums = new Map<string, number>();
+      for (const r of failed) sums.set(tenants.of(r.tenant_id), (sums.get(tenants.of(r.tenant_id)) ?? 0) + Number(r.n));
+      for (const [tenant, n] of sums) set({ tenant }, n);
+    },
+  });
+  registerCollectedGauge({
     name: 'approval_overdue_tasks',
     help: 'Open tasks past their due date per tenant',
     labelNames: ['tenant'],
