@@ -1,9 +1,7 @@
 // Real Prometheus tools for the observability tests: `promtool` (built once from the Go module
-// proxy into .tools/promtool/<version>/bin, like the Temporal server) and a parser of the text
-// exposition to read sample values.
+// proxy into .tools/promtool/<version>/bin, like the Temporal server) and a reader of sample values.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { TOOLS_DIR } from '../../src/runtime/temporal-cli.js';
@@ -40,40 +38,48 @@ export async function promtool(args: string[], stdin?: string): Promise<{ code: 
   });
 }
 
-export interface MetricFamily {
+export interface Sample {
   name: string;
-  help: string;
-  type: string;
-  metrics: Array<{
-    value?: string;
-    labels?: Record<string, string>;
-    buckets?: Record<string, string>;
-    count?: string;
-    sum?: string;
-  }>;
+  labels: Record<string, string>;
+  value: number;
 }
 
-const parsePrometheusTextFormat = createRequire(import.meta.url)('parse-prometheus-text-format') as (
-  text: string,
-) => MetricFamily[];
+/** One exposition's metric families (from `# TYPE` lines) and samples, for reading values. */
+export interface Exposition {
+  families: Set<string>;
+  samples: Sample[];
+}
 
-/** The exposition as metric families (parse-prometheus-text-format). */
-export const parseExposition = (text: string): MetricFamily[] => parsePrometheusTextFormat(text);
+const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)/;
+const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
 
-/**
- * Sum of a family's samples whose labels include `labels` (counters and gauges: the value;
- * histograms: the count).
- */
-export function sampleSum(families: MetricFamily[], name: string, labels: Record<string, string> = {}): number {
-  return families
-    .filter((f) => f.name === name)
-    .flatMap((f) => f.metrics)
-    .filter((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v))
-    .reduce((sum, m) => sum + Number(m.value ?? m.count ?? 0), 0);
+/** Reads the samples of a text exposition (its validity is promtool's job: `promtool check metrics`). */
+export function parseExposition(text: string): Exposition {
+  const families = new Set<string>();
+  const samples: Sample[] = [];
+  for (const line of text.split('\n')) {
+    const type = /^# TYPE (\S+) /.exec(line);
+    if (type) families.add(type[1]);
+    if (!line || line.startsWith('#')) continue;
+    const m = SAMPLE.exec(line);
+    if (!m) continue;
+    const labels = Object.fromEntries([...(m[2] ?? '').matchAll(LABEL)].map((l) => [l[1], l[2]]));
+    samples.push({ name: m[1], labels, value: Number(m[3]) });
+  }
+  return { families, samples };
+}
+
+/** Sum of the samples of `name` whose labels include `labels`; for a histogram, of its `_count`. */
+export function sampleSum(expositions: Exposition[], name: string, labels: Record<string, string> = {}): number {
+  const all = expositions.flatMap((e) => e.samples);
+  const own = all.filter((s) => s.name === name);
+  return (own.length ? own : all.filter((s) => s.name === `${name}_count`))
+    .filter((s) => Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+    .reduce((sum, s) => sum + s.value, 0);
 }
 
 /** Scrapes several /metrics URLs and parses each. */
-export async function scrape(urls: string[], token?: string): Promise<{ texts: string[]; families: MetricFamily[] }> {
+export async function scrape(urls: string[], token?: string): Promise<{ texts: string[]; families: Exposition[] }> {
   const texts = await Promise.all(
     urls.map(async (url) => {
       const res = await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
@@ -81,5 +87,5 @@ export async function scrape(urls: string[], token?: string): Promise<{ texts: s
       return res.text();
     }),
   );
-  return { texts, families: texts.flatMap(parseExposition) };
+  return { texts, families: texts.map(parseExposition) };
 }

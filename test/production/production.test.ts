@@ -252,21 +252,20 @@ describe('production topology (compose configuration, real Temporal server)', ()
     ).toBeGreaterThanOrEqual(1);
     expect(delta(after, 'approval_projection_lag_seconds')).toBeGreaterThanOrEqual(2);
     expect(delta(after, 'approval_projection_writes_total', { outcome: 'ok' })).toBeGreaterThanOrEqual(3);
-    expect(sampleSum(after, 'approval_open_tasks', { tenant: 'demo' })).toBeGreaterThanOrEqual(0);
-    expect(after.some((f) => f.name === 'approval_open_tasks')).toBe(true);
+    // Scrape-time gauges from PostgreSQL (the failed webhook instance is still failed).
+    expect(after.some((e) => e.families.has('approval_open_tasks'))).toBe(true);
+    expect(sampleSum(after, 'approval_failed_instances', { tenant: 'demo' })).toBeGreaterThanOrEqual(1);
     expect(
-      sampleSum(
-        parseExposition((await scrape([stack.metricsUrls.server[0]])).texts[0]),
-        'approval_websocket_connections',
-      ),
+      sampleSum((await scrape([stack.metricsUrls.server[0]])).families, 'approval_websocket_connections'),
     ).toBeGreaterThanOrEqual(1);
     socket.ws.close();
     // The Temporal SDK's own worker metrics on the worker's scrape.
     const workerText = (await scrape(stack.metricsUrls.worker)).texts[0];
     expect(workerText).toMatch(/^temporal_[a-z_]+(\{| )/m);
-    expect(
-      parseExposition(workerText).some((f) => f.name === 'temporal_workflow_task_schedule_to_start_latency_seconds'),
-    ).toBe(true);
+    const temporalFamilies = parseExposition(workerText).families;
+    console.log(`Temporal SDK families: ${[...temporalFamilies].filter((f) => f.startsWith('temporal_')).join(' ')}`);
+    expect(temporalFamilies.has('temporal_workflow_task_schedule_to_start_latency_seconds')).toBe(true);
+    expect(temporalFamilies.has('temporal_worker_task_slots_available')).toBe(true);
     // No instance or user ids in any label.
     const all = (await scrape(urls)).texts.join('\n');
     for (const id of [okId, failId, task.id, 'alice', 'bob']) expect(all).not.toMatch(new RegExp(`="${id}"`));
