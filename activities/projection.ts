@@ -8,6 +8,7 @@ import type { Orm } from '../src/db/orm.js';
 import { pgDirectory, resolveEach, type ApproverInput } from './approvers.js';
 import { reasonsFromEntry } from '../src/services/assignment-reason.js';
 import { recordInstanceTransition, recordProjectionLag, recordProjectionWrite } from '../src/observability/metrics.js';
+import { inSpan } from '../src/observability/tracing.js';
 
 const j = (v: unknown) => JSON.stringify(v ?? null);
 
@@ -345,9 +346,8 @@ export async function writeProjection(
   // The status the row had before this write (null: never projected yet), for the instance counters.
   let before: string | null | undefined;
   let changed = false;
-  await orm.em
-    .fork()
-    .transactional(async (em) => {
+  const write = () =>
+    orm.em.fork().transactional(async (em) => {
       const id = snapshot.instance.id;
       // Serialise writes of one instance; an archived instance takes no more writes.
       await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [id]);
@@ -361,11 +361,11 @@ export async function writeProjection(
         before = row && Number(row.seq) > 0 ? row.status : null;
       }
       changed = await writeSnapshot(em, snapshot);
-    })
-    .catch((err: unknown) => {
-      if (opts.writer) recordProjectionWrite(opts.writer, 'error');
-      throw err;
     });
+  await inSpan('projection.write', { 'approval.writer': opts.writer ?? 'rebuild' }, write).catch((err: unknown) => {
+    if (opts.writer) recordProjectionWrite(opts.writer, 'error');
+    throw err;
+  });
   if (opts.writer) recordProjectionWrite(opts.writer, 'ok');
   // After the commit: a rolled-back write counts nothing.
   if (changed && before !== undefined)

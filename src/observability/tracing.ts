@@ -2,7 +2,7 @@
 // set. Then a tracer provider exports over OTLP/HTTP (protobuf) in batches, W3C trace context
 // travels in Temporal headers (@temporalio/interceptors-opentelemetry) and pg statements get spans
 // under the active one. Off, nothing here is loaded past this module and no span is ever made.
-import { trace, type Tracer } from '@opentelemetry/api';
+import { SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { tracePg } from './pg-tracing.js';
@@ -58,4 +58,19 @@ export function traceFields(): Record<string, string> {
   if (!active) return {};
   const ctx = trace.getActiveSpan()?.spanContext();
   return ctx ? { traceId: ctx.traceId, spanId: ctx.spanId } : {};
+}
+
+/** Runs `fn` in a span named `name` when tracing is on; a plain call otherwise. */
+export async function inSpan<T>(name: string, attributes: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+  if (!active) return fn();
+  return active.tracer.startActiveSpan(name, { attributes }, async (span) => {
+    try {
+      return await fn();
+    } catch (err) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+      throw err;
+    } finally {
+      span.end();
+    }
+  });
 }
