@@ -9,6 +9,7 @@ import type { AppEnv } from './context.js';
 import { notFound, onError, validationHook } from './errors.js';
 import { edgeInput, methodGuard } from './input.js';
 import { docsRoutes } from './docs.js';
+import { documentDescription, exactDocument } from './openapi.js';
 import { healthRoutes } from './routes/health.js';
 import { authRoutes } from './routes/auth.js';
 import { departmentRoutes, roleRoutes, tenantRoutes, userRoutes } from './routes/directory.js';
@@ -110,13 +111,20 @@ export function createApp(deps: AppDeps) {
     scheme: 'bearer',
     bearerFormat: 'JWT',
   });
-  app.doc31('/openapi.json', {
-    openapi: '3.1.0',
-    info: {
-      title: 'Approval Workflow Service',
-      version: '1.0.0',
-      description: 'Durable approval workflows on Temporal. Every response uses the envelope {code, data, message}.',
-    },
+  // Built once, on the first request (every route is registered by then).
+  let document: object | null = null;
+  app.get('/openapi.json', (c) => {
+    document ??= exactDocument(
+      app.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: {
+          title: 'Approval Workflow Service',
+          version: '1.0.0',
+          description: documentDescription(deps.config.BODY_LIMIT_BYTES),
+        },
+      }),
+    );
+    return c.json(document);
   });
 
   // The web console (ui/dist) at `/`; after every route, so only paths no route answered reach it.
