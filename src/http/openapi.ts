@@ -28,6 +28,11 @@ function constrain(node: unknown): void {
   // A string the schema does not already bound by a pattern, a format or a list of values.
   if (isString(node) && !('pattern' in node) && !('format' in node) && !('enum' in node) && !('const' in node))
     node.pattern = STORABLE_STRING;
+  // zod's .int() takes safe integers only (±(2^53 − 1)): say so where no tighter bound is given.
+  if (node.type === 'integer' || (Array.isArray(node.type) && node.type.includes('integer'))) {
+    if (!('maximum' in node) && !('exclusiveMaximum' in node)) node.maximum = Number.MAX_SAFE_INTEGER;
+    if (!('minimum' in node) && !('exclusiveMinimum' in node)) node.minimum = Number.MIN_SAFE_INTEGER;
+  }
   // A map (z.record): its keys are strings the service stores too.
   if (isObject(node.additionalProperties) && !('propertyNames' in node))
     node.propertyNames = { pattern: STORABLE_STRING };

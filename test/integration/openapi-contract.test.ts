@@ -75,6 +75,11 @@ describe('the document states the rules', () => {
     ]);
     expect(schemas().ServiceFunctionCreateWebhook.properties.timeoutMs.maximum).toBe(120_000);
     expect(schemas().MigrateInstancesBody.not).toEqual({ required: ['sourceVersion', 'sourceDefinitionId'] });
+    // zod's .int() takes safe integers only; the document says so.
+    expect(schemas().MigrateInstancesBody.properties.sourceVersion).toMatchObject({
+      exclusiveMinimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+    });
     for (const [at, s] of Object.entries(schemas()).flatMap(([n, sc]) => [...walk(sc, n)]))
       expect(s.properties && s.oneOf ? at : null).toBeNull();
   });
