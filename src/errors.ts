@@ -6,7 +6,6 @@ const catalogue = {
   VALIDATION_FAILED: [40001, 'Request validation failed'],
   MALFORMED_JSON: [40002, 'Malformed JSON body'],
   UNKNOWN_FIELD: [40003, 'Unknown field in request body'],
-  TENANT_REQUIRED: [40004, 'Several tenants have this username: send tenantId'],
   UNAUTHENTICATED: [40100, 'Authentication required'],
   INVALID_CREDENTIALS: [40101, 'Invalid username or password'],
   INVALID_TOKEN: [40102, 'Invalid or expired token'],
@@ -28,6 +27,8 @@ const catalogue = {
   IN_USE: [40906, 'Still in use'],
   INVALID_TARGET: [40907, 'Invalid target'],
   USER_INACTIVE: [40909, 'The body names a user who is deactivated'],
+  // The same body logs in while one tenant has the username: the directory's state, not the body, refuses it.
+  TENANT_REQUIRED: [40910, 'Several tenants have this username: send tenantId'],
   BUILTIN_FUNCTION: [40940, 'Built-in service functions are read-only'],
   LAST_ADMIN: [40908, 'The tenant would be left without an active administrator'],
   MIGRATION_REFUSED: [40920, 'The instance cannot be migrated to this version as it stands'],

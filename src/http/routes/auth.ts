@@ -30,7 +30,7 @@ const loginRoute = defineRoute({
   description:
     'Rate-limited per client address and username: LOGIN_RATE_LIMIT failed attempts per LOGIN_RATE_WINDOW_SECONDS (defaults 10 per 60 s), shared by every replica; ' +
     'successful logins do not count. Every answer carries `RateLimit-Policy` and `RateLimit`; over the budget → 429 with `Retry-After`. ' +
-    'A wrong password, an unknown and an inactive user answer the same 401.',
+    'A wrong password, an unknown and an inactive user answer the same 401. Without `tenantId`, a username that several tenants have answers 409 TENANT_REQUIRED.',
   secured: false,
   request: { body: jsonBody(LoginBody) },
   responses: {
