@@ -1,4 +1,8 @@
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// The console's designer model (ui/src/features/designer/model) imports the DSL package as @dsl.
+const dslAlias = { '@dsl': path.resolve(import.meta.dirname, 'dsl') };
 
 // Four projects: pure unit tests; integration tests that share one provisioned stack
 // (PostgreSQL, Temporal dev server, worker, server) started by the global setup; fast
@@ -12,6 +16,7 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       {
+        resolve: { alias: dslAlias },
         test: {
           name: 'unit',
           // Only test/ is scanned: .data/ holds stack folders that appear and vanish while tests run.
@@ -34,6 +39,7 @@ export default defineConfig({
       {
         // The web console in a real browser (Debian chromium via playwright-core) against its
         // own stack: the same global setup as the integration tests, plus chromium and the UI build.
+        resolve: { alias: dslAlias },
         test: {
           name: 'browser',
           // Only test/ is scanned: .data/ holds stack folders that appear and vanish while tests run.

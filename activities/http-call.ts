@@ -93,11 +93,6 @@ export async function guardedRequest(
   config: ActivityDeps['config'],
   req: HttpRequest,
 ): Promise<{ status: number; contentType: string; text: string }> {
-  const allowPrivate = new Set(
-    config.HTTP_CALL_ALLOW_PRIVATE_HOSTS.split(',')
-      .map((h) => h.trim().toLowerCase())
-      .filter(Boolean),
-  );
   let url: URL;
   try {
     url = new URL(req.url);
@@ -110,10 +105,29 @@ export async function guardedRequest(
   if (req.allowedHosts?.length && !req.allowedHosts.map((h) => h.toLowerCase()).includes(host)) {
     throw new RequestRefused(`host ${host} is not in the node's allowedHosts`);
   }
+  const addresses = await allowedAddresses(config, host);
+  return send(url, req, addresses, config.HTTP_CALL_MAX_RESPONSE_BYTES);
+}
+
+/**
+ * The addresses `host` resolves to, once, each checked: loopback / private / link-local / metadata
+ * addresses are refused (RequestRefused) unless HTTP_CALL_ALLOW_PRIVATE(_HOSTS) allows them. The
+ * caller connects to exactly these, so no second DNS answer (rebinding) sends it elsewhere. Used by
+ * every outbound connection of the service: httpCall, webhook functions, notification channels.
+ */
+export async function allowedAddresses(
+  config: ActivityDeps['config'],
+  hostname: string,
+): Promise<Array<{ address: string; family: number }>> {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const allowPrivate = new Set(
+    config.HTTP_CALL_ALLOW_PRIVATE_HOSTS.split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+  );
   if (host === 'metadata.google.internal') throw new RequestRefused('metadata addresses are refused');
-  // Resolve once, check every address, and connect to exactly the checked one: no second
-  // DNS answer (rebinding) can send the request elsewhere.
   const family = net.isIP(host);
+  // A lookup failure is a transport error (retried), not a refusal.
   const addresses = family ? [{ address: host, family }] : await lookup(host, { all: true });
   if (!config.HTTP_CALL_ALLOW_PRIVATE && !allowPrivate.has(host)) {
     const bad = addresses.find((a) => privateAddress(a.address));
@@ -122,7 +136,7 @@ export async function guardedRequest(
         `${host} resolves to ${bad.address}, a loopback, private, link-local or metadata address`,
       );
   }
-  return send(url, req, addresses, config.HTTP_CALL_MAX_RESPONSE_BYTES);
+  return addresses;
 }
 
 export function createHttpActivities(deps: ActivityDeps) {

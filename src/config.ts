@@ -77,6 +77,26 @@ export const configSchema = z.object({
   /** Failed approval-link requests allowed per client address and window (like LOGIN_RATE_LIMIT). */
   APPROVAL_LINK_RATE_LIMIT: z.coerce.number().int().positive().default(20),
 
+  /** The address people reach the server at, for links in e-mails and chat messages; default http://HOST:PORT. */
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Whether this worker also runs the notification dispatcher (docs/channels.md). */
+  NOTIFY_DISPATCHER: bool.default(true),
+  /** Deliveries one dispatcher claims at a time and sends at once. */
+  NOTIFY_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+  /** Attempts per delivery in all; after the last it is `failed` in the delivery log. */
+  NOTIFY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
+  /** First retry delay; doubled per attempt, at most NOTIFY_RETRY_MAX_MS. */
+  NOTIFY_RETRY_BASE_MS: z.coerce.number().int().min(10).default(30_000),
+  NOTIFY_RETRY_MAX_MS: z.coerce.number().int().min(10).default(3_600_000),
+  /** How long a claim is held: a dispatcher that died is relieved of its deliveries after this. */
+  NOTIFY_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+  /** Time limit of one send (SMTP conversation, webhook request). */
+  NOTIFY_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
+  /** How often an idle dispatcher looks for due retries (a NOTIFY wakes it at once for new ones). */
+  NOTIFY_POLL_MS: z.coerce.number().int().min(50).default(5_000),
+  /** Days the delivery log keeps sent, skipped and failed deliveries. */
+  NOTIFY_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+
   HTTP_CALL_ALLOW_PRIVATE: bool.default(false),
   /** Host names an httpCall may reach even though they resolve to private addresses. */
   HTTP_CALL_ALLOW_PRIVATE_HOSTS: z.string().default(''),
@@ -88,6 +108,12 @@ export const configSchema = z.object({
 });
 
 export type Config = z.infer<typeof configSchema>;
+
+/** Where people reach the server (links in messages). */
+export const publicUrl = (config: Config) =>
+  (
+    config.PUBLIC_URL ?? `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${config.PORT}`
+  ).replace(/\/+$/, '');
 
 export class ConfigError extends Error {}
 

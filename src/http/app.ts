@@ -26,6 +26,7 @@ import { taskActionRoutes } from './routes/task-actions.js';
 import { approveLinkRoutes, taskLinkRoutes } from './routes/approval-links.js';
 import { taskBatchRoutes } from './routes/task-batch.js';
 import { notificationRoutes, notificationSocketDocRoutes } from './routes/notifications.js';
+import { notificationChannelRoutes, notificationDeliveryRoutes } from './routes/notification-channels.js';
 
 const V1 = '/api/v1';
 const INSTANCES = `${V1}/workflow/process-instances`;
@@ -59,10 +60,14 @@ function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any
     [TASKS, taskLinkRoutes(deps)],
     [`${V1}/approve-links`, approveLinkRoutes(deps)], // no login: the signed link is the credential
     [`${V1}/notifications`, notificationRoutes()],
+    [`${V1}/notification-channels`, notificationChannelRoutes(deps)],
+    [`${V1}/notification-deliveries`, notificationDeliveryRoutes()],
     [`${V1}/ws`, notificationSocketDocRoutes()], // documents the WebSocket served by ./notification-socket.ts
+    ['/l', linkPageRoutes(deps)], // the HTML page of a one-time approval link (no login)
   ];
 }
 import { uiStatic } from './ui-static.js';
+import { linkPageRoutes } from './link-page.js';
 
 export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as any });
@@ -110,6 +115,15 @@ export function createApp(deps: AppDeps) {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'JWT',
+  });
+  // How the words of an answer are chosen (docs/http.md "Languages"): one shared parameter, named by the info.
+  app.openAPIRegistry.registerComponent('parameters', 'AcceptLanguage', {
+    name: 'Accept-Language',
+    in: 'header',
+    required: false,
+    description:
+      'The language of `message` in an error envelope (and of field-error and validation-problem messages): zh, zh-CN or zh-Hans answer in Simplified Chinese, anything else in English. `code`, `params` and every machine-readable field are the same in every language. Error answers carry Content-Language.',
+    schema: { type: 'string', example: 'zh-CN,zh;q=0.9,en;q=0.8' },
   });
   // Built once, on the first request (every route is registered by then).
   let document: object | null = null;

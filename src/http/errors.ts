@@ -3,8 +3,12 @@ import { HTTPException } from 'hono/http-exception';
 import { WorkflowUpdateFailedError, WorkflowNotFoundError, ServiceError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { NotFoundError, UniqueConstraintViolationException, ConnectionException } from '@mikro-orm/core';
-import { AppError, ErrorCodes, isErrorCode } from '../errors.js';
+import zodZhCN from 'zod/v4/locales/zh-CN.js';
+import { problemMessageIn } from '../../dsl/problems.zh-CN.js';
+import { AppError, ErrorCodes, isErrorCode, type ErrorCode } from '../errors.js';
+import { zhCNErrors } from '../errors.zh-CN.js';
 import type { AppEnv } from './context.js';
+import { localeOf, type ApiLocale } from './locale.js';
 
 function body(code: number, message: string, data: unknown = null) {
   return { code, data, message };
@@ -67,21 +71,92 @@ export function toAppError(err: unknown): AppError | null {
   return null;
 }
 
+// ---------- the caller's language (docs/http.md "Languages") ----------
+
+/** The schema issues behind a validation error, kept aside so their words can be said in another language. */
+const issuesOf = new WeakMap<AppError, ZodIssueLike[]>();
+
+const zodZh = zodZhCN().localeError as (issue: Record<string, unknown>) => string | { message: string } | undefined;
+
+/** A schema issue in Chinese (zod's own zh-CN words); the value received is not known here, so it is not named. */
+function issueInChinese(issue: ZodIssueLike): string {
+  try {
+    const words = zodZh(issue as unknown as Record<string, unknown>);
+    const text = typeof words === 'string' ? words : words?.message;
+    return text ? text.replace(/，实际接收 .*$/, '') : issue.message;
+  } catch {
+    return issue.message;
+  }
+}
+
+/** The sentence of `type` in `locale`: the catalogue's (errors.ts, errors.zh-CN.ts). */
+export function sentenceOf(type: ErrorCode, locale: ApiLocale): string {
+  return locale === 'zh-CN' ? zhCNErrors[type] : ErrorCodes[type].message;
+}
+
+/**
+ * The envelope's words in the caller's language. `code` and the data's machine-readable fields stay
+ * as they are. The message is the catalogue sentence of the error's type; where a service added
+ * specifics in English to that sentence, the sentence is replaced and the specifics follow it
+ * (`流程定义校验未通过：…`); specifics written without the sentence are kept after it. Field errors
+ * and validation problems are said again from their codes.
+ */
+export function localize(app: AppError, locale: ApiLocale): { message: string; data: unknown } {
+  if (locale === 'en') return { message: app.message, data: app.data };
+  const sentence = sentenceOf(app.type, locale);
+  const english = ErrorCodes[app.type].message;
+  let data = app.data;
+  let message: string;
+  const d = (data && typeof data === 'object' ? data : {}) as Record<string, unknown>;
+  if (Array.isArray(d.problems)) {
+    const problems = (d.problems as { nodeId?: string | null; message: string }[]).map((p) => ({
+      ...p,
+      message: problemMessageIn(locale, p),
+    }));
+    data = { ...d, problems };
+    const first = problems[0];
+    const where = first?.nodeId ? `节点 ${first.nodeId}：` : '';
+    const more = problems.length > 1 ? `（另有 ${problems.length - 1} 个问题）` : '';
+    message = first ? `${sentence}：${where}${first.message}${more}` : sentence;
+  } else if (Array.isArray(d.fields) && issuesOf.has(app)) {
+    const issues = issuesOf.get(app)!;
+    const fields = (d.fields as { path: string; message: string }[]).map((f, i) => ({
+      ...f,
+      message: issues[i] ? issueInChinese(issues[i]) : f.message,
+    }));
+    data = { ...d, fields };
+    const summary = fields.map((f) => (f.path ? `${f.path}：${f.message}` : f.message)).join('；');
+    message = summary ? `${sentence}：${summary}` : sentence;
+  } else if (app.message === english) {
+    message = sentence;
+  } else if (app.message.startsWith(english)) {
+    message = sentence + app.message.slice(english.length).replace(/^:\s*/, '：');
+  } else {
+    message = `${sentence}：${app.message}`;
+  }
+  return { message, data };
+}
+
 export function onError(err: Error, c: Context<AppEnv>) {
+  const locale = localeOf(c.req.header('accept-language'));
   const app = toAppError(err);
   if (app) {
     // The rest of an oversized body is never read: close the connection instead of parsing it as a request.
     if (app.status === 413) c.header('Connection', 'close');
-    return c.json(body(app.code, app.message, app.data), app.status as 400);
+    const { message, data } = localize(app, locale);
+    c.header('Content-Language', locale);
+    c.header('Vary', 'Accept-Language', { append: true });
+    return c.json(body(app.code, message, data), app.status as 400);
   }
   c.get('deps')?.logger.error({ err, requestId: c.get('requestId') }, 'unhandled error');
   const internal = ErrorCodes.INTERNAL;
-  return c.json(body(internal.code, internal.message), 500);
+  return c.json(body(internal.code, sentenceOf('INTERNAL', locale)), 500);
 }
 
 export function notFound(c: Context<AppEnv>) {
   const e = ErrorCodes.ROUTE_NOT_FOUND;
-  return c.json(body(e.code, `${e.message}: ${c.req.method} ${c.req.path}`), 404);
+  const sentence = sentenceOf('ROUTE_NOT_FOUND', localeOf(c.req.header('accept-language')));
+  return c.json(body(e.code, `${sentence}: ${c.req.method} ${c.req.path}`), 404);
 }
 
 interface ZodIssueLike {
@@ -104,10 +179,16 @@ export function validationHook(result: { success: boolean; error?: { issues: Zod
   }));
   const unknown = issues.filter((i) => i.code === 'unrecognized_keys');
   if (unknown.length && result.target !== 'query') {
-    throw new AppError('UNKNOWN_FIELD', `Unknown field(s): ${unknown.flatMap((i) => i.keys ?? []).join(', ')}`, {
-      fields,
-    });
+    const error = new AppError(
+      'UNKNOWN_FIELD',
+      `Unknown field(s): ${unknown.flatMap((i) => i.keys ?? []).join(', ')}`,
+      { fields },
+    );
+    issuesOf.set(error, issues);
+    throw error;
   }
   const summary = fields.map((f) => (f.path ? `${f.path}: ${f.message}` : f.message)).join('; ');
-  throw new AppError('VALIDATION_FAILED', summary || 'Request validation failed', { fields });
+  const error = new AppError('VALIDATION_FAILED', summary || 'Request validation failed', { fields });
+  issuesOf.set(error, issues);
+  throw error;
 }

@@ -13,6 +13,7 @@ import { createLogger } from '../logger.js';
 import { createOrm } from '../db/orm.js';
 import { createActivities } from '../../activities/index.js';
 import { connectionOptions } from '../temporal/client.js';
+import { Dispatcher } from '../notifications/dispatcher.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -84,8 +85,16 @@ export async function runWorker(config: Config = loadConfig()) {
     ...workerLimits(config),
   });
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker started');
+  // The notification dispatcher (docs/channels.md) shares the process, not the work: it is plain
+  // async I/O on its own connections, outside Temporal's task slots, so it never holds up a workflow
+  // task; NOTIFY_DISPATCHER=false leaves it to `npm run dispatcher` processes.
+  const dispatcher = config.NOTIFY_DISPATCHER
+    ? new Dispatcher({ orm, config, logger, databaseUrl: config.DATABASE_URL })
+    : null;
+  await dispatcher?.start();
   // Worker.run() resolves after SIGINT/SIGTERM once in-flight tasks are done (the SDK's shutdown signals).
   await worker.run();
+  await dispatcher?.stop();
   await connection.close();
   await orm.close();
   logger.info('worker stopped');

@@ -103,6 +103,63 @@ export async function mintLink(deps: AppDeps, principal: Principal, taskId: stri
   return { ...linkView(created), token, path: `${LINK_BASE}/${token}` };
 }
 
+/** Who mints the links the service sends itself (the notification dispatcher). */
+export const SYSTEM_MINTER = 'system';
+
+/**
+ * A link for a message the service sends (docs/channels.md): for `userId`, if they are the
+ * assignee of the active approval task now; else null (the message goes without Approve / Reject).
+ * A resend passes the link it minted before (`reuse`): while that link is usable its token is
+ * signed again, so a message delivered twice carries one link, not two.
+ */
+export async function mintSystemLink(
+  deps: Pick<AppDeps, 'config' | 'orm'>,
+  opts: { tenantId: string; taskId: string; userId: string; via: string; reuse?: string | null },
+): Promise<{ linkId: string; token: string } | null> {
+  const em = deps.orm.em.fork();
+  const [task] = await em.execute(
+    `select instance_id, status, kind, assignee from tasks where tenant_id = ? and id = ? and not deleted`,
+    [opts.tenantId, opts.taskId],
+  );
+  if (!task || task.status !== 'active' || task.kind !== 'approval' || task.assignee !== opts.userId) return null;
+  if (opts.reuse) {
+    const [row] = await em.execute<LinkRow[]>(`select * from approval_links where id = ? and tenant_id = ?`, [
+      opts.reuse,
+      opts.tenantId,
+    ]);
+    if (row && row.task_id === opts.taskId && row.user_id === opts.userId && !goneReason(row)) {
+      const claims = {
+        id: row.id,
+        tenantId: opts.tenantId,
+        taskId: opts.taskId,
+        userId: opts.userId,
+        actions: row.actions,
+      };
+      return { linkId: row.id, token: await signLink(deps.config, claims, new Date(row.expires_at)) };
+    }
+  }
+  const id = randomUUID();
+  const actions = [...LINK_ACTIONS];
+  const expiresAt = new Date(Date.now() + deps.config.APPROVAL_LINK_TTL_SECONDS * 1000);
+  const token = await signLink(deps.config, { id, ...opts, actions }, expiresAt);
+  await em.execute(
+    `insert into approval_links (id, tenant_id, task_id, instance_id, user_id, actions, channel, created_by, expires_at)
+       values (?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?)`,
+    [
+      id,
+      opts.tenantId,
+      opts.taskId,
+      task.instance_id,
+      opts.userId,
+      JSON.stringify(actions),
+      opts.via,
+      SYSTEM_MINTER,
+      expiresAt,
+    ],
+  );
+  return { linkId: id, token };
+}
+
 async function linkOfTask(deps: AppDeps, principal: Principal, taskId: string, linkId: string) {
   await getTask(deps, principal, taskId);
   const [row] = await deps.orm.em

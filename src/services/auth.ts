@@ -76,7 +76,13 @@ export async function whoAmI(em: EntityManager, p: Principal) {
   ]);
   const can = (...anyOf: string[]) => holds(p.permissions, ...anyOf);
   return {
-    user: { id: user.id, username: user.username, displayName: user.displayName, deptId: user.deptId ?? null },
+    user: {
+      id: user.id,
+      username: user.username,
+      displayName: user.displayName,
+      deptId: user.deptId ?? null,
+      locale: user.locale ?? null,
+    },
     tenant: { id: p.tenantId, name: tenant?.name ?? p.tenantId },
     roles: [...p.roles],
     permissions: [...p.permissions].sort(),

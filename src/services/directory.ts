@@ -14,6 +14,8 @@ export function userView(u: IUser) {
     'id',
     'username',
     'displayName',
+    'email?',
+    'locale?',
     'deptId?',
     'managerId?',
     'roles',
@@ -144,6 +146,8 @@ export interface UserInput {
   id?: string;
   username: string;
   displayName?: string;
+  email?: string | null;
+  locale?: string | null;
   password: string;
   deptId?: string | null;
   managerId?: string | null;
@@ -163,6 +167,8 @@ export async function createUser(em: EntityManager, tenantId: string, input: Use
     id,
     username: input.username,
     displayName: input.displayName ?? input.username,
+    email: input.email ?? null,
+    locale: input.locale ?? null,
     passwordHash: await hashPassword(input.password),
     deptId: input.deptId ?? null,
     managerId: input.managerId ?? null,

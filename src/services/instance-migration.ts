@@ -36,7 +36,14 @@ export interface MigrationAnswer {
   toVersion: number;
   status: string;
   plan: MigrationPlan | null;
+  /** The node-level difference of the two versions (GET …/compare), null when nothing changes. */
+  compare: string | null;
 }
+
+const compareLink = (from: string, to: string) =>
+  from === to
+    ? null
+    : `/api/v1/workflow/process-definitions/${encodeURIComponent(from)}/compare/${encodeURIComponent(to)}`;
 
 interface Target {
   id: string;
@@ -96,6 +103,7 @@ async function dryRun(deps: AppDeps, em: EntityManager, row: any, target: Target
     toDefinitionId: target.id,
     toVersion: target.version,
     status: view.status as string,
+    compare: compareLink(view.definitionId, target.id),
   };
   if (view.definitionId === target.id) return { ...base, changed: false, migratable: true, plan: null };
   const source = await definitionOf(em, { definition_id: view.definitionId });
@@ -151,6 +159,7 @@ async function migrateRow(
     toVersion: target.version,
     status: result.instanceStatus,
     plan: done.plan,
+    compare: compareLink(done.fromDefinitionId, done.toDefinitionId),
   };
 }
 

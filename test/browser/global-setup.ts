@@ -18,6 +18,27 @@ function findChromium(): string | null {
   return null;
 }
 
+/** The zh-CN pages' screenshots need a CJK font (a new machine has none: boxes instead of 汉字). */
+function ensureChineseFont() {
+  const has = () => {
+    try {
+      return execFileSync('fc-list', [':lang=zh'], { encoding: 'utf8' }).trim().length > 0;
+    } catch {
+      return false;
+    }
+  };
+  if (has() || process.getuid?.() !== 0) return;
+  console.log('browser tests: installing fonts-wqy-microhei with apt-get…');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const apt = ['-o', 'DPkg::Lock::Timeout=600', '-y', '-qq'];
+  try {
+    execFileSync('apt-get', ['install', ...apt, 'fonts-wqy-microhei'], { stdio: 'inherit', env });
+  } catch {
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', ...apt, 'fonts-wqy-microhei'], { stdio: 'inherit', env });
+  }
+}
+
 export async function setup(project: TestProject) {
   let chromium = findChromium();
   if (!chromium) {
@@ -30,6 +51,7 @@ export async function setup(project: TestProject) {
     chromium = findChromium();
     if (!chromium) throw new Error('chromium was not found after apt-get install');
   }
+  ensureChineseFont();
   project.provide('chromiumPath', chromium);
   await ensureUi({ quiet: true });
 }

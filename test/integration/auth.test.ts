@@ -177,6 +177,18 @@ describe('who am I (GET /auth/me)', () => {
     expect(me.can).toEqual({ definitionsWrite: false, monitor: false, directory: false, admin: false });
   });
 
+  it("answers the user's chosen language, which the console adopts", async () => {
+    const { adminToken, tenantId } = await createTenant('loc');
+    const created = await api('/api/v1/users', {
+      token: adminToken,
+      body: { id: 'li', username: 'li', password: 'pw-li', locale: 'zh-CN' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const me = (await api('/api/v1/auth/me', { token: await login('li', 'pw-li', tenantId) })).body.data;
+    expect(me.user.locale).toBe('zh-CN');
+    expect((await api('/api/v1/auth/me', { token: adminToken })).body.data.user.locale).toBeNull();
+  });
+
   it("a tenant's admin holds everything: every admin area is open", async () => {
     const { tenantId, adminToken } = await createTenant('me');
     const res = await api('/api/v1/auth/me', { token: adminToken });

@@ -206,9 +206,9 @@ describe('process definitions', () => {
     expect((await get(`/${draft.body.data.id}`)).body.data).toMatchObject({ status: 'draft', version: null });
   });
 
-  it('deploys the three example processes', async () => {
+  it('deploys the four example processes', async () => {
     const files = (await readdir(examplesDir)).filter((f) => f.endsWith('.json')).sort();
-    expect(files).toHaveLength(3);
+    expect(files).toHaveLength(4);
     for (const file of files) {
       const doc = JSON.parse(await readFile(path.join(examplesDir, file), 'utf8'));
       const res = await deploy({ dsl: doc });

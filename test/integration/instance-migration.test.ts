@@ -51,6 +51,11 @@ describe('single instance', () => {
     expect(dry).toMatchObject({ dryRun: true, changed: true, migratable: true, fromVersion: 1, toVersion: 2 });
     expect(dry.plan.nodes).toMatchObject([{ nodeId: 'a', wait: 'task', outcome: 'kept', to: 'a' }]);
     expect(dry.plan.tasks).toMatchObject([{ taskId: before.id, outcome: 'kept', to: 'a' }]);
+    // The dry run links the node-level difference of the two versions, and the link answers.
+    expect(dry.compare).toBe(`/api/v1/workflow/process-definitions/${v1.id}/compare/${v2.id}`);
+    const diff = await api(dry.compare, { token: t.admin });
+    expect(diff.status).toBe(200);
+    expect(diff.body.data).toMatchObject({ from: { id: v1.id }, to: { id: v2.id }, added: [], removed: [] });
     expect(await instance(t.admin, id)).toMatchObject({ processVersion: 1, definitionId: v1.id });
     expect(await migrations(id)).toEqual([]);
 

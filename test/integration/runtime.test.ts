@@ -110,6 +110,7 @@ describe('npm start (embedded runtime)', () => {
       expect(defs.body.data.items.map((d: any) => d.key).sort()).toEqual([
         'expense_claim',
         'leave_request',
+        'leave_request_zh',
         'purchase_request',
       ]);
       const alice = await login(base, 'alice', 'demo', 'demo');

@@ -26,6 +26,12 @@ export async function setup(project: TestProject) {
       HTTP_CALL_ALLOW_PRIVATE_HOSTS: 'localhost',
       // Low, so multi-step tests cross continue-as-new boundaries.
       WORKFLOW_HISTORY_LIMIT: '60',
+      // Notification channels (docs/channels.md): quick retries and polls, so failures reach the
+      // delivery log within a test's time.
+      NOTIFY_RETRY_BASE_MS: '200',
+      NOTIFY_RETRY_MAX_MS: '1000',
+      NOTIFY_MAX_ATTEMPTS: '3',
+      NOTIFY_POLL_MS: '300',
     },
   });
   project.provide('baseUrl', stack.baseUrl);

@@ -14,6 +14,8 @@ const processFiles = () => readdirSync(local).filter((f) => f.endsWith('.json'))
 const referenceDigests: Record<string, string> = {
   'expense-claim.json': 'fcb70f9f87fae5eb7a447de21a0f10b7906500d4974945c04199914540fd9bd7',
   'leave-request.json': '3a16f34e181c2c166d4dc060db908acab724cf872103b64bb8cf4f95166b2a50',
+  // The leave request with Chinese names (请假流程): the console's language test (test/browser/i18n.test.ts).
+  'leave-request.zh-CN.json': '33388cfa8cbf6241337fd118fc986e948e001c46f4878cc6666f0c999304ff34',
   'purchase-legacy-keys.json': '4ada24b70fce9d68f13333c84ae11e6c7cc32e788eec2a73aba77da903d000d0',
 };
 

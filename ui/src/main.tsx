@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { t } from './i18n';
+import { LanguageSwitch } from './components/LanguageSwitch';
 import { refreshAccess } from './lib/access';
 import { badge } from './lib/badge';
 import { connected, startLive } from './lib/live';
@@ -14,7 +15,14 @@ import { InstancePage } from './pages/Instance';
 import { Definitions, DefinitionView } from './pages/Definitions';
 import { Monitoring } from './pages/Monitoring';
 import { Directory } from './pages/Directory';
+import { lazyPage } from './lib/lazy';
 import './styles.css';
+
+// The designer is its own chunk: the inbox's first load does not carry it.
+const Designer = lazyPage(
+  () => import('./features/designer/Designer').then((m) => m.DesignerPage),
+  window.location.pathname.startsWith('/admin/designer/'), // opened directly: fetch it at once
+);
 
 function Forbidden() {
   return (
@@ -39,6 +47,8 @@ function Routes() {
   if (path === '/admin/definitions') return s.can.definitionsWrite ? <Definitions /> : <Forbidden />;
   if ((m = match('/admin/definitions/:id', path)))
     return s.can.definitionsWrite ? <DefinitionView id={m.id!} /> : <Forbidden />;
+  if ((m = match('/admin/designer/:id', path)))
+    return s.can.definitionsWrite ? <Designer id={m.id === 'new' ? null : m.id!} /> : <Forbidden />;
   if (path === '/admin/monitoring') return s.can.monitor ? <Monitoring /> : <Forbidden />;
   if (path === '/admin/directory') return s.can.directory ? <Directory /> : <Forbidden />;
   return (
@@ -102,6 +112,7 @@ function App() {
           <span data-testid="whoami">
             {s.username}@{s.tenantId}
           </span>
+          <LanguageSwitch />
           <button type="button" onClick={() => session.close()}>
             {t.nav.logout}
           </button>

@@ -1,5 +1,6 @@
 // The state of one running instance and the primitives every node and action uses:
 // tasks, trail, notifications, waiting ("parking") and projection bookkeeping.
+import type { NotificationKind } from '../notification-kinds.js';
 import { condition, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { DslNode, ProcessDocument } from '../../dsl/index.js';
 import type {
@@ -242,7 +243,7 @@ export class Engine {
     return entry;
   }
 
-  notify(userId: string, kind: string, taskId: string | null, payload: Record<string, unknown> = {}) {
+  notify(userId: string, kind: NotificationKind, taskId: string | null, payload: Record<string, unknown> = {}) {
     this.pendingNotifications.push({
       key: `${this.info.id}:${this.trailCounter}:${this.seq}:${kind}:${userId}:${taskId ?? ''}`,
       userId,

@@ -1,5 +1,6 @@
 // The state an approval workflow carries (and hands to continue-as-new), and the projection
 // snapshot it sends to PostgreSQL. Pure types: shared by workflow, activities and HTTP side.
+import type { NotificationKind } from '../notification-kinds.js';
 import type { MigrationPlan, ProcessDocument } from '../../dsl/index.js';
 import type { ApproversAhead } from './approvers-ahead.js';
 
@@ -87,7 +88,7 @@ export interface CcRecord {
 export interface NotificationRecord {
   key: string;
   userId: string;
-  kind: string;
+  kind: NotificationKind;
   taskId: string | null;
   payload: Record<string, unknown>;
 }

@@ -24,6 +24,10 @@ export const User = tenantEntity('User', 'users', {
   id: p.string().primary(),
   username: p.string(),
   displayName: p.string(),
+  /** Where the email channel sends (docs/channels.md). */
+  email: p.string().nullable(),
+  /** The language of the messages sent to them (`en`, `zh-CN`); the channel's when null. */
+  locale: p.string().nullable(),
   passwordHash: p.string().hidden().lazy(),
   deptId: p.string().nullable(),
   managerId: p.string().nullable(),

@@ -9,6 +9,7 @@ import { Migration20261124000400ServiceFunctions } from './Migration202611240004
 import { Migration20261124000500Forms } from './Migration20261124000500Forms.js';
 import { Migration20261124000700ApprovalLinks } from './Migration20261124000700ApprovalLinks.js';
 import { Migration20261124000800OpenTaskCounts } from './Migration20261124000800OpenTaskCounts.js';
+import { Migration20261125000100NotificationChannels } from './Migration20261125000100NotificationChannels.js';
 
 /**
  * Every migration, in order. Listed explicitly so the same list runs from TypeScript and from dist/; the name given
@@ -26,4 +27,5 @@ export const migrationsList = [
   { name: 'Migration20261124000500Forms', class: Migration20261124000500Forms },
   { name: 'Migration20261124000700ApprovalLinks', class: Migration20261124000700ApprovalLinks },
   { name: 'Migration20261124000800OpenTaskCounts', class: Migration20261124000800OpenTaskCounts },
+  { name: 'Migration20261125000100NotificationChannels', class: Migration20261125000100NotificationChannels },
 ];

@@ -1,6 +1,7 @@
 // One-time approval links (docs/task-actions.md#one-time-approval-links): minted, listed and revoked
 // under /api/v1/workflow/tasks/{id}/links (logged in); shown and used under /api/v1/approve-links/{token}
 // without a login, rate-limited like the login.
+import type { Context } from 'hono';
 import { rateLimiter } from 'hono-rate-limiter';
 import { z } from '@hono/zod-openapi';
 import type { AppDeps } from '../../context.js';
@@ -94,25 +95,32 @@ async function signatureHolds(deps: AppDeps, token: string): Promise<boolean> {
   }
 }
 
+/**
+ * The budget of the unauthenticated link endpoints (the JSON API and the link page alike): only tokens
+ * that do not verify count, per client address. A link whose signature holds (used, expired or not)
+ * is never limited, so nobody's failed attempts lock anyone out of a real link, and a forged token
+ * cannot be told from another one by its answer.
+ */
+export function linkRateLimit(deps: AppDeps, onLimit: (c: Context) => Response) {
+  const windowMs = deps.config.LOGIN_RATE_WINDOW_SECONDS * 1000;
+  return rateLimiter({
+    windowMs,
+    limit: deps.config.APPROVAL_LINK_RATE_LIMIT,
+    standardHeaders: 'draft-7',
+    skip: async (c) => signatureHolds(deps, c.req.param('token') ?? ''),
+    store: new PgRateLimitStore(deps.orm, windowMs),
+    keyGenerator: (c) => `approve-link:${clientAddress(c, deps.config.TRUST_PROXY_HOPS)}`,
+    handler: onLimit,
+  });
+}
+
 /** Mounted at /api/v1/approve-links: no login; the token is the credential. */
 export function approveLinkRoutes(deps: AppDeps) {
   const r = createRouter({ secured: false });
-  const windowMs = deps.config.LOGIN_RATE_WINDOW_SECONDS * 1000;
-  // Only tokens that do not verify count, per client address: a link whose signature holds (used,
-  // expired or not) is never limited, so nobody's failed attempts lock anyone out of a real link,
-  // and a forged token cannot be told from another one by its answer.
   r.use(
     '/:token',
-    rateLimiter({
-      windowMs,
-      limit: deps.config.APPROVAL_LINK_RATE_LIMIT,
-      standardHeaders: 'draft-7',
-      skip: async (c) => signatureHolds(deps, c.req.param('token') ?? ''),
-      store: new PgRateLimitStore(deps.orm, windowMs),
-      keyGenerator: (c) => `approve-link:${clientAddress(c, deps.config.TRUST_PROXY_HOPS)}`,
-      handler: () => {
-        throw new AppError('RATE_LIMITED', 'Too many approval-link requests that did not verify; try again later');
-      },
+    linkRateLimit(deps, () => {
+      throw new AppError('RATE_LIMITED', 'Too many approval-link requests that did not verify; try again later');
     }),
   );
   // A tampered link is 401 before its body is looked at.

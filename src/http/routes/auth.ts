@@ -42,7 +42,16 @@ const loginRoute = defineRoute({
 
 const Me = z
   .object({
-    user: z.object({ id: z.string(), username: z.string(), displayName: z.string(), deptId: z.string().nullable() }),
+    user: z.object({
+      id: z.string(),
+      username: z.string(),
+      displayName: z.string(),
+      deptId: z.string().nullable(),
+      locale: z
+        .string()
+        .nullable()
+        .openapi({ description: 'the language the user chose (en, zh-CN); null: the browser decides' }),
+    }),
     tenant: z.object({ id: z.string(), name: z.string() }),
     roles: z.array(z.string()).openapi({ description: 'Role codes' }),
     permissions: z

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { IsoDate } from '../../shapes.js';
 import { PageQuery } from '../../paging.js';
 import { jsonSchema } from '../input.js';
+import { LOCALES } from '../../notifications/messages/index.js';
 
 const Id = z
   .string()
@@ -23,6 +24,8 @@ export const User = z
     id: z.string(),
     username: z.string(),
     displayName: z.string(),
+    email: z.string().nullable().openapi({ description: 'Where the email channel sends (docs/channels.md)' }),
+    locale: z.string().nullable().openapi({ description: 'The language of their e-mail and chat messages' }),
     deptId: z.string().nullable(),
     managerId: z.string().nullable(),
     roles: z.array(z.string()),
@@ -36,6 +39,8 @@ const userFields = {
   username: z.string().min(1).max(200),
   displayName: z.string().min(1).max(200).optional(),
   password: z.string().min(4).max(1000),
+  email: z.email().max(320).nullable().optional(),
+  locale: z.enum(LOCALES).nullable().optional(),
   deptId: z.string().nullable().optional(),
   managerId: z.string().nullable().optional(),
   roles: z.array(z.string()).max(100).optional(),

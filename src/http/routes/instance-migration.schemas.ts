@@ -115,6 +115,10 @@ export const MigrationResult = z
     status: z.string(),
     // Unions, not .nullable(): that would make the named components themselves nullable.
     plan: z.union([MigrationPlan, z.null()]),
+    compare: z.string().nullable().openapi({
+      description:
+        'path of GET /process-definitions/{from}/compare/{to}: the node-level difference of the two versions; null when the instance already runs the target',
+    }),
   })
   .openapi('MigrationResult');
 

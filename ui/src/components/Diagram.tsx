@@ -35,11 +35,50 @@ function edgeLabel(from: DslNode | undefined, c: Connection): string {
   if (c.type === 'Success') return '';
   const cases: Array<{ case?: string; then?: string }> = from?.configuration?.cases ?? [];
   const hit = cases.find((k) => k.then === c.type);
-  return hit?.case ? `${c.type}: ${hit.case}` : c.type;
+  // The relation `Default` (no case matched) is a word in the reader's language; other relation names are data.
+  const relation = c.type === 'Default' ? t.designer.defaultBranch : c.type;
+  return hit?.case ? `${relation}: ${hit.case}` : relation;
 }
 
 function shorten(s: string, max: number) {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+/** Wide (CJK) characters take about two Latin ones. */
+const wide = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
+
+/** How wide a text is, in Latin characters. */
+const units = (s: string) => [...s].reduce((n, c) => n + (wide.test(c) ? 2 : 1), 0);
+
+/** A node's name in lines of at most `units` (a Latin character 1, a wide one 2), the last one shortened. */
+export function wrapLabel(s: string, units: number, maxLines = 2): string[] {
+  const lines: string[] = [];
+  let line = '';
+  let used = 0;
+  for (const ch of s) {
+    const u = wide.test(ch) ? 2 : 1;
+    if (used + u > units) {
+      if (lines.length === maxLines - 1) {
+        lines.push(`${line.slice(0, -1)}…`);
+        return lines;
+      }
+      // Latin words break at the last space of the line when there is one.
+      const space = wide.test(ch) ? -1 : line.lastIndexOf(' ');
+      if (space > 0) {
+        lines.push(line.slice(0, space));
+        line = line.slice(space + 1);
+        used = [...line].reduce((n, c) => n + (wide.test(c) ? 2 : 1), 0);
+      } else {
+        lines.push(line);
+        line = '';
+        used = 0;
+      }
+    }
+    line += ch;
+    used += u;
+  }
+  if (line) lines.push(line);
+  return lines;
 }
 
 interface Laid {
@@ -96,7 +135,7 @@ export function layoutDsl(dsl: any): Laid {
     g.setEdge(
       c.fromId,
       c.toId,
-      { width: text ? text.length * 6.2 + 8 : 0, height: text ? 16 : 0, labelpos: 'c', label: text },
+      { width: text ? units(text) * 6.2 + 8 : 0, height: text ? 16 : 0, labelpos: 'c', label: text },
       `e${i}`,
     );
   });
@@ -134,7 +173,7 @@ const stateWords: Record<NodeState, string> = {
   done: t.instance.legendDone,
   upcoming: t.instance.legendUpcoming,
   idle: '',
-  error: 'error',
+  error: t.instance.legendError,
 };
 
 export function Diagram({
@@ -181,9 +220,9 @@ export function Diagram({
             {e.label && (
               <g class="edge-label">
                 <rect
-                  x={e.lx - (e.label.length * 6.2 + 8) / 2}
+                  x={e.lx - (units(e.label) * 6.2 + 8) / 2}
                   y={e.ly - 9}
-                  width={e.label.length * 6.2 + 8}
+                  width={units(e.label) * 6.2 + 8}
                   height={16}
                   rx={3}
                 />
@@ -211,11 +250,25 @@ export function Diagram({
               ) : (
                 <rect width={w} height={h} rx={round} />
               )}
-              <text x={w / 2} y={h / 2 - (node.type === 'userTask' || node.type === 'ccTask' ? 3 : -4)} class="name">
-                {shorten(node.name ?? node.id, 24)}
-              </text>
+              {(() => {
+                // The name wraps onto two lines (Chinese names are wide); a second line moves it up.
+                const typed = node.type === 'userTask' || node.type === 'ccTask';
+                const lines = wrapLabel(node.name ?? node.id, Math.floor((diamond ? w * 0.75 : w - 14) / 6.8));
+                const lineH = 13;
+                const top =
+                  h / 2 - (typed ? 3 : -4) - ((lines.length - 1) * lineH) / 2 - (typed && lines.length > 1 ? 4 : 0);
+                return (
+                  <text x={w / 2} y={top} class="name">
+                    {lines.map((l, i) => (
+                      <tspan key={i} x={w / 2} dy={i === 0 ? 0 : lineH}>
+                        {l}
+                      </tspan>
+                    ))}
+                  </text>
+                );
+              })()}
               {(node.type === 'userTask' || node.type === 'ccTask') && (
-                <text x={w / 2} y={h / 2 + 13} class="type">
+                <text x={w / 2} y={h / 2 + 15} class="type">
                   {node.type === 'ccTask'
                     ? t.nodeKind.copy
                     : state === 'error'

@@ -3,17 +3,8 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { t } from '../i18n';
 import { errorText } from '../lib/api';
 
-export function fmtTime(iso: string | null | undefined) {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  return d.toLocaleString('en-GB', {
-    year: 'numeric',
-    month: 'short',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
-}
+/** Dates and times in the chosen language (i18n/index.ts). */
+export { fmtTime } from '../i18n';
 
 export function Status({ value }: { value: string | null | undefined }) {
   if (!value) return null;
@@ -71,7 +62,7 @@ export function Pager({
   const pages = Math.max(1, Math.ceil(total / pageSize));
   if (total <= pageSize && page === 1) return null;
   return (
-    <nav class="pager" aria-label="Pages">
+    <nav class="pager" aria-label={t.common.pages}>
       <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
         {t.common.prev}
       </button>

@@ -2,8 +2,8 @@
 // (src/api/schema.d.ts, `npm run ui:api`). Every answer is the envelope {code, data, message};
 // `call` unwraps it or throws an ApiError whose text is words, never a bare code.
 import createClient from 'openapi-fetch';
+import { locale, t } from '../i18n';
 import type { paths, components } from '../api/schema';
-import { t } from '../i18n';
 import { session } from './session';
 
 export type Schemas = components['schemas'];
@@ -22,6 +22,8 @@ api.use({
     if (session.ended) throw new StaleSessionError('the session has ended');
     const token = session.get()?.token;
     if (token) request.headers.set('Authorization', `Bearer ${token}`);
+    // The API's messages (errors, field errors, validation problems) in the console's language.
+    request.headers.set('Accept-Language', locale);
     return request;
   },
   onResponse({ response, request }) {

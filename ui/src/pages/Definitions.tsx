@@ -41,7 +41,12 @@ export function Definitions() {
 
   return (
     <>
-      <h1>{t.admin.definitions}</h1>
+      <h1>
+        {t.admin.definitions}{' '}
+        <button type="button" class="primary" data-testid="new-process" onClick={() => navigate('/admin/designer/new')}>
+          {t.designer.newProcess}
+        </button>
+      </h1>
       <ImportPanel onDeployed={() => void list.reload(true)} />
       <Section title={t.admin.definitions} id="definitions">
         {list.loading && !list.data && <Loading />}
@@ -69,6 +74,13 @@ export function Definitions() {
               </td>
               <td>{fmtTime(d.deployedAt)}</td>
               <td class="buttons">
+                <button
+                  type="button"
+                  data-edit={d.id}
+                  onClick={() => navigate(`/admin/designer/${encodeURIComponent(d.id)}`)}
+                >
+                  {t.designer.edit}
+                </button>
                 <button
                   type="button"
                   onClick={() => setVersionsOf(versionsOf === d.key ? null : d.key)}
@@ -126,6 +138,9 @@ export function DefinitionView({ id }: { id: string }) {
       </p>
       <h1>
         {d.data.name} v{d.data.version ?? '—'} <Status value={d.data.status} />
+        <button type="button" onClick={() => navigate(`/admin/designer/${encodeURIComponent(id)}`)}>
+          {t.designer.edit}
+        </button>
       </h1>
       <Section title={t.instance.diagram} id="diagram">
         <Diagram dsl={d.data.dsl} title={`${t.instance.diagram}: ${d.data.name}`} />

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { t } from '../i18n';
 import { ApiError, api, call, errorText } from '../lib/api';
 import { accessOf } from '../lib/access';
+import { LanguageSwitch } from '../components/LanguageSwitch';
 import { session } from '../lib/session';
 import { LabelledInput } from '../components/ui';
 
@@ -31,6 +32,9 @@ export function Login() {
   return (
     <main class="login" id="main">
       <form class="card" onSubmit={(e) => void submit(e)} aria-labelledby="login-title">
+        <div class="login-lang">
+          <LanguageSwitch />
+        </div>
         <h1 id="login-title">{t.app}</h1>
         <h2>{t.login.title}</h2>
         <LabelledInput

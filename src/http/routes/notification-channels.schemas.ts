@@ -1,0 +1,220 @@
+import { z } from '@hono/zod-openapi';
+import { IsoDate } from '../../shapes.js';
+import { PageQuery } from '../../paging.js';
+import { CHANNEL_KINDS, LOCALES } from '../../notifications/messages/index.js';
+
+export const ChannelIdParam = z.object({
+  id: z
+    .string()
+    .max(100)
+    .openapi({ param: { name: 'id', in: 'path' } }),
+});
+export const AddressParams = z.object({
+  id: z
+    .string()
+    .max(100)
+    .openapi({ param: { name: 'id', in: 'path' } }),
+  userId: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { name: 'userId', in: 'path' } }),
+});
+
+const AnyUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2000);
+const Host = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^[A-Za-z0-9.-]+$|^\[?[0-9A-Fa-f:.]+\]?$/, 'a host name or an IP address');
+/** `ops@example.com` or `Approvals <ops@example.com>`. */
+const Mailbox = z
+  .string()
+  .max(320)
+  .regex(/^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+)$/, {
+    message: 'an e-mail address, or a name and an address in < >',
+  });
+const Locale = z.enum(LOCALES).optional().openapi({ description: 'The language of the messages (default en)' });
+const writeOnly = (description: string) => ({ description: `${description}. Write-only: never answered` });
+
+const common = {
+  name: z.string().min(1).max(100),
+  enabled: z.boolean().optional().openapi({ description: 'Default true' }),
+  kinds: z
+    .array(z.enum(CHANNEL_KINDS as [string, ...string[]]))
+    .max(50)
+    .optional()
+    .openapi({ description: 'The notification kinds it sends; default every kind a channel has a message for' }),
+};
+
+const EmailSettings = z
+  .object({
+    host: Host,
+    port: z.number().int().min(1).max(65535).default(587),
+    tls: z
+      .enum(['starttls', 'tls', 'none'])
+      .default('starttls')
+      .openapi({ description: 'starttls: upgrade (required); tls: TLS from the start (465); none: plain' }),
+    user: z.string().min(1).max(320).optional(),
+    password: z.string().min(1).max(1000).nullable().optional().openapi(writeOnly('SMTP password')),
+    from: Mailbox,
+    replyTo: z.email().max(320).optional(),
+    locale: Locale,
+  })
+  .strict();
+
+const chatSettings = (signed: boolean) =>
+  z
+    .object({
+      url: AnyUrl.optional().openapi(writeOnly('The webhook URL (its credential); required on create')),
+      ...(signed
+        ? { secret: z.string().min(1).max(500).nullable().optional().openapi(writeOnly('The signing secret')) }
+        : {}),
+      locale: Locale,
+    })
+    .strict();
+
+const WebhookSettings = z
+  .object({
+    url: AnyUrl,
+    secret: z.string().min(16).max(500).optional().openapi(writeOnly('HMAC-SHA256 key; required on create')),
+    locale: Locale,
+  })
+  .strict();
+
+const body = <K extends string, S extends z.ZodType>(kind: K, settings: S, name: string) =>
+  z
+    .object({ ...common, kind: z.literal(kind), settings })
+    .strict()
+    .openapi(name);
+
+export const ChannelBody = z
+  .discriminatedUnion('kind', [
+    body('email', EmailSettings, 'EmailChannelBody'),
+    body('slack', chatSettings(false), 'SlackChannelBody'),
+    body('teams', chatSettings(false), 'TeamsChannelBody'),
+    body('wecom', chatSettings(false), 'WecomChannelBody'),
+    body('feishu', chatSettings(true), 'FeishuChannelBody'),
+    body('dingtalk', chatSettings(true), 'DingtalkChannelBody'),
+    body('webhook', WebhookSettings, 'WebhookChannelBody'),
+  ])
+  .openapi('NotificationChannelBody', {
+    description: 'The whole channel; a replace without a secret keeps the stored one (null removes an optional one)',
+  });
+
+export const Channel = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    kind: z.enum(['email', 'slack', 'teams', 'feishu', 'dingtalk', 'wecom', 'webhook']),
+    enabled: z.boolean(),
+    kinds: z.array(z.string()),
+    settings: z.record(z.string(), z.unknown()).openapi({
+      description: 'The settings without secrets; a chat channel shows `urlHint` (the origin of its URL)',
+    }),
+    secretsSet: z
+      .array(z.string())
+      .openapi({ description: 'Which secrets are stored (their values never are answered)' }),
+    createdAt: IsoDate,
+    updatedAt: IsoDate,
+  })
+  .openapi('NotificationChannel');
+
+export const AddressBody = z
+  .object({
+    address: z
+      .string()
+      .min(1)
+      .max(320)
+      .openapi({ description: 'email: an e-mail address (overrides the directory’s); chat: the user’s id there' }),
+  })
+  .strict()
+  .openapi('ChannelAddressBody');
+
+export const Address = z
+  .object({ channelId: z.string(), userId: z.string(), address: z.string(), createdAt: IsoDate, updatedAt: IsoDate })
+  .openapi('ChannelAddress');
+
+export const TestBody = z
+  .object({
+    to: z
+      .string()
+      .min(1)
+      .max(320)
+      .optional()
+      .openapi({ description: 'email: where to send; default the user’s address' }),
+    userId: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .openapi({ description: 'Whose address to use (and mention); default the caller' }),
+  })
+  .strict()
+  .openapi('ChannelTestBody');
+
+export const TestResult = z
+  .object({
+    ok: z.boolean(),
+    channelId: z.string(),
+    kind: z.string(),
+    to: z.string().nullable(),
+    messageId: z.string(),
+    status: z.number().int().nullable().openapi({ description: 'The remote’s HTTP status or SMTP reply code' }),
+    response: z.string().nullable().openapi({ description: 'What the remote server answered' }),
+    error: z.string().nullable(),
+  })
+  .openapi('ChannelTestResult');
+
+export const DeliveryStatus = z.enum(['pending', 'sending', 'sent', 'failed', 'skipped']);
+
+export const Delivery = z
+  .object({
+    id: z.string(),
+    notificationId: z.string(),
+    kind: z.string(),
+    channelId: z.string(),
+    userId: z.string(),
+    status: DeliveryStatus,
+    attempts: z.number().int(),
+    nextAttemptAt: IsoDate.nullable().openapi({ description: 'When a pending delivery is tried next' }),
+    address: z.string().nullable(),
+    messageId: z.string().nullable().openapi({ description: 'The same on every attempt (e-mail Message-ID)' }),
+    response: z.string().nullable().openapi({ description: 'What the remote server answered last' }),
+    lastError: z.string().nullable(),
+    createdAt: IsoDate,
+    updatedAt: IsoDate,
+    sentAt: IsoDate.nullable(),
+  })
+  .openapi('NotificationDelivery');
+
+export const DeliveryQuery = PageQuery.extend({
+  status: z
+    .string()
+    .regex(
+      /^(pending|sending|sent|failed|skipped)(,(pending|sending|sent|failed|skipped))*$/,
+      'comma-separated statuses',
+    )
+    .optional()
+    .openapi({ param: { name: 'status', in: 'query' } }),
+  channelId: z
+    .string()
+    .max(100)
+    .optional()
+    .openapi({ param: { name: 'channelId', in: 'query' } }),
+  userId: z
+    .string()
+    .max(100)
+    .optional()
+    .openapi({ param: { name: 'userId', in: 'query' } }),
+  kind: z
+    .string()
+    .max(100)
+    .optional()
+    .openapi({ param: { name: 'kind', in: 'query' } }),
+  notificationId: z
+    .string()
+    .regex(/^[1-9][0-9]{0,17}$/, 'a notification id')
+    .optional()
+    .openapi({ param: { name: 'notificationId', in: 'query' } }),
+});

@@ -1,0 +1,124 @@
+// E-mail over SMTP (nodemailer): an HTML and a text part, a stable Message-ID per delivery, and
+// In-Reply-To / References naming the instance's thread, so mail clients group an instance's
+// messages. The SMTP host follows the outbound network rules (no private addresses unless allowed),
+// and the connection goes to the address that was checked.
+import nodemailer from 'nodemailer';
+import { allowedAddresses, RequestRefused } from '../../../activities/http-call.js';
+import type { Message } from '../messages/index.js';
+import {
+  PermanentFailure,
+  TransientFailure,
+  shorten,
+  type Adapter,
+  type AdapterDeps,
+  type ChannelConfig,
+} from './types.js';
+
+type Transport = ReturnType<typeof nodemailer.createTransport>;
+const transports = new Map<string, { version: string; transport: Transport }>();
+
+async function transportOf(deps: AdapterDeps, channel: ChannelConfig): Promise<Transport> {
+  const cached = transports.get(channel.id);
+  if (cached?.version === channel.version) return cached.transport;
+  cached?.transport.close();
+  const s = channel.settings;
+  let address: string;
+  try {
+    [{ address }] = await allowedAddresses(deps.config, s.host);
+  } catch (err) {
+    if (err instanceof RequestRefused) throw new PermanentFailure(err.message);
+    throw new TransientFailure(`SMTP host ${s.host}: ${(err as Error).message}`);
+  }
+  const timeout = deps.config.NOTIFY_SEND_TIMEOUT_MS;
+  const transport = nodemailer.createTransport({
+    pool: true,
+    maxConnections: 3,
+    host: address,
+    port: s.port,
+    secure: s.tls === 'tls',
+    requireTLS: s.tls === 'starttls',
+    ignoreTLS: s.tls === 'none',
+    // The certificate is checked against the configured name, not the address connected to.
+    tls: { servername: s.host },
+    name: 'approval-service',
+    auth: s.user ? { user: s.user, pass: channel.secrets.password ?? '' } : undefined,
+    connectionTimeout: timeout,
+    greetingTimeout: timeout,
+    socketTimeout: timeout,
+  });
+  transports.set(channel.id, { version: channel.version, transport });
+  return transport;
+}
+
+/** Closes every pooled SMTP connection (dispatcher stop). */
+export function closeMailTransports() {
+  for (const { transport } of transports.values()) transport.close();
+  transports.clear();
+}
+
+const escape = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+export function emailText(m: Message): string {
+  const facts = m.facts.map(([k, v]) => `${k}: ${v}`).join('\n');
+  const actions = m.actions.map((a) => `${a.label}: ${a.url}`).join('\n');
+  return [m.title, '', m.intro, '', facts, ...(actions ? ['', actions] : [])].join('\n') + '\n';
+}
+
+export function emailHtml(m: Message): string {
+  const colours = { primary: '#1a7f37', danger: '#cf222e', default: '#57606a' };
+  const facts = m.facts
+    .map(
+      ([k, v]) =>
+        `<tr><td style="padding:4px 12px 4px 0;color:#57606a;vertical-align:top;white-space:nowrap">${escape(k)}</td><td style="padding:4px 0;color:#1f2328">${escape(v)}</td></tr>`,
+    )
+    .join('');
+  const buttons = m.actions
+    .map(
+      (a) =>
+        `<a href="${escape(a.url)}" style="display:inline-block;margin:0 8px 8px 0;padding:10px 20px;border-radius:6px;background:${colours[a.style]};color:#ffffff;text-decoration:none;font-weight:600">${escape(a.label)}</a>`,
+    )
+    .join('');
+  return `<!doctype html>
+<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escape(m.subject)}</title></head>
+<body style="margin:0;padding:24px;background:#f6f8fa;font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;font-size:14px">
+<div style="max-width:560px;margin:0 auto;background:#ffffff;border:1px solid #d0d7de;border-radius:8px;padding:24px">
+<h1 style="margin:0 0 8px;font-size:18px;color:#1f2328">${escape(m.title)}</h1>
+<p style="margin:0 0 16px;color:#1f2328">${escape(m.intro)}</p>
+<table role="presentation" style="border-collapse:collapse;margin:0 0 16px">${facts}</table>
+${buttons ? `<div>${buttons}</div>` : ''}
+</div></body></html>
+`;
+}
+
+const smtpStatus = (err: any): number | null => (typeof err?.responseCode === 'number' ? err.responseCode : null);
+
+export const sendEmail: Adapter = async (deps, channel, out) => {
+  if (!out.to) throw new PermanentFailure('the recipient has no e-mail address');
+  const transport = await transportOf(deps, channel);
+  const s = channel.settings;
+  try {
+    const info = await transport.sendMail({
+      from: s.from,
+      ...(s.replyTo ? { replyTo: s.replyTo } : {}),
+      to: out.to,
+      subject: out.message.subject,
+      text: emailText(out.message),
+      html: emailHtml(out.message),
+      messageId: out.messageId,
+      ...(out.threadId ? { inReplyTo: out.threadId, references: [out.threadId] } : {}),
+      headers: { 'Auto-Submitted': 'auto-generated' },
+    });
+    if (info.rejected.length)
+      throw new PermanentFailure(`the server refused ${info.rejected.join(', ')}`, null, info.response ?? null);
+    const status = Number(String(info.response ?? '').slice(0, 3)) || null;
+    return { status, response: shorten(String(info.response ?? '')) };
+  } catch (err) {
+    if (err instanceof PermanentFailure) throw err;
+    const status = smtpStatus(err);
+    const response = shorten(String((err as any)?.response ?? (err as Error).message));
+    // 5xx: the server refuses for good (unknown mailbox, authentication refused); 4xx and transport errors pass.
+    if (status !== null && status >= 500) throw new PermanentFailure(`SMTP ${status}: ${response}`, status, response);
+    throw new TransientFailure(`SMTP ${status ?? 'error'}: ${response}`, status, response);
+  }
+};

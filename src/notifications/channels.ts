@@ -1,0 +1,408 @@
+// A tenant's notification channels (docs/channels.md): create, read, replace, delete; each user's
+// address on a channel; a test message; the delivery log. Secrets (an SMTP password, a signing
+// secret, a chat webhook's URL, which is its credential) are write-only: stored, never answered.
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { allowedAddresses, RequestRefused } from '../../activities/http-call.js';
+import type { Config } from '../config.js';
+import { NotificationChannel, type ChannelKind, type INotificationChannel } from '../db/entities/index.js';
+import { AppError } from '../errors.js';
+import type { Page, PageOpts } from '../paging.js';
+import { requireRow } from '../services/row-lookup.js';
+import { paged, Where } from '../services/read-model.js';
+import { adapters, PermanentFailure, TransientFailure, type ChannelConfig } from './adapters/index.js';
+import { messageIdOf } from './dispatcher.js';
+import { CHANNEL_KINDS, type Message } from './messages/index.js';
+
+/** Settings that are secrets, per kind: stored in `secrets`, never answered. */
+const SECRET_FIELDS: Record<ChannelKind, string[]> = {
+  email: ['password'],
+  slack: ['url'],
+  teams: ['url'],
+  wecom: ['url'],
+  feishu: ['url', 'secret'],
+  dingtalk: ['url', 'secret'],
+  webhook: ['secret'],
+};
+/** Secrets a channel cannot work without (required on create; a replace without them keeps the stored ones). */
+const REQUIRED_SECRETS: Record<ChannelKind, string[]> = {
+  email: [],
+  slack: ['url'],
+  teams: ['url'],
+  wecom: ['url'],
+  feishu: ['url'],
+  dingtalk: ['url'],
+  webhook: ['secret'],
+};
+
+export interface ChannelInput {
+  name: string;
+  kind: ChannelKind;
+  enabled?: boolean;
+  kinds?: string[];
+  settings: Record<string, unknown>;
+}
+
+/** `https://hooks.slack.com/…`: enough to recognise a credential URL without showing it. */
+const hintOf = (url: string | undefined) => {
+  if (!url) return null;
+  try {
+    return `${new URL(url).origin}/…`;
+  } catch {
+    return null;
+  }
+};
+
+export function channelView(row: INotificationChannel, secrets: Record<string, string>) {
+  const settings: Record<string, unknown> = { ...row.settings };
+  if (SECRET_FIELDS[row.kind].includes('url')) settings.urlHint = hintOf(secrets.url);
+  return {
+    id: row.id,
+    name: row.name,
+    kind: row.kind,
+    enabled: row.enabled,
+    kinds: row.kinds,
+    settings,
+    secretsSet: SECRET_FIELDS[row.kind].filter((f) => Boolean(secrets[f])),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+export type ChannelView = ReturnType<typeof channelView>;
+
+async function loadChannel(em: EntityManager, tenantId: string, id: string) {
+  const row = await requireRow(em, NotificationChannel, { tenantId, id }, `notification channel ${id}`);
+  await em.populate(row, ['secrets'] as never);
+  return row;
+}
+
+export async function listChannels(em: EntityManager, tenantId: string, opts: PageOpts): Promise<Page<ChannelView>> {
+  const [rows, total] = await em.findAndCount(
+    NotificationChannel,
+    { tenantId },
+    {
+      orderBy: { name: 'asc' },
+      limit: opts.pageSize,
+      offset: (opts.page - 1) * opts.pageSize,
+      populate: ['secrets'] as never,
+    },
+  );
+  return { items: rows.map((r) => channelView(r, r.secrets ?? {})), total, page: opts.page, pageSize: opts.pageSize };
+}
+
+export async function getChannel(em: EntityManager, tenantId: string, id: string): Promise<ChannelView> {
+  const row = await loadChannel(em, tenantId, id);
+  return channelView(row, row.secrets ?? {});
+}
+
+/** The host a channel connects to, checked now against the outbound network rules: a refused or unknown host is 400. */
+async function checkHost(config: Config, input: ChannelInput, secrets: Record<string, string>) {
+  const field = input.kind === 'email' ? 'settings.host' : 'settings.url';
+  let host: string;
+  if (input.kind === 'email') host = String(input.settings.host);
+  else {
+    const url = String(input.kind === 'webhook' ? input.settings.url : secrets.url);
+    host = new URL(url).hostname;
+  }
+  try {
+    // A name server that does not answer must not hold the request: 5 s, then it counts as unresolved.
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(Object.assign(new Error('lookup timed out'), { code: 'ETIMEOUT' })), 5_000);
+    });
+    await Promise.race([allowedAddresses(config, host), timeout]).finally(() => clearTimeout(timer));
+  } catch (err) {
+    const message =
+      err instanceof RequestRefused ? err.message : `${host} does not resolve (${(err as NodeJS.ErrnoException).code})`;
+    throw new AppError('VALIDATION_FAILED', `${field}: ${message}`, { fields: [{ path: field, message }] });
+  }
+}
+
+/** Splits the settings into what is shown and what is secret; secrets not sent keep `kept`. */
+function columnsOf(input: ChannelInput, kept: Record<string, string>) {
+  const settings: Record<string, unknown> = {};
+  const secrets: Record<string, string> = { ...kept };
+  for (const [k, v] of Object.entries(input.settings)) {
+    if (v === undefined) continue;
+    if (SECRET_FIELDS[input.kind].includes(k)) {
+      if (v === null || v === '') delete secrets[k];
+      else secrets[k] = String(v);
+    } else settings[k] = v;
+  }
+  const missing = REQUIRED_SECRETS[input.kind].filter((f) => !secrets[f]);
+  if (missing.length)
+    throw new AppError('VALIDATION_FAILED', `settings.${missing[0]}: required for a ${input.kind} channel`, {
+      fields: missing.map((f) => ({ path: `settings.${f}`, message: `required for a ${input.kind} channel` })),
+    });
+  return {
+    name: input.name,
+    enabled: input.enabled ?? true,
+    kinds: [...new Set(input.kinds ?? CHANNEL_KINDS)],
+    settings,
+    secrets,
+  };
+}
+
+const taken = (err: unknown) => (err as { code?: string }).code === '23505' || /unique/i.test(String(err));
+
+export async function createChannel(
+  em: EntityManager,
+  config: Config,
+  tenantId: string,
+  userId: string,
+  input: ChannelInput,
+): Promise<ChannelView> {
+  const cols = columnsOf(input, {});
+  await checkHost(config, input, cols.secrets);
+  if (await em.count(NotificationChannel, { tenantId, name: input.name }))
+    throw new AppError('ALREADY_EXISTS', `A notification channel ${input.name} already exists`);
+  const row = em.create(NotificationChannel, {
+    id: randomUUID(),
+    tenantId,
+    kind: input.kind,
+    ...cols,
+    createdBy: userId,
+    updatedBy: userId,
+  } as any) as INotificationChannel;
+  try {
+    await em.flush();
+  } catch (err) {
+    if (taken(err)) throw new AppError('ALREADY_EXISTS', `A notification channel ${input.name} already exists`);
+    throw err;
+  }
+  return channelView(row, cols.secrets);
+}
+
+export async function updateChannel(
+  em: EntityManager,
+  config: Config,
+  tenantId: string,
+  userId: string,
+  id: string,
+  input: ChannelInput,
+): Promise<ChannelView> {
+  const row = await loadChannel(em, tenantId, id);
+  if (row.kind !== input.kind)
+    throw new AppError('VALIDATION_FAILED', `kind: a ${row.kind} channel stays ${row.kind}; create another channel`, {
+      fields: [{ path: 'kind', message: 'cannot change' }],
+    });
+  const cols = columnsOf(input, row.secrets ?? {});
+  await checkHost(config, input, cols.secrets);
+  if (input.name !== row.name && (await em.count(NotificationChannel, { tenantId, name: input.name })))
+    throw new AppError('ALREADY_EXISTS', `A notification channel ${input.name} already exists`);
+  em.assign(row, { ...cols, updatedBy: userId } as any);
+  try {
+    await em.flush();
+  } catch (err) {
+    if (taken(err)) throw new AppError('ALREADY_EXISTS', `A notification channel ${input.name} already exists`);
+    throw err;
+  }
+  return channelView(row, cols.secrets);
+}
+
+/** Deletes the channel with its addresses and its deliveries (pending ones are not sent). */
+export async function deleteChannel(em: EntityManager, tenantId: string, id: string): Promise<void> {
+  const row = await requireRow(em, NotificationChannel, { tenantId, id }, `notification channel ${id}`);
+  await em.remove(row).flush();
+}
+
+// ---------- addresses ----------
+
+const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
+const CHAT_ID = /^[A-Za-z0-9_.@+:=-]{1,200}$/;
+
+function addressView(r: any) {
+  return {
+    channelId: r.channel_id as string,
+    userId: r.user_id as string,
+    address: r.address as string,
+    createdAt: new Date(r.created_at).toISOString(),
+    updatedAt: new Date(r.updated_at).toISOString(),
+  };
+}
+export type AddressView = ReturnType<typeof addressView>;
+
+export async function listAddresses(
+  em: EntityManager,
+  tenantId: string,
+  channelId: string,
+  opts: PageOpts,
+): Promise<Page<AddressView>> {
+  await requireRow(em, NotificationChannel, { tenantId, id: channelId }, `notification channel ${channelId}`);
+  const where = new Where().add('x.tenant_id = ?', tenantId).add('x.channel_id = ?', channelId);
+  return paged(em, 'notification_channel_addresses', where, 'x.user_id', opts, addressView);
+}
+
+/** A user's address on a channel: an e-mail address (overriding the directory's), or their id on the chat platform. */
+export async function setAddress(
+  em: EntityManager,
+  tenantId: string,
+  channelId: string,
+  userId: string,
+  address: string,
+): Promise<AddressView> {
+  const channel = await requireRow(
+    em,
+    NotificationChannel,
+    { tenantId, id: channelId },
+    `notification channel ${channelId}`,
+  );
+  const ok = channel.kind === 'email' ? EMAIL.test(address) : CHAT_ID.test(address);
+  if (!ok) {
+    const message =
+      channel.kind === 'email'
+        ? 'not an e-mail address'
+        : 'a chat user id: letters, digits and _ . @ + : = - (at most 200)';
+    throw new AppError('VALIDATION_FAILED', `address: ${message}`, { fields: [{ path: 'address', message }] });
+  }
+  const [user] = await em.execute(`select id from users where tenant_id = ? and id = ?`, [tenantId, userId]);
+  if (!user) throw new AppError('NOT_FOUND', `No user ${userId}`);
+  const [row] = await em.execute(
+    `insert into notification_channel_addresses (channel_id, tenant_id, user_id, address) values (?, ?, ?, ?)
+     on conflict (channel_id, user_id) do update set address = excluded.address, updated_at = now() returning *`,
+    [channelId, tenantId, userId, address],
+  );
+  return addressView(row);
+}
+
+export async function deleteAddress(em: EntityManager, tenantId: string, channelId: string, userId: string) {
+  await requireRow(em, NotificationChannel, { tenantId, id: channelId }, `notification channel ${channelId}`);
+  const rows = await em.execute(
+    `delete from notification_channel_addresses where channel_id = ? and tenant_id = ? and user_id = ? returning user_id`,
+    [channelId, tenantId, userId],
+  );
+  if (!rows.length) throw new AppError('NOT_FOUND', `No address of ${userId} on this channel`);
+}
+
+// ---------- test ----------
+
+export interface TestInput {
+  to?: string;
+  userId?: string;
+}
+
+/** Sends a test message now and answers what the remote server said (a refusal is `ok: false`, not an error). */
+export async function testChannel(
+  em: EntityManager,
+  config: Config,
+  caller: { tenantId: string; userId: string },
+  id: string,
+  input: TestInput,
+) {
+  const row = await loadChannel(em, caller.tenantId, id);
+  const userId = input.userId ?? caller.userId;
+  const [user] = await em.execute(
+    `select u.id, u.display_name, u.email, u.locale, a.address from users u
+       left join notification_channel_addresses a on a.channel_id = ? and a.user_id = u.id
+      where u.tenant_id = ? and u.id = ?`,
+    [id, caller.tenantId, userId],
+  );
+  if (!user) throw new AppError('NOT_FOUND', `No user ${userId}`);
+  const to: string | null = input.to ?? user.address ?? (row.kind === 'email' ? user.email : null);
+  if (row.kind === 'email' && !to)
+    throw new AppError('VALIDATION_FAILED', 'to: the user has no e-mail address; send `to`', {
+      fields: [{ path: 'to', message: 'required: the user has no e-mail address' }],
+    });
+  if (row.kind === 'email' && to && !EMAIL.test(to))
+    throw new AppError('VALIDATION_FAILED', 'to: not an e-mail address', {
+      fields: [{ path: 'to', message: 'not an e-mail address' }],
+    });
+  const channel: ChannelConfig = {
+    id: row.id,
+    kind: row.kind,
+    version: row.updatedAt.toISOString(),
+    settings: row.settings,
+    secrets: row.secrets ?? {},
+  };
+  const zh = (user.locale ?? row.settings.locale) === 'zh-CN';
+  const message: Message = {
+    subject: zh ? '测试消息' : 'Test message',
+    title: zh ? '测试消息' : 'Test message',
+    intro: zh
+      ? `这是通知渠道“${row.name}”的测试消息。`
+      : `This is a test message of the notification channel “${row.name}”.`,
+    facts: [[zh ? '渠道' : 'Channel', `${row.name} (${row.kind})`]],
+    actions: [],
+  };
+  const domain = new URL(
+    `http://${(String(row.settings.from ?? '').match(/@([A-Za-z0-9.-]+)/) ?? [])[1] ?? 'localhost'}`,
+  ).hostname;
+  const messageId = messageIdOf(`test-${Date.now()}`, row.id, domain);
+  try {
+    const res = await adapters[row.kind]({ config }, channel, {
+      messageId,
+      threadId: null,
+      message,
+      to,
+      recipient: { id: user.id, name: user.display_name },
+      notification: null,
+    });
+    return {
+      ok: true,
+      channelId: row.id,
+      kind: row.kind,
+      to,
+      messageId,
+      status: res.status,
+      response: res.response,
+      error: null,
+    };
+  } catch (err) {
+    const known = err instanceof PermanentFailure || err instanceof TransientFailure;
+    if (!known && !(err instanceof Error)) throw err;
+    return {
+      ok: false,
+      channelId: row.id,
+      kind: row.kind,
+      to,
+      messageId,
+      status: known ? err.status : null,
+      response: known ? err.response : null,
+      error: (err as Error).message,
+    };
+  }
+}
+
+// ---------- the delivery log ----------
+
+export function deliveryView(r: any) {
+  const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
+  return {
+    id: String(r.id),
+    notificationId: String(r.notification_id),
+    kind: r.kind as string,
+    channelId: r.channel_id as string,
+    userId: r.user_id as string,
+    status: r.status as 'pending' | 'sending' | 'sent' | 'failed' | 'skipped',
+    attempts: Number(r.attempts),
+    nextAttemptAt: r.status === 'pending' ? iso(r.next_attempt_at) : null,
+    address: (r.address as string | null) ?? null,
+    messageId: (r.message_id as string | null) ?? null,
+    response: (r.response as string | null) ?? null,
+    lastError: (r.last_error as string | null) ?? null,
+    createdAt: iso(r.created_at)!,
+    updatedAt: iso(r.updated_at)!,
+    sentAt: iso(r.sent_at),
+  };
+}
+export type DeliveryView = ReturnType<typeof deliveryView>;
+
+export interface DeliveryQuery extends PageOpts {
+  status?: string;
+  channelId?: string;
+  userId?: string;
+  kind?: string;
+  notificationId?: string;
+}
+
+/** The tenant's deliveries, newest first. */
+export function listDeliveries(em: EntityManager, tenantId: string, q: DeliveryQuery): Promise<Page<DeliveryView>> {
+  const where = new Where().add('x.tenant_id = ?', tenantId);
+  if (q.status)
+    where.add('x.status = any(array(select jsonb_array_elements_text(?::jsonb)))', JSON.stringify(q.status.split(',')));
+  if (q.channelId) where.add('x.channel_id = ?', q.channelId);
+  if (q.userId) where.add('x.user_id = ?', q.userId);
+  if (q.kind) where.add('x.kind = ?', q.kind);
+  if (q.notificationId) where.add('x.notification_id = ?', q.notificationId);
+  return paged(em, 'notification_deliveries', where, 'x.id desc', q, deliveryView);
+}

@@ -1,0 +1,305 @@
+// Sends the notification outbox through the tenants' channels (docs/channels.md). Each delivery row
+// (one per notification and channel, added by the outbox's trigger) is claimed with
+// FOR UPDATE SKIP LOCKED and a lease, sent, and recorded at once, one row at a time: two dispatchers
+// never hold the same row, and a dispatcher killed mid-batch leaves only the rows it had not
+// recorded, which another claims when their lease runs out and sends with the same Message-ID.
+// Failures retry with backoff; after the last attempt a delivery is `failed` in the delivery log.
+// Woken by the outbox's NOTIFY (the same channel the WebSocket notifier LISTENs on), and by a poll
+// for retries.
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Config } from '../config.js';
+import { publicUrl } from '../config.js';
+import type { Orm } from '../db/orm.js';
+import type { Logger } from '../logger.js';
+import { PgListener } from '../infra/pg-listener.js';
+import { NOTIFICATION_CHANNEL } from '../services/notifier.js';
+import {
+  adapters,
+  closeMailTransports,
+  PermanentFailure,
+  TransientFailure,
+  shorten,
+  type ChannelConfig,
+} from './adapters/index.js';
+import { loadMessageContext, type NotificationRow } from './message-context.js';
+import { DECISION_KINDS, renderMessage } from './messages/index.js';
+
+const OPEN_TASK = ['pending', 'active', 'waiting', 'suspended'];
+
+interface DeliveryRow {
+  id: string;
+  tenant_id: string;
+  notification_id: string;
+  channel_id: string;
+  user_id: string;
+  attempts: number;
+  link_id: string | null;
+}
+
+/** Why a delivery is skipped (nothing to send): recorded in the delivery log as its `lastError`. */
+class Skip extends Error {}
+
+/** `<n42.channel-id@domain>`: the same for every attempt of one delivery. */
+export function messageIdOf(notificationId: string, channelId: string, domain: string) {
+  return `<n${notificationId}.${channelId}@${domain}>`;
+}
+
+/** `<instance.id@domain>`: the thread every message of one instance replies to. */
+export function threadIdOf(instanceId: string, domain: string) {
+  return `<instance.${instanceId}@${domain}>`;
+}
+
+function domainOf(config: Config, channel: ChannelConfig): string {
+  const from = typeof channel.settings.from === 'string' ? channel.settings.from : '';
+  const match = from.match(/@([A-Za-z0-9.-]+)>?\s*$/);
+  return match ? match[1].toLowerCase() : new URL(publicUrl(config)).hostname;
+}
+
+export interface DispatcherOptions {
+  orm: Orm;
+  config: Config;
+  logger: Logger;
+  databaseUrl: string;
+}
+
+export class Dispatcher {
+  /** Who holds a claim: unique per process run. */
+  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly listener: PgListener;
+  private stopping = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private woken = false;
+  private prunedAt = 0;
+
+  constructor(private readonly opts: DispatcherOptions) {
+    this.listener = new PgListener({
+      databaseUrl: opts.databaseUrl,
+      channel: NOTIFICATION_CHANNEL,
+      logger: opts.logger,
+      onPayload: () => this.poke(),
+      onListening: () => this.poke(),
+    });
+  }
+
+  async start(): Promise<void> {
+    this.stopping = false;
+    await this.listener.start();
+    this.loop = this.run();
+    this.opts.logger.info({ owner: this.owner }, 'notification dispatcher started');
+  }
+
+  /** Finishes the deliveries in hand (each is recorded), then stops. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.poke();
+    await this.loop;
+    await this.listener.stop();
+    closeMailTransports();
+  }
+
+  private poke() {
+    this.woken = true;
+    this.wake?.();
+  }
+
+  private async run() {
+    const { config, logger } = this.opts;
+    while (!this.stopping) {
+      let claimed = 0;
+      try {
+        claimed = await this.runOnce();
+      } catch (err) {
+        logger.warn({ err: (err as Error).message }, 'notification dispatcher: a round failed');
+      }
+      if (claimed === 0 && !this.stopping) {
+        await this.prune();
+        await this.idle(config.NOTIFY_POLL_MS);
+      }
+    }
+  }
+
+  /** Now and then (hourly, when idle), the delivery log forgets finished deliveries past their retention. */
+  private async prune() {
+    if (Date.now() - this.prunedAt < 3_600_000) return;
+    this.prunedAt = Date.now();
+    await this.opts.orm.em
+      .fork()
+      .execute(
+        `delete from notification_deliveries where status in ('sent', 'skipped', 'failed') and updated_at < now() - ? * interval '1 day'`,
+        [this.opts.config.NOTIFY_LOG_RETENTION_DAYS],
+      )
+      .catch((err) => this.opts.logger.warn({ err: (err as Error).message }, 'could not prune the delivery log'));
+  }
+
+  private idle(ms: number): Promise<void> {
+    if (this.woken) {
+      this.woken = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = null;
+        this.woken = false;
+        done();
+      };
+    });
+  }
+
+  /** Claims up to NOTIFY_CONCURRENCY due deliveries and sends them at once; answers how many it claimed. */
+  async runOnce(): Promise<number> {
+    const { config } = this.opts;
+    const rows = await this.opts.orm.em.fork().execute<DeliveryRow[]>(
+      `update notification_deliveries d
+          set status = 'sending', lease_owner = ?, lease_until = now() + ? * interval '1 second',
+              attempts = d.attempts + 1, updated_at = now()
+        where d.id in (
+          select id from notification_deliveries
+           where (status = 'pending' and next_attempt_at <= now()) or (status = 'sending' and lease_until < now())
+           order by next_attempt_at, id
+           limit ? for update skip locked)
+        returning d.id, d.tenant_id, d.notification_id, d.channel_id, d.user_id, d.attempts, d.link_id`,
+      [this.owner, config.NOTIFY_LEASE_SECONDS, config.NOTIFY_CONCURRENCY],
+    );
+    if (!rows.length) return 0;
+    // The claims stay held while their sends last, however long: renewed every third of the lease.
+    // A dispatcher that dies stops renewing, and its rows come due when the lease runs out.
+    const renew = setInterval(
+      () =>
+        void this.opts.orm.em
+          .fork()
+          .execute(
+            `update notification_deliveries set lease_until = now() + ? * interval '1 second'
+              where lease_owner = ? and status = 'sending'`,
+            [config.NOTIFY_LEASE_SECONDS, this.owner],
+          )
+          .catch(() => undefined),
+      Math.max(200, (config.NOTIFY_LEASE_SECONDS * 1000) / 3),
+    );
+    try {
+      await Promise.all(rows.map((row) => this.deliver(row)));
+    } finally {
+      clearInterval(renew);
+    }
+    return rows.length;
+  }
+
+  private async deliver(row: DeliveryRow) {
+    const em = this.opts.orm.em.fork();
+    let messageId: string | null = null;
+    let address: string | null = null;
+    try {
+      const [d] = await em.execute(
+        `select n.id, n.tenant_id, n.user_id, n.kind, n.instance_id, n.task_id, n.payload,
+                c.kind as channel_kind, c.enabled, c.settings, c.secrets, c.updated_at as channel_version,
+                u.display_name, u.email, u.locale, u.active, a.address
+           from notification_deliveries d
+           join notifications n on n.id = d.notification_id
+           join notification_channels c on c.id = d.channel_id
+           left join users u on u.tenant_id = d.tenant_id and u.id = d.user_id
+           left join notification_channel_addresses a on a.channel_id = d.channel_id and a.user_id = d.user_id
+          where d.id = ?`,
+        [row.id],
+      );
+      if (!d) return; // the notification or the channel was deleted meanwhile (the row went with it)
+      if (!d.enabled) throw new Skip('the channel is disabled');
+      if (!d.display_name || !d.active) throw new Skip('the recipient is no longer an active user');
+      const channel: ChannelConfig = {
+        id: row.channel_id,
+        kind: d.channel_kind,
+        version: new Date(d.channel_version).toISOString(),
+        settings: d.settings ?? {},
+        secrets: d.secrets ?? {},
+      };
+      address = d.address ?? (channel.kind === 'email' ? d.email : null);
+      if (!address && channel.kind !== 'webhook')
+        throw new Skip(
+          channel.kind === 'email'
+            ? 'the recipient has no e-mail address'
+            : 'the recipient has no address on this channel',
+        );
+      const n = d as NotificationRow;
+      const domain = domainOf(this.opts.config, channel);
+      messageId = messageIdOf(String(n.id), channel.id, domain);
+      const { ctx, linkId } = await loadMessageContext({
+        config: this.opts.config,
+        orm: this.opts.orm,
+        em,
+        n,
+        recipient: { id: row.user_id, name: d.display_name },
+        locale: d.locale ?? channel.settings.locale,
+        via: channel.kind,
+        linkId: row.link_id,
+      });
+      if (linkId && linkId !== row.link_id)
+        await em.execute(`update notification_deliveries set link_id = ? where id = ? and lease_owner = ?`, [
+          linkId,
+          row.id,
+          this.owner,
+        ]);
+      // A task message about a task that closed or moved on since would ask for nothing that can be done.
+      const t = ctx.task;
+      if (
+        t &&
+        DECISION_KINDS.has(ctx.kind) &&
+        (!OPEN_TASK.includes(t.status) || (t.assignee && t.assignee !== row.user_id))
+      )
+        throw new Skip('the task was closed or moved to someone else before it could be sent');
+      const message = renderMessage(ctx);
+      if (!message) throw new Skip(`no message for ${n.kind}`);
+      const result = await adapters[channel.kind]({ config: this.opts.config }, channel, {
+        messageId,
+        threadId: n.instance_id ? threadIdOf(n.instance_id, domain) : null,
+        message,
+        to: address,
+        recipient: ctx.recipient,
+        notification: {
+          id: String(n.id),
+          kind: n.kind,
+          instanceId: n.instance_id,
+          taskId: n.task_id,
+          payload: n.payload ?? {},
+        },
+      });
+      await em.execute(
+        `update notification_deliveries
+            set status = 'sent', sent_at = now(), updated_at = now(), message_id = ?, address = ?, response = ?,
+                last_error = null, lease_owner = null, lease_until = null
+          where id = ? and lease_owner = ?`,
+        [messageId, address, result.response, row.id, this.owner],
+      );
+    } catch (err) {
+      await this.recordFailure(row, err, messageId, address).catch((e) =>
+        this.opts.logger.warn({ err: (e as Error).message, delivery: row.id }, 'could not record a failed delivery'),
+      );
+    }
+  }
+
+  private async recordFailure(row: DeliveryRow, err: unknown, messageId: string | null, address: string | null) {
+    const { config, logger } = this.opts;
+    const em = this.opts.orm.em.fork();
+    const skipped = err instanceof Skip;
+    const final = skipped || err instanceof PermanentFailure || row.attempts >= config.NOTIFY_MAX_ATTEMPTS;
+    const status = skipped ? 'skipped' : final ? 'failed' : 'pending';
+    const delay = Math.min(config.NOTIFY_RETRY_MAX_MS, config.NOTIFY_RETRY_BASE_MS * 2 ** (row.attempts - 1));
+    const jittered = Math.round(delay * (0.75 + Math.random() / 2));
+    const response = err instanceof PermanentFailure || err instanceof TransientFailure ? (err.response ?? null) : null;
+    const message = shorten((err as Error)?.message ?? String(err), 1000);
+    if (!skipped)
+      logger.warn({ delivery: row.id, attempts: row.attempts, status, err: message }, 'notification delivery failed');
+    await em.execute(
+      `update notification_deliveries
+          set status = ?, next_attempt_at = now() + ? * interval '1 millisecond', last_error = ?, response = coalesce(?, response),
+              message_id = coalesce(?, message_id), address = coalesce(?, address),
+              lease_owner = null, lease_until = null, updated_at = now()
+        where id = ? and lease_owner = ?`,
+      [status, final ? 0 : jittered, message, response, messageId, address, row.id, this.owner],
+    );
+  }
+}

@@ -1,0 +1,64 @@
+// What a channel sends, before any channel's format: one Message per notification, rendered by the
+// module of its kind (./index.ts) in the recipient's language. Adapters turn it into an e-mail, a
+// Block Kit message, an Adaptive Card, … (../adapters/).
+import type { NotificationKind } from '../../../workflows/notification-kinds.js';
+
+export const LOCALES = ['en', 'zh-CN'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+export interface MessageAction {
+  label: string;
+  url: string;
+  style: 'primary' | 'danger' | 'default';
+}
+
+export interface Message {
+  /** E-mail subject; the first line of a chat message. */
+  subject: string;
+  /** Heading of the message body. */
+  title: string;
+  /** One sentence: what happened and what is asked. */
+  intro: string;
+  /** Label → value, in order: process, business key, initiator, the form's summary fields, … */
+  facts: Array<[label: string, value: string]>;
+  actions: MessageAction[];
+}
+
+/** Everything a message may name, loaded once per delivery by the dispatcher. */
+export interface MessageContext {
+  kind: NotificationKind;
+  locale: Locale;
+  recipient: { id: string; name: string };
+  payload: Record<string, unknown>;
+  instance: {
+    id: string;
+    processKey: string;
+    processName: string;
+    businessKey: string | null;
+    initiatorId: string;
+    initiatorName: string;
+    status: string;
+  } | null;
+  task: {
+    id: string;
+    name: string;
+    kind: string;
+    status: string;
+    assignee: string | null;
+    dueDate: Date | null;
+    createTime: Date;
+    /** Why this approver, in words (the task's assignment reason). */
+    reason: string | null;
+  } | null;
+  /** The form's summary fields the recipient may see: label → value. */
+  summary: Array<[label: string, value: string]>;
+  /** One-time approval links for the recipient (only where they may decide the task now). */
+  links: { approve: string; reject: string } | null;
+  /** Names of the people a payload names (`by`, `to`), by id. */
+  names: Record<string, string>;
+}
+
+export interface MessageTemplate {
+  kind: NotificationKind;
+  render(ctx: MessageContext): Message;
+}

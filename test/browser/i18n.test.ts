@@ -1,0 +1,187 @@
+// The console in Simplified Chinese (docs/console.md "Languages"): the main scenario once in zh-CN
+// with no English catalogue text and no raw key on the page, and a process with Chinese names
+// (examples/leave-request.zh-CN.json) deployed, shown and run in both languages. Screenshots go to
+// test/browser/screenshots/i18n-*.png.
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { api, baseUrl, login } from '../helpers/api.js';
+import { launchChromium } from '../helpers/chromium-launch.js';
+import { en } from '../../ui/src/i18n/en.js';
+import { zhCN } from '../../ui/src/i18n/zh-CN.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const shots = path.join(root, 'test/browser/screenshots');
+const TENANT = 'demo';
+const pw = (u: string) => (u === 'admin' ? 'admin' : 'demo');
+
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: path.join(shots, `i18n-${name}.png`), fullPage: true });
+}
+
+/** A fresh browser speaking `lang` (navigator.languages), logged in as `user`. */
+async function as(user: string, lang: 'zh-CN' | 'en-GB'): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: lang });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  await page.goto(`${baseUrl()}/`);
+  await page.fill('input[name=tenant]', TENANT);
+  await page.fill('input[name=username]', user);
+  await page.fill('input[name=password]', pw(user));
+  await page.click('button[type=submit]');
+  await page.waitForSelector('[data-testid=whoami]');
+  return page;
+}
+
+/** The English strings of the catalogue that differ from their Chinese (longer than 3 letters, so no "Id"). */
+const englishTexts = (() => {
+  const out = new Set<string>();
+  const walk = (a: unknown, b: unknown) => {
+    if (typeof a === 'string' && typeof b === 'string') {
+      if (a !== b && /[A-Za-z]{4,}/.test(a)) out.add(a);
+    } else if (a && typeof a === 'object' && b && typeof b === 'object')
+      for (const k of Object.keys(a)) walk((a as any)[k], (b as any)[k]);
+  };
+  walk(en, zhCN);
+  return [...out];
+})();
+
+/** The page's visible text holds no English catalogue sentence and no raw key (`inbox.todo`, `undefined`). */
+async function expectChinese(page: Page) {
+  const text = await page.locator('body').innerText();
+  const found = englishTexts.filter((s) =>
+    new RegExp(`(^|[^A-Za-z])${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^A-Za-z])`).test(text),
+  );
+  expect(found, `English on ${page.url()}`).toEqual([]);
+  expect(text).not.toMatch(/\b(undefined|NaN|\[object Object\])\b/);
+  expect(text).not.toMatch(/\b(nav|inbox|instance|action|trail|reason|status|admin|designer|common)\.[a-z]\w*/);
+  expect(await page.getAttribute('html', 'lang')).toBe('zh-CN');
+}
+
+async function deploy(file: string) {
+  const dsl = JSON.parse(readFileSync(path.join(root, 'examples', file), 'utf8'));
+  const r = await api('/api/v1/workflow/process-definitions/deploy', {
+    token: await login('admin', 'admin', TENANT),
+    body: { dsl },
+  });
+  if (r.status !== 201) throw new Error(`deploy failed: ${JSON.stringify(r.body)}`);
+}
+
+async function act(page: Page, action: string, fields: Record<string, string>) {
+  await page.click(`button[data-action=${action}]`);
+  for (const [selector, text] of Object.entries(fields)) await page.fill(selector, text);
+  await page.click(`button[data-confirm=${action}]`);
+  await page.waitForSelector('[data-testid=action-ok]');
+}
+
+/** alice starts `processKey` for 5 days (manager and HR countersign: bob first), bob approves with a comment. */
+async function scenario(lang: 'zh-CN' | 'en-GB', processKey: string, tag: string) {
+  const alice = await as('alice', lang);
+  await alice.click('a[href="/start"]');
+  await alice.click(`a[href="/start/${processKey}"]`);
+  await alice.click('button[type=submit]');
+  await alice.waitForSelector('#start-days-err');
+  const required = await alice.textContent('#start-days-err');
+  await shot(alice, `${tag}-start-form`);
+  const bk = `BK-${randomUUID().slice(0, 8)}`;
+  await alice.fill('#businessKey', bk);
+  await alice.fill('#start-days', '5');
+  await alice.fill('#start-reason', lang === 'zh-CN' ? '家庭旅行' : 'Family trip');
+  await alice.click('button[type=submit]');
+  await alice.waitForSelector('[data-testid=instance-header]');
+  const instanceUrl = alice.url();
+
+  const bob = await as('bob', lang);
+  await bob.goto(`${baseUrl()}/inbox/todo`);
+  await bob.locator(`tr[data-business-key="${bk}"]`).waitFor();
+  await shot(bob, `${tag}-inbox`);
+  await bob.goto(instanceUrl);
+  await bob.waitForSelector('[data-testid=actions] button[data-action=approve]');
+  await shot(bob, `${tag}-instance-bob`);
+  await act(bob, 'approve', { '#approve-comment': lang === 'zh-CN' ? '同意，祝旅途愉快' : 'Enjoy the trip' });
+
+  await alice.reload();
+  await alice.waitForSelector('[data-testid=trail]');
+  await alice.waitForSelector('[data-testid=trail] li[data-type=assign][data-user=bob] [data-testid=assign-reason]');
+  const why = await alice.textContent(
+    '[data-testid=trail] li[data-type=assign][data-user=bob] [data-testid=assign-reason]',
+  );
+  await shot(alice, `${tag}-instance-alice`);
+  return { alice, bob, required, why, trail: await alice.locator('[data-testid=trail]').innerText() };
+}
+
+beforeAll(async () => {
+  mkdirSync(shots, { recursive: true });
+  browser = await launchChromium(inject('chromiumPath'));
+  await deploy('leave-request.json');
+  await deploy('leave-request.zh-CN.json');
+});
+
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => {});
+  await browser?.close();
+});
+
+describe('the console in Simplified Chinese', () => {
+  it('the main scenario in zh-CN: no English catalogue text, no raw key; the trail and the "why" in Chinese', async () => {
+    // The process with Chinese names: names in data are shown as written, so English ones would count as English here.
+    const { alice, bob, required, why, trail } = await scenario('zh-CN', 'leave_request_zh', 'zh');
+    expect(required).toContain('请填写');
+    expect(why).toContain(zhCN.reason.user);
+    expect(trail).toContain(zhCN.trail.approve);
+    expect(trail).toContain('同意，祝旅途愉快');
+    await expectChinese(alice);
+    await expectChinese(bob);
+    // Only this process's rows: other browser tests on the same stack leave tasks named in English
+    // in bob's list, and names in data are shown as written.
+    await bob.goto(`${baseUrl()}/inbox/done?process=leave_request_zh`);
+    await bob.waitForSelector('h1');
+    await bob.waitForLoadState('networkidle');
+    // The process filter lists every process's name (data, as written): not the catalogue's words.
+    await bob.$$eval('select', (els) => els.forEach((e) => ((e as HTMLElement).style.display = 'none')));
+    await expectChinese(bob);
+    await shot(bob, 'zh-inbox-done');
+    // The API answers in the caller's language; the code stays.
+    const refused = await fetch(`${baseUrl()}/api/v1/workflow/process-instances/nothing-here`, {
+      headers: { Authorization: `Bearer ${await login('alice', 'demo', TENANT)}`, 'Accept-Language': 'zh-CN' },
+    });
+    const body = (await refused.json()) as { code: number; message: string };
+    expect(body.code).toBe(40400);
+    expect(body.message).toMatch(/\p{Script=Han}/u);
+  });
+
+  it('the header switch changes the language and the choice survives a reload', async () => {
+    const page = await as('alice', 'en-GB');
+    expect(await page.textContent('header.top button')).toBe(en.nav.logout);
+    await Promise.all([page.waitForEvent('load'), page.selectOption('[data-testid=language]', 'zh-CN')]);
+    await page.waitForSelector('[data-testid=whoami]');
+    expect(await page.textContent('header.top button')).toBe(zhCN.nav.logout);
+    await page.reload();
+    await page.waitForSelector('[data-testid=whoami]');
+    expect(await page.getAttribute('html', 'lang')).toBe('zh-CN');
+    await shot(page, 'switch');
+  });
+
+  for (const lang of ['zh-CN', 'en-GB'] as const) {
+    it(`the process with Chinese names (请假流程) deploys, shows and runs in ${lang}`, async () => {
+      const tag = lang === 'zh-CN' ? 'gflow-zh' : 'gflow-en';
+      const { alice } = await scenario(lang, 'leave_request_zh', tag);
+      const header = await alice.textContent('[data-testid=instance-header]');
+      expect(header).toContain('请假流程');
+      const diagram = (await alice.locator('[data-testid=diagram]').textContent()) ?? '';
+      for (const name of ['判断请假天数', '经理审批', '经理与HR会签'])
+        expect(diagram.replace(/\s/g, '')).toContain(name);
+      expect(await alice.getAttribute('[data-testid=diagram] [data-node-id=manager_and_hr]', 'data-state')).toBe(
+        'current',
+      );
+      if (lang === 'zh-CN') await expectChinese(alice);
+      else expect(await alice.textContent('header.top button')).toBe(en.nav.logout);
+    });
+  }
+});

@@ -1,0 +1,108 @@
+// The graph of a process the column cannot show (a return route, a loop, a failure route), laid
+// out like the instance diagram (components/Diagram.tsx's layoutDsl). Nodes open the same panels.
+import { useMemo } from 'preact/hooks';
+import { layoutDsl } from '../../../components/Diagram';
+import { t } from '../../../i18n';
+import type { Doc } from '../model/doc';
+import type { DesignProblem } from '../model/problems';
+import s from '../designer.module.css';
+import type { SimMark } from './NodeCard';
+
+export type Mark = 'added' | 'removed' | 'changed';
+
+export function GraphView({
+  doc,
+  problems,
+  selected,
+  onSelect,
+  sim,
+  marks,
+  title,
+}: {
+  doc: Doc;
+  problems?: Map<string, DesignProblem[]>;
+  selected?: string | null;
+  onSelect?: (id: string) => void;
+  sim?: Map<string, SimMark>;
+  marks?: Map<string, Mark>;
+  title: string;
+}) {
+  const laid = useMemo(() => layoutDsl(doc), [doc]);
+  return (
+    <svg
+      class={s.graph}
+      viewBox={`0 0 ${laid.width} ${laid.height}`}
+      width={laid.width}
+      height={laid.height}
+      role="group"
+      aria-label={title}
+      data-testid="graph"
+    >
+      <defs>
+        <marker
+          id="garrow"
+          viewBox="0 0 10 10"
+          refX="9"
+          refY="5"
+          markerWidth="7"
+          markerHeight="7"
+          orient="auto-start-reverse"
+        >
+          <path d="M 0 0 L 10 5 L 0 10 z" />
+        </marker>
+      </defs>
+      {laid.edges.map((e) => (
+        <g class={s.gedge} data-from={e.c.fromId} data-to={e.c.toId}>
+          <polyline points={e.points.map((p) => `${p.x},${p.y}`).join(' ')} marker-end="url(#garrow)" />
+          {e.label && (
+            <text x={e.lx} y={e.ly + 3}>
+              {e.label.length > 30 ? `${e.label.slice(0, 29)}…` : e.label}
+            </text>
+          )}
+        </g>
+      ))}
+      {laid.nodes.map(({ node, x, y, w, h }) => {
+        const bad = problems?.get(node.id)?.length;
+        const mark = marks?.get(node.id);
+        const cls = [
+          s.gnode,
+          bad && s.bad,
+          selected === node.id && s.selected,
+          sim?.has(node.id) && s.onPath,
+          mark && s[mark],
+        ]
+          .filter(Boolean)
+          .join(' ');
+        const who = sim?.get(node.id)?.approvers.join(', ');
+        return (
+          <g
+            class={cls}
+            data-node-id={node.id}
+            transform={`translate(${x - w / 2},${y - h / 2})`}
+            tabIndex={onSelect ? 0 : undefined}
+            role={onSelect ? 'button' : undefined}
+            aria-label={`${t.designer.types[node.type] ?? node.type}: ${node.name ?? node.id}`}
+            onClick={() => onSelect?.(node.id)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' || e.key === ' ') {
+                e.preventDefault();
+                onSelect?.(node.id);
+              }
+            }}
+          >
+            <rect width={w} height={h} rx={6} />
+            <text x={w / 2} y={h / 2 - (who ? 4 : -4)}>
+              {(node.name ?? node.id).slice(0, 24)}
+              {bad ? ' ⚠' : ''}
+            </text>
+            {who && (
+              <text x={w / 2} y={h / 2 + 12} class={s.gsub}>
+                {who.slice(0, 28)}
+              </text>
+            )}
+          </g>
+        );
+      })}
+    </svg>
+  );
+}

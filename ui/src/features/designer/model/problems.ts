@@ -1,0 +1,34 @@
+// Instant feedback: the DSL package's own parse and validation, run in the browser. The server
+// (POST …/validate) has the last word: it also knows the tenant's catalogue and stored forms.
+import { parseProcess } from '@dsl/parse.js';
+import type { Problem } from '@dsl/types.js';
+import { validateProcess } from '@dsl/validate.js';
+import type { Doc } from './doc.js';
+import { unknownVariableProblems } from './variables.js';
+
+// The DSL's problems carry a code from its catalogue; the designer adds its own (condition.unknownVariable).
+export type DesignProblem = Omit<Problem, 'code' | 'params' | 'field'> & {
+  field: string | null;
+  code?: string;
+  params?: Record<string, unknown>;
+};
+
+export function problemsOf(doc: Doc, functions?: readonly string[]): DesignProblem[] {
+  const parsed = parseProcess(doc);
+  if (!parsed.doc) return parsed.problems;
+  return [
+    ...parsed.problems,
+    ...validateProcess(parsed.doc, functions ? { functions } : {}),
+    ...unknownVariableProblems(parsed.doc),
+  ];
+}
+
+/** Problems by node id ('' for the process itself). */
+export function byNode(problems: readonly DesignProblem[]): Map<string, DesignProblem[]> {
+  const map = new Map<string, DesignProblem[]>();
+  for (const p of problems) {
+    const key = p.nodeId ?? '';
+    map.set(key, [...(map.get(key) ?? []), p]);
+  }
+  return map;
+}

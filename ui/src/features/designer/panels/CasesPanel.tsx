@@ -1,0 +1,81 @@
+// The condition editor of a switch or inclusive: each case's expression, checked as you type by
+// the DSL's own compiler against the form's variables, and by the server a moment later.
+import { useEffect, useState } from 'preact/hooks';
+import { formVariableTypes } from '@dsl/conditions.js';
+import { compileCondition } from '@dsl/expressions.js';
+import { t } from '../../../i18n';
+import { checkConditions } from '../api';
+import type { Doc, Node } from '../model/doc';
+import { formVariables, unknownIn } from '../model/variables';
+import type { DesignerStore } from '../store';
+import s from '../designer.module.css';
+import { Text } from './controls';
+
+type ServerResult = { nodeId: string; caseIndex: number; valid: boolean; error: string | null };
+
+export function CasesPanel({ node, doc, store }: { node: Node; doc: Doc; store: DesignerStore }) {
+  const f = t.designer.f;
+  const cases: Array<{ case: string; then: string }> = Array.isArray((node.configuration as any)?.cases)
+    ? (node.configuration as any).cases
+    : [];
+  const types = formVariableTypes(doc);
+  const vars = formVariables(doc);
+  const listId = `${node.id}-vars`;
+  const [server, setServer] = useState<ServerResult[] | null>(null);
+  // The server's verdict a moment after the last keystroke.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      checkConditions(doc).then(
+        (r: any) => setServer(r.results),
+        () => setServer(null),
+      );
+    }, 500);
+    return () => clearTimeout(timer);
+  }, [node.configuration]);
+  return (
+    <fieldset>
+      <legend>{f.cases}</legend>
+      {vars.length > 0 && (
+        <p class="small">
+          {f.variables}:{' '}
+          {vars.map((v) => (
+            <code class={s.var}>msg.{v}</code>
+          ))}
+        </p>
+      )}
+      <datalist id={listId}>
+        {vars.map((v) => (
+          <option value={`msg.${v}`} />
+        ))}
+      </datalist>
+      {cases.map((c, i) => {
+        const compiled = compileCondition(c.case ?? '', types);
+        const unknown = compiled.ok ? (vars.length ? unknownIn(c.case, vars) : []) : null;
+        const error = !compiled.ok
+          ? compiled.error
+          : unknown?.length
+            ? unknown.map((v) => f.unknownVariable(v)).join(' ')
+            : null;
+        const remote = server?.find((r) => r.nodeId === node.id && r.caseIndex === i + 1);
+        const hint = `${node.id}-case-${i}-hint`;
+        return (
+          <div class={s.caseRow} data-case={i}>
+            <Text
+              id={`${node.id}-case-${i}`}
+              label={`${f.caseExpr(i + 1)} → ${c.then}`}
+              value={c.case ?? ''}
+              list={listId}
+              invalid={!!error}
+              describedBy={hint}
+              onValue={(v) => store.setCase(node.id, i, v)}
+            />
+            <p id={hint} class={error ? 'error small' : 'ok small'} aria-live="polite" data-testid="case-check">
+              {error ?? f.caseOk}
+              {remote && !remote.valid && remote.error !== error && ` (${remote.error})`}
+            </p>
+          </div>
+        );
+      })}
+    </fieldset>
+  );
+}

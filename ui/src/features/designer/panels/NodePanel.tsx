@@ -1,0 +1,65 @@
+// The panel of the selected step: its name and description, then its kind's own settings, then
+// the problems found on it.
+import { t } from '../../../i18n';
+import type { Doc, Node } from '../model/doc';
+import type { DesignProblem } from '../model/problems';
+import type { DesignerStore } from '../store';
+import { CasesPanel } from './CasesPanel';
+import { Text } from './controls';
+import { FieldPermissions } from './Permissions';
+import { CcPanel, DelayPanel, HttpPanel, JoinPanel, ServicePanel, SubProcessPanel } from './StepPanels';
+import { UserTaskPanel } from './UserTaskPanel';
+import { problemText } from '../problemText';
+
+export function NodePanel({
+  node,
+  doc,
+  store,
+  problems,
+}: {
+  node: Node;
+  doc: Doc;
+  store: DesignerStore;
+  problems: DesignProblem[] | undefined;
+}) {
+  const f = t.designer.f;
+  const p = { node, store };
+  return (
+    <div data-panel={node.type} data-panel-node={node.id}>
+      <h2>
+        {t.designer.types[node.type] ?? node.type} <code class="small">{node.id}</code>
+      </h2>
+      {problems?.length ? (
+        <ul class="problems" role="alert">
+          {problems.map((x) => (
+            <li>
+              <code>{x.field}</code> {problemText(x)}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <Text
+        id={`${node.id}-name`}
+        label={f.name}
+        value={node.name ?? ''}
+        onValue={(v) => store.setField(node.id, ['name'], v)}
+      />
+      <Text
+        id={`${node.id}-description`}
+        label={f.description}
+        multiline
+        value={String(node.additionalInfo?.description ?? '')}
+        onValue={(v) => store.setField(node.id, ['additionalInfo', 'description'], v || undefined)}
+      />
+      {node.type === 'userTask' && <UserTaskPanel {...p} doc={doc} />}
+      {node.type === 'startTask' && <FieldPermissions {...p} doc={doc} />}
+      {node.type === 'ccTask' && <CcPanel {...p} />}
+      {(node.type === 'switch' || node.type === 'inclusive') && <CasesPanel {...p} doc={doc} />}
+      {node.type === 'serviceTask' && <ServicePanel {...p} />}
+      {node.type === 'httpCall' && <HttpPanel {...p} />}
+      {node.type === 'delay' && <DelayPanel {...p} />}
+      {node.type === 'subProcess' && <SubProcessPanel {...p} />}
+      {node.type === 'join' && <JoinPanel {...p} />}
+    </div>
+  );
+}

@@ -1,0 +1,203 @@
+// Panels of the steps with a few settings each: copy-to, service function, HTTP call, delay,
+// sub-process, join.
+import { t } from '../../../i18n';
+import { loadFunctions, loadProcessKeys, loadUsers } from '../api';
+import type { Node } from '../model/doc';
+import type { DesignerStore } from '../store';
+import { Check, Num, Picker, Select, Text, useChoices } from './controls';
+
+type P = { node: Node; store: DesignerStore };
+const cfg = (node: Node): any => node.configuration ?? {};
+const setter = (node: Node, store: DesignerStore) => (path: (string | number)[], v: unknown) =>
+  store.setField(node.id, ['configuration', ...path], v);
+
+export function CcPanel({ node, store }: P) {
+  const c = cfg(node);
+  const set = setter(node, store);
+  return (
+    <>
+      <Check
+        id={`${node.id}-self`}
+        label={t.designer.f.selfSelect}
+        checked={!!c.selfSelect}
+        onValue={(v) => set(['selfSelect'], v || undefined)}
+      />
+      {!c.selfSelect && (
+        <Picker
+          id={`${node.id}-cc`}
+          label={t.designer.f.ccUsers}
+          load={loadUsers}
+          value={c.ccUserIds ?? []}
+          onValue={(v) => set(['ccUserIds'], v)}
+        />
+      )}
+    </>
+  );
+}
+
+export function ServicePanel({ node, store }: P) {
+  const f = t.designer.f;
+  const c = cfg(node);
+  const set = setter(node, store);
+  const functions = useChoices(loadFunctions);
+  const options = Object.fromEntries([['', f.pickFunction], ...(functions ?? []).map((x) => [x.id, x.label])]);
+  return (
+    <>
+      {functions === null ? (
+        <Text
+          id={`${node.id}-fn`}
+          label={f.functionName}
+          value={c.functionName ?? ''}
+          onValue={(v) => set(['functionName'], v)}
+        />
+      ) : (
+        <Select
+          id={`${node.id}-fn`}
+          label={f.functionName}
+          value={c.functionName ?? ''}
+          options={options}
+          onValue={(v) => set(['functionName'], v)}
+        />
+      )}
+      <Text
+        id={`${node.id}-param`}
+        label={f.param}
+        value={c.param ?? ''}
+        multiline
+        onValue={(v) => set(['param'], v || undefined)}
+      />
+    </>
+  );
+}
+
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+
+export function HttpPanel({ node, store }: P) {
+  const f = t.designer.f;
+  const c = cfg(node);
+  const set = setter(node, store);
+  const methods = Object.fromEntries(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'].map((m) => [m, m]));
+  const headers = Object.entries((c.headers ?? {}) as Record<string, string>)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n');
+  const mappings = ((c.outputMappings ?? []) as Array<{ from: string; to: string }>)
+    .map((m) => `${m.from} → ${m.to}`)
+    .join('\n');
+  return (
+    <>
+      <Text id={`${node.id}-url`} label={f.url} value={c.url ?? ''} onValue={(v) => set(['url'], v)} />
+      <Select
+        id={`${node.id}-method`}
+        label={f.method}
+        value={c.method ?? 'GET'}
+        options={methods}
+        onValue={(v) => set(['method'], v)}
+      />
+      <Text
+        id={`${node.id}-headers`}
+        label={f.headers}
+        multiline
+        value={headers}
+        onValue={(v) => {
+          const pairs = lines(v)
+            .map((l) => [l.slice(0, l.indexOf(':')).trim(), l.slice(l.indexOf(':') + 1).trim()])
+            .filter(([k]) => k);
+          set(['headers'], pairs.length ? Object.fromEntries(pairs) : undefined);
+        }}
+      />
+      <Text
+        id={`${node.id}-body`}
+        label={f.body}
+        multiline
+        value={typeof c.body === 'string' ? c.body : c.body === undefined ? '' : JSON.stringify(c.body)}
+        onValue={(v) => set(['body'], v || undefined)}
+      />
+      <Num id={`${node.id}-timeout`} label={f.timeoutMs} value={c.timeoutMs} onValue={(v) => set(['timeoutMs'], v)} />
+      <Check
+        id={`${node.id}-flatten`}
+        label={f.flatten}
+        checked={c.flattenOutput !== false}
+        onValue={(v) => set(['flattenOutput'], v ? undefined : false)}
+      />
+      <Text
+        id={`${node.id}-reserved`}
+        label={f.reservedKey}
+        value={c.reservedKey ?? ''}
+        onValue={(v) => set(['reservedKey'], v || undefined)}
+      />
+      <Text
+        id={`${node.id}-mappings`}
+        label={f.mappings}
+        multiline
+        value={mappings}
+        onValue={(v) => {
+          const list = lines(v)
+            .map((l) => l.split(/→|->/).map((x) => x.trim()))
+            .filter((p) => p.length === 2 && p[0] && p[1])
+            .map(([from, to]) => ({ from: from!, to: to! }));
+          set(['outputMappings'], list.length ? list : undefined);
+        }}
+      />
+      <Text
+        id={`${node.id}-hosts`}
+        label={f.allowedHosts}
+        value={(c.allowedHosts ?? []).join(', ')}
+        onValue={(v) => {
+          const hosts = v
+            .split(',')
+            .map((x) => x.trim())
+            .filter(Boolean);
+          set(['allowedHosts'], hosts.length ? hosts : undefined);
+        }}
+      />
+    </>
+  );
+}
+
+export function DelayPanel({ node, store }: P) {
+  const c = cfg(node);
+  return (
+    <Text
+      id={`${node.id}-delay`}
+      label={t.designer.f.delayMs}
+      value={String(c.delayMs ?? '')}
+      onValue={(v) => setter(node, store)(['delayMs'], /^\d+$/.test(v.trim()) ? Number(v) : v)}
+    />
+  );
+}
+
+export function SubProcessPanel({ node, store }: P) {
+  const keys = useChoices(loadProcessKeys);
+  const listId = `${node.id}-keys`;
+  return (
+    <>
+      <Text
+        id={`${node.id}-target`}
+        label={t.designer.f.targetId}
+        value={cfg(node).targetId ?? ''}
+        list={listId}
+        onValue={(v) => setter(node, store)(['targetId'], v)}
+      />
+      <datalist id={listId}>
+        {(keys ?? []).map((k) => (
+          <option value={k.id}>{k.label}</option>
+        ))}
+      </datalist>
+    </>
+  );
+}
+
+export function JoinPanel({ node, store }: P) {
+  return (
+    <Num
+      id={`${node.id}-join`}
+      label={t.designer.f.joinTimeout}
+      value={cfg(node).timeout}
+      onValue={(v) => setter(node, store)(['timeout'], v)}
+    />
+  );
+}

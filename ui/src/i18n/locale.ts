@@ -1,0 +1,79 @@
+// Which language the console speaks (docs/console.md "Languages"). Chosen once, when the page
+// loads: the stored choice (the switch in the header, or the user's `locale` from the API), else
+// the browser's languages, else English. Switching stores the choice and reloads the page, so every
+// module-level string is simply read from the one catalogue of that load.
+
+export const LOCALES = ['en', 'zh-CN'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+/** Each language's name in its own words (shown as written, whatever the console's language). */
+export const LOCALE_NAMES: Record<Locale, string> = { en: 'English', 'zh-CN': '简体中文' };
+
+export const LOCALE_KEY = 'approval-center.locale';
+/** The user's `locale` last adopted from the API. */
+const USER_LOCALE_KEY = 'approval-center.user-locale';
+
+/** A BCP 47 tag as one of ours: zh, zh-CN, zh-Hans, zh-SG → zh-CN; en-* → en; anything else → null. */
+export function matchLocale(tag: string | null | undefined): Locale | null {
+  if (!tag) return null;
+  const lower = tag.trim().toLowerCase();
+  if (lower === 'zh' || lower.startsWith('zh-cn') || lower.startsWith('zh-hans') || lower.startsWith('zh-sg'))
+    return 'zh-CN';
+  if (lower === 'en' || lower.startsWith('en-')) return 'en';
+  return null;
+}
+
+/** The first of the browser's languages we speak. */
+export function fromBrowser(languages: readonly string[]): Locale | null {
+  for (const tag of languages) {
+    const l = matchLocale(tag);
+    if (l) return l;
+  }
+  return null;
+}
+
+function storedLocale(): Locale | null {
+  try {
+    return matchLocale(localStorage.getItem(LOCALE_KEY));
+  } catch {
+    return null;
+  }
+}
+
+function browserLanguages(): readonly string[] {
+  if (typeof navigator === 'undefined') return [];
+  return navigator.languages?.length ? navigator.languages : navigator.language ? [navigator.language] : [];
+}
+
+/** The language of this page load. */
+export const locale: Locale = storedLocale() ?? fromBrowser(browserLanguages()) ?? 'en';
+
+if (typeof document !== 'undefined') document.documentElement.lang = locale;
+
+/** Store a choice; reloads the page when it changes the language (`reload: false` only stores it). */
+export function setLocale(next: Locale, { reload = true } = {}) {
+  try {
+    localStorage.setItem(LOCALE_KEY, next);
+  } catch {
+    /* private mode: the choice lasts this page only */
+  }
+  if (reload && next !== locale) location.reload();
+}
+
+/**
+ * The user's `locale` from the API wins over the stored and the browser's choice: when it names
+ * one of ours that differs from this page's, it is stored and the page reloads once.
+ */
+export function adoptUserLocale(tag: string | null | undefined) {
+  const l = matchLocale(tag);
+  if (!l) return;
+  // Adopted when it changes (a login, or the directory's value changed), so a switch made later in
+  // the header holds until the user's own setting changes again.
+  try {
+    if (localStorage.getItem(USER_LOCALE_KEY) === l) return;
+    localStorage.setItem(USER_LOCALE_KEY, l);
+  } catch {
+    /* no storage: adopt it this once */
+  }
+  if (l !== locale) setLocale(l);
+}
