@@ -145,6 +145,11 @@ async function wordsFor(c: Context<AppEnv>, deps: AppDeps): Promise<PageWords> {
 
 const parseAction = (v: unknown): Action | null => (v === 'approve' || v === 'reject' ? v : null);
 
+/** Characters, as the form's maxlength counts them. */
+const MAX_COMMENT = 2000;
+/** What String.prototype.trim removes: a reason must hold something else. */
+const NOT_BLANK = '[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]';
+
 /** Mounted at /l. */
 export function linkPageRoutes(deps: AppDeps) {
   const r = new OpenAPIHono<AppEnv>();
@@ -162,7 +167,8 @@ export function linkPageRoutes(deps: AppDeps) {
   r.use(
     '/:token',
     bodyLimit({
-      maxSize: 16 * 1024,
+      // 2,000 characters of 4-byte UTF-8, percent-encoded (12 bytes each), and the action.
+      maxSize: 32 * 1024,
       onError: (c) => c.html(message(PAGE_WORDS.en, PAGE_WORDS.en.tooLong, 'error'), 413),
     }),
   );
@@ -185,8 +191,12 @@ export function linkPageRoutes(deps: AppDeps) {
     try {
       const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
       const action = parseAction(form.action);
-      const comment = typeof form.comment === 'string' ? form.comment.trim().slice(0, 2000) : '';
+      const raw = typeof form.comment === 'string' ? form.comment : '';
       if (!action) return c.html(message(w, w.choose, 'error'), 400);
+      // Refused, not cut: the form says maxlength, and what is stored is what was sent.
+      // No U+0000 (PostgreSQL cannot store it); a lone surrogate cannot arrive through UTF-8.
+      if ([...raw].length > MAX_COMMENT || raw.includes('\u0000')) return c.html(message(w, w.tooLong, 'error'), 400);
+      const comment = raw.trim();
       if (action === 'reject' && !comment) {
         const view = await viewLink(deps, token);
         return c.html(taskPage(w, view, 'reject', { action, text: w.giveReason, comment }), 400);
@@ -237,7 +247,17 @@ export function linkPageRoutes(deps: AppDeps) {
       body: {
         content: {
           'application/x-www-form-urlencoded': {
-            schema: z.object({ action: z.enum(['approve', 'reject']), comment: z.string().max(2000).optional() }),
+            schema: z.union([
+              z.object({ action: z.literal('approve'), comment: z.string().max(MAX_COMMENT).optional() }),
+              z.object({
+                action: z.literal('reject'),
+                comment: z
+                  .string()
+                  .max(MAX_COMMENT)
+                  .regex(new RegExp(`^[^\\u0000]*${NOT_BLANK}[^\\u0000]*$`))
+                  .openapi({ description: 'The reason: required, not only white space' }),
+              }),
+            ]),
           },
         },
       },
