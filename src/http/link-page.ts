@@ -245,6 +245,7 @@ export function linkPageRoutes(deps: AppDeps) {
     request: {
       params: TokenParam,
       body: {
+        required: true,
         content: {
           'application/x-www-form-urlencoded': {
             schema: z.union([

@@ -166,6 +166,11 @@ describe('e-mail channel', () => {
     expect(noReason.status).toBe(400);
     expect(noReason.html).toContain('Give a reason for rejecting.');
     expect((await taskStatus(task.id)).status).toBe('active');
+    // A comment past the form's 2,000 characters is refused, not cut.
+    const tooLong = await page(approve, { action: 'approve', comment: 'x'.repeat(2001) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.html).toContain('Too much text');
+    expect((await taskStatus(task.id)).status).toBe('active');
 
     const approved = await page(approve, { action: 'approve', comment: 'fine' });
     expect(approved.status, approved.html).toBe(200);
