@@ -178,9 +178,12 @@ export function linkPageRoutes(deps: AppDeps) {
   );
   r.get('/:token', async (c) => {
     const w = await wordsFor(c, deps);
+    const asked = c.req.query('action');
+    // The document's enum: another value is refused, not read as "show both".
+    if (asked !== undefined && !parseAction(asked)) return c.html(message(w, w.choose, 'error'), 400);
     try {
       const view = await viewLink(deps, c.req.param('token'));
-      return c.html(taskPage(w, view, parseAction(c.req.query('action'))));
+      return c.html(taskPage(w, view, parseAction(asked)));
     } catch (err) {
       return failure(c, deps, w, err);
     }
@@ -235,7 +238,11 @@ export function linkPageRoutes(deps: AppDeps) {
           .openapi({ param: { name: 'action', in: 'query' } }),
       }),
     },
-    responses: { 200: html('The task and the form'), 400: html('Malformed request'), ...refusals },
+    responses: {
+      200: html('The task and the form'),
+      400: html('An `action` other than approve or reject'),
+      ...refusals,
+    },
   });
   r.openAPIRegistry.registerPath({
     method: 'post',

@@ -160,6 +160,7 @@ describe('e-mail channel', () => {
     expect(shown.html).toContain('LV-1');
     expect(shown.html).not.toContain('private');
     expect((await taskStatus(task.id)).status).toBe('active');
+    expect((await page(`${approve.split('?')[0]}?action=maybe`)).status).toBe(400);
 
     // The reject page asks for a reason: without one nothing is decided.
     const noReason = await page(reject, { action: 'reject', comment: '  ' });
