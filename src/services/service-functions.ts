@@ -15,7 +15,7 @@ import {
   type ServiceFunctionKind,
 } from '../db/entities/index.js';
 import type { Page, PageOpts } from '../paging.js';
-import { requireRow, type RowLock } from './row-lookup.js';
+import { flushUnique, requireRow, type RowLock } from './row-lookup.js';
 
 export interface FunctionInput {
   kind: ServiceFunctionKind;
@@ -139,14 +139,7 @@ export async function createFunction(
     createdBy: userId,
     updatedBy: userId,
   } as any) as IServiceFunction;
-  try {
-    await em.flush();
-  } catch (err) {
-    // Two creations of one name raced: the unique index decides.
-    if ((err as { code?: string }).code === '23505' || /unique/i.test(String(err)))
-      throw new AppError('ALREADY_EXISTS', `A service function ${input.name} already exists`);
-    throw err;
-  }
+  await flushUnique(em, `A service function ${input.name} already exists`);
   return functionView(row);
 }
 
