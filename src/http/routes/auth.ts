@@ -32,7 +32,7 @@ const loginRoute = defineRoute({
   responses: { 200: json(LoginResult) },
 });
 
-const Me = z
+export const Me = z
   .object({
     user: z.object({
       id: z.string(),
