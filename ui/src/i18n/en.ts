@@ -547,7 +547,8 @@ export const en = {
     notifications: 'Notifications',
     notificationsHelp:
       'Which messages each channel sends you. A message you turn off here still reaches your inbox in the console.',
-    noChannels: 'Your organisation has set up no e-mail or chat channel yet: notifications reach you in the console only.',
+    noChannels:
+      'Your organisation has set up no e-mail or chat channel yet: notifications reach you in the console only.',
     channelOff: 'switched off by the administrator',
     kinds: {
       task_assigned: 'A task assigned to me',
