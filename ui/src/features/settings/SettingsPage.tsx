@@ -2,7 +2,7 @@
 // applied at once, and their notification preferences — kinds per channel, quiet hours in a time
 // zone, and a daily digest.
 import { useEffect, useState } from 'preact/hooks';
-import { LOCALES, LOCALE_NAMES, applySavedUserLocale, fmtTime, t, type Locale } from '../../i18n';
+import { LOCALES, LOCALE_NAMES, applySavedUserLocale, locale, t, type Locale } from '../../i18n';
 import { ErrorText, Loading, useAsync } from '../../components/ui';
 import { contentShown } from '../../lib/store';
 import { loadMe, loadPreferences, saveLocale, savePreferences, type Preferences } from './api';
@@ -74,6 +74,16 @@ function LanguageSettings() {
 function timeZones(current: string): string[] {
   const all = ['UTC', ...((Intl as any).supportedValuesOf?.('timeZone') ?? [])] as string[];
   return all.includes(current) ? all : [current, ...all];
+}
+
+/** A time as the user reads it: in their chosen zone, which is named after it. */
+function inZone(iso: string, zone: string): string {
+  const format = new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : locale, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: zone,
+  });
+  return `${format.format(new Date(iso))} (${zone})`;
 }
 
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -189,6 +199,7 @@ function NotificationSettings() {
             <label for="settings-zone">{t.settings.timeZone}</label>
             <select
               id="settings-zone"
+              class={css.narrow}
               data-testid="settings-zone"
               value={draft.timeZone}
               onChange={(e) => set({ timeZone: (e.currentTarget as HTMLSelectElement).value })}
@@ -270,6 +281,7 @@ function NotificationSettings() {
                 <label for="digest-hour">{t.settings.digestHour}</label>
                 <select
                   id="digest-hour"
+                  class={css.narrow}
                   data-testid="digest-hour"
                   value={String(draft.hour)}
                   onChange={(e) => set({ hour: Number((e.currentTarget as HTMLSelectElement).value) })}
@@ -283,7 +295,7 @@ function NotificationSettings() {
               </div>
               {current.digestNextAt && current.digest && (
                 <p class="muted" data-testid="digest-next">
-                  {t.settings.digestNext(fmtTime(current.digestNextAt))}
+                  {t.settings.digestNext(inZone(current.digestNextAt, current.timeZone))}
                 </p>
               )}
             </div>
