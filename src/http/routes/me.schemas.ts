@@ -5,12 +5,9 @@ import { DIGEST_KINDS, TIME_ZONES, URGENT_KINDS } from '../../notifications/pref
 
 export const MePatch = z
   .object({
-    locale: z
-      .enum(LOCALES)
-      .nullable()
-      .openapi({
-        description: 'The language of the console and of the messages sent to you; null: the browser decides',
-      }),
+    locale: z.enum(LOCALES).nullable().openapi({
+      description: 'The language of the console and of the messages sent to you; null: the browser decides',
+    }),
   })
   .strict()
   .openapi('MePatch');
