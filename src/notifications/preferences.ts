@@ -2,7 +2,7 @@
 // themselves. A change applies to every delivery not yet sent: deliveries held for quiet hours come
 // due at once and are decided again under the new preferences.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AppError } from '../errors.js';
+import { AppError, referenceError } from '../errors.js';
 import { CHANNEL_KINDS } from './messages/index.js';
 import {
   DEFAULT_PREFERENCES,
@@ -72,8 +72,13 @@ export async function putPreferences(
   const prefs: StoredPreferences = { ...DEFAULT_PREFERENCES, ...input };
   if (!isTimeZone(prefs.timeZone)) throw refuse('timeZone', 'not an IANA time zone');
   const known = new Set((await channelsOf(em, tenantId)).map((c) => c.id));
-  for (const id of Object.keys(prefs.channels))
-    if (!known.has(id)) throw refuse(`channels.${id}`, 'no such notification channel');
+  // A channel the tenant does not have: 404 REFERENCE_NOT_FOUND naming each (docs/http.md "Limits").
+  const unknown = referenceError(
+    Object.keys(prefs.channels)
+      .filter((id) => !known.has(id))
+      .map((id) => ({ path: `channels.${id}`, message: 'no such notification channel' })),
+  );
+  if (unknown) throw unknown;
   const channels = Object.fromEntries(Object.entries(prefs.channels).map(([id, kinds]) => [id, [...new Set(kinds)]]));
   const digestNextAt = prefs.digest ? nextDigestAt(prefs.digest.hour, prefs.timeZone, now) : null;
   await em.transactional(async (tx) => {

@@ -120,7 +120,7 @@ describe('my settings', () => {
     expect(reset.body.data).toMatchObject({ channels: {}, quietHours: null, digest: null, digestNextAt: null });
   });
 
-  it('refuses a bad zone, hour, time, channel or kind with 400 and writes nothing', async () => {
+  it('refuses a bad zone, hour, time or kind with 400, an unknown channel with 404, and writes nothing', async () => {
     const good = { timeZone: 'Europe/Paris', quietHours: { start: '21:00', end: '06:00', allowUrgent: false } };
     expect((await putPrefs(t.carol, good)).status).toBe(200);
     const bad: Array<[unknown, string]> = [
@@ -132,7 +132,6 @@ describe('my settings', () => {
       [{ quietHours: { start: '24:00', end: '06:00' } }, 'quietHours.start'],
       [{ quietHours: { start: '9:00', end: '06:00' } }, 'quietHours.start'],
       [{ quietHours: { start: '21:00' } }, 'quietHours.end'],
-      [{ channels: { 'no-such-channel': ['urge'] } }, 'channels.no-such-channel'],
       [{ channels: { [mailId]: ['no_such_kind'] } }, `channels.${mailId}.0`],
       [{ channels: { [mailId]: 'urge' } }, `channels.${mailId}`],
       [{ quietHours: { start: '21:00', end: '06:00', extra: 1 } }, 'quietHours'],
@@ -146,6 +145,12 @@ describe('my settings', () => {
         JSON.stringify(res.body),
       ).toBe(true);
     }
+    // A channel the tenant does not have: 404 REFERENCE_NOT_FOUND naming it, as for every reference in a body.
+    const unknown = await putPrefs(t.carol, { channels: { 'no-such-channel': ['urge'], [mailId]: ['urge'] } });
+    expectError(unknown, 404, 40410);
+    expect(unknown.body.data.fields).toEqual([
+      { path: 'channels.no-such-channel', message: 'no such notification channel' },
+    ]);
     expect((await prefs(t.carol)).body.data).toMatchObject(good);
     // In the caller's language, same code.
     const zh = await putPrefs(t.carol, { digest: { hour: 25 } }, { 'Accept-Language': 'zh-CN' });
@@ -156,7 +161,7 @@ describe('my settings', () => {
   it('a channel of another tenant is unknown here', async () => {
     const other = await createDemoLikeTenant('prefs-other');
     const res = await putPrefs(other.tokens.alice, { channels: { [mailId]: ['urge'] } });
-    expect(res.status).toBe(400);
+    expectError(res, 404, 40410);
     expect(res.body.data.fields[0].path).toBe(`channels.${mailId}`);
   });
 
