@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { IsoDate } from '../../shapes.js';
+import { keysOf } from '../input.js';
 import { CHANNEL_KINDS, LOCALES } from '../../notifications/messages/index.js';
 import { DIGEST_KINDS, TIME_ZONES, URGENT_KINDS } from '../../notifications/preference-policy.js';
 
@@ -56,6 +57,7 @@ export const PreferencesBody = z
       )
       .optional()
       .openapi({
+        ...keysOf({ minLength: 1, maxLength: 100 }),
         description:
           'Per channel id, the kinds you take there; a channel not named sends every kind it sends. Default {}',
       }),
