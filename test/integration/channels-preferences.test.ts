@@ -73,7 +73,7 @@ describe('preferences at send time', () => {
     db = new pg.Client({ connectionString: inject('databaseUrl') });
     await db.connect();
     orm = await createOrm(inject('databaseUrl'));
-    for (const id of ['bob', 'erin', 'frank'])
+    for (const id of ['bob', 'erin', 'frank', 'grace'])
       await api(`/api/v1/users/${id}`, { method: 'PATCH', token: t.admin, body: { email: `${id}@${tenantId}.test` } });
     const ch = await api('/api/v1/notification-channels', {
       token: t.admin,
@@ -88,6 +88,7 @@ describe('preferences at send time', () => {
     await deploy(t.admin, oneStep('quiet_leave', users('bob')));
     await deploy(t.admin, oneStep('digest_leave', users('erin')));
     await deploy(t.admin, oneStep('frank_leave', users('frank')));
+    await deploy(t.admin, oneStep('grace_leave', users('grace')));
   });
 
   afterAll(async () => {
@@ -253,5 +254,23 @@ describe('preferences at send time', () => {
     expect(posted.status, await posted.text()).toBe(200);
     const open = (await api('/api/v1/workflow/process-instances/todo?pageSize=50', { token: t.erin })).body.data.items;
     expect(open).toHaveLength(1); // D-3: D-1 by the link, D-2 before the digest
+  });
+
+  it('a digest speaks its recipient’s language', async () => {
+    await api('/api/v1/me', { method: 'PATCH', token: t.grace, body: { locale: 'zh-CN' } });
+    const hour = DateTime.now().setZone(ZONE).plus({ hours: 5 }).hour;
+    const prefs = await putPrefs(t.grace, { timeZone: ZONE, digest: { hour } });
+    await start(t.alice, 'grace_leave', {}, 'G-1');
+    await eventually(
+      () => deliveries('&userId=grace&kind=task_assigned'),
+      (rows) => rows[0]?.status === 'skipped',
+    );
+    await dispatcher(() => new Date(new Date(prefs.digestNextAt).getTime() + 60_000));
+    const [digest] = await mailbox.waitFor(to(`grace@${tenantId}.test`));
+    await stopAll();
+    expect(digest.subject).toBe('您有 1 项待办审批');
+    expect(digest.text).toContain('G-1');
+    expect(digest.html).toContain('>同意 1</a>');
+    expect(digest.html).toContain('>驳回 1</a>');
   });
 });
