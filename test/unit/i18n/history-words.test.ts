@@ -57,7 +57,10 @@ describe('history codes', () => {
     const unknown = { type: 'system', code: 'some.futureCode', params: {}, comment: 'Future words' };
     expect(historyText(unknown, zhCN)).toBeNull();
     expect(commentOf(unknown)).toBe('Future words');
-    const redrive = { type: 'system', ...said('instance.redriven', { actor: 'admin', nodes: ['mgr'], reason: '目录已修复' }) };
+    const redrive = {
+      type: 'system',
+      ...said('instance.redriven', { actor: 'admin', nodes: ['mgr'], reason: '目录已修复' }),
+    };
     expect(historyText(redrive, zhCN, nameOf)).toBe('admin 重新驱动了流程实例：经理审批 重新执行。');
     expect(commentOf(redrive)).toBe('目录已修复');
     expect(commentOf({ type: 'system', ...said('task.overdue', {}) })).toBeNull();
@@ -81,7 +84,9 @@ describe('why this approver', () => {
     expect(whyText(why('initiatorSelf'), zhCN)).toBe('发起人本人审批');
     expect(whyText(why('selfApproval', { by: 'bob' }), zhCN)).toBe('代发起人 bob 审批');
     expect(whyText(why('resubmit', { ids: ['mgr'] }), zhCN)).toBe('驳回给发起人，发起人可重新提交');
-    expect(whyText(why('fallback', { policy: 'tenant_admin', reason: 'x' }), zhCN)).toBe('未找到审批人（x）：由租户管理员审批');
+    expect(whyText(why('fallback', { policy: 'tenant_admin', reason: 'x' }), zhCN)).toBe(
+      '未找到审批人（x）：由租户管理员审批',
+    );
     expect(whyText(why('fallback', { policy: 'park', reason: 'x' }), zhCN)).toBe('未找到审批人（x）：等待管理员处理');
     expect(whyText(why('fallback', { policy: 'auto_approve', reason: 'x' }), en)).toBe(
       'no approver found (x): approved automatically',

@@ -238,11 +238,15 @@ export const zhCN: Catalogue = {
     'httpCall.status': (p) => `HTTP 调用返回状态码 ${p.status}。`,
     'subProcess.started': (p) => `已发起子流程 ${p.targetId}。`,
     'variables.changed': () => '表单数据已修改。',
-    'instance.migrated': (p) => `${p.actor} 将流程实例从版本 ${p.fromVersion ?? '?'} 迁移到版本 ${p.toVersion ?? '?'}。`,
+    'instance.migrated': (p) =>
+      `${p.actor} 将流程实例从版本 ${p.fromVersion ?? '?'} 迁移到版本 ${p.toVersion ?? '?'}。`,
     'task.reassigned': (p) => `${p.actor} 将任务从 ${p.from ?? '任务池'} 重新分配给 ${p.to}。`,
     'instance.redriven': (p) =>
-      p.nodes.length ? `${p.actor} 重新驱动了流程实例：${list(p.nodes)} 重新执行。` : `${p.actor} 重新驱动了流程实例：异常节点重新执行。`,
-    'instance.forceResumed': (p) => `${p.actor} 强制越过汇聚节点 ${p.joinId} 继续流转；放弃的分支：${list(p.branches)}。`,
+      p.nodes.length
+        ? `${p.actor} 重新驱动了流程实例：${list(p.nodes)} 重新执行。`
+        : `${p.actor} 重新驱动了流程实例：异常节点重新执行。`,
+    'instance.forceResumed': (p) =>
+      `${p.actor} 强制越过汇聚节点 ${p.joinId} 继续流转；放弃的分支：${list(p.branches)}。`,
   },
   status: {
     draft: '草稿',
