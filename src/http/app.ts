@@ -26,6 +26,7 @@ import { approveLinkRoutes, taskLinkRoutes } from './routes/approval-links.js';
 import { taskBatchRoutes } from './routes/task-batch.js';
 import { notificationRoutes, notificationSocketDocRoutes } from './routes/notifications.js';
 import { notificationChannelRoutes, notificationDeliveryRoutes } from './routes/notification-channels.js';
+import { tenantSettingsRoutes } from './routes/tenant-settings.js';
 
 const V1 = '/api/v1';
 const INSTANCES = `${V1}/workflow/process-instances`;
@@ -45,6 +46,7 @@ function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any
     [`${V1}/departments`, departmentRoutes()],
     [`${V1}/roles`, roleRoutes()],
     [`${V1}/tenants`, tenantRoutes()],
+    [`${V1}/tenant-settings`, tenantSettingsRoutes()],
     [`${V1}/workflow/process-definitions`, definitionRoutes()],
     [`${V1}/forms`, formRoutes()],
     [`${V1}/components`, componentRoutes()],

@@ -198,11 +198,12 @@ export class Dispatcher {
       const [d] = await em.execute(
         `select n.id, n.tenant_id, n.user_id, n.kind, n.instance_id, n.task_id, n.payload,
                 c.kind as channel_kind, c.enabled, c.settings, c.secrets, c.updated_at as channel_version,
-                u.display_name, u.email, u.locale, u.active, a.address
+                u.display_name, u.email, u.locale, u.active, a.address, tn.default_locale as tenant_locale
            from notification_deliveries d
            join notifications n on n.id = d.notification_id
            join notification_channels c on c.id = d.channel_id
            left join users u on u.tenant_id = d.tenant_id and u.id = d.user_id
+           left join tenants tn on tn.id = d.tenant_id
            left join notification_channel_addresses a on a.channel_id = d.channel_id and a.user_id = d.user_id
           where d.id = ?`,
         [row.id],
@@ -233,7 +234,8 @@ export class Dispatcher {
         em,
         n,
         recipient: { id: row.user_id, name: d.display_name },
-        locale: d.locale ?? channel.settings.locale,
+        // The recipient's language, else the channel's, else the tenant's default (docs/http.md "Languages").
+        locale: d.locale ?? channel.settings.locale ?? d.tenant_locale,
         via: channel.kind,
         linkId: row.link_id,
       });

@@ -2,7 +2,7 @@
 // engine records (dsl/history.ts, the `assign` entry's `detail.why`), never from English sentences.
 // Entries recorded before codes existed have none: they show their words as written.
 import { isHistoryCode, type HistoryCode, type HistoryParams } from '@dsl/history.js';
-import type { Catalogue } from '../../i18n/en';
+import type { Catalogue } from '../../i18n/en.js';
 
 export interface EntryLike {
   type: string;
