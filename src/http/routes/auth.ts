@@ -47,13 +47,10 @@ const Me = z
     tenant: z.object({
       id: z.string(),
       name: z.string(),
-      defaultLocale: z
-        .string()
-        .nullable()
-        .openapi({
-          description:
-            "the tenant's default language (en, zh-CN) when neither the user nor the browser names one; null: en",
-        }),
+      defaultLocale: z.string().nullable().openapi({
+        description:
+          "the tenant's default language (en, zh-CN) when neither the user nor the browser names one; null: en",
+      }),
     }),
     roles: z.array(z.string()).openapi({ description: 'Role codes' }),
     permissions: z
