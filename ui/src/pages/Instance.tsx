@@ -231,7 +231,10 @@ export function InstancePage({ id }: { id: string }) {
                     <time dateTime={e.time}>{fmtTime(e.time)}</time>
                     <div>
                       <strong>{e.userId ?? (e.type === 'assign' ? t.trail.poolAssigned : t.trail.someone)}</strong>{' '}
-                      {e.type === 'assign' && !e.userId ? '' : ((t.trail as any)[e.type] ?? e.type)}
+                      {/* A pool opened, or the system speaking: the name before says it already. */}
+                      {(e.type === 'assign' || e.type === 'system') && !e.userId
+                        ? ''
+                        : ((t.trail as any)[e.type] ?? e.type)}
                       {e.activityId && <span class="muted"> · {nameOf(e.activityId)}</span>}
                       {extra && <span> {extra}</span>}
                     </div>
