@@ -123,7 +123,7 @@ export function createApp(deps: AppDeps) {
     in: 'header',
     required: false,
     description:
-      'The language of `message` in an error envelope (and of field-error and validation-problem messages): zh, zh-CN or zh-Hans answer in Simplified Chinese, anything else in English. `code`, `params` and every machine-readable field are the same in every language. Error answers carry Content-Language.',
+      "The language of an answer's words (the error envelope's `message`, field-error and validation-problem messages, assignment reasons): zh, zh-CN or zh-Hans ask for Simplified Chinese, en for English. It counts after the signed-in user's own `locale` and before the tenant's default language (GET /tenant-settings). `code`, `params` and every machine-readable field are the same in every language. Error answers carry Content-Language.",
     schema: { type: 'string', example: 'zh-CN,zh;q=0.9,en;q=0.8' },
   });
   app.doc31('/openapi.json', {
@@ -133,10 +133,11 @@ export function createApp(deps: AppDeps) {
       version: '1.0.0',
       description:
         'Durable approval workflows on Temporal. Every response uses the envelope {code, data, message}.\n\n' +
-        'Languages: every operation reads the `Accept-Language` request header (components.parameters.AcceptLanguage). ' +
-        'zh, zh-CN and zh-Hans answer error messages, field-error messages and validation-problem messages in Simplified Chinese; ' +
-        'anything else, or no header, in English. Codes (`code`, problem `code` and `params`) never change with the language: ' +
-        'clients should branch on them, not on `message`.',
+        'Languages (en, zh-CN): the words of an answer (error messages, field-error and validation-problem messages, assignment reasons) ' +
+        "are chosen in one order: the signed-in user's `locale`, else the `Accept-Language` request header " +
+        "(components.parameters.AcceptLanguage; zh, zh-CN, zh-Hans → Simplified Chinese), else the tenant's default language " +
+        '(GET/PUT /api/v1/tenant-settings), else English. Codes (`code`, problem `code` and `params`, trail `code` and `params`) ' +
+        'never change with the language: clients should branch on them, not on `message`.',
     },
   });
 
