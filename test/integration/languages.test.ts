@@ -1,7 +1,8 @@
 // How the language of an answer is chosen (docs/http.md "Languages"): the user's locale, else the
 // request's Accept-Language, else the tenant's default (GET/PUT /tenant-settings), else English —
 // and what changes is only words. The engine's trail entries carry codes and params (dsl/history.ts).
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReceiver, type Receiver } from '../helpers/http-receiver.js';
 import { api, createDemoLikeTenant, expectError, login } from '../helpers/api.js';
 import { deploy, example, instance, myTask, actOk, oneStep, start, eventually } from '../helpers/flow.js';
 import { linear, steps, users } from '../helpers/dsl.js';
@@ -192,5 +193,57 @@ describe('codes in history', () => {
     });
     const reject = (await instance(t.alice, backId)).trail.find((e: any) => e.type === 'reject');
     expect(reject).toMatchObject({ comment: '预算不足', code: null, params: null });
+  });
+});
+
+describe('messages we send: the recipient locale, else the channel locale, else the tenant default', () => {
+  let receiver: Receiver;
+  const received: Array<{ path: string; body: any }> = [];
+
+  afterAll(async () => {
+    await receiver?.close();
+  });
+
+  it('a Slack message of a new task is worded for its recipient', async () => {
+    receiver = await startReceiver((req, raw, res) => {
+      received.push({ path: new URL(req.url ?? '/', 'http://x').pathname, body: JSON.parse(raw || 'null') });
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('ok');
+    });
+    const url = (p: string) => `http://localhost:${receiver.port}${p}`;
+    const { tokens } = await createDemoLikeTenant('msg');
+    const admin = tokens.admin;
+    expect((await api(SETTINGS, { method: 'PUT', token: admin, body: { defaultLocale: 'zh-CN' } })).status).toBe(200);
+    const erin = await api('/api/v1/users/erin', { method: 'PATCH', token: admin, body: { locale: 'en' } });
+    expect(erin.status, JSON.stringify(erin.body)).toBe(200);
+    const channel = async (name: string, settings: Record<string, unknown>) => {
+      const res = await api('/api/v1/notification-channels', { token: admin, body: { name, kind: 'slack', settings } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      for (const user of ['bob', 'erin']) {
+        const a = await api(`/api/v1/notification-channels/${res.body.data.id}/addresses/${user}`, {
+          method: 'PUT',
+          token: admin,
+          body: { address: `${user}-${name}` },
+        });
+        expect(a.status, JSON.stringify(a.body)).toBe(200);
+      }
+    };
+    await channel('plain', { url: url('/plain') });
+    await channel('english', { url: url('/english'), locale: 'en' });
+    await deploy(admin, oneStep('msg_bob', users('bob')));
+    await deploy(admin, oneStep('msg_erin', users('erin')));
+    await start(tokens.alice, 'msg_bob', {}, 'M-BOB');
+    await start(tokens.alice, 'msg_erin', {}, 'M-ERIN');
+
+    const header = (path: string, businessKey: string) =>
+      eventually(
+        async () => received.filter((r) => r.path === path && JSON.stringify(r.body).includes(businessKey)),
+        (r) => r.length > 0,
+      ).then((r) => r[0].body.blocks[0].text.text as string);
+    // bob has no locale: the channel's when it has one, else the tenant's default.
+    expect(await header('/plain', 'M-BOB')).toMatch(han);
+    expect(await header('/english', 'M-BOB')).toBe('Approval needed: Approve');
+    // erin's own locale (en) beats the tenant's default on the channel without one.
+    expect(await header('/plain', 'M-ERIN')).toBe('Approval needed: Approve');
   });
 });
