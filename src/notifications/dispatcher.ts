@@ -221,12 +221,13 @@ export class Dispatcher {
       const [d] = await em.execute(
         `select n.id, n.tenant_id, n.user_id, d.kind, n.instance_id, n.task_id, n.payload,
                 c.kind as channel_kind, c.enabled, c.settings, c.secrets, c.updated_at as channel_version,
-                u.display_name, u.email, u.locale, u.active, a.address,
+                u.display_name, u.email, u.locale, u.active, a.address, tn.default_locale as tenant_locale,
                 p.channels, p.time_zone, p.quiet_start, p.quiet_end, p.quiet_urgent, p.digest_hour
            from notification_deliveries d
            left join notifications n on n.id = d.notification_id
            join notification_channels c on c.id = d.channel_id
            left join users u on u.tenant_id = d.tenant_id and u.id = d.user_id
+           left join tenants tn on tn.id = d.tenant_id
            left join notification_channel_addresses a on a.channel_id = d.channel_id and a.user_id = d.user_id
            left join notification_preferences p on p.tenant_id = d.tenant_id and p.user_id = d.user_id
           where d.id = ?`,
@@ -256,8 +257,10 @@ export class Dispatcher {
       if ('holdUntil' in verdict) return await this.hold(row, verdict.holdUntil);
       const domain = domainOf(this.opts.config, channel);
       const recipient = { id: row.user_id, name: d.display_name as string };
+      // The recipient's language, else the channel's, else the tenant's default (docs/http.md "Languages").
       const locale: Locale =
-        [d.locale, channel.settings.locale].find((l) => (LOCALES as readonly unknown[]).includes(l)) ?? 'en';
+        [d.locale, channel.settings.locale, d.tenant_locale].find((l) => (LOCALES as readonly unknown[]).includes(l)) ??
+        'en';
       if (row.digest_date) {
         messageId = digestMessageIdOf(row.id, channel.id, domain);
         const { message, links } = await renderDigest({
