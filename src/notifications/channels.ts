@@ -144,7 +144,6 @@ function columnsOf(input: ChannelInput, kept: Record<string, string>) {
   };
 }
 
-
 export async function createChannel(
   em: EntityManager,
   config: Config,
