@@ -16,7 +16,10 @@ const catalogue = {
   NOT_INITIATOR: [40304, 'Only the initiator may do this'],
   NOT_FOUND: [40400, 'Not found'],
   ROUTE_NOT_FOUND: [40401, 'No such route'],
-  REFERENCE_NOT_FOUND: [40410, 'The body names a user, role, department or definition the tenant does not have'],
+  REFERENCE_NOT_FOUND: [
+    40410,
+    'The body names a user, role, department, definition or notification channel the tenant does not have',
+  ],
   METHOD_NOT_ALLOWED: [40500, 'Method not allowed on this path'],
   CONFLICT: [40900, 'Conflict'],
   INVALID_STATE: [40901, 'The current state does not allow this action'],

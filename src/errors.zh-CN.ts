@@ -19,7 +19,7 @@ export const zhCNErrors = {
   NOT_INITIATOR: '只有发起人可以执行此操作',
   NOT_FOUND: '不存在',
   ROUTE_NOT_FOUND: '没有此接口',
-  REFERENCE_NOT_FOUND: '请求体中引用的用户、角色、部门或流程定义在本租户中不存在',
+  REFERENCE_NOT_FOUND: '请求体中引用的用户、角色、部门、流程定义或通知渠道在本租户中不存在',
   METHOD_NOT_ALLOWED: '此路径不支持该请求方法',
   CONFLICT: '操作冲突',
   INVALID_STATE: '当前状态不允许此操作',

@@ -27,6 +27,8 @@ import { approveLinkRoutes, taskLinkRoutes } from './routes/approval-links.js';
 import { taskBatchRoutes } from './routes/task-batch.js';
 import { notificationRoutes, notificationSocketDocRoutes } from './routes/notifications.js';
 import { notificationChannelRoutes, notificationDeliveryRoutes } from './routes/notification-channels.js';
+import { meRoutes } from './routes/me.js';
+import { tenantSettingsRoutes } from './routes/tenant-settings.js';
 
 const V1 = '/api/v1';
 const INSTANCES = `${V1}/workflow/process-instances`;
@@ -42,10 +44,12 @@ function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any
     ['/', healthRoutes(deps)],
     ['/', docsRoutes()],
     [`${V1}/auth`, authRoutes(deps)],
+    [`${V1}/me`, meRoutes()],
     [`${V1}/users`, userRoutes()],
     [`${V1}/departments`, departmentRoutes()],
     [`${V1}/roles`, roleRoutes()],
     [`${V1}/tenants`, tenantRoutes()],
+    [`${V1}/tenant-settings`, tenantSettingsRoutes()],
     [`${V1}/workflow/process-definitions`, definitionRoutes()],
     [`${V1}/forms`, formRoutes()],
     [`${V1}/components`, componentRoutes()],
@@ -122,7 +126,7 @@ export function createApp(deps: AppDeps) {
     in: 'header',
     required: false,
     description:
-      'The language of `message` in an error envelope (and of field-error and validation-problem messages): zh, zh-CN or zh-Hans answer in Simplified Chinese, anything else in English. `code`, `params` and every machine-readable field are the same in every language. Error answers carry Content-Language.',
+      "The language of an answer's words (the error envelope's `message`, field-error and validation-problem messages, assignment reasons): zh, zh-CN or zh-Hans ask for Simplified Chinese, en for English. It counts after the signed-in user's own `locale` and before the tenant's default language (GET /tenant-settings). `code`, `params` and every machine-readable field are the same in every language. Error answers carry Content-Language.",
     schema: { type: 'string', example: 'zh-CN,zh;q=0.9,en;q=0.8' },
   });
   // Built once, on the first request (every route is registered by then).

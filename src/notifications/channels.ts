@@ -281,7 +281,8 @@ export async function testChannel(
   const row = await loadChannel(em, caller.tenantId, id);
   const userId = input.userId ?? caller.userId;
   const [user] = await em.execute(
-    `select u.id, u.display_name, u.email, u.locale, a.address from users u
+    `select u.id, u.display_name, u.email, u.locale, a.address, tn.default_locale as tenant_locale from users u
+       left join tenants tn on tn.id = u.tenant_id
        left join notification_channel_addresses a on a.channel_id = ? and a.user_id = u.id
       where u.tenant_id = ? and u.id = ?`,
     [id, caller.tenantId, userId],
@@ -303,7 +304,7 @@ export async function testChannel(
     settings: row.settings,
     secrets: row.secrets ?? {},
   };
-  const zh = (user.locale ?? row.settings.locale) === 'zh-CN';
+  const zh = (user.locale ?? row.settings.locale ?? user.tenant_locale) === 'zh-CN';
   const message: Message = {
     subject: zh ? '测试消息' : 'Test message',
     title: zh ? '测试消息' : 'Test message',
@@ -354,17 +355,27 @@ export async function testChannel(
 
 // ---------- the delivery log ----------
 
+/** A `date` column as yyyy-mm-dd (the driver may answer a string or a local-midnight Date). */
+const dayOf = (v: unknown) =>
+  v instanceof Date
+    ? `${v.getFullYear()}-${String(v.getMonth() + 1).padStart(2, '0')}-${String(v.getDate()).padStart(2, '0')}`
+    : typeof v === 'string'
+      ? v.slice(0, 10)
+      : null;
+
 export function deliveryView(r: any) {
   const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
   return {
     id: String(r.id),
-    notificationId: String(r.notification_id),
+    notificationId: r.notification_id === null ? null : String(r.notification_id),
+    digestDate: dayOf(r.digest_date),
     kind: r.kind as string,
     channelId: r.channel_id as string,
     userId: r.user_id as string,
     status: r.status as 'pending' | 'sending' | 'sent' | 'failed' | 'skipped',
     attempts: Number(r.attempts),
     nextAttemptAt: r.status === 'pending' ? iso(r.next_attempt_at) : null,
+    heldUntil: iso(r.held_until),
     address: (r.address as string | null) ?? null,
     messageId: (r.message_id as string | null) ?? null,
     response: (r.response as string | null) ?? null,

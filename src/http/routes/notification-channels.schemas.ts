@@ -194,13 +194,20 @@ export const DeliveryStatus = z.enum(['pending', 'sending', 'sent', 'failed', 's
 export const Delivery = z
   .object({
     id: z.string(),
-    notificationId: z.string(),
-    kind: z.string(),
+    notificationId: z.string().nullable().openapi({ description: 'null for a daily digest' }),
+    digestDate: z
+      .string()
+      .nullable()
+      .openapi({ description: 'A daily digest: its day (yyyy-mm-dd in the user’s time zone); null otherwise' }),
+    kind: z.string().openapi({ description: 'The notification kind, or `digest`' }),
     channelId: z.string(),
     userId: z.string(),
     status: DeliveryStatus,
     attempts: z.number().int(),
     nextAttemptAt: IsoDate.nullable().openapi({ description: 'When a pending delivery is tried next' }),
+    heldUntil: IsoDate.nullable().openapi({
+      description: 'Set when the recipient’s quiet hours held the message: the end of that window',
+    }),
     address: z.string().nullable(),
     messageId: z.string().nullable().openapi({ description: 'The same on every attempt (e-mail Message-ID)' }),
     response: z.string().nullable().openapi({ description: 'What the remote server answered last' }),
