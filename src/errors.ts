@@ -42,6 +42,7 @@ const catalogue = {
   MIGRATION_MAPPING_INVALID: [42221, 'The node mapping names unknown nodes'],
   FORM_INVALID: [42250, 'The form schema does not validate'],
   FORM_UNKNOWN: [42251, 'The process names a form that has no published version'],
+  TEMPLATE_INVALID: [42260, 'The message template does not parse, or names a variable or filter a message does not have'],
   RATE_LIMITED: [42900, 'Too many requests'],
   INTERNAL: [50000, 'Internal error'],
   UNAVAILABLE: [50300, 'A dependency is unavailable'],

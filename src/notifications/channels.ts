@@ -13,6 +13,7 @@ import { paged, Where } from '../services/read-model.js';
 import { adapters, PermanentFailure, TransientFailure, type ChannelConfig } from './adapters/index.js';
 import { messageIdOf } from './dispatcher.js';
 import { CHANNEL_KINDS, type Message } from './messages/index.js';
+import { withBodies } from './templates/render.js';
 
 /** Settings that are secrets, per kind: stored in `secrets`, never answered. */
 const SECRET_FIELDS: Record<ChannelKind, string[]> = {
@@ -315,7 +316,7 @@ export async function testChannel(
     secrets: row.secrets ?? {},
   };
   const zh = (user.locale ?? row.settings.locale) === 'zh-CN';
-  const message: Message = {
+  const message: Message = withBodies({
     subject: zh ? '测试消息' : 'Test message',
     title: zh ? '测试消息' : 'Test message',
     intro: zh
@@ -323,7 +324,7 @@ export async function testChannel(
       : `This is a test message of the notification channel “${row.name}”.`,
     facts: [[zh ? '渠道' : 'Channel', `${row.name} (${row.kind})`]],
     actions: [],
-  };
+  });
   const domain = new URL(
     `http://${(String(row.settings.from ?? '').match(/@([A-Za-z0-9.-]+)/) ?? [])[1] ?? 'localhost'}`,
   ).hostname;
