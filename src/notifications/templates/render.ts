@@ -280,7 +280,7 @@ export function checkTemplate(kind: MessageContext['kind'], locale: Locale, part
   }
   if (problems.length) return problems;
   // Renders once against a sample message: runtime errors (a filter's arguments, the limits) show here.
-  let message: Message | null = null;
+  let message: Message | null;
   try {
     message = renderMessage(sampleContext(kind, locale), { override: parts, strict: true });
   } catch (err) {

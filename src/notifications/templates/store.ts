@@ -151,25 +151,31 @@ const outcomeOf = (status: string) =>
   status === 'rejected' ? 'rejected' : status === 'terminated' ? 'terminated' : 'approved';
 
 /**
- * Renders the kind's template in the language — the parts given, else the tenant's, over the default —
+ * Renders the kind's template in the language — the parts given over the tenant's over the default —
  * for a task or an instance of the tenant (neither: a sample message). Links are placeholders.
  */
 export async function previewTemplate(deps: Pick<AppDeps, 'config' | 'orm'>, em: EntityManager, principal: Principal, kind: string, locale: string, input: PreviewInput) {
   const k = known(kind, locale);
   const tenantId = principal.tenantId;
-  let parts: TemplateParts;
-  if (input.parts) {
-    parts = onlyParts(input.parts);
-    const problems = checkTemplate(k.kind, k.locale, parts);
-    if (problems.length) refuse(problems);
-  } else parts = (await tenantParts(em, tenantId, kind, locale)) ?? {};
+  const given = onlyParts(input.parts ?? {});
+  const problems = checkTemplate(k.kind, k.locale, given);
+  if (problems.length) refuse(problems);
+  const parts: TemplateParts = { ...((await tenantParts(em, tenantId, kind, locale)) ?? {}), ...given };
 
   let ctx: MessageContext;
   if (!input.taskId && !input.instanceId) ctx = sampleContext(k.kind, k.locale);
   else {
+    // A task message for an instance alone: its newest task, an open one first.
+    const taskKind = k.kind.startsWith('task_') || k.kind === 'urge';
     const [task]: any[] = input.taskId
       ? await em.execute(`select * from ${ALL_TASKS} t where tenant_id = ? and id = ?`, [tenantId, input.taskId])
-      : [];
+      : taskKind
+        ? await em.execute(
+            `select * from ${ALL_TASKS} t where tenant_id = ? and instance_id = ?
+              order by (status in ('pending', 'active', 'waiting', 'suspended')) desc, create_time desc limit 1`,
+            [tenantId, input.instanceId],
+          )
+        : [];
     if (input.taskId && !task) throw new AppError('NOT_FOUND', `No task ${input.taskId}`);
     if (task && input.instanceId && task.instance_id !== input.instanceId)
       throw new AppError('NOT_FOUND', `No task ${input.taskId} in the instance ${input.instanceId}`);
