@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, createDemoLikeTenant } from '../helpers/api.js';
+import { api, baseUrl, createDemoLikeTenant } from '../helpers/api.js';
 import { launchChromium } from '../helpers/chromium-launch.js';
 import { users } from '../helpers/dsl.js';
 import { actOk, deploy, eventually, myTask, oneStep, start } from '../helpers/flow.js';
@@ -24,6 +24,7 @@ describe('what each message looks like', () => {
   let mailbox: Mailbox;
   let receiver: Receiver;
   let t: Record<string, string>;
+  let tenantId: string;
   const received: Array<{ path: string; body: any }> = [];
 
   const patchUser = async (id: string, body: unknown) => {
@@ -54,7 +55,7 @@ describe('what each message looks like', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(p === '/feishu' ? { code: 0, msg: 'success' } : { errcode: 0, errmsg: 'ok' }));
     });
-    ({ tokens: t } = await createDemoLikeTenant('look'));
+    ({ tokens: t, tenantId } = await createDemoLikeTenant('look'));
     await deploy(
       t.admin,
       oneStep('look_leave', users('bob'), {
@@ -138,5 +139,19 @@ describe('what each message looks like', () => {
     expect(ended.subject).toContain('您的申请已通过');
     await shoot(String(ended.html), 'message-email-instance-ended-zh-CN');
     await expect(page.locator('h1').innerText()).resolves.toBe('您的申请已通过');
+
+    // The console's notification menu words it too, in alice's language (adopted at login).
+    const console_ = await (await browser.newContext({ viewport: { width: 1280, height: 720 } })).newPage();
+    await console_.goto(`${baseUrl()}/`);
+    await console_.fill('input[name=tenant]', tenantId);
+    await console_.fill('input[name=username]', 'alice');
+    await console_.fill('input[name=password]', 'pw-alice');
+    await console_.click('button[type=submit]');
+    await console_.waitForSelector('[data-testid=whoami]');
+    await console_.waitForFunction(() => document.documentElement.lang === 'zh-CN' || document.body.innerText.includes('通知'));
+    await console_.click('[data-testid=notifications]');
+    const ended_ = console_.locator('li[data-kind=instance_ended]').first();
+    await expect(ended_.innerText()).resolves.toContain('您的申请 Process look_leave LV-2026-0042 已通过：“Enjoy the holidays”');
+    await console_.screenshot({ path: path.join(shots, 'message-console-notifications-zh-CN.png') });
   });
 });

@@ -2,6 +2,9 @@
 // 措辞参照国内审批产品（钉钉、飞书、FlowLong）：审批、待办、已办、抄送、发起、转交、委派、加签、减签、退回、驳回、撤回、催办。
 import type { Catalogue } from './en.js';
 
+type Payload = Record<string, unknown>;
+const request = (p: Payload) => [p.processName ?? p.processKey, p.businessKey].filter(Boolean).join(' ');
+
 export const zhCN: Catalogue = {
   app: '审批中心',
   language: '语言',
@@ -25,6 +28,24 @@ export const zhCN: Catalogue = {
     password: '密码',
     submit: '登录',
     expired: '登录已过期，请重新登录。',
+  },
+  notifications: {
+    title: '通知',
+    unread: (n: number) => `${n} 条未读`,
+    markAllRead: '全部标为已读',
+    empty: '暂无通知。',
+    other: (p: Payload) => `${request(p)} 有新动态`,
+    kinds: {
+      instance_ended: (p: Payload) =>
+        `您的申请 ${request(p)} ${p.outcome === 'approved' ? '已通过' : p.outcome === 'rejected' ? '被驳回' : '已终止'}${p.comment ? `：“${String(p.comment)}”` : ''}`,
+      task_assigned: (p: Payload) => `新任务：${String(p.name ?? '')}（${request(p)}）`,
+      task_claimable: (p: Payload) => `可认领：${String(p.name ?? '')}（${request(p)}）`,
+      task_overdue: (p: Payload) => `已超期：${String(p.name ?? '')}（${request(p)}）`,
+      urge: (p: Payload) => `催办：${String(p.name ?? '')}（${request(p)}）等待您处理`,
+      task_returned: (p: Payload) => `您的申请 ${request(p)} 被退回`,
+      cc: (p: Payload) => `${request(p)} 抄送给您`,
+      instance_withdrawn: (p: Payload) => `${request(p)} 已撤回`,
+    },
   },
   common: {
     loading: '加载中…',
