@@ -80,7 +80,8 @@ export const Task = z
     createTime: IsoDate,
     endTime: IsoDate.nullable(),
     comment: z.string().nullable(),
-    assignmentReason: AssignmentReason.nullable().openapi({
+    // A union, not .nullable(): that would make the AssignmentReason component itself nullable.
+    assignmentReason: z.union([AssignmentReason, z.null()]).openapi({
       description: 'why the task is where it is (null: recorded before reasons were kept)',
     }),
   })
@@ -88,6 +89,16 @@ export const Task = z
 export type Task = z.infer<typeof Task>;
 
 export const Variables = z.record(z.string(), z.unknown()).openapi('Variables');
+
+/** Why a `failed` instance stopped (the engine's detail when a node's outcome had nowhere to go). */
+export const InstanceFailure = z
+  .object({
+    reason: z.string().openapi({ description: 'what failed, e.g. "service function X failed: …"' }),
+    failedNode: z.string().nullable().openapi({ description: 'the node that failed' }),
+    nodeType: z.string().nullable(),
+    at: IsoDate.nullable().openapi({ description: 'when it failed' }),
+  })
+  .openapi('InstanceFailure');
 
 export const Instance = z
   .object({
@@ -104,6 +115,9 @@ export const Instance = z
     startTime: IsoDate,
     endTime: IsoDate.nullable(),
     endReason: z.string().nullable(),
+    failure: z.union([InstanceFailure, z.null()]).openapi({
+      description: 'status `failed`: why, and where (a re-drive runs the node again); null otherwise',
+    }),
   })
   .openapi('Instance');
 export type Instance = z.infer<typeof Instance>;

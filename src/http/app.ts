@@ -9,6 +9,7 @@ import type { AppEnv } from './context.js';
 import { notFound, onError, validationHook } from './errors.js';
 import { edgeInput, methodGuard } from './input.js';
 import { docsRoutes } from './docs.js';
+import { documentDescription, exactDocument } from './openapi.js';
 import { healthRoutes } from './routes/health.js';
 import { authRoutes } from './routes/auth.js';
 import { departmentRoutes, roleRoutes, tenantRoutes, userRoutes } from './routes/directory.js';
@@ -126,18 +127,20 @@ export function createApp(deps: AppDeps) {
       'The language of `message` in an error envelope (and of field-error and validation-problem messages): zh, zh-CN or zh-Hans answer in Simplified Chinese, anything else in English. `code`, `params` and every machine-readable field are the same in every language. Error answers carry Content-Language.',
     schema: { type: 'string', example: 'zh-CN,zh;q=0.9,en;q=0.8' },
   });
-  app.doc31('/openapi.json', {
-    openapi: '3.1.0',
-    info: {
-      title: 'Approval Workflow Service',
-      version: '1.0.0',
-      description:
-        'Durable approval workflows on Temporal. Every response uses the envelope {code, data, message}.\n\n' +
-        'Languages: every operation reads the `Accept-Language` request header (components.parameters.AcceptLanguage). ' +
-        'zh, zh-CN and zh-Hans answer error messages, field-error messages and validation-problem messages in Simplified Chinese; ' +
-        'anything else, or no header, in English. Codes (`code`, problem `code` and `params`) never change with the language: ' +
-        'clients should branch on them, not on `message`.',
-    },
+  // Built once, on the first request (every route is registered by then).
+  let document: object | null = null;
+  app.get('/openapi.json', (c) => {
+    document ??= exactDocument(
+      app.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: {
+          title: 'Approval Workflow Service',
+          version: '1.0.0',
+          description: documentDescription(deps.config.BODY_LIMIT_BYTES),
+        },
+      }),
+    );
+    return c.json(document);
   });
 
   // The web console (ui/dist) at `/`; after every route, so only paths no route answered reach it.

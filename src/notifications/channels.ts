@@ -8,7 +8,7 @@ import type { Config } from '../config.js';
 import { NotificationChannel, type ChannelKind, type INotificationChannel } from '../db/entities/index.js';
 import { AppError } from '../errors.js';
 import type { Page, PageOpts } from '../paging.js';
-import { requireRow } from '../services/row-lookup.js';
+import { flushUnique, requireRow } from '../services/row-lookup.js';
 import { paged, Where } from '../services/read-model.js';
 import { adapters, PermanentFailure, TransientFailure, type ChannelConfig } from './adapters/index.js';
 import { messageIdOf } from './dispatcher.js';
@@ -144,7 +144,6 @@ function columnsOf(input: ChannelInput, kept: Record<string, string>) {
   };
 }
 
-const taken = (err: unknown) => (err as { code?: string }).code === '23505' || /unique/i.test(String(err));
 
 export async function createChannel(
   em: EntityManager,
@@ -165,12 +164,7 @@ export async function createChannel(
     createdBy: userId,
     updatedBy: userId,
   } as any) as INotificationChannel;
-  try {
-    await em.flush();
-  } catch (err) {
-    if (taken(err)) throw new AppError('ALREADY_EXISTS', `A notification channel ${input.name} already exists`);
-    throw err;
-  }
+  await flushUnique(em, `A notification channel ${input.name} already exists`);
   return channelView(row, cols.secrets);
 }
 
@@ -192,12 +186,7 @@ export async function updateChannel(
   if (input.name !== row.name && (await em.count(NotificationChannel, { tenantId, name: input.name })))
     throw new AppError('ALREADY_EXISTS', `A notification channel ${input.name} already exists`);
   em.assign(row, { ...cols, updatedBy: userId } as any);
-  try {
-    await em.flush();
-  } catch (err) {
-    if (taken(err)) throw new AppError('ALREADY_EXISTS', `A notification channel ${input.name} already exists`);
-    throw err;
-  }
+  await flushUnique(em, `A notification channel ${input.name} already exists`);
   return channelView(row, cols.secrets);
 }
 

@@ -1,4 +1,4 @@
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager, EntityName, FilterQuery } from '@mikro-orm/postgresql';
 import { AppError } from '../errors.js';
 
@@ -21,4 +21,17 @@ export async function requireRow<E extends object>(
   const row = await em.findOne(entity, where, forUpdate ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {});
   if (!row) throw new AppError('NOT_FOUND', `No ${what}`);
   return row;
+}
+
+/**
+ * Flushes `em`; a unique index refusing the write (two creations of one name that raced past the
+ * count before it) is ALREADY_EXISTS with `message`.
+ */
+export async function flushUnique(em: EntityManager, message: string): Promise<void> {
+  try {
+    await em.flush();
+  } catch (err) {
+    if (err instanceof UniqueConstraintViolationException) throw new AppError('ALREADY_EXISTS', message);
+    throw err;
+  }
 }

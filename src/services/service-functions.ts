@@ -15,7 +15,7 @@ import {
   type ServiceFunctionKind,
 } from '../db/entities/index.js';
 import type { Page, PageOpts } from '../paging.js';
-import { requireRow, type RowLock } from './row-lookup.js';
+import { flushUnique, requireRow, type RowLock } from './row-lookup.js';
 
 export interface FunctionInput {
   kind: ServiceFunctionKind;
@@ -99,10 +99,14 @@ function refuseBuiltin(name: string) {
 function columnsOf(input: FunctionInput, keptSecret: string | null) {
   const activity = input.kind === 'activity';
   const secret = activity ? null : (input.secret ?? keptSecret);
+  // A create without one is refused by the body schema; an update that turns an activity into a
+  // webhook has no secret to keep: the entry's state, not the body's shape, refuses it.
   if (!activity && !secret)
-    throw new AppError('VALIDATION_FAILED', 'A webhook needs a secret (at least 16 characters) to sign its calls', {
-      field: 'secret',
-    });
+    throw new AppError(
+      'INVALID_STATE',
+      'A webhook needs a secret (at least 16 characters) to sign its calls: this entry has none to keep',
+      { field: 'secret' },
+    );
   return {
     kind: input.kind,
     taskQueue: activity ? input.taskQueue! : null,
@@ -135,14 +139,7 @@ export async function createFunction(
     createdBy: userId,
     updatedBy: userId,
   } as any) as IServiceFunction;
-  try {
-    await em.flush();
-  } catch (err) {
-    // Two creations of one name raced: the unique index decides.
-    if ((err as { code?: string }).code === '23505' || /unique/i.test(String(err)))
-      throw new AppError('ALREADY_EXISTS', `A service function ${input.name} already exists`);
-    throw err;
-  }
+  await flushUnique(em, `A service function ${input.name} already exists`);
   return functionView(row);
 }
 

@@ -1,49 +1,28 @@
 // The web console end to end: Debian chromium driven by playwright-core against the real stack
 // (server, worker, Temporal, PostgreSQL). Every check of an action made in the browser is
 // repeated through the API. Screenshots of each page go to test/browser/screenshots/ (ignored).
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, login } from '../helpers/api.js';
-import { launchChromium } from '../helpers/chromium-launch.js';
+import { ConsoleBrowser, demoPassword, screenshots } from '../helpers/console-browser.js';
 import { JS_BUDGET_GZIP, uiSize } from '../../scripts/build-ui.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const shots = path.join(root, 'test/browser/screenshots');
 const TENANT = 'demo';
-const PASSWORD: Record<string, string> = { admin: 'admin' };
-const pw = (u: string) => PASSWORD[u] ?? 'demo';
+const pw = demoPassword;
 
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+const browser = new ConsoleBrowser();
 const tokens: Record<string, string> = {};
 const token = async (u: string) => (tokens[u] ??= await login(u, pw(u), TENANT));
-
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
-}
+const shot = screenshots();
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
 /** A fresh browser (own storage) logged in as `user` through the login page. */
-async function as(user: string, opts: { mobile?: boolean } = {}): Promise<Page> {
-  const context = await browser.newContext(
-    opts.mobile
-      ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }
-      : { viewport: { width: 1280, height: 900 } },
-  );
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  await page.goto(`${baseUrl()}/`);
-  await page.fill('input[name=tenant]', TENANT);
-  await page.fill('input[name=username]', user);
-  await page.fill('input[name=password]', pw(user));
-  await page.click('button[type=submit]');
-  await page.waitForSelector('[data-testid=whoami]');
-  return page;
-}
+const as = (user: string, opts: { mobile?: boolean } = {}): Promise<Page> => browser.as(user, opts.mobile ? PHONE : {});
 
 async function deploy(dsl: unknown) {
   const r = await api('/api/v1/workflow/process-definitions/deploy', { token: await token('admin'), body: { dsl } });
@@ -118,15 +97,11 @@ async function importFile(page: Page, name: string, dsl: unknown) {
 }
 
 beforeAll(async () => {
-  mkdirSync(shots, { recursive: true });
-  browser = await launchChromium(inject('chromiumPath'));
+  await browser.launch();
   await deploy(JSON.parse(readFileSync(path.join(root, 'examples/leave-request.json'), 'utf8')));
 });
 
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => {});
-  await browser?.close();
-});
+afterAll(() => browser.close());
 
 describe('web console', () => {
   it('serves the console at / and keeps the API, docs and 404 envelope', async () => {
@@ -148,12 +123,7 @@ describe('web console', () => {
     // A cold load of the inbox: a new browser context (empty HTTP cache) that is already logged
     // in (the session is in localStorage), timed by the page itself from navigation start to
     // the rendered list.
-    const cold = await browser.newContext({
-      storageState: await page.context().storageState(),
-      viewport: { width: 1280, height: 900 },
-    });
-    contexts.push(cold);
-    const fresh = await cold.newPage();
+    const fresh = await browser.page({ storageState: await page.context().storageState() });
     await fresh.goto(`${baseUrl()}/inbox/todo`);
     await fresh.waitForSelector('[data-testid=list-todo], main .card.muted');
     const ms = Math.round(

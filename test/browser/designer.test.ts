@@ -1,40 +1,24 @@
 // The process designer end to end (chromium against the real stack): the leave request built
 // from an empty canvas with clicks only, a problem that appears and clears, try it, publish, then
 // started and approved through the console; every example opens and saves unchanged; compare.
-import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, login } from '../helpers/api.js';
-import { launchChromium } from '../helpers/chromium-launch.js';
+import { ConsoleBrowser, demoPassword, screenshots } from '../helpers/console-browser.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const shots = path.join(root, 'test/browser/screenshots');
 const TENANT = 'demo';
-const pw = (u: string) => (u === 'admin' ? 'admin' : 'demo');
+const pw = demoPassword;
 const DEFS = '/api/v1/workflow/process-definitions';
 
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+const browser = new ConsoleBrowser({ viewport: { width: 1440, height: 1000 } });
 const tokens: Record<string, string> = {};
 const token = async (u: string) => (tokens[u] ??= await login(u, pw(u), TENANT));
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(shots, `designer-${name}.png`), fullPage: true });
-
-async function as(user: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  await page.goto(`${baseUrl()}/`);
-  await page.fill('input[name=tenant]', TENANT);
-  await page.fill('input[name=username]', user);
-  await page.fill('input[name=password]', pw(user));
-  await page.click('button[type=submit]');
-  await page.waitForSelector('[data-testid=whoami]');
-  return page;
-}
+const shot = screenshots('designer-');
+const as = (user: string): Promise<Page> => browser.as(user);
 
 /** Clicks the "+" of `slot` and picks `kind` from its menu. */
 async function add(page: Page, slot: ReturnType<Page['locator']>, kind: string) {
@@ -45,15 +29,8 @@ const select = (page: Page, id: string) => page.click(`[data-node-id=${id}] > bu
 const problemCount = async (page: Page) =>
   Number(await page.getAttribute('[data-testid=designer-problems] h2', 'data-count'));
 
-beforeAll(async () => {
-  mkdirSync(shots, { recursive: true });
-  browser = await launchChromium(inject('chromiumPath'));
-});
-
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => {});
-  await browser?.close();
-});
+beforeAll(() => browser.launch());
+afterAll(() => browser.close());
 
 describe('process designer', () => {
   it('builds the leave request from an empty canvas, simulates it, publishes it; it runs through the console', async () => {

@@ -2,42 +2,24 @@
 // with no English catalogue text and no raw key on the page, and a process with Chinese names
 // (examples/leave-request.zh-CN.json) deployed, shown and run in both languages. Screenshots go to
 // test/browser/screenshots/i18n-*.png.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, login } from '../helpers/api.js';
-import { launchChromium } from '../helpers/chromium-launch.js';
+import { ConsoleBrowser, screenshots } from '../helpers/console-browser.js';
 import { en } from '../../ui/src/i18n/en.js';
 import { zhCN } from '../../ui/src/i18n/zh-CN.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const shots = path.join(root, 'test/browser/screenshots');
 const TENANT = 'demo';
-const pw = (u: string) => (u === 'admin' ? 'admin' : 'demo');
 
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: path.join(shots, `i18n-${name}.png`), fullPage: true });
-}
+const browser = new ConsoleBrowser();
+const shot = screenshots('i18n-');
 
 /** A fresh browser speaking `lang` (navigator.languages), logged in as `user`. */
-async function as(user: string, lang: 'zh-CN' | 'en-GB'): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: lang });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  await page.goto(`${baseUrl()}/`);
-  await page.fill('input[name=tenant]', TENANT);
-  await page.fill('input[name=username]', user);
-  await page.fill('input[name=password]', pw(user));
-  await page.click('button[type=submit]');
-  await page.waitForSelector('[data-testid=whoami]');
-  return page;
-}
+const as = (user: string, lang: 'zh-CN' | 'en-GB'): Promise<Page> => browser.as(user, { locale: lang });
 
 /** The English strings of the catalogue that differ from their Chinese (longer than 3 letters, so no "Id"). */
 const englishTexts = (() => {
@@ -117,16 +99,12 @@ async function scenario(lang: 'zh-CN' | 'en-GB', processKey: string, tag: string
 }
 
 beforeAll(async () => {
-  mkdirSync(shots, { recursive: true });
-  browser = await launchChromium(inject('chromiumPath'));
+  await browser.launch();
   await deploy('leave-request.json');
   await deploy('leave-request.zh-CN.json');
 });
 
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => {});
-  await browser?.close();
-});
+afterAll(() => browser.close());
 
 describe('the console in Simplified Chinese', () => {
   it('the main scenario in zh-CN: no English catalogue text, no raw key; the trail and the "why" in Chinese', async () => {

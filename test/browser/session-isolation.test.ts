@@ -2,23 +2,19 @@
 // token, the next person's session shows nothing of the previous one — not the directory in a
 // user picker, the badge, inbox rows, drafts, notifications nor a half-filled start form — even
 // when an answer to the previous session's request arrives late. Real stack, real Chromium.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, baseUrl, create, login, systemAdmin } from '../helpers/api.js';
-import { launchChromium } from '../helpers/chromium-launch.js';
+import { ConsoleBrowser, logIn, screenshots } from '../helpers/console-browser.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const shots = path.join(root, 'test/browser/screenshots');
 const SESSION_KEY = 'approval-center.session';
 const PROCESS = 'iso_form';
 const run = randomUUID().slice(0, 8);
 
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+const browser = new ConsoleBrowser();
+const shot = screenshots('session-isolation-');
 /** The second tenant, its admin's password, and what each tenant's admin has in the inbox. */
 const other = { tenantId: `leakb-${run}`, password: 'secret-leakb', instanceBk: `LEAKB-${run}` };
 const demo = { instanceBk: `DEMO-SECRET-${run}`, draftBk: `DEMO-DRAFT-${run}`, typedBk: `DEMO-TYPED-${run}` };
@@ -69,13 +65,7 @@ async function startAs(token: string, businessKey: string, extra: Record<string,
   return r.body.data.instanceId as string;
 }
 
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  return page;
-}
+const newPage = (): Promise<Page> => browser.page();
 
 /** Moves within the console the way its links do (history API, no page load), so what the page keeps in memory stays. */
 async function inApp(page: Page, to: string) {
@@ -83,15 +73,6 @@ async function inApp(page: Page, to: string) {
     history.pushState(null, '', url);
     dispatchEvent(new PopStateEvent('popstate'));
   }, to);
-}
-
-async function logIn(page: Page, tenant: string, username: string, password: string) {
-  await page.waitForSelector('input[name=username]');
-  await page.fill('input[name=tenant]', tenant);
-  await page.fill('input[name=username]', username);
-  await page.fill('input[name=password]', password);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('[data-testid=whoami]');
 }
 
 /** As the demo admin: the transfer picker lists the demo directory, the start form has typed text. */
@@ -157,12 +138,11 @@ async function expectNoTraceOfDemo(page: Page, label: string) {
   for (const u of demoUsernames.filter((u) => !otherUsers.includes(u)).slice(0, 50))
     expect(pickerText, `${label}: picker lists demo user ${u}`).not.toMatch(new RegExp(`\\(${u}\\)|^${u}$`, 'm'));
   await noDemoText('the instance page');
-  await page.screenshot({ path: path.join(shots, `session-isolation-${label}.png`), fullPage: true });
+  await shot(page, label);
 }
 
 beforeAll(async () => {
-  mkdirSync(shots, { recursive: true });
-  browser = await launchChromium(inject('chromiumPath'));
+  await browser.launch();
   const demoAdmin = await login('admin', 'admin', 'demo');
   await create(demoAdmin, '/api/v1/workflow/process-definitions/deploy', { dsl: isoProcess() });
   demoInstance = await startAs(demoAdmin, demo.instanceBk);
@@ -185,10 +165,7 @@ beforeAll(async () => {
   );
 });
 
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => {});
-  await browser?.close();
-});
+afterAll(() => browser.close());
 
 describe('one tab, two sessions', () => {
   it('after a logout, the next login (another tenant) sees nothing of the first session', async () => {

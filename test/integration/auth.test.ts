@@ -57,8 +57,9 @@ describe('login', () => {
     await createTenant('dup');
     await createTenant('dup');
     const res = await api('/api/v1/auth/login', { body: { username: 'admin', password: 'secret-admin' } });
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe(40004);
+    // 409: the body is fine; the directory now holds the name twice (it logged in before).
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe(40910);
   });
 
   it('rate-limits repeated attempts with 429', async () => {

@@ -11,13 +11,14 @@ import { execute, historyOf, redo, undo } from '../../../ui/src/features/designe
 import { addKinds, type KindNames } from '../../../ui/src/features/designer/model/kinds.js';
 import { problemsOf } from '../../../ui/src/features/designer/model/problems.js';
 import {
+  copyItem,
   copyStep,
   deleteBlock,
   deleteItem,
   insertAt,
   moveItem,
 } from '../../../ui/src/features/designer/model/structure.js';
-import { toTree, treeEdges, type Item, type SplitItem } from '../../../ui/src/features/designer/model/tree.js';
+import { idsIn, toTree, treeEdges, type Item, type SplitItem } from '../../../ui/src/features/designer/model/tree.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const examples = readdirSync(path.join(root, 'examples'))
@@ -43,6 +44,8 @@ const split = (items: Item[], id: string) => items.find((i) => i.id === id) as S
 const empty = () => emptyDoc('p', 'P', 'Start', 'End');
 /** The start's slot: the connection start → next. */
 const afterStart = (doc: Doc) => [doc.metadata.connections.findIndex((c) => c.fromId === 'start')];
+/** How many nodes the leave request's switch block holds (split, branch steps). */
+const idsInBlock = (doc: Doc) => idsIn([split(toTree(doc)!.items, 'route_by_days')]).length;
 const sortedEdges = (doc: Doc) => doc.metadata.connections.map((c) => `${c.fromId}>${c.toId}:${c.type}`).sort();
 
 describe('graph ↔ tree', () => {
@@ -226,6 +229,32 @@ describe('commands and their undo', () => {
     const branch = split(toTree(next)!.items, 'route_by_days').branches[0]!;
     expect(ids(branch.items)).toEqual(['manager_approval', 'manager_approval_1']);
     expect(problemsOf(next)).toEqual([]);
+  });
+
+  it('copy a branch block: split, branches and join under new ids, right after it', () => {
+    const doc = examples.find(([f]) => f === 'leave-request.json')![1];
+    const { doc: next, id } = copyItem(doc, toTree(doc), 'route_by_days');
+    expect(id).toBe('route_by_days_1');
+    const items = toTree(next)!.items;
+    const at = ids(items).indexOf('route_by_days');
+    expect(ids(items).slice(at, at + 2)).toEqual(['route_by_days', 'route_by_days_1']);
+    const original = split(items, 'route_by_days');
+    const copy = split(items, 'route_by_days_1');
+    expect(copy.branches.map((b) => b.relation)).toEqual(original.branches.map((b) => b.relation));
+    expect(copy.branches.flatMap((b) => ids(b.items))).toEqual(
+      original.branches.flatMap((b) => ids(b.items)).map((i) => `${i.replace(/_\d+$/, '')}_1`),
+    );
+    expect(next.metadata.nodes).toHaveLength(doc.metadata.nodes.length + idsInBlock(doc));
+    expect(problemsOf(next)).toEqual([]);
+    // a fork with its join: the join is copied too, and the copy leads where the block led
+    const forked = insertAt(empty(), afterStart(empty()), 'parallel', names).doc;
+    const fork = toTree(forked)!.items[1]!;
+    const twice = copyItem(forked, toTree(forked), fork.id);
+    const top = toTree(twice.doc)!.items;
+    expect(top.map((i) => i.kind)).toEqual(['node', 'split', 'split', 'node']);
+    expect((top[2] as SplitItem).joinId).not.toBe((top[1] as SplitItem).joinId);
+    expect(problemsOf(twice.doc)).toEqual([]);
+    expect(undo(execute(historyOf(forked), { name: 'copy', run: () => twice.doc })).doc).toBe(forked);
   });
 
   it('add, reorder and remove branches of a switch, an inclusive and a fork', () => {

@@ -2,6 +2,7 @@
 // a text field suggesting the people already seen on the instance. The API checks the id.
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '../i18n';
+import { CheckList } from './CheckList';
 import { api, call } from '../lib/api';
 import { session } from '../lib/session';
 
@@ -92,18 +93,7 @@ export function UserPicker({
       </label>
       {multiple ? (
         <div class="picker-list" role="group" aria-label={label}>
-          {shown.map((p) => (
-            <label class="check">
-              <input
-                type="checkbox"
-                name={id}
-                value={p.id}
-                checked={value.includes(p.id)}
-                onChange={(e) => onChange(e.currentTarget.checked ? [...value, p.id] : value.filter((v) => v !== p.id))}
-              />
-              {p.label}
-            </label>
-          ))}
+          <CheckList name={id} items={shown} value={value} onChange={onChange} />
         </div>
       ) : (
         <select

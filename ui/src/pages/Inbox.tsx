@@ -22,23 +22,26 @@ const randomKey = () =>
 type RowResult = { ok: boolean; text: string; status?: string; claimed?: boolean };
 
 /**
- * The cells after the first that every kind of row has: `of`'s business key, initiator and status (unless
- * `status` is given), then `time` with `children` under it.
+ * The cells after the first that every kind of row has: `of`'s business key, initiator (not in one's
+ * own applications) and status (unless `status` is given), then `time` with `children` under it. Each
+ * cell names its column (`data-label`): a phone shows a row as a card of labelled lines.
  */
 function SharedCells(p: {
   of: { businessKey?: string | null; initiatorId: string; status?: string | null };
   status?: string | null;
   time: string | null | undefined;
+  timeLabel: string;
+  initiator?: boolean;
   children?: ComponentChildren;
 }) {
   return (
     <>
-      <td>{p.of.businessKey ?? '—'}</td>
-      <td>{p.of.initiatorId}</td>
-      <td>
+      <td data-label={t.inbox.businessKey}>{p.of.businessKey ?? '—'}</td>
+      {p.initiator !== false && <td data-label={t.inbox.initiator}>{p.of.initiatorId}</td>}
+      <td data-label={t.inbox.status}>
         <Status value={p.status ?? p.of.status} />
       </td>
-      <td>
+      <td data-label={p.timeLabel}>
         {fmtTime(p.time)}
         {p.children}
       </td>
@@ -152,6 +155,14 @@ export function Inbox({ tab: raw }: { tab: string }) {
     ...listed_,
   ];
   const decidedHere = (id: string) => !!results[id]?.ok && !results[id]?.claimed;
+  const timeLabel =
+    tab === 'done'
+      ? t.inbox.ended
+      : tab === 'cc'
+        ? t.inbox.copied
+        : tab === 'applications'
+          ? t.inbox.started
+          : t.inbox.created;
   const selectable = rows.filter(
     (r): r is { kind: 'task'; task: Task } =>
       r.kind === 'task' && r.task.status === 'active' && r.task.kind === 'approval' && !decidedHere(r.task.id),
@@ -273,7 +284,7 @@ export function Inbox({ tab: raw }: { tab: string }) {
       <ErrorText error={list.error} />
       {list.data && !rows.length && <p class="card muted">{t.common.empty}</p>}
       {rows.length > 0 && (
-        <div class="table-wrap">
+        <div class="table-wrap stack-on-phone">
           <table class="list" data-testid={`list-${tab}`}>
             <thead>
               <tr>
@@ -291,17 +302,9 @@ export function Inbox({ tab: raw }: { tab: string }) {
                 )}
                 <th scope="col">{tab === 'applications' || tab === 'cc' ? t.inbox.process : t.inbox.task}</th>
                 <th scope="col">{t.inbox.businessKey}</th>
-                <th scope="col">{t.inbox.initiator}</th>
+                {tab !== 'applications' && <th scope="col">{t.inbox.initiator}</th>}
                 <th scope="col">{t.inbox.status}</th>
-                <th scope="col">
-                  {tab === 'done'
-                    ? t.inbox.ended
-                    : tab === 'cc'
-                      ? t.inbox.copied
-                      : tab === 'applications'
-                        ? t.inbox.started
-                        : t.inbox.created}
-                </th>
+                <th scope="col">{timeLabel}</th>
               </tr>
             </thead>
             <tbody>
@@ -368,6 +371,7 @@ export function Inbox({ tab: raw }: { tab: string }) {
                               : task.status
                         }
                         time={tab === 'done' ? task.endTime : task.createTime}
+                        timeLabel={timeLabel}
                       >
                         {tab === 'todo' && task.dueDate && (
                           <div class="muted small">
@@ -386,7 +390,7 @@ export function Inbox({ tab: raw }: { tab: string }) {
                         <Link href={`/instances/${encodeURIComponent(c.instanceId)}`}>{c.processName}</Link>
                         {!c.read && <span class="tag">{t.inbox.unread}</span>}
                       </td>
-                      <SharedCells of={c} time={c.ccTime} />
+                      <SharedCells of={c} time={c.ccTime} timeLabel={timeLabel} />
                     </tr>
                   );
                 }
@@ -396,7 +400,7 @@ export function Inbox({ tab: raw }: { tab: string }) {
                     <td>
                       <Link href={`/instances/${encodeURIComponent(i.id)}`}>{i.processName}</Link>
                     </td>
-                    <SharedCells of={i} time={i.startTime} />
+                    <SharedCells of={i} time={i.startTime} timeLabel={timeLabel} initiator={false} />
                   </tr>
                 );
               })}

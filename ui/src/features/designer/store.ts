@@ -9,7 +9,7 @@ import { setNodeField, setProcessField } from './model/edit';
 import { execute, historyOf, redo, undo, type History } from './model/history';
 import type { AddKind, KindNames } from './model/kinds';
 import { problemsOf, type DesignProblem } from './model/problems';
-import { copyStep, deleteItem, insertAt, moveItem } from './model/structure';
+import { copyItem, deleteItem, insertAt, moveItem } from './model/structure';
 import { toTree, type Tree } from './model/tree';
 
 export interface DesignerState {
@@ -98,7 +98,7 @@ export class DesignerStore extends Store<DesignerState> {
       const tree = treeOf(d);
       return tree ? moveItem(d, tree, id, dir) : d;
     });
-  copy = (id: string) => this.run('copy', (d) => copyStep(d, id));
+  copy = (id: string) => this.run('copy', (d) => copyItem(d, treeOf(d), id));
   branch = {
     add: (id: string) => this.run('addBranch', (d) => (treeOf(d) ? addBranch(d, treeOf(d)!, id, names()) : d)),
     remove: (id: string, index: number) =>

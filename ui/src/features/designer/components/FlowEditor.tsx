@@ -101,7 +101,7 @@ function Card({
       sim={ctx.sim.get(id)}
       up={step && !!up}
       down={step && !!down}
-      copy={step}
+      copy={step || (!!split && plain)}
       remove={step || (!!split && plain)}
       split={split}
     />

@@ -1,7 +1,7 @@
 // The graph of a process the column cannot show (a return route, a loop, a failure route), laid
 // out like the instance diagram (components/Diagram.tsx's layoutDsl). Nodes open the same panels.
 import { useMemo } from 'preact/hooks';
-import { layoutDsl } from '../../../components/Diagram';
+import { layoutDsl, wrapLabel } from '../../../components/Diagram';
 import { t } from '../../../i18n';
 import type { Doc } from '../model/doc';
 import type { DesignProblem } from '../model/problems';
@@ -91,12 +91,22 @@ export function GraphView({
             }}
           >
             <rect width={w} height={h} rx={6} />
-            <text x={w / 2} y={h / 2 - (who ? 4 : -4)}>
-              {(node.name ?? node.id).slice(0, 24)}
-              {bad ? ' ⚠' : ''}
-            </text>
+            {(() => {
+              // Names wrap onto two lines like the instance diagram's (Chinese names are wide).
+              const lines = wrapLabel(`${node.name ?? node.id}${bad ? ' ⚠' : ''}`, Math.floor((w - 12) / 6.8));
+              const top = h / 2 + 4 - (who ? 8 : 0) - ((lines.length - 1) * 13) / 2;
+              return (
+                <text x={w / 2} y={top}>
+                  {lines.map((l, i) => (
+                    <tspan key={i} x={w / 2} dy={i === 0 ? 0 : 13}>
+                      {l}
+                    </tspan>
+                  ))}
+                </text>
+              );
+            })()}
             {who && (
-              <text x={w / 2} y={h / 2 + 12} class={s.gsub}>
+              <text x={w / 2} y={h / 2 + 14} class={s.gsub}>
                 {who.slice(0, 28)}
               </text>
             )}

@@ -119,6 +119,48 @@ export function moveItem(doc: Doc, tree: Tree, id: string, dir: -1 | 1): Doc {
   return withGraph(doc, nodesOf(doc), mapped);
 }
 
+/**
+ * A copy of a whole branch block (split, every step of its branches, its join) right after it:
+ * the same settings under new ids, the block's exits now lead into the copy, the copy's exits to
+ * where the block led. A reject target naming a step inside the block names its copy.
+ */
+export function copyBlock(doc: Doc, tree: Tree, id: string): { doc: Doc; id: string | null } {
+  const at = locate(tree, id);
+  const item = at?.items[at.index];
+  if (!item || item.kind !== 'split' || item.id !== id || item.exits.length === 0) return { doc, id: null };
+  const conns = connsOf(doc);
+  const inside = new Set(idsIn([item]));
+  const renamed = new Map<string, string>();
+  for (const old of inside) renamed.set(old, freshId(doc, old.replace(/_\d+$/, ''), new Set(renamed.values())));
+  const rename = (v: unknown): unknown =>
+    typeof v === 'string' ? (renamed.get(v) ?? v) : Array.isArray(v) ? v.map(rename) : v;
+  const copies = nodesOf(doc)
+    .filter((n) => inside.has(n.id))
+    .map((n) => {
+      const copy = JSON.parse(JSON.stringify(n)) as Node;
+      const cfg = copy.configuration as { reject?: Record<string, unknown>; rejectTargetNode?: unknown } | undefined;
+      if (cfg?.reject && 'target' in cfg.reject) cfg.reject.target = rename(cfg.reject.target);
+      if (cfg && 'rejectTargetNode' in cfg) cfg.rejectTargetNode = rename(cfg.rejectTargetNode);
+      return { ...copy, id: renamed.get(n.id)! };
+    });
+  const exits = new Set(item.exits.map((i) => conns[i]!));
+  const beyond = conns[item.exits[0]!]!.toId;
+  const next = [
+    ...conns.map((c) => (exits.has(c) ? { ...c, toId: renamed.get(id)! } : c)),
+    ...conns
+      .filter((c) => inside.has(c.fromId) && inside.has(c.toId))
+      .map((c) => ({ ...c, fromId: renamed.get(c.fromId)!, toId: renamed.get(c.toId)! })),
+    ...[...exits].map((c) => ({ ...c, fromId: renamed.get(c.fromId)!, toId: beyond })),
+  ];
+  return { doc: withGraph(doc, [...nodesOf(doc), ...copies], next), id: renamed.get(id)! };
+}
+
+/** Copies what the column shows at `id`: a step, or a whole branch block. */
+export function copyItem(doc: Doc, tree: Tree | null, id: string): { doc: Doc; id: string | null } {
+  if (tree && locate(tree, id)?.items[locate(tree, id)!.index]?.kind === 'split') return copyBlock(doc, tree, id);
+  return copyStep(doc, id);
+}
+
 /** A copy of a plain step right after it (same settings, a new id). */
 export function copyStep(doc: Doc, id: string): { doc: Doc; id: string | null } {
   if (!isPlainStep(doc, id)) return { doc, id: null };

@@ -2,6 +2,7 @@
 // into one command on the document store.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { CheckList } from '../../../components/CheckList';
 import { t } from '../../../i18n';
 import type { Choice } from '../api';
 import s from '../designer.module.css';
@@ -176,18 +177,7 @@ export function Picker({
         />
       )}
       <div class={s.pickList}>
-        {shown.map((c) => (
-          <label class="check">
-            <input
-              type="checkbox"
-              name={id}
-              value={c.id}
-              checked={value.includes(c.id)}
-              onChange={(e) => onValue(e.currentTarget.checked ? [...value, c.id] : value.filter((v) => v !== c.id))}
-            />{' '}
-            {c.label} <span class="muted small">{c.id !== c.label ? c.id : ''}</span>
-          </label>
-        ))}
+        <CheckList name={id} items={shown} value={value} onChange={onValue} showIds />
       </div>
     </fieldset>
   );

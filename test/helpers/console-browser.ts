@@ -1,0 +1,67 @@
+// The browser tests' chromium and the console's login page, in one place: each test file gets
+// fresh contexts (own storage, so own session) from one browser, and closes them all at the end.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { inject } from 'vitest';
+import { baseUrl } from './api.js';
+import { launchChromium } from './chromium-launch.js';
+
+export const SCREENSHOTS = path.resolve(import.meta.dirname, '../browser/screenshots');
+
+/** The demo directory's passwords. */
+export const demoPassword = (user: string) => (user === 'admin' ? 'admin' : 'demo');
+
+/** Fills the console's login page (already open) and waits for the signed-in header. */
+export async function logIn(page: Page, tenant: string, username: string, password: string): Promise<void> {
+  await page.waitForSelector('input[name=username]');
+  await page.fill('input[name=tenant]', tenant);
+  await page.fill('input[name=username]', username);
+  await page.fill('input[name=password]', password);
+  await page.click('button[type=submit]');
+  await page.waitForSelector('[data-testid=whoami]');
+}
+
+/** Saves a full-page screenshot as `<prefix><name>.png` in test/browser/screenshots/. */
+export const screenshots =
+  (prefix = '') =>
+  (page: Page, name: string) =>
+    page.screenshot({ path: path.join(SCREENSHOTS, `${prefix}${name}.png`), fullPage: true });
+
+export class ConsoleBrowser {
+  private browser: Browser | null = null;
+  private readonly contexts: BrowserContext[] = [];
+
+  constructor(private readonly defaults: BrowserContextOptions = { viewport: { width: 1280, height: 900 } }) {}
+
+  async launch(): Promise<void> {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    this.browser = await launchChromium(inject('chromiumPath'));
+  }
+
+  /** A page in a fresh context (its own cookies and storage), not signed in. */
+  async page(options: BrowserContextOptions = {}): Promise<Page> {
+    if (!this.browser) throw new Error('ConsoleBrowser.launch() first');
+    const context = await this.browser.newContext({ ...this.defaults, ...options });
+    this.contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    return page;
+  }
+
+  /** A fresh context signed in as `user` through the login page. */
+  async as(
+    user: string,
+    { tenant = 'demo', password = demoPassword(user), ...options }: BrowserContextOptions & { tenant?: string; password?: string } = {},
+  ): Promise<Page> {
+    const page = await this.page(options);
+    await page.goto(`${baseUrl()}/`);
+    await logIn(page, tenant, user, password);
+    return page;
+  }
+
+  async close(): Promise<void> {
+    for (const c of this.contexts) await c.close().catch(() => {});
+    await this.browser?.close();
+  }
+}
