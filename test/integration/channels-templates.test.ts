@@ -133,12 +133,12 @@ describe('message templates', () => {
     expectError(
       await api(`${BASE}/task_assigned/en/preview`, { token: t.admin, body: { taskId: 'no-such-task' } }),
       404,
-      40400,
+      40410,
     );
     expectError(
       await api(`${BASE}/task_assigned/en/preview`, { token: t.admin, body: { instanceId: 'no-such-instance' } }),
       404,
-      40400,
+      40410,
     );
 
     // bob reads English now: the en override.

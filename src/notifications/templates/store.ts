@@ -4,7 +4,7 @@
 // a template — stored, or given — for a task or an instance of the tenant, with placeholder links.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps, Principal } from '../../context.js';
-import { AppError } from '../../errors.js';
+import { AppError, referenceError } from '../../errors.js';
 import { ALL_INSTANCES, ALL_TASKS } from '../../services/read-model.js';
 import type { Page, PageOpts } from '../../paging.js';
 import { loadMessageContext, type NotificationRow } from '../message-context.js';
@@ -176,22 +176,24 @@ export async function previewTemplate(deps: Pick<AppDeps, 'config' | 'orm'>, em:
             [tenantId, input.instanceId],
           )
         : [];
-    if (input.taskId && !task) throw new AppError('NOT_FOUND', `No task ${input.taskId}`);
+    // Ids in the body that name nothing: 404 REFERENCE_NOT_FOUND naming the field (docs/http.md).
+    const missing = (path: string, message: string) => referenceError([{ path, message }])!;
+    if (input.taskId && !task) throw missing('taskId', `no task ${input.taskId}`);
     if (task && input.instanceId && task.instance_id !== input.instanceId)
-      throw new AppError('NOT_FOUND', `No task ${input.taskId} in the instance ${input.instanceId}`);
+      throw missing('taskId', `no task ${input.taskId} in the instance ${input.instanceId}`);
     const instanceId: string = task?.instance_id ?? input.instanceId;
     const [instance]: any[] = await em.execute(`select * from ${ALL_INSTANCES} i where tenant_id = ? and id = ?`, [
       tenantId,
       instanceId,
     ]);
-    if (!instance) throw new AppError('NOT_FOUND', `No instance ${instanceId}`);
+    if (!instance) throw missing('instanceId', `no instance ${instanceId}`);
     const recipientId: string =
       input.recipientId ?? (k.kind === 'instance_ended' || k.kind === 'task_returned' ? instance.initiator_id : null) ?? task?.assignee ?? principal.userId;
     const [recipient]: any[] = await em.execute(`select id, display_name from users where tenant_id = ? and id = ?`, [
       tenantId,
       recipientId,
     ]);
-    if (!recipient) throw new AppError('NOT_FOUND', `No user ${recipientId}`);
+    if (!recipient) throw missing('recipientId', `no user ${recipientId}`);
     const lastComment = task?.comment ?? null;
     const n: NotificationRow = {
       id: 'preview',
