@@ -28,6 +28,7 @@ import { taskBatchRoutes } from './routes/task-batch.js';
 import { notificationRoutes, notificationSocketDocRoutes } from './routes/notifications.js';
 import { notificationChannelRoutes, notificationDeliveryRoutes } from './routes/notification-channels.js';
 import { notificationTemplateRoutes } from './routes/notification-templates.js';
+import { meRoutes } from './routes/me.js';
 
 const V1 = '/api/v1';
 const INSTANCES = `${V1}/workflow/process-instances`;
@@ -43,6 +44,7 @@ function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any
     ['/', healthRoutes(deps)],
     ['/', docsRoutes()],
     [`${V1}/auth`, authRoutes(deps)],
+    [`${V1}/me`, meRoutes()],
     [`${V1}/users`, userRoutes()],
     [`${V1}/departments`, departmentRoutes()],
     [`${V1}/roles`, roleRoutes()],
