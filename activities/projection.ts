@@ -158,13 +158,15 @@ function eventParts(s: ProjectionSnapshot): Part[] {
       comment: e.comment,
       time: e.time,
       detail: j(e.detail),
+      code: e.code ?? null,
+      params: j(e.params ?? null),
       seq: e.seq,
     }));
     parts.push({
       name: 'tr',
-      sql: `insert into trail (id, tenant_id, instance_id, type, activity_id, task_id, user_id, comment, time, detail, seq)
-       select r.id, ?, ?, r.type, r.activity_id, r.task_id, r.user_id, r.comment, r.time::timestamptz, r.detail::jsonb, r.seq::bigint
-       from jsonb_to_recordset(?::jsonb) as r(id text, type text, activity_id text, task_id text, user_id text, comment text, time text, detail text, seq text)
+      sql: `insert into trail (id, tenant_id, instance_id, type, activity_id, task_id, user_id, comment, time, detail, code, params, seq)
+       select r.id, ?, ?, r.type, r.activity_id, r.task_id, r.user_id, r.comment, r.time::timestamptz, r.detail::jsonb, r.code, r.params::jsonb, r.seq::bigint
+       from jsonb_to_recordset(?::jsonb) as r(id text, type text, activity_id text, task_id text, user_id text, comment text, time text, detail text, code text, params text, seq text)
        where ${LIVE}
        on conflict (id) do nothing`,
       params: [i.tenantId, i.id, rows(list), i.id],

@@ -62,10 +62,16 @@ function prepare(src: string, varTypes?: Record<string, string>): Prepared {
   return { program, use };
 }
 
-/** First line of a library error (the rest is a source excerpt), in the user's terms. */
+// Half of a surrogate pair: the parser quotes the UTF-16 unit it stopped at, which splits a
+// character outside the BMP (an emoji) and would put a lone surrogate into the JSON answer.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** First line of a library error (the rest is a source excerpt), in the user's terms; valid Unicode. */
 function errorText(e: unknown): string {
   const text = e instanceof Error ? e.message : String(e);
-  return (text.split('\n')[0] || 'invalid expression').replace(/safeMatches/g, 'matches');
+  return (text.split('\n')[0] || 'invalid expression')
+    .replace(/safeMatches/g, 'matches')
+    .replace(LONE_SURROGATE, '\uFFFD');
 }
 
 /** Whether the condition parses and type-checks; varTypes are form field types by name. */

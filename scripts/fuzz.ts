@@ -4,8 +4,9 @@
 //   npm run fuzz -- --quick      the bounded pass `npm test` runs
 //   npm run fuzz -- <args>       any other argument goes to `schemathesis run` as is
 //
-// Exits non-zero when any response was a 5xx (or a pass could not run); other check failures
-// are reported, and fail the run only with FUZZ_STRICT=1.
+// Exits non-zero when any response was a 5xx (or a pass could not run), or when a case failed one
+// of the contract checks (CONTRACT_CHECKS: the document and the server disagree); every other check
+// failure is reported, and fails the run with FUZZ_STRICT=1. FUZZ_STRICT=0: only 5xx fail it.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync, closeSync } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +20,12 @@ const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..');
 
 export const SCHEMATHESIS_VERSION = '4.32.5';
+
+/** The checks that say the OpenAPI document and the server disagree: any failure fails the run. */
+export const CONTRACT_CHECKS = ['positive_data_acceptance', 'negative_data_rejection', 'status_code_conformance'];
+/** Configuration and hooks of every pass (why each setting: docs/fuzz.md, "Configuration"). */
+const CONFIG_FILE = path.join(root, 'scripts/fuzz/schemathesis.toml');
+const HOOKS_FILE = path.join(root, 'scripts/fuzz/hooks.py');
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -57,7 +64,9 @@ const options = {
   // Some actions on a broken instance hang ~40 s before a 503; a bound keeps the pass bounded.
   requestTimeout: env.FUZZ_REQUEST_TIMEOUT ?? '10',
   seed: env.FUZZ_SEED ?? '',
+  // 1: every check fails the run; 0: only server errors; unset: server errors and CONTRACT_CHECKS.
   strict: env.FUZZ_STRICT === '1',
+  contract: env.FUZZ_STRICT !== '0',
   logLevel: env.FUZZ_LOG_LEVEL ?? 'info',
   outDir: env.FUZZ_OUT ?? path.join(root, '.fuzz', new Date().toISOString().replace(/[:.]/g, '-')),
 };
@@ -398,6 +407,8 @@ async function runPass(st: string, baseUrl: string, databaseUrl: string, who: Id
   mkdirSync(reportDir, { recursive: true });
   const token = await login(baseUrl, who);
   const args = [
+    '--config-file',
+    CONFIG_FILE,
     'run',
     `${baseUrl}/openapi.json`,
     '--checks',
@@ -438,7 +449,11 @@ async function runPass(st: string, baseUrl: string, databaseUrl: string, who: Id
   const guard = guardian(databaseUrl);
   const fd = openSync(outFile, 'a');
   // cwd .fuzz/: Schemathesis keeps its example database (.hypothesis) there across runs.
-  const child = spawn(st, args, { cwd: path.join(root, '.fuzz'), stdio: ['ignore', fd, fd] });
+  const child = spawn(st, args, {
+    cwd: path.join(root, '.fuzz'),
+    env: { ...env, SCHEMATHESIS_HOOKS: HOOKS_FILE },
+    stdio: ['ignore', fd, fd],
+  });
   closeSync(fd);
   const onSignal = () => child.kill('SIGINT');
   process.once('SIGINT', onSignal);
@@ -745,9 +760,20 @@ for (const p of passes) {
     failed.push(`pass ${p.identity}: requests timed out or lost their connection (${hangs.join('; ').slice(0, 200)})`);
   if (options.strict && p.cases.withFailures)
     failed.push(`pass ${p.identity}: ${p.cases.withFailures} case(s) failed a check (FUZZ_STRICT=1)`);
+  else if (options.contract) {
+    const broken = CONTRACT_CHECKS.filter((check) => p.failuresByCheck[check]?.count);
+    if (broken.length)
+      failed.push(
+        `pass ${p.identity}: the document and the server disagree — ${broken
+          .map((check) => `${check} ${p.failuresByCheck[check].count} case(s)`)
+          .join(', ')} (see summary.md; FUZZ_STRICT=0 reports them without failing)`,
+      );
+  }
 }
 if (failed.length) {
   console.error(`\nfuzz: FAILED — ${failed.join('; ')}`);
   process.exit(1);
 }
-console.log('\nfuzz: passed — no server errors');
+console.log(
+  `\nfuzz: passed — no server errors${options.contract ? `, no failure of ${CONTRACT_CHECKS.join(', ')}` : ''}`,
+);

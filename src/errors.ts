@@ -6,7 +6,6 @@ const catalogue = {
   VALIDATION_FAILED: [40001, 'Request validation failed'],
   MALFORMED_JSON: [40002, 'Malformed JSON body'],
   UNKNOWN_FIELD: [40003, 'Unknown field in request body'],
-  TENANT_REQUIRED: [40004, 'Several tenants have this username: send tenantId'],
   UNAUTHENTICATED: [40100, 'Authentication required'],
   INVALID_CREDENTIALS: [40101, 'Invalid username or password'],
   INVALID_TOKEN: [40102, 'Invalid or expired token'],
@@ -17,6 +16,10 @@ const catalogue = {
   NOT_INITIATOR: [40304, 'Only the initiator may do this'],
   NOT_FOUND: [40400, 'Not found'],
   ROUTE_NOT_FOUND: [40401, 'No such route'],
+  REFERENCE_NOT_FOUND: [
+    40410,
+    'The body names a user, role, department, definition or notification channel the tenant does not have',
+  ],
   METHOD_NOT_ALLOWED: [40500, 'Method not allowed on this path'],
   CONFLICT: [40900, 'Conflict'],
   INVALID_STATE: [40901, 'The current state does not allow this action'],
@@ -26,6 +29,9 @@ const catalogue = {
   NOT_DRAFT: [40905, 'Only a draft can be changed'],
   IN_USE: [40906, 'Still in use'],
   INVALID_TARGET: [40907, 'Invalid target'],
+  USER_INACTIVE: [40909, 'The body names a user who is deactivated'],
+  // The same body logs in while one tenant has the username: the directory's state, not the body, refuses it.
+  TENANT_REQUIRED: [40910, 'Several tenants have this username: send tenantId'],
   BUILTIN_FUNCTION: [40940, 'Built-in service functions are read-only'],
   LAST_ADMIN: [40908, 'The tenant would be left without an active administrator'],
   MIGRATION_REFUSED: [40920, 'The instance cannot be migrated to this version as it stands'],
@@ -39,9 +45,17 @@ const catalogue = {
   DSL_INVALID: [42200, 'The process definition does not validate'],
   IDEMPOTENCY_KEY_REUSED: [42201, 'This Idempotency-Key was already used with another request body'],
   MIGRATION_TARGET_INVALID: [42220, 'The target is not a deployed version of this process'],
+  UPGRADE_REQUIRED: [42600, 'This endpoint speaks WebSocket: send a GET with Upgrade: websocket'],
   MIGRATION_MAPPING_INVALID: [42221, 'The node mapping names unknown nodes'],
   FORM_INVALID: [42250, 'The form schema does not validate'],
   FORM_UNKNOWN: [42251, 'The process names a form that has no published version'],
+  TEMPLATE_INVALID: [
+    42260,
+    'The message template does not parse, or names a variable or filter a message does not have',
+  ],
+  // The body is well formed, but the channel or the world refuses it: a host that does not resolve or that the
+  // outbound network rules refuse, a kind that cannot change, an address that does not suit the channel's kind.
+  CHANNEL_REFUSED: [42270, 'The notification channel cannot take this'],
   RATE_LIMITED: [42900, 'Too many requests'],
   INTERNAL: [50000, 'Internal error'],
   UNAVAILABLE: [50300, 'A dependency is unavailable'],
@@ -72,6 +86,24 @@ export class AppError extends Error {
     this.status = ErrorCodes[type].status;
     this.code = ErrorCodes[type].code;
   }
+}
+
+/** A body field naming something the tenant does not have, or a user who is deactivated. */
+export interface ReferenceProblem {
+  path: string;
+  message: string;
+}
+
+/**
+ * The one answer to a body that names users, roles, departments or definitions that do not fit
+ * (docs/http.md "Limits"): 404 REFERENCE_NOT_FOUND when something named does not exist, else 409
+ * USER_INACTIVE for a deactivated user; `data.fields` names every field.
+ */
+export function referenceError(missing: ReferenceProblem[], inactive: ReferenceProblem[] = []): AppError | null {
+  const all = [...missing, ...inactive];
+  if (!all.length) return null;
+  const message = all.map((f) => `${f.path}: ${f.message}`).join('; ');
+  return new AppError(missing.length ? 'REFERENCE_NOT_FOUND' : 'USER_INACTIVE', message, { fields: all });
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {

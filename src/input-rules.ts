@@ -7,6 +7,13 @@ import { AppError } from './errors.js';
 export const MAX_JSON_DEPTH = 32;
 /** Largest serialized (UTF-8 JSON) size of the variables of one request. */
 export const MAX_VARIABLES_BYTES = 256 * 1024;
+/**
+ * Longest decoded path segment, query parameter name or value (characters). With the server's
+ * header limit (MAX_HEADER_BYTES) it keeps every URL the document allows below a 431.
+ */
+export const MAX_PARAMETER_LENGTH = 1000;
+/** The request line and headers together (Node's `maxHeaderSize`); beyond → 431. */
+export const MAX_HEADER_BYTES = 64 * 1024;
 
 // U+0000 (PostgreSQL text and jsonb cannot store it) and UTF-16 surrogates without their pair
 // (not valid Unicode: PostgreSQL's UTF-8 encoding refuses them).

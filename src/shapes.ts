@@ -7,6 +7,18 @@ import { ASSIGNMENT_KINDS } from './services/assignment-reason.js';
 
 export const IsoDate = z.string().openapi({ format: 'date-time' });
 
+/**
+ * An e-mail address as the server checks it: ASCII, `local@domain.tld`. Stated as a plain pattern
+ * (not `format: email`) so generated clients and the fuzzer check exactly what the server does.
+ */
+export const EMAIL_PATTERN = "^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)+$";
+/** A user's id on a chat platform (a channel address, docs/channels.md). */
+export const CHAT_ID_PATTERN = '^[A-Za-z0-9_.@+:=-]{1,200}$';
+export const EmailAddress = z
+  .string()
+  .max(320)
+  .regex(new RegExp(EMAIL_PATTERN), 'an e-mail address (ASCII: local@domain.tld)');
+
 /** A timestamp query parameter: ISO-8601 with offset, parsed once, handed on as a UTC ISO string. */
 export const TimestampQuery = z
   .string()
@@ -80,7 +92,8 @@ export const Task = z
     createTime: IsoDate,
     endTime: IsoDate.nullable(),
     comment: z.string().nullable(),
-    assignmentReason: AssignmentReason.nullable().openapi({
+    // A union, not .nullable(): that would make the AssignmentReason component itself nullable.
+    assignmentReason: z.union([AssignmentReason, z.null()]).openapi({
       description: 'why the task is where it is (null: recorded before reasons were kept)',
     }),
   })
@@ -88,6 +101,16 @@ export const Task = z
 export type Task = z.infer<typeof Task>;
 
 export const Variables = z.record(z.string(), z.unknown()).openapi('Variables');
+
+/** Why a `failed` instance stopped (the engine's detail when a node's outcome had nowhere to go). */
+export const InstanceFailure = z
+  .object({
+    reason: z.string().openapi({ description: 'what failed, e.g. "service function X failed: …"' }),
+    failedNode: z.string().nullable().openapi({ description: 'the node that failed' }),
+    nodeType: z.string().nullable(),
+    at: IsoDate.nullable().openapi({ description: 'when it failed' }),
+  })
+  .openapi('InstanceFailure');
 
 export const Instance = z
   .object({
@@ -104,6 +127,9 @@ export const Instance = z
     startTime: IsoDate,
     endTime: IsoDate.nullable(),
     endReason: z.string().nullable(),
+    failure: z.union([InstanceFailure, z.null()]).openapi({
+      description: 'status `failed`: why, and where (a re-drive runs the node again); null otherwise',
+    }),
   })
   .openapi('Instance');
 export type Instance = z.infer<typeof Instance>;
@@ -115,9 +141,20 @@ export const TrailEntry = z
     activityId: z.string().nullable(),
     taskId: z.string().nullable(),
     userId: z.string().nullable(),
-    comment: z.string().nullable(),
+    comment: z.string().nullable().openapi({
+      description:
+        "the person's comment, or (with `code`) the engine's words in English, kept for older clients; entries recorded before codes existed have only this",
+    }),
     time: IsoDate,
     detail: z.record(z.string(), z.unknown()).nullable(),
+    code: z.string().nullable().openapi({
+      description:
+        'what the engine itself says, as a stable code (e.g. `autoApprove.selfApproval`, `reject.backTo`, `instance.failed`); null for what a person did or said',
+    }),
+    params: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .openapi({ description: "the code's parameters (node ids, names, counts); clients word them in their language" }),
   })
   .openapi('TrailEntry');
 export type TrailEntry = z.infer<typeof TrailEntry>;

@@ -9,6 +9,7 @@ import type { AppEnv } from './context.js';
 import { notFound, onError, validationHook } from './errors.js';
 import { edgeInput, methodGuard } from './input.js';
 import { docsRoutes } from './docs.js';
+import { documentDescription, exactDocument } from './openapi.js';
 import { healthRoutes } from './routes/health.js';
 import { authRoutes } from './routes/auth.js';
 import { departmentRoutes, roleRoutes, tenantRoutes, userRoutes } from './routes/directory.js';
@@ -26,6 +27,9 @@ import { approveLinkRoutes, taskLinkRoutes } from './routes/approval-links.js';
 import { taskBatchRoutes } from './routes/task-batch.js';
 import { notificationRoutes, notificationSocketDocRoutes } from './routes/notifications.js';
 import { notificationChannelRoutes, notificationDeliveryRoutes } from './routes/notification-channels.js';
+import { notificationTemplateRoutes } from './routes/notification-templates.js';
+import { meRoutes } from './routes/me.js';
+import { tenantSettingsRoutes } from './routes/tenant-settings.js';
 
 const V1 = '/api/v1';
 const INSTANCES = `${V1}/workflow/process-instances`;
@@ -41,10 +45,12 @@ function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any
     ['/', healthRoutes(deps)],
     ['/', docsRoutes()],
     [`${V1}/auth`, authRoutes(deps)],
+    [`${V1}/me`, meRoutes()],
     [`${V1}/users`, userRoutes()],
     [`${V1}/departments`, departmentRoutes()],
     [`${V1}/roles`, roleRoutes()],
     [`${V1}/tenants`, tenantRoutes()],
+    [`${V1}/tenant-settings`, tenantSettingsRoutes()],
     [`${V1}/workflow/process-definitions`, definitionRoutes()],
     [`${V1}/forms`, formRoutes()],
     [`${V1}/components`, componentRoutes()],
@@ -61,6 +67,7 @@ function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any
     [`${V1}/notifications`, notificationRoutes()],
     [`${V1}/notification-channels`, notificationChannelRoutes(deps)],
     [`${V1}/notification-deliveries`, notificationDeliveryRoutes()],
+    [`${V1}/notification-templates`, notificationTemplateRoutes(deps)],
     [`${V1}/ws`, notificationSocketDocRoutes()], // documents the WebSocket served by ./notification-socket.ts
     ['/l', linkPageRoutes(deps)], // the HTML page of a one-time approval link (no login)
   ];
@@ -121,21 +128,23 @@ export function createApp(deps: AppDeps) {
     in: 'header',
     required: false,
     description:
-      'The language of `message` in an error envelope (and of field-error and validation-problem messages): zh, zh-CN or zh-Hans answer in Simplified Chinese, anything else in English. `code`, `params` and every machine-readable field are the same in every language. Error answers carry Content-Language.',
+      "The language of an answer's words (the error envelope's `message`, field-error and validation-problem messages, assignment reasons): zh, zh-CN or zh-Hans ask for Simplified Chinese, en for English. It counts after the signed-in user's own `locale` and before the tenant's default language (GET /tenant-settings). `code`, `params` and every machine-readable field are the same in every language. Error answers carry Content-Language.",
     schema: { type: 'string', example: 'zh-CN,zh;q=0.9,en;q=0.8' },
   });
-  app.doc31('/openapi.json', {
-    openapi: '3.1.0',
-    info: {
-      title: 'Approval Workflow Service',
-      version: '1.0.0',
-      description:
-        'Durable approval workflows on Temporal. Every response uses the envelope {code, data, message}.\n\n' +
-        'Languages: every operation reads the `Accept-Language` request header (components.parameters.AcceptLanguage). ' +
-        'zh, zh-CN and zh-Hans answer error messages, field-error messages and validation-problem messages in Simplified Chinese; ' +
-        'anything else, or no header, in English. Codes (`code`, problem `code` and `params`) never change with the language: ' +
-        'clients should branch on them, not on `message`.',
-    },
+  // Built once, on the first request (every route is registered by then).
+  let document: object | null = null;
+  app.get('/openapi.json', (c) => {
+    document ??= exactDocument(
+      app.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: {
+          title: 'Approval Workflow Service',
+          version: '1.0.0',
+          description: documentDescription(deps.config.BODY_LIMIT_BYTES),
+        },
+      }),
+    );
+    return c.json(document);
   });
 
   // The web console (ui/dist) at `/`; after every route, so only paths no route answered reach it.

@@ -36,10 +36,46 @@ export const commonErrors = {
   409: errorResponse('The state does not allow the action'),
   413: errorResponse('Body too large'),
   415: errorResponse('Body is not application/json'),
-  422: errorResponse('DSL or condition does not validate, or an Idempotency-Key reused with another body'),
+  422: errorResponse(
+    'DSL or condition does not validate, an Idempotency-Key reused with another body, or a notification channel refuses the setting',
+  ),
   429: errorResponse('Rate limited'),
   503: errorResponse('A dependency is unavailable'),
 };
+
+/**
+ * The headers of a rate-limited endpoint (hono-rate-limiter, IETF draft-7 names): on every answer
+ * the limiter counted, and `Retry-After` on a 429.
+ */
+export const rateLimitHeaders = {
+  'RateLimit-Policy': {
+    description: '`<limit>;w=<window seconds>`: the budget of failed requests per window',
+    schema: { type: 'string' as const },
+  },
+  RateLimit: {
+    description: '`limit=<n>, remaining=<n>, reset=<seconds>`: what is left of the budget in this window',
+    schema: { type: 'string' as const },
+  },
+};
+
+/** A 429 of a rate-limited endpoint, with its headers. */
+export function rateLimited(description: string) {
+  return {
+    ...errorResponse(description),
+    headers: {
+      ...rateLimitHeaders,
+      'Retry-After': {
+        description: 'Seconds until the window resets',
+        schema: { type: 'integer' as const },
+      },
+    },
+  };
+}
+
+/** An error response of a rate-limited endpoint (its budget headers included). */
+export function countedError(description: string) {
+  return { ...errorResponse(description), headers: rateLimitHeaders };
+}
 
 export function json<T extends z.ZodType>(schema: T, description = 'OK') {
   return { description, content: { 'application/json': { schema: envelope(schema) } } };

@@ -6,9 +6,12 @@ import { z } from '@hono/zod-openapi';
 import { matchedRoutes } from 'hono/route';
 import { AppError } from '../errors.js';
 import type { AppEnv } from './context.js';
+import { STORABLE_STRING } from './openapi.js';
 import {
   acceptableString,
   inspectJson,
+  MAX_JSON_DEPTH,
+  MAX_PARAMETER_LENGTH,
   MAX_VARIABLES_BYTES,
   STRING_PROBLEM,
   type InputProblem,
@@ -31,11 +34,20 @@ function pathProblem(c: Context<AppEnv>): InputProblem | null {
   const route = matchedRoutes(c).findLast((r) => r.method !== 'ALL' && !r.path.endsWith('*'));
   const pattern = route ? route.path.split('/') : [];
   for (let i = 0; i < segments.length; i++) {
-    if (acceptableString(decodeSegment(segments[i]))) continue;
+    const segment = decodeSegment(segments[i]);
+    const problem = !acceptableString(segment) ? STRING_PROBLEM : tooLong(segment);
+    if (!problem) continue;
     const param = pattern[i]?.startsWith(':') ? pattern[i].slice(1).replace(/\{.*$/, '') : null;
-    return { path: param ? `path.${param}` : 'path', message: STRING_PROBLEM };
+    return { path: param ? `path.${param}` : 'path', message: problem };
   }
   return null;
+}
+
+/** Path segments and query names and values: at most MAX_PARAMETER_LENGTH characters (code points). */
+function tooLong(s: string): string | null {
+  return s.length > MAX_PARAMETER_LENGTH && [...s].length > MAX_PARAMETER_LENGTH
+    ? `longer than ${MAX_PARAMETER_LENGTH} characters`
+    : null;
 }
 
 /**
@@ -51,7 +63,12 @@ export const edgeInput: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (path) fail(path);
   for (const [key, values] of Object.entries(c.req.queries())) {
     if (!acceptableString(key)) fail({ path: `query.${JSON.stringify(key)}`, message: `name ${STRING_PROBLEM}` });
-    for (const v of values) if (!acceptableString(v)) fail({ path: `query.${key}`, message: STRING_PROBLEM });
+    const longName = tooLong(key);
+    if (longName) fail({ path: 'query', message: `a parameter name ${longName}` });
+    for (const v of values) {
+      const problem = !acceptableString(v) ? STRING_PROBLEM : tooLong(v);
+      if (problem) fail({ path: `query.${key}`, message: problem });
+    }
   }
   const type = c.req.header('Content-Type')?.split(';')[0].trim() ?? '';
   if (JSON_MEDIA.test(type) && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
@@ -130,8 +147,44 @@ export function variablesSizeOk(value: unknown): boolean {
 
 export const VARIABLES_TOO_LARGE = `larger than ${MAX_VARIABLES_BYTES / 1024} KiB serialized`;
 
+/** What the document says about client-sent variables (JSON Schema cannot bound a serialized size or nested strings). */
+export const VARIABLES_RULE = `Variables: name → any JSON value. Serialised as UTF-8 JSON at most ${MAX_VARIABLES_BYTES} bytes (${MAX_VARIABLES_BYTES / 1024} KiB) → else 400; no string or key inside may contain U+0000 or a lone surrogate; nested at most ${MAX_JSON_DEPTH} levels counting from the body. A process with a form checks the values against it (400 naming each field).`;
+
 /** Variables sent by a client: an object of name → value, bounded in size. */
 export const VariablesInput = z
   .record(z.string(), z.unknown())
   .refine(variablesSizeOk, { message: VARIABLES_TOO_LARGE })
-  .openapi('VariablesInput');
+  .openapi('VariablesInput', { description: VARIABLES_RULE });
+
+/** One variable's value (`PUT …/variables/{name}`): any JSON value, `null` included, bounded like variables. */
+export const VariableValue = z
+  .unknown()
+  .refine(variablesSizeOk, { message: VARIABLES_TOO_LARGE })
+  .openapi({
+    description: `Any JSON value (null included). Serialised at most ${MAX_VARIABLES_BYTES / 1024} KiB; no U+0000 or lone surrogate in any string or key; nested at most ${MAX_JSON_DEPTH} levels counting from the body.`,
+  });
+
+/**
+ * Not blank: some character that String.prototype.trim keeps (and no U+0000), as JSON Schema
+ * states it — the whitespace of ECMAScript spelled out, since `\s` differs between regex engines.
+ */
+export const NON_BLANK_PATTERN =
+  '^[^\\u0000]*[^\\u0000\\u0009-\\u000d \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$';
+const NON_BLANK = new RegExp(NON_BLANK_PATTERN);
+
+/** Free text that must say something: at most `max` characters as sent, stored trimmed. */
+export const nonBlankText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(NON_BLANK, 'must not be blank')
+    .transform((s) => s.trim())
+    .openapi({ type: 'string', maxLength: max, pattern: NON_BLANK_PATTERN });
+
+/** The keys of a record as the document states them (zod's record keys do not reach it). */
+export const keysOf = (key: { minLength?: number; maxLength?: number }) => ({
+  propertyNames: { ...key, pattern: STORABLE_STRING },
+});
+
+/** JSON Schema keywords the metadata types of zod-to-openapi do not list (`if`/`then`, `not`, …). */
+export const jsonSchema = (keywords: Record<string, unknown>) => keywords as Record<never, never>;

@@ -14,6 +14,7 @@ import { linkRateLimit } from './routes/approval-links.js';
 import { PAGE_WORDS, type PageWords } from './link-page-words.js';
 import { verifyLink } from '../infra/link-tokens.js';
 import { LOCALES, type Locale } from '../notifications/messages/index.js';
+import { chooseLocale } from './locale.js';
 
 type Action = 'approve' | 'reject';
 type View = Awaited<ReturnType<typeof viewLink>>;
@@ -122,28 +123,36 @@ function failure(c: Context<AppEnv>, deps: AppDeps, w: PageWords, err: unknown) 
 }
 
 /**
- * The page's language: the link's user's locale, else the browser's (Accept-Language), else English.
- * A token that does not verify gets the browser's.
+ * The page's language, chosen like every answer's (src/http/locale.ts): the link's user's locale,
+ * else the browser's (Accept-Language), else the tenant's default, else English. A token that does
+ * not verify gets the browser's.
  */
 async function wordsFor(c: Context<AppEnv>, deps: AppDeps): Promise<PageWords> {
-  let locale: unknown = null;
+  let user: { locale: string | null; tenant_locale: string | null } | undefined;
   try {
     const claims = await verifyLink(deps.config, c.req.param('token') ?? '');
-    const [user] = await deps.orm.em
-      .fork()
-      .execute<Array<{ locale: string | null }>>(`select locale from users where tenant_id = ? and id = ?`, [
-        claims.tenantId,
-        claims.userId,
-      ]);
-    locale = user?.locale ?? null;
+    [user] = await deps.orm.em.fork().execute<Array<{ locale: string | null; tenant_locale: string | null }>>(
+      `select u.locale, t.default_locale as tenant_locale from users u left join tenants t on t.id = u.tenant_id
+        where u.tenant_id = ? and u.id = ?`,
+      [claims.tenantId, claims.userId],
+    );
   } catch {
     /* the page says what is wrong with the link */
   }
-  if (!locale && /^\s*zh\b/i.test(c.req.header('Accept-Language') ?? '')) locale = 'zh-CN';
+  const locale = chooseLocale({
+    user: user?.locale,
+    acceptLanguage: c.req.header('Accept-Language'),
+    tenant: user?.tenant_locale,
+  });
   return PAGE_WORDS[(LOCALES as readonly unknown[]).includes(locale) ? (locale as Locale) : 'en'];
 }
 
 const parseAction = (v: unknown): Action | null => (v === 'approve' || v === 'reject' ? v : null);
+
+/** Characters, as the form's maxlength counts them. */
+const MAX_COMMENT = 2000;
+/** What String.prototype.trim removes: a reason must hold something else. */
+const NOT_BLANK = '[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]';
 
 /** Mounted at /l. */
 export function linkPageRoutes(deps: AppDeps) {
@@ -162,7 +171,8 @@ export function linkPageRoutes(deps: AppDeps) {
   r.use(
     '/:token',
     bodyLimit({
-      maxSize: 16 * 1024,
+      // 2,000 characters of 4-byte UTF-8, percent-encoded (12 bytes each), and the action.
+      maxSize: 32 * 1024,
       onError: (c) => c.html(message(PAGE_WORDS.en, PAGE_WORDS.en.tooLong, 'error'), 413),
     }),
   );
@@ -172,9 +182,12 @@ export function linkPageRoutes(deps: AppDeps) {
   );
   r.get('/:token', async (c) => {
     const w = await wordsFor(c, deps);
+    const asked = c.req.query('action');
+    // The document's enum: another value is refused, not read as "show both".
+    if (asked !== undefined && !parseAction(asked)) return c.html(message(w, w.choose, 'error'), 400);
     try {
       const view = await viewLink(deps, c.req.param('token'));
-      return c.html(taskPage(w, view, parseAction(c.req.query('action'))));
+      return c.html(taskPage(w, view, parseAction(asked)));
     } catch (err) {
       return failure(c, deps, w, err);
     }
@@ -185,8 +198,12 @@ export function linkPageRoutes(deps: AppDeps) {
     try {
       const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
       const action = parseAction(form.action);
-      const comment = typeof form.comment === 'string' ? form.comment.trim().slice(0, 2000) : '';
+      const raw = typeof form.comment === 'string' ? form.comment : '';
       if (!action) return c.html(message(w, w.choose, 'error'), 400);
+      // Refused, not cut: the form says maxlength, and what is stored is what was sent.
+      // No U+0000 (PostgreSQL cannot store it); a lone surrogate cannot arrive through UTF-8.
+      if ([...raw].length > MAX_COMMENT || raw.includes('\u0000')) return c.html(message(w, w.tooLong, 'error'), 400);
+      const comment = raw.trim();
       if (action === 'reject' && !comment) {
         const view = await viewLink(deps, token);
         return c.html(taskPage(w, view, 'reject', { action, text: w.giveReason, comment }), 400);
@@ -225,7 +242,11 @@ export function linkPageRoutes(deps: AppDeps) {
           .openapi({ param: { name: 'action', in: 'query' } }),
       }),
     },
-    responses: { 200: html('The task and the form'), 400: html('Malformed request'), ...refusals },
+    responses: {
+      200: html('The task and the form'),
+      400: html('An `action` other than approve or reject'),
+      ...refusals,
+    },
   });
   r.openAPIRegistry.registerPath({
     method: 'post',
@@ -235,9 +256,20 @@ export function linkPageRoutes(deps: AppDeps) {
     request: {
       params: TokenParam,
       body: {
+        required: true,
         content: {
           'application/x-www-form-urlencoded': {
-            schema: z.object({ action: z.enum(['approve', 'reject']), comment: z.string().max(2000).optional() }),
+            schema: z.union([
+              z.object({ action: z.literal('approve'), comment: z.string().max(MAX_COMMENT).optional() }),
+              z.object({
+                action: z.literal('reject'),
+                comment: z
+                  .string()
+                  .max(MAX_COMMENT)
+                  .regex(new RegExp(`^[^\\u0000]*${NOT_BLANK}[^\\u0000]*$`))
+                  .openapi({ description: 'The reason: required, not only white space' }),
+              }),
+            ]),
           },
         },
       },

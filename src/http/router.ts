@@ -6,6 +6,7 @@ import type { Principal } from '../context.js';
 import { commonErrors, json, jsonBody, ok, optionalBody } from './envelope.js';
 import { IdempotencyHeaders, idempotency } from './idempotency.js';
 import { validationHook } from './errors.js';
+import { AppError } from '../errors.js';
 import { authenticate, requirePermission } from './middleware/auth.js';
 
 /** A Hono app for one resource; `secured` routers authenticate every request. */
@@ -109,6 +110,12 @@ export function endpoint<
       responses: { [status]: json(spec.response, spec.responseDescription) },
     }),
     async (c: any) => {
+      // A required body that was not sent at all (no Content-Type): the JSON validator has read
+      // it as `{}`, which a schema of optional fields would take for a body.
+      if (body && !bodyOptional && !c.req.header('content-type'))
+        throw new AppError('VALIDATION_FAILED', 'Send a JSON body (Content-Type: application/json)', {
+          fields: [{ path: 'body', message: 'required' }],
+        });
       const input = body ? (c.req.valid('json') ?? {}) : undefined;
       const data = await run({
         principal: c.get('principal'),

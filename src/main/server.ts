@@ -7,6 +7,7 @@ import { TokenService } from '../infra/tokens.js';
 import { createTemporalClient } from '../temporal/client.js';
 import { createApp } from '../http/app.js';
 import { startNotificationSocket } from '../http/notification-socket.js';
+import { MAX_HEADER_BYTES } from '../input-rules.js';
 import { writeProjection } from '../../activities/projection.js';
 
 export function requireRuntimeEnv(config: Config): { databaseUrl: string } {
@@ -42,7 +43,16 @@ export async function runServer(config: Config = loadConfig()) {
     logger,
   });
   const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT }, () => resolve(s));
+    const s = serve(
+      {
+        fetch: app.fetch,
+        hostname: config.HOST,
+        port: config.PORT,
+        // The URL the OpenAPI document allows (MAX_PARAMETER_LENGTH per parameter) fits.
+        serverOptions: { maxHeaderSize: MAX_HEADER_BYTES },
+      },
+      () => resolve(s),
+    );
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

@@ -13,6 +13,8 @@ import { paged, Where } from '../services/read-model.js';
 import { adapters, PermanentFailure, TransientFailure, type ChannelConfig } from './adapters/index.js';
 import { messageIdOf } from './dispatcher.js';
 import { CHANNEL_KINDS, type Message } from './messages/index.js';
+import { withBodies } from './templates/render.js';
+import { CHAT_ID_PATTERN, EMAIL_PATTERN } from '../shapes.js';
 
 /** Settings that are secrets, per kind: stored in `secrets`, never answered. */
 const SECRET_FIELDS: Record<ChannelKind, string[]> = {
@@ -114,7 +116,7 @@ async function checkHost(config: Config, input: ChannelInput, secrets: Record<st
   } catch (err) {
     const message =
       err instanceof RequestRefused ? err.message : `${host} does not resolve (${(err as NodeJS.ErrnoException).code})`;
-    throw new AppError('VALIDATION_FAILED', `${field}: ${message}`, { fields: [{ path: field, message }] });
+    throw new AppError('CHANNEL_REFUSED', `${field}: ${message}`, { fields: [{ path: field, message }] });
   }
 }
 
@@ -176,7 +178,7 @@ export async function updateChannel(
 ): Promise<ChannelView> {
   const row = await loadChannel(em, tenantId, id);
   if (row.kind !== input.kind)
-    throw new AppError('VALIDATION_FAILED', `kind: a ${row.kind} channel stays ${row.kind}; create another channel`, {
+    throw new AppError('CHANNEL_REFUSED', `kind: a ${row.kind} channel stays ${row.kind}; create another channel`, {
       fields: [{ path: 'kind', message: 'cannot change' }],
     });
   const cols = columnsOf(input, row.secrets ?? {});
@@ -196,8 +198,8 @@ export async function deleteChannel(em: EntityManager, tenantId: string, id: str
 
 // ---------- addresses ----------
 
-const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
-const CHAT_ID = /^[A-Za-z0-9_.@+:=-]{1,200}$/;
+const EMAIL = new RegExp(EMAIL_PATTERN);
+const CHAT_ID = new RegExp(CHAT_ID_PATTERN);
 
 function addressView(r: any) {
   return {
@@ -241,7 +243,7 @@ export async function setAddress(
       channel.kind === 'email'
         ? 'not an e-mail address'
         : 'a chat user id: letters, digits and _ . @ + : = - (at most 200)';
-    throw new AppError('VALIDATION_FAILED', `address: ${message}`, { fields: [{ path: 'address', message }] });
+    throw new AppError('CHANNEL_REFUSED', `address: ${message}`, { fields: [{ path: 'address', message }] });
   }
   const [user] = await em.execute(`select id from users where tenant_id = ? and id = ?`, [tenantId, userId]);
   if (!user) throw new AppError('NOT_FOUND', `No user ${userId}`);
@@ -280,7 +282,8 @@ export async function testChannel(
   const row = await loadChannel(em, caller.tenantId, id);
   const userId = input.userId ?? caller.userId;
   const [user] = await em.execute(
-    `select u.id, u.display_name, u.email, u.locale, a.address from users u
+    `select u.id, u.display_name, u.email, u.locale, a.address, tn.default_locale as tenant_locale from users u
+       left join tenants tn on tn.id = u.tenant_id
        left join notification_channel_addresses a on a.channel_id = ? and a.user_id = u.id
       where u.tenant_id = ? and u.id = ?`,
     [id, caller.tenantId, userId],
@@ -288,13 +291,13 @@ export async function testChannel(
   if (!user) throw new AppError('NOT_FOUND', `No user ${userId}`);
   const to: string | null = input.to ?? user.address ?? (row.kind === 'email' ? user.email : null);
   if (row.kind === 'email' && !to)
-    throw new AppError('VALIDATION_FAILED', 'to: the user has no e-mail address; send `to`', {
+    throw new AppError('CHANNEL_REFUSED', 'to: the user has no e-mail address; send `to`', {
       fields: [{ path: 'to', message: 'required: the user has no e-mail address' }],
     });
-  if (row.kind === 'email' && to && !EMAIL.test(to))
-    throw new AppError('VALIDATION_FAILED', 'to: not an e-mail address', {
-      fields: [{ path: 'to', message: 'not an e-mail address' }],
-    });
+  if (input.to !== undefined && !(row.kind === 'email' ? EMAIL : CHAT_ID).test(input.to)) {
+    const message = row.kind === 'email' ? 'not an e-mail address' : 'not a chat user id';
+    throw new AppError('CHANNEL_REFUSED', `to: ${message}`, { fields: [{ path: 'to', message }] });
+  }
   const channel: ChannelConfig = {
     id: row.id,
     kind: row.kind,
@@ -302,8 +305,8 @@ export async function testChannel(
     settings: row.settings,
     secrets: row.secrets ?? {},
   };
-  const zh = (user.locale ?? row.settings.locale) === 'zh-CN';
-  const message: Message = {
+  const zh = (user.locale ?? row.settings.locale ?? user.tenant_locale) === 'zh-CN';
+  const message: Message = withBodies({
     subject: zh ? '测试消息' : 'Test message',
     title: zh ? '测试消息' : 'Test message',
     intro: zh
@@ -311,7 +314,7 @@ export async function testChannel(
       : `This is a test message of the notification channel “${row.name}”.`,
     facts: [[zh ? '渠道' : 'Channel', `${row.name} (${row.kind})`]],
     actions: [],
-  };
+  });
   const domain = new URL(
     `http://${(String(row.settings.from ?? '').match(/@([A-Za-z0-9.-]+)/) ?? [])[1] ?? 'localhost'}`,
   ).hostname;
@@ -353,17 +356,27 @@ export async function testChannel(
 
 // ---------- the delivery log ----------
 
+/** A `date` column as yyyy-mm-dd (the driver may answer a string or a local-midnight Date). */
+const dayOf = (v: unknown) =>
+  v instanceof Date
+    ? `${v.getFullYear()}-${String(v.getMonth() + 1).padStart(2, '0')}-${String(v.getDate()).padStart(2, '0')}`
+    : typeof v === 'string'
+      ? v.slice(0, 10)
+      : null;
+
 export function deliveryView(r: any) {
   const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
   return {
     id: String(r.id),
-    notificationId: String(r.notification_id),
+    notificationId: r.notification_id === null ? null : String(r.notification_id),
+    digestDate: dayOf(r.digest_date),
     kind: r.kind as string,
     channelId: r.channel_id as string,
     userId: r.user_id as string,
     status: r.status as 'pending' | 'sending' | 'sent' | 'failed' | 'skipped',
     attempts: Number(r.attempts),
     nextAttemptAt: r.status === 'pending' ? iso(r.next_attempt_at) : null,
+    heldUntil: iso(r.held_until),
     address: (r.address as string | null) ?? null,
     messageId: (r.message_id as string | null) ?? null,
     response: (r.response as string | null) ?? null,

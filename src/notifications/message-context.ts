@@ -5,7 +5,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import { publicUrl } from '../config.js';
 import type { Orm } from '../db/orm.js';
-import { assignmentReasonOf } from '../services/assignment-reason.js';
+import { assignmentReasonOf, type AssignmentReason } from '../services/assignment-reason.js';
+import { reasonTextIn } from '../services/assignment-reason.zh-CN.js';
+
+/** A task's reason in the recipient's language (the message's). */
+const reasonOf = (locale: string, r: AssignmentReason | null) => (r ? reasonTextIn(locale, r) : null);
 import { mintSystemLink } from '../services/approval-links.js';
 import { ALL_INSTANCES, ALL_TASKS, definitionOf } from '../services/read-model.js';
 import { isNotificationKind } from '../../workflows/notification-kinds.js';
@@ -71,6 +75,8 @@ export interface LoadOptions {
   via: string;
   /** A link minted for this delivery before (a resend reuses it). */
   linkId: string | null;
+  /** A preview: links are placeholders, nothing is minted. */
+  preview?: boolean;
 }
 
 export async function loadMessageContext(o: LoadOptions): Promise<{ ctx: MessageContext; linkId: string | null }> {
@@ -82,7 +88,7 @@ export async function loadMessageContext(o: LoadOptions): Promise<{ ctx: Message
     ? await em.execute(`select * from ${ALL_TASKS} t where tenant_id = ? and id = ?`, [n.tenant_id, n.task_id])
     : [];
   const payload = (n.payload ?? {}) as Record<string, unknown>;
-  const ids = [instance?.initiator_id, payload.by, payload.to, payload.claimedBy].filter(
+  const ids = [instance?.initiator_id, payload.by, payload.to, payload.claimedBy, payload.commentBy].filter(
     (v): v is string => typeof v === 'string',
   );
   const people = ids.length
@@ -100,7 +106,10 @@ export async function loadMessageContext(o: LoadOptions): Promise<{ ctx: Message
   let links: MessageContext['links'] = null;
   let linkId: string | null = null;
   const kind = isNotificationKind(n.kind) ? n.kind : 'task_assigned';
-  if (task && !task.archived && DECISION_KINDS.has(kind)) {
+  if (task && !task.archived && DECISION_KINDS.has(kind) && o.preview) {
+    const page = `${publicUrl(o.config)}/l/preview`;
+    links = { approve: `${page}?action=approve`, reject: `${page}?action=reject` };
+  } else if (task && !task.archived && DECISION_KINDS.has(kind)) {
     const link = await mintSystemLink(o, {
       tenantId: n.tenant_id,
       taskId: task.id,
@@ -140,7 +149,7 @@ export async function loadMessageContext(o: LoadOptions): Promise<{ ctx: Message
           assignee: task.assignee ?? null,
           dueDate: task.due_date ? new Date(task.due_date) : null,
           createTime: new Date(task.create_time),
-          reason: assignmentReasonOf(task.assignment_reason, task.owner ?? null)?.text ?? null,
+          reason: reasonOf(locale, assignmentReasonOf(task.assignment_reason, task.owner ?? null)),
         }
       : null,
     summary,

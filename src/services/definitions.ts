@@ -139,12 +139,14 @@ export async function checkConditions(
   return validateConditions(doc);
 }
 
-export async function readDslFile(file: File): Promise<DslInput> {
+/** The multipart `file`: an uploaded file, or a plain part carrying the JSON text. */
+export async function readDslFile(file: File | string): Promise<DslInput> {
   let dsl: DslInput;
+  const name = typeof file === 'string' ? 'file' : file.name || 'file';
   try {
-    dsl = JSON.parse(await file.text());
+    dsl = JSON.parse(typeof file === 'string' ? file : await file.text());
   } catch {
-    throw new AppError('MALFORMED_JSON', `The file ${file.name || 'file'} is not JSON`);
+    throw new AppError('MALFORMED_JSON', `The file ${name} is not JSON`);
   }
   // The same rule as for JSON bodies (the multipart body skips the edge check).
   refuseUnacceptable(dsl, 'file');

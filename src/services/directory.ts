@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, EntityName } from '@mikro-orm/postgresql';
-import { AppError } from '../errors.js';
+import { AppError, referenceError, type ReferenceProblem } from '../errors.js';
 import { Department, Role, Tenant, User, type IDepartment, type IRole, type IUser } from '../db/entities/index.js';
 import { hashPassword } from '../infra/passwords.js';
 import type { PageOpts } from '../paging.js';
@@ -63,20 +63,24 @@ async function requireRefs(
     parentId?: string | null;
   },
 ) {
-  const missing: string[] = [];
+  // A name the tenant does not have: 404 REFERENCE_NOT_FOUND naming each field (docs/http.md).
+  const missing: ReferenceProblem[] = [];
   if (refs.deptId && !(await em.findOne(Department, { tenantId, id: refs.deptId })))
-    missing.push(`deptId: no department ${refs.deptId}`);
+    missing.push({ path: 'deptId', message: `no department ${refs.deptId}` });
   if (refs.parentId && !(await em.findOne(Department, { tenantId, id: refs.parentId })))
-    missing.push(`parentId: no department ${refs.parentId}`);
+    missing.push({ path: 'parentId', message: `no department ${refs.parentId}` });
   if (refs.managerId && !(await em.findOne(User, { tenantId, id: refs.managerId })))
-    missing.push(`managerId: no user ${refs.managerId}`);
+    missing.push({ path: 'managerId', message: `no user ${refs.managerId}` });
   if (refs.leaderId && !(await em.findOne(User, { tenantId, id: refs.leaderId })))
-    missing.push(`leaderId: no user ${refs.leaderId}`);
+    missing.push({ path: 'leaderId', message: `no user ${refs.leaderId}` });
   if (refs.roles?.length) {
     const found = await em.find(Role, { tenantId, code: { $in: refs.roles } });
-    for (const code of refs.roles) if (!found.some((r) => r.code === code)) missing.push(`roles: no role ${code}`);
+    refs.roles.forEach((code, i) => {
+      if (!found.some((r) => r.code === code)) missing.push({ path: `roles.${i}`, message: `no role ${code}` });
+    });
   }
-  if (missing.length) throw new AppError('VALIDATION_FAILED', missing.join('; '), { fields: missing });
+  const err = referenceError(missing);
+  if (err) throw err;
 }
 
 // ---------- the tenant keeps an administrator ----------
@@ -198,13 +202,21 @@ async function applyUserPatch(em: EntityManager, tenantId: string, id: string, p
   ) {
     throw new AppError('ALREADY_EXISTS', `Username ${patch.username} is taken`);
   }
-  if (patch.managerId === id) throw new AppError('VALIDATION_FAILED', 'managerId: a user cannot manage themselves');
+  // The body is well formed; the relation it asks for cannot hold (409, like a department cycle).
+  if (patch.managerId === id) throw new AppError('CONFLICT', 'managerId: a user cannot manage themselves');
   await requireRefs(em, tenantId, { deptId: patch.deptId, managerId: patch.managerId, roles: patch.roles });
   const { password, ...rest } = patch;
   em.assign(user, rest as any);
   if (password) user.passwordHash = await hashPassword(password);
   await em.flush();
   return user;
+}
+
+/** A user's own language (`PATCH /api/v1/me`): the one field of their entry a user changes themselves. */
+export async function setOwnLocale(em: EntityManager, tenantId: string, id: string, locale: string | null) {
+  const user = await getUser(em, tenantId, id);
+  user.locale = locale;
+  await em.flush();
 }
 
 /** `actorId`: the caller, who may not delete themselves. */
@@ -255,7 +267,7 @@ export async function updateDepartment(em: EntityManager, tenantId: string, id: 
   if (patch.parentId) {
     // Refuse cycles in the tree: walk up from the new parent.
     for (let cur: string | null | undefined = patch.parentId; cur;) {
-      if (cur === id) throw new AppError('VALIDATION_FAILED', 'parentId: would make a cycle');
+      if (cur === id) throw new AppError('CONFLICT', 'parentId: would make a cycle');
       cur = (await em.findOne(Department, { tenantId, id: cur }))?.parentId;
     }
   }

@@ -2,7 +2,7 @@
 // names the running instances where the user holds something; each gets one handoverUser Update,
 // a few at a time. Deactivation refuses a user who still holds open work.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AppError, ErrorCodes, isErrorCode } from '../errors.js';
+import { AppError, ErrorCodes, isErrorCode, referenceError } from '../errors.js';
 import type { AppDeps, Principal } from '../context.js';
 import * as m from '../../workflows/messages.js';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
@@ -75,14 +75,14 @@ async function requireUser(em: EntityManager, tenantId: string, id: string, acti
     `select active from users where tenant_id = ? and id = ?`,
     [tenantId, id],
   );
-  if (!row)
-    throw new AppError(
-      active ? 'VALIDATION_FAILED' : 'NOT_FOUND',
-      `No user ${id}`,
-      active ? { fields: [`toUserId: no user ${id}`] } : null,
-    );
-  if (active && !row.active)
-    throw new AppError('VALIDATION_FAILED', `${id} is deactivated`, { fields: [`toUserId: ${id} is deactivated`] });
+  // The path's user: 404 NOT_FOUND; the body's receiver: 404 REFERENCE_NOT_FOUND / 409 USER_INACTIVE.
+  if (!row && !active) throw new AppError('NOT_FOUND', `No user ${id}`);
+  const err = !row
+    ? referenceError([{ path: 'toUserId', message: `no user ${id}` }])
+    : active && !row.active
+      ? referenceError([], [{ path: 'toUserId', message: `user ${id} is deactivated` }])
+      : null;
+  if (err) throw err;
 }
 
 /** The refusal or failure of one instance's Update, as its catalogue code. */

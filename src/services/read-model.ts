@@ -26,7 +26,26 @@ export function instanceView(r: any): Instance {
     startTime: iso(r.start_time)!,
     endTime: iso(r.end_time),
     endReason: r.end_reason as string | null,
+    failure: failureOf(r.status, r.detail),
   };
+}
+
+/** A failed instance's detail, as the Instance answers it (the /stuck row carries the same). */
+export function failureOf(status: unknown, detail: any): Instance['failure'] {
+  if (status !== 'failed') return null;
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  return {
+    reason: text(detail?.reason) ?? 'failed (no reason recorded)',
+    failedNode: text(detail?.failedNode),
+    nodeType: text(detail?.nodeType),
+    at: timeOf(detail?.at),
+  };
+}
+
+function timeOf(v: unknown): string | null {
+  if (typeof v !== 'string' && typeof v !== 'number') return null;
+  const d = new Date(v);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
 }
 
 /** The process an instance runs, as a task or cc row carries it (joined from the instance). */
@@ -71,6 +90,8 @@ export function trailView(r: any): TrailEntry {
     comment: r.comment as string | null,
     time: iso(r.time)!,
     detail: (r.detail ?? null) as Record<string, unknown> | null,
+    code: (r.code ?? null) as string | null,
+    params: (r.params ?? null) as Record<string, unknown> | null,
   };
 }
 

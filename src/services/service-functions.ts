@@ -99,10 +99,14 @@ function refuseBuiltin(name: string) {
 function columnsOf(input: FunctionInput, keptSecret: string | null) {
   const activity = input.kind === 'activity';
   const secret = activity ? null : (input.secret ?? keptSecret);
+  // A create without one is refused by the body schema; an update that turns an activity into a
+  // webhook has no secret to keep: the entry's state, not the body's shape, refuses it.
   if (!activity && !secret)
-    throw new AppError('VALIDATION_FAILED', 'A webhook needs a secret (at least 16 characters) to sign its calls', {
-      field: 'secret',
-    });
+    throw new AppError(
+      'INVALID_STATE',
+      'A webhook needs a secret (at least 16 characters) to sign its calls: this entry has none to keep',
+      { field: 'secret' },
+    );
   return {
     kind: input.kind,
     taskQueue: activity ? input.taskQueue! : null,

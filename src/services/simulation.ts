@@ -3,7 +3,7 @@
 // instance's upcoming steps (prediction.ts).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ProcessDocument } from '../../dsl/index.js';
-import { AppError } from '../errors.js';
+import { referenceError } from '../errors.js';
 import type { Principal } from '../context.js';
 import { User } from '../db/entities/index.js';
 import { checkProcess, getDefinition } from './definitions.js';
@@ -29,14 +29,15 @@ async function documentOf(em: EntityManager, tenantId: string, input: SimulateIn
   return { row, doc: doc! };
 }
 
-/** The initiator the start would have: an active user of the tenant, else 400 naming the field. */
+/** The initiator the start would have: an active user of the tenant, else 404 / 409 naming the field. */
 async function initiatorOf(em: EntityManager, tenantId: string, id: string) {
   const user = await em.findOne(User, { tenantId, id });
-  const problem = !user ? `no user ${id} in this tenant` : !user.active ? `user ${id} is not active` : null;
-  if (problem)
-    throw new AppError('VALIDATION_FAILED', `initiatorId: ${problem}`, {
-      fields: [{ path: 'initiatorId', message: problem }],
-    });
+  const err = !user
+    ? referenceError([{ path: 'initiatorId', message: `no user ${id} in this tenant` }])
+    : !user.active
+      ? referenceError([], [{ path: 'initiatorId', message: `user ${id} is not active` }])
+      : null;
+  if (err) throw err;
   return user!;
 }
 

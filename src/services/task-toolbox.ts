@@ -4,7 +4,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UpdateDefinition } from '@temporalio/common';
-import { AppError } from '../errors.js';
+import { AppError, referenceError, type ReferenceProblem } from '../errors.js';
 import type { AppDeps, Principal } from '../context.js';
 import type { Page, PageOpts } from '../paging.js';
 import type { ActionResult } from '../../workflows/engine/types.js';
@@ -23,40 +23,53 @@ const iso = (v: unknown) => new Date(v as string).toISOString();
 const privileged = (p: Principal) =>
   holds(p.permissions, Permissions.ADMIN, Permissions.INSTANCE_MANAGE, Permissions.MONITOR);
 
-/** 400 unless every user exists and is active in the tenant. */
-async function requireUsers(em: EntityManager, tenantId: string, ids: string[]) {
-  if (!ids.length) return;
-  const rows = await em.execute<Array<{ id: string }>>(
-    `select id from users where tenant_id = ? and active and id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
+/** The users of `ids` (the body field `field`) the tenant does not have, and those deactivated. */
+async function userProblems(em: EntityManager, tenantId: string, field: string, ids: string[]) {
+  const missing: ReferenceProblem[] = [];
+  const inactive: ReferenceProblem[] = [];
+  if (!ids.length) return { missing, inactive };
+  const rows = await em.execute<Array<{ id: string; active: boolean }>>(
+    `select id, active from users where tenant_id = ? and id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
     [tenantId, JSON.stringify(ids)],
   );
-  const missing = ids.filter((id) => !rows.some((r) => r.id === id));
-  if (missing.length)
-    throw new AppError('VALIDATION_FAILED', `Unknown or inactive user(s): ${missing.join(', ')}`, {
-      fields: missing.map((id) => `no active user ${id}`),
-    });
+  ids.forEach((id, i) => {
+    const row = rows.find((r) => r.id === id);
+    const path = ids.length === 1 && !field.endsWith('s') ? field : `${field}.${i}`;
+    if (!row) missing.push({ path, message: `no user ${id}` });
+    else if (!row.active) inactive.push({ path, message: `user ${id} is deactivated` });
+  });
+  return { missing, inactive };
 }
 
-/** 400 unless every user, role and department named exists in the tenant. */
+/** 404 when a named user does not exist, 409 when one is deactivated (docs/http.md). */
+async function requireUsers(em: EntityManager, tenantId: string, field: string, ids: string[]) {
+  const { missing, inactive } = await userProblems(em, tenantId, field, ids);
+  const err = referenceError(missing, inactive);
+  if (err) throw err;
+}
+
+/** Every user, role and department named must exist in the tenant (404), the users active (409). */
 async function requireDirectoryRefs(
   em: EntityManager,
   tenantId: string,
   refs: { userIds?: string[]; roleIds?: string[]; deptIds?: string[] },
 ) {
-  await requireUsers(em, tenantId, refs.userIds ?? []);
-  const missing: string[] = [];
-  for (const [table, column, ids, what] of [
-    ['roles', 'code', refs.roleIds ?? [], 'role'],
-    ['departments', 'id', refs.deptIds ?? [], 'department'],
+  const { missing, inactive } = await userProblems(em, tenantId, 'userIds', refs.userIds ?? []);
+  for (const [table, column, ids, what, field] of [
+    ['roles', 'code', refs.roleIds ?? [], 'role', 'roleIds'],
+    ['departments', 'id', refs.deptIds ?? [], 'department', 'deptIds'],
   ] as const) {
     if (!ids.length) continue;
     const rows = await em.execute<Array<{ v: string }>>(
       `select ${column} as v from ${table} where tenant_id = ? and ${column} = any(array(select jsonb_array_elements_text(?::jsonb)))`,
       [tenantId, JSON.stringify(ids)],
     );
-    for (const id of ids) if (!rows.some((r) => r.v === id)) missing.push(`no ${what} ${id}`);
+    ids.forEach((id, i) => {
+      if (!rows.some((r) => r.v === id)) missing.push({ path: `${field}.${i}`, message: `no ${what} ${id}` });
+    });
   }
-  if (missing.length) throw new AppError('VALIDATION_FAILED', missing.join('; '), { fields: missing });
+  const err = referenceError(missing, inactive);
+  if (err) throw err;
 }
 
 /** A task action whose body names people: they must exist before the workflow hears of them. */
@@ -70,8 +83,8 @@ export async function actWithPeople<A extends m.HandoverInput | m.AddSignInput>(
 ) {
   const em = deps.orm.em.fork();
   const named = body as BodyOf<m.HandoverInput> | BodyOf<m.AddSignInput>;
-  const people = 'assigneeUserIds' in named ? named.assigneeUserIds : [named.assigneeUserId];
-  await requireUsers(em, principal.tenantId, people);
+  if ('assigneeUserIds' in named) await requireUsers(em, principal.tenantId, 'assigneeUserIds', named.assigneeUserIds);
+  else await requireUsers(em, principal.tenantId, 'assigneeUserId', [named.assigneeUserId]);
   return taskAction(deps, principal, taskId, def, body, idempotencyKey);
 }
 

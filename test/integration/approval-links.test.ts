@@ -1,8 +1,10 @@
 // One-time approval links over real HTTP (docs/task-actions.md#one-time-approval-links): mint,
 // view and decide without a login, single use (also under concurrency), expiry, revocation,
 // tampering, invalidation when the task closes, the trail's channel and the rate limit.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { SignJWT } from 'jose';
+// @ts-expect-error -- pg ships no type declarations and @types/pg is not a dependency
+import pg from 'pg';
 import { api, createDemoLikeTenant } from '../helpers/api.js';
 import { actOk, deploy, instance, myTask, oneStep, start } from '../helpers/flow.js';
 import { users } from '../helpers/dsl.js';
@@ -212,11 +214,38 @@ describe('one-time approval links', () => {
     expect(trail[0].type).toBe(winner.body.data.action);
   });
 
-  it('failed uses are rate-limited like the login (429)', async () => {
+  it('tokens that do not verify are rate-limited per address (429, RateLimit headers); a real link never is', async () => {
     const { link } = await bobsTask();
-    await decide(link.token, { action: 'approve' });
-    let last = await view(link.token);
-    for (let i = 0; i < 30 && last.status !== 429; i++) last = await view(link.token);
+    const forged = `${link.token.slice(0, -4)}AAAA`;
+    let last = await view(forged);
+    expect([401, 429]).toContain(last.status); // other forged tokens of this file may have spent the budget
+    expect(last.headers.get('ratelimit-policy')).toMatch(/^\d+;w=\d+$/);
+    expect(last.headers.get('ratelimit')).toMatch(/^limit=\d+, remaining=\d+, reset=\d+$/);
+    for (let i = 0; i < 40 && last.status !== 429; i++) last = await view(forged);
     refused(last, 429, 42900);
+    expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The address is over its budget, yet a link whose signature holds is served and decides.
+    const shown = await view(link.token);
+    expect(shown.status, JSON.stringify(shown.body)).toBe(200);
+    expect(shown.headers.get('ratelimit')).toBeNull();
+    expect((await decide(link.token, { action: 'approve' })).status).toBe(200);
+    // Used, it is gone (410) as often as it is asked for: never 429.
+    for (let i = 0; i < 3; i++) refused(await view(link.token), 410, 41070, 'used');
+    // Give the address its budget back: other files' requests with made-up tokens count on it too.
+    const db = new pg.Client({ connectionString: inject('databaseUrl') });
+    await db.connect();
+    await db.query(`delete from rate_limits where key like 'approve-link:%'`).finally(() => db.end());
+  });
+
+  it('refuses a ttlSeconds over APPROVAL_LINK_TTL_SECONDS instead of shortening it', async () => {
+    const instanceId = await start(t.alice, 'al_single', { amount: 1 });
+    const task = await myTask(t.bob, instanceId);
+    const max = 3 * 24 * 3600;
+    const over = await mint(task.id, t.bob, { ttlSeconds: max + 1 });
+    refused(over, 400, 40001);
+    expect(over.body.data.fields[0].path).toBe('ttlSeconds');
+    const exact = await mint(task.id, t.bob, { ttlSeconds: max });
+    expect(exact.status, JSON.stringify(exact.body)).toBe(201);
+    expect(Date.parse(exact.body.data.expiresAt) - Date.now()).toBeGreaterThan((max - 60) * 1000);
   });
 });

@@ -57,8 +57,9 @@ describe('login', () => {
     await createTenant('dup');
     await createTenant('dup');
     const res = await api('/api/v1/auth/login', { body: { username: 'admin', password: 'secret-admin' } });
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe(40004);
+    // 409: the body is fine; the directory now holds the name twice (it logged in before).
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe(40910);
   });
 
   it('rate-limits repeated attempts with 429', async () => {
@@ -192,7 +193,7 @@ describe('who am I (GET /auth/me)', () => {
     const { tenantId, adminToken } = await createTenant('me');
     const res = await api('/api/v1/auth/me', { token: adminToken });
     expect(res.status).toBe(200);
-    expect(res.body.data.tenant).toEqual({ id: tenantId, name: `Tenant ${tenantId}` });
+    expect(res.body.data.tenant).toEqual({ id: tenantId, name: `Tenant ${tenantId}`, defaultLocale: null });
     expect(res.body.data.user.username).toBe('admin');
     expect(res.body.data.can).toEqual({ definitionsWrite: true, monitor: true, directory: true, admin: true });
   });

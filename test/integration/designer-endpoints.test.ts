@@ -335,7 +335,7 @@ describe('POST /process-definitions/simulate', () => {
     expect(bad.body.data.problems[0]).toMatchObject({ nodeId: 'route', code: 'condition.invalid' });
 
     const unknown = await simulate({ definitionId: expenseId, initiatorId: 'zed' });
-    expectError(unknown, 400, 40001);
+    expectError(unknown, 404, 40410);
     expect(unknown.body.message).toBe('initiatorId: no user zed in this tenant');
     expect(unknown.body.data.fields).toEqual([{ path: 'initiatorId', message: 'no user zed in this tenant' }]);
     expectError(await simulate({ definitionId: expenseId, initiatorId: 'admin' }, other.adminToken), 404, 40400);

@@ -78,15 +78,20 @@ describe('directory', () => {
       token: admin,
       body: { username: 'x', password: 'pw-xx', deptId: 'nowhere', roles: ['ghost'] },
     });
-    expect(bad.status).toBe(400);
-    expect(bad.body.message).toContain('deptId');
-    expect(bad.body.message).toContain('ghost');
+    // Well formed, but naming what the tenant does not have: 404 REFERENCE_NOT_FOUND naming each field.
+    expect(bad.status).toBe(404);
+    expect(bad.body.code).toBe(40410);
+    expect(bad.body.data.fields).toEqual([
+      { path: 'deptId', message: 'no department nowhere' },
+      { path: 'roles.0', message: 'no role ghost' },
+    ]);
     await api('/api/v1/roles', { token: admin, body: { code: 'dup' } });
     expect((await api('/api/v1/roles', { token: admin, body: { code: 'dup' } })).status).toBe(409);
     const cycle = await api('/api/v1/departments', { token: admin, body: { id: 'a1', name: 'A' } });
     expect(cycle.status).toBe(201);
     await api('/api/v1/departments', { token: admin, body: { id: 'a2', name: 'B', parentId: 'a1' } });
-    expect((await patch(admin, '/api/v1/departments/a1', { parentId: 'a2' })).status).toBe(400);
+    // A cycle is a relation the tree cannot hold: 409.
+    expect((await patch(admin, '/api/v1/departments/a1', { parentId: 'a2' })).status).toBe(409);
   });
 
   it('needs system:directory:manage', async () => {

@@ -53,7 +53,7 @@ describe('user handover', () => {
 
   it('refuses bad handovers and changes nothing', async () => {
     refused(await handover('bob', { toUserId: 'erin' }, t.alice), 403, 40300);
-    refused(await handover('bob', { toUserId: 'nobody' }), 400, 40001);
+    refused(await handover('bob', { toUserId: 'nobody' }), 404, 40410);
     refused(await handover('bob', { toUserId: 'bob' }), 409, 40907);
     refused(await handover('ghost', { toUserId: 'erin' }), 404, 40400);
     refused(
@@ -141,6 +141,6 @@ describe('user handover', () => {
   });
 
   it('refuses a deactivated receiver', async () => {
-    refused(await handover('erin', { toUserId: 'bob' }), 400, 40001);
+    refused(await handover('erin', { toUserId: 'bob' }), 409, 40909); // bob is deactivated
   });
 });

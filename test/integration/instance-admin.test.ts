@@ -82,7 +82,14 @@ describe('stuck list', () => {
 describe('re-drive', () => {
   it('a failed instance runs its node again once its variables are fixed', async () => {
     const id = await start(t.alice, 'picky', { amount: 5 });
-    expect((await instance(t.alice, id)).status).toBe('failed');
+    // The instance and its detail say why it failed, as the /stuck row does.
+    const failed = await instance(t.alice, id);
+    expect(failed.status).toBe('failed');
+    expect(failed.failure).toMatchObject({ failedNode: 'sw', nodeType: 'switch' });
+    expect(failed.failure.reason).toContain('no case matched');
+    expect(Date.parse(failed.failure.at)).not.toBeNaN();
+    const detail = await api(`${base}/${id}/detail`, { token: t.alice });
+    expect(detail.body.data.instance.failure).toEqual(failed.failure);
     expect((await post(t.alice, `/${id}/re-drive`)).status).toBe(403);
     expect((await post(t.erin, `/${id}/re-drive`)).status).toBe(403); // monitor is not admin
     expect((await post(t.admin, `/${id}/re-drive`, { reason: 'x', other: 1 })).status).toBe(400);
@@ -96,6 +103,7 @@ describe('re-drive', () => {
     const res = await post(t.admin, `/${id}/re-drive`, { reason: 'amount corrected' });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id, status: 'active', currentNodes: ['big'], detail: null });
+    expect((await instance(t.alice, id)).failure).toBeNull();
     expect((await stuck()).map((i) => i.id)).not.toContain(id);
     const trail = (await instance(t.admin, id)).trail as any[];
     expect(trail.filter((e) => e.detail?.action === 're_drive')).toHaveLength(2);

@@ -285,12 +285,13 @@ describe('WebSocket: upgrade and live push', () => {
     expect(client.notifications().some((n) => n.instanceId === after)).toBe(false);
   });
 
-  it('answers another path with 404, a bad afterId with 400, and a plain GET with a 400 envelope', async () => {
+  it('answers another path with 404, a bad afterId with 400, and a plain GET with 426 Upgrade Required', async () => {
     expect((await refused(`?token=${a.bob}`, '/api/v1/ws/elsewhere')).status).toBe(404);
     expect((await refused(`?token=${a.bob}&afterId=-1`)).status).toBe(400);
     const plain = await api(SOCKET);
-    expect(plain.status).toBe(400);
-    expect(plain.body).toMatchObject({ code: 40000, data: null });
+    expect(plain.status).toBe(426);
+    expect(plain.headers.get('upgrade')).toBe('websocket');
+    expect(plain.body).toMatchObject({ code: 42600, data: null });
   });
 });
 

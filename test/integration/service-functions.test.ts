@@ -322,6 +322,26 @@ describe('activity functions on a separate worker', () => {
     await actOk(t.carol, (await myTask(t.carol, id)).id, 'approve');
   });
 
+  it('a re-drive while the call is still running (nobody polls its queue) answers 409 and changes nothing', async () => {
+    await register({
+      name: 'Idle.wait',
+      kind: 'activity',
+      taskQueue: `nobody-${randomUUID().slice(0, 8)}`,
+      activityType: 'wait',
+    });
+    const k = key();
+    await deploy(t.admin, fnDoc(k, 'Idle.wait'));
+    const id = await start(t.alice, k);
+    await reached(id, 'fn');
+    const res = await post(t.admin, `${INSTANCES}/${id}/re-drive`, { reason: 'hurry' });
+    expect(res.status, JSON.stringify(res.body)).toBe(409);
+    expect(res.body.code).toBe(40901);
+    expect(res.body.message).toBe('The instance is not stuck: fn (serviceTask) waits for an external result');
+    const still = await instance(t.admin, id);
+    expect(still).toMatchObject({ status: 'active', currentNodes: ['fn'], failure: null });
+    expect((await post(t.admin, `${INSTANCES}/${id}/terminate`, { reason: 'test done' })).status).toBe(200);
+  });
+
   it('without a Failure edge the instance fails, shows in /stuck, and a re-drive calls it again with the same callId', async () => {
     const k = key();
     // 3 failures: attempts 1–2 fail (policy: 2), the re-drive's first attempt fails, its second succeeds.
@@ -333,6 +353,8 @@ describe('activity functions on a separate worker', () => {
     expect(detail).toMatchObject({ failedNode: 'fn', nodeType: 'serviceTask' });
     expect(detail.reason).toContain('service function RiskService.manualReview failed');
     expect(detail.reason).toContain('review system unavailable (attempt 2)');
+    // The instance itself says why, as the /stuck row does.
+    expect(failed.failure).toMatchObject({ failedNode: 'fn', nodeType: 'serviceTask', reason: detail.reason });
 
     expect((await post(t.admin, `${INSTANCES}/${id}/re-drive`, { reason: 'review system back' })).status).toBe(200);
     await reached(id, 'review');
@@ -366,6 +388,9 @@ describe('webhook functions', () => {
       param: { level: '70' },
     });
     expect(call.callId).toBe(call.body.callId);
+    // <workflowId>:<nodeId>:<visit>, the workflow id approval-<tenant>-<instance> (docs/service-functions.md).
+    const tenant = (await api('/api/v1/auth/me', { token: t.admin })).body.data.tenant.id;
+    expect(call.callId).toMatch(new RegExp(`^approval-${tenant}-${id}:fn:\\d+$`));
     expect((await instance(t.admin, id)).variables).toMatchObject({
       approvedBy: 'webhook',
       webhookCallId: call.body.callId,

@@ -193,7 +193,8 @@ describe('task actions', () => {
       const { task } = await begin('ta_single');
       expectError(await act(t.alice, task.id, 'transfer', { assigneeUserId: 'carol' }), 409, 40902);
       expectError(await act(t.bob, task.id, 'transfer', { assigneeUserId: 'bob' }), 409, 40907);
-      expectError(await act(t.bob, task.id, 'transfer', { assigneeUserId: 'nobody' }), 400, 40001);
+      // A well-formed body naming a user the tenant does not have: 404 REFERENCE_NOT_FOUND (docs/http.md).
+      expectError(await act(t.bob, task.id, 'transfer', { assigneeUserId: 'nobody' }), 404, 40410);
       expectError(await act(t.bob, task.id, 'transfer', {}), 400, 40001);
       expectError(await act(t.bob, task.id, 'transfer', { assigneeUserId: 'carol', extra: true }), 400, 40003);
       const off = await begin('ta_off');
@@ -263,7 +264,7 @@ describe('task actions', () => {
       const { task } = await begin('ta_single');
       expectError(await act(t.alice, task.id, 'delegate', { assigneeUserId: 'erin' }), 409, 40902);
       expectError(await act(t.bob, task.id, 'delegate', { assigneeUserId: 'bob' }), 409, 40907);
-      expectError(await act(t.bob, task.id, 'delegate', { assigneeUserId: 'ghost' }), 400, 40001);
+      expectError(await act(t.bob, task.id, 'delegate', { assigneeUserId: 'ghost' }), 404, 40410);
       const off = await begin('ta_off');
       expectError(await act(t.bob, off.task.id, 'delegate', { assigneeUserId: 'erin' }), 403, 40302);
     });
@@ -427,7 +428,7 @@ describe('task actions', () => {
         400,
         40001,
       );
-      expectError(await act(t.bob, task.id, 'add-sign', { assigneeUserIds: ['nobody'] }), 400, 40001);
+      expectError(await act(t.bob, task.id, 'add-sign', { assigneeUserIds: ['nobody'] }), 404, 40410);
       await actOk(t.bob, task.id, 'add-sign', { assigneeUserIds: ['carol'], position: 'parallel' });
       expectError(await act(t.bob, task.id, 'add-sign', { assigneeUserIds: ['carol'] }), 409, 40907);
       expect(await openIn(t.carol, id)).toHaveLength(1);
@@ -704,7 +705,7 @@ describe('task actions', () => {
         userId: 'system',
         comment: expect.stringContaining('from bob to carol: bob left'),
       });
-      expectError(await act(t.admin, task.id, 'reassign', { assigneeUserId: 'nobody' }), 400, 40001);
+      expectError(await act(t.admin, task.id, 'reassign', { assigneeUserId: 'nobody' }), 404, 40410);
       expectError(await act(t.admin, task.id, 'reassign', { assigneeUserId: 'carol' }), 409, 40907);
       await actOk(t.carol, task.id, 'approve');
       expectError(await act(t.admin, task.id, 'reassign', { assigneeUserId: 'dave' }), 409, 40901);
@@ -766,7 +767,8 @@ describe('task actions', () => {
       const url = `/api/v1/workflow/tasks/${pooled.id}/candidates`;
       expectError(await api(url, { token: t.admin, body: {} }), 400, 40001);
       expectError(await api(url, { token: t.admin, body: { userIds: ['erin'], groups: ['x'] } }), 400, 40003);
-      expectError(await api(url, { token: t.admin, body: { roleIds: ['no-such-role'] } }), 400, 40001);
+      expectError(await api(url, { token: t.admin, body: { roleIds: ['no-such-role'] } }), 404, 40410);
+      expectError(await api(url, { token: t.admin, body: { userIds: [] } }), 400, 40001); // a list names someone
       expectError(await api(`${url}/remove`, { token: t.alice, body: { userIds: ['dave'] } }), 409, 40907);
       const { task } = await begin('ta_single');
       expectError(

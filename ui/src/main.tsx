@@ -15,6 +15,7 @@ import { InstancePage } from './pages/Instance';
 import { Definitions, DefinitionView } from './pages/Definitions';
 import { Monitoring } from './pages/Monitoring';
 import { Directory } from './pages/Directory';
+import { NotificationMenu } from './features/notifications/NotificationMenu';
 import { lazyPage } from './lib/lazy';
 import './styles.css';
 
@@ -22,6 +23,12 @@ import './styles.css';
 const Designer = lazyPage(
   () => import('./features/designer/Designer').then((m) => m.DesignerPage),
   window.location.pathname.startsWith('/admin/designer/'), // opened directly: fetch it at once
+);
+
+// "My settings" is visited now and then: its own chunk too.
+const Settings = lazyPage(
+  () => import('./features/settings/SettingsPage').then((m) => m.SettingsPage),
+  window.location.pathname === '/settings',
 );
 
 function Forbidden() {
@@ -41,6 +48,7 @@ function Routes() {
     return null;
   }
   if (path === '/start') return <StartList />;
+  if (path === '/settings') return <Settings />;
   if ((m = match('/start/:key', path))) return <StartForm processKey={m.key!} />;
   if ((m = match('/inbox/:tab', path))) return <Inbox tab={m.tab!} />;
   if ((m = match('/instances/:id', path))) return <InstancePage id={m.id!} />;
@@ -112,8 +120,10 @@ function App() {
           <span data-testid="whoami">
             {s.username}@{s.tenantId}
           </span>
+          <NotificationMenu />
+          <NavLink href="/settings">{t.nav.settings}</NavLink>
           <LanguageSwitch />
-          <button type="button" onClick={() => session.close()}>
+          <button type="button" data-testid="logout" onClick={() => session.close()}>
             {t.nav.logout}
           </button>
         </span>

@@ -129,6 +129,9 @@ export class Engine {
   pendingTrail: TrailEntry[] = [];
   pendingCc: CcRecord[] = [];
   pendingNotifications: NotificationRecord[] = [];
+  /** Who acted last, and the last comment a person made (instance_ended); not carried by continue-as-new. */
+  private lastActor: string | null = null;
+  private lastComment: { userId: string; comment: string } | null = null;
 
   /** Engine version 2: Updates answer with their state once quiet, not after the projection (settle). */
   answersWithState = false;
@@ -226,6 +229,9 @@ export class Engine {
       userId?: string | null;
       comment?: string | null;
       detail?: Record<string, unknown> | null;
+      /** What the engine itself says (dsl/history.ts): the console words it in the reader's language. */
+      code?: string | null;
+      params?: Record<string, unknown> | null;
     } = {},
   ): TrailEntry {
     const entry: TrailEntry = {
@@ -237,9 +243,13 @@ export class Engine {
       comment: fields.comment ?? null,
       time: this.now(),
       detail: fields.detail ?? null,
+      code: fields.code ?? null,
+      params: fields.params ?? null,
       seq: this.touch(),
     };
     this.pendingTrail.push(entry);
+    if (entry.userId) this.lastActor = entry.userId;
+    if (entry.userId && entry.comment) this.lastComment = { userId: entry.userId, comment: entry.comment };
     return entry;
   }
 
@@ -468,6 +478,15 @@ export class Engine {
     this.endReason = reason;
     this.ended = true;
     this.touch();
+    // The outcome to the initiator (not when they withdrew it themselves). Adds to the projection's
+    // input only, no command: running instances replay unchanged.
+    if (taskResult !== 'withdrawn' && (status === 'completed' || status === 'rejected' || status === 'terminated'))
+      this.notify(this.info.initiatorId, 'instance_ended', null, {
+        outcome: status === 'completed' ? 'approved' : status,
+        by: this.lastActor,
+        comment: this.lastComment?.comment ?? null,
+        commentBy: this.lastComment?.userId ?? null,
+      });
   }
 
   instanceRow(): InstanceRow {

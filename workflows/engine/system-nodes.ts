@@ -10,6 +10,7 @@ import { templateContext } from './user-task.js';
 import { nodeName, safeUrl, shortTime } from './details.js';
 import { staticDetailsOf, staticSummaryOf } from '../ui-metadata.js';
 import { causeMessage, hasEdge, NodeFailure, type Step } from './flow.js';
+import { said } from '../../dsl/history.js';
 import type { TaskState } from './types.js';
 
 export async function delay(engine: Engine, token: Token, node: DslNode): Promise<Step> {
@@ -74,7 +75,10 @@ export async function serviceTask(engine: Engine, token: Token, node: DslNode): 
     return { follow: 'Success' };
   } catch (err) {
     const message = causeMessage(err);
-    engine.trail('system', { activityId: node.id, comment: `Service function ${cfg.functionName} failed: ${message}` });
+    engine.trail('system', {
+      activityId: node.id,
+      ...said('serviceFunction.failed', { functionName: cfg.functionName, message }),
+    });
     if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
     throw new NodeFailure(`service function ${cfg.functionName} failed: ${message}`);
   }
@@ -155,7 +159,7 @@ async function catalogueFunction(
     const message = causeMessage(err);
     engine.trail('system', {
       activityId: node.id,
-      comment: `Service function ${name} failed: ${message}`,
+      ...said('serviceFunction.failed', { functionName: name, message }),
       detail: { functionName: name, callId: token.callId },
     });
     if (hasEdge(engine, node.id, 'Failure')) {
@@ -210,14 +214,14 @@ export async function httpCall(engine: Engine, token: Token, node: DslNode): Pro
     token.parked = false;
     const message = causeMessage(err);
     engine.variables[cfg.reservedKey ?? '_http'] = { error: message };
-    engine.trail('system', { activityId: node.id, comment: `HTTP call failed: ${message}` });
+    engine.trail('system', { activityId: node.id, ...said('httpCall.failed', { message }) });
     if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
     throw new NodeFailure(`HTTP call failed: ${message}`);
   }
   token.parked = false;
   engine.variables[cfg.reservedKey ?? '_http'] = { status: response.status, body: response.body };
   if (response.status >= 400) {
-    engine.trail('system', { activityId: node.id, comment: `HTTP call answered ${response.status}` });
+    engine.trail('system', { activityId: node.id, ...said('httpCall.status', { status: response.status }) });
     if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
     throw new NodeFailure(`HTTP call answered ${response.status} from ${request.method} ${safeUrl(request.url)}`);
   }
@@ -266,7 +270,7 @@ export async function subProcess(engine: Engine, token: Token, node: DslNode): P
   }
   engine.trail('system', {
     activityId: node.id,
-    comment: `Started sub-process ${cfg.targetId}`,
+    ...said('subProcess.started', { targetId: cfg.targetId }),
     detail: { childInstanceId: start.input.instance.id },
   });
   token.parked = true;

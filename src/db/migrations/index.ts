@@ -10,6 +10,9 @@ import { Migration20261124000500Forms } from './Migration20261124000500Forms.js'
 import { Migration20261124000700ApprovalLinks } from './Migration20261124000700ApprovalLinks.js';
 import { Migration20261124000800OpenTaskCounts } from './Migration20261124000800OpenTaskCounts.js';
 import { Migration20261125000100NotificationChannels } from './Migration20261125000100NotificationChannels.js';
+import { Migration20261125000200NotificationPreferences } from './Migration20261125000200NotificationPreferences.js';
+import { Migration20261125000300Languages } from './Migration20261125000300Languages.js';
+import { Migration20261125000400NotificationTemplates } from './Migration20261125000400NotificationTemplates.js';
 
 /**
  * Every migration, in order. Listed explicitly so the same list runs from TypeScript and from dist/; the name given
@@ -28,4 +31,7 @@ export const migrationsList = [
   { name: 'Migration20261124000700ApprovalLinks', class: Migration20261124000700ApprovalLinks },
   { name: 'Migration20261124000800OpenTaskCounts', class: Migration20261124000800OpenTaskCounts },
   { name: 'Migration20261125000100NotificationChannels', class: Migration20261125000100NotificationChannels },
+  { name: 'Migration20261125000200NotificationPreferences', class: Migration20261125000200NotificationPreferences },
+  { name: 'Migration20261125000300Languages', class: Migration20261125000300Languages },
+  { name: 'Migration20261125000400NotificationTemplates', class: Migration20261125000400NotificationTemplates },
 ];

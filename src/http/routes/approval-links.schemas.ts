@@ -9,33 +9,46 @@ export const LinkParams = z.object({
   linkId: z.string().openapi({ param: { name: 'linkId', in: 'path' } }),
 });
 
+/** A compact JWS: three base64url parts. */
+export const TOKEN_PATTERN = '^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$';
+
 export const TokenParam = z.object({
   token: z
     .string()
-    .max(4000)
-    .openapi({ param: { name: 'token', in: 'path' }, description: 'The signed link token' }),
+    .max(1000)
+    .regex(new RegExp(TOKEN_PATTERN), 'a signed link token')
+    .openapi({
+      param: { name: 'token', in: 'path' },
+      description:
+        'The signed link token (a compact JWS, at most 1000 characters). One that does not verify answers 401 LINK_INVALID',
+    }),
 });
 
-export const MintLinkBody = z
-  .object({
-    userId: z.string().min(1).max(100).optional().openapi({ description: 'The assignee (the default)' }),
-    actions: z.array(LinkAction).min(1).max(2).optional().openapi({ description: 'Default both' }),
-    via: z
-      .string()
-      .min(1)
-      .max(40)
-      .regex(/^[a-z0-9_-]+$/, 'lower-case letters, digits, _ and - only')
-      .optional()
-      .openapi({ description: 'Where the link is sent (email, chat, …): recorded in the trail; default email' }),
-    ttlSeconds: z
-      .number()
-      .int()
-      .positive()
-      .optional()
-      .openapi({ description: 'Shorter than APPROVAL_LINK_TTL_SECONDS (the default and the maximum)' }),
-  })
-  .strict()
-  .openapi('MintApprovalLinkRequest');
+/** The mint body; `maxTtlSeconds` is APPROVAL_LINK_TTL_SECONDS (the default and the maximum). */
+export const mintLinkBody = (maxTtlSeconds: number) =>
+  z
+    .object({
+      userId: z.string().min(1).max(100).optional().openapi({ description: 'The assignee (the default)' }),
+      actions: z.array(LinkAction).min(1).max(2).optional().openapi({ description: 'Default both' }),
+      via: z
+        .string()
+        .min(1)
+        .max(40)
+        .regex(/^[a-z0-9_-]+$/, 'lower-case letters, digits, _ and - only')
+        .optional()
+        .openapi({ description: 'Where the link is sent (email, chat, …): recorded in the trail; default email' }),
+      ttlSeconds: z
+        .number()
+        .int()
+        .positive()
+        .max(maxTtlSeconds)
+        .optional()
+        .openapi({
+          description: `Seconds the link stays usable: at most APPROVAL_LINK_TTL_SECONDS (${maxTtlSeconds}), the default; more is refused (400), not shortened`,
+        }),
+    })
+    .strict()
+    .openapi('MintApprovalLinkRequest');
 
 export const Link = z
   .object({

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { rateLimiter } from 'hono-rate-limiter';
 import { AppError } from '../../errors.js';
 import { login, whoAmI } from '../../services/auth.js';
-import { json, jsonBody, ok } from '../envelope.js';
+import { countedError, json, jsonBody, ok, rateLimited, rateLimitHeaders } from '../envelope.js';
 import { createRouter, defineRoute } from '../router.js';
 import { authenticate, em } from '../middleware/auth.js';
 import { PgRateLimitStore } from '../../infra/rate-limit-store.js';
@@ -27,12 +27,20 @@ const loginRoute = defineRoute({
   path: '/login',
   tags: ['auth'],
   summary: 'Log in with username and password; answers a bearer JWT',
+  description:
+    'Rate-limited per client address and username: LOGIN_RATE_LIMIT failed attempts per LOGIN_RATE_WINDOW_SECONDS (defaults 10 per 60 s), shared by every replica; ' +
+    'successful logins do not count. Every answer carries `RateLimit-Policy` and `RateLimit`; over the budget → 429 with `Retry-After`. ' +
+    'A wrong password, an unknown and an inactive user answer the same 401. Without `tenantId`, a username that several tenants have answers 409 TENANT_REQUIRED.',
   secured: false,
   request: { body: jsonBody(LoginBody) },
-  responses: { 200: json(LoginResult) },
+  responses: {
+    200: { ...json(LoginResult), headers: rateLimitHeaders },
+    401: countedError('Wrong username or password (counted against the budget)'),
+    429: rateLimited('Too many failed attempts from this address for this username'),
+  },
 });
 
-const Me = z
+export const Me = z
   .object({
     user: z.object({
       id: z.string(),
@@ -44,7 +52,14 @@ const Me = z
         .nullable()
         .openapi({ description: 'the language the user chose (en, zh-CN); null: the browser decides' }),
     }),
-    tenant: z.object({ id: z.string(), name: z.string() }),
+    tenant: z.object({
+      id: z.string(),
+      name: z.string(),
+      defaultLocale: z.string().nullable().openapi({
+        description:
+          "the tenant's default language (en, zh-CN) when neither the user nor the browser names one; null: en",
+      }),
+    }),
     roles: z.array(z.string()).openapi({ description: 'Role codes' }),
     permissions: z
       .array(z.string())

@@ -6,9 +6,13 @@ import { VariablesInput } from '../input.js';
 import { catalogueQuery, catalogueRow } from './versioned.schemas.js';
 
 /** The DSL document itself: its content is checked by the DSL validator (422), not here. */
-export const Dsl = z
-  .record(z.string(), z.unknown())
-  .openapi('ProcessDsl', { description: 'Process document in the rule-chain DSL (docs/dsl.md)' });
+export const Dsl = z.record(z.string(), z.unknown()).openapi('ProcessDsl', {
+  description:
+    'Process document in the rule-chain DSL (docs/dsl.md): `ruleChain` ({id: the process key, name, …}) and `metadata` ({nodes, connections}). ' +
+    'Its rules (node types and their configuration, connections, one start, reachable ends, conditions that compile, identifiers of at most 200 characters, …) are checked by the DSL validator, not by JSON Schema: ' +
+    'a document that breaks one answers 422 DSL_INVALID with every problem (`data.problems`: nodeId, field, code, params, message). ' +
+    'Strings inside must not contain U+0000 or lone surrogates; at most 32 levels of nesting (the body included).',
+});
 
 export const Definition = catalogueRow(DefinitionStatuses, { dsl: Dsl }, { deployedAt: IsoDate.nullable() }).openapi(
   'ProcessDefinition',
@@ -25,20 +29,33 @@ export const DeployBody = z
   .object({ dsl: Dsl.optional(), draftId: z.string().min(1).optional() })
   .strict()
   .refine(exactlyOne('dsl', 'draftId'), { message: 'Send either dsl or draftId' })
-  .openapi('DefinitionDeployBody');
+  .openapi('DefinitionDeployBody', { oneOf: [{ required: ['dsl'] }, { required: ['draftId'] }] });
 
+/**
+ * The multipart import: `file` is the DSL as JSON, an uploaded file or a plain part. The document
+ * describes the part's content (a ProcessDsl sent as application/json), so generators send JSON.
+ */
 export const ImportForm = z
   .object({
-    file: z.instanceof(File).openapi({ type: 'string', format: 'binary', description: 'The DSL as a .json file' }),
+    file: z
+      .custom<File | string>((v) => v instanceof File || typeof v === 'string', 'a file or a JSON text')
+      .openapi({
+        type: 'object',
+        description: 'The DSL document as JSON: an uploaded .json file, or a part with Content-Type application/json',
+        allOf: [{ $ref: '#/components/schemas/ProcessDsl' }],
+      }),
   })
   .strict()
   .openapi('DefinitionImportForm');
+
+/** How the multipart part travels (OpenAPI `encoding`): JSON. */
+export const ImportFormEncoding = { file: { contentType: 'application/json' } };
 
 export const ValidateConditionsBody = z
   .object({ dsl: Dsl.optional(), expressions: z.array(z.string()).max(1000).optional() })
   .strict()
   .refine(exactlyOne('dsl', 'expressions'), { message: 'Send either dsl or expressions' })
-  .openapi('ValidateConditionsBody');
+  .openapi('ValidateConditionsBody', { oneOf: [{ required: ['dsl'] }, { required: ['expressions'] }] });
 
 export const ConditionResult = z.object({
   nodeId: z.string().optional(),

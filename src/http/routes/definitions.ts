@@ -1,6 +1,8 @@
 import * as definitions from '../../services/definitions.js';
 import { compareVersions } from '../../services/definition-compare.js';
 import { simulate } from '../../services/simulation.js';
+import { reportIn, simulationIn } from '../answer-words.js';
+import { requestLocale } from '../locale.js';
 import { Permissions } from '../../services/permissions.js';
 import { json, ok, page } from '../envelope.js';
 import { createRouter, defineRoute, endpoint } from '../router.js';
@@ -85,32 +87,35 @@ export function definitionRoutes() {
     },
     async ({ principal: p, body, c }) => view(await definitions.deploy(em(c), p.tenantId, p.userId, body)),
   );
-  r.openapi(
-    defineRoute({
-      method: 'post',
-      middleware: [requirePermission(WRITE)],
-      path: '/import',
-      tags,
-      summary:
-        'Import a DSL JSON file (multipart field `file`) or body `{ dsl }`; an existing key gets the next version',
-      request: {
-        // Not required: the validator of the content type that was sent runs, the other is skipped.
-        body: {
-          required: false,
-          content: { 'application/json': { schema: s.DslBody }, 'multipart/form-data': { schema: s.ImportForm } },
+  const importRoute = defineRoute({
+    method: 'post',
+    middleware: [requirePermission(WRITE)],
+    path: '/import',
+    tags,
+    summary: 'Import a DSL JSON file (multipart field `file`) or body `{ dsl }`; an existing key gets the next version',
+    request: {
+      // Not required for the validators: the one of the content type that was sent runs, the other
+      // is skipped. The document says required (below): one of the two bodies must come.
+      body: {
+        required: false,
+        content: {
+          'application/json': { schema: s.DslBody },
+          'multipart/form-data': { schema: s.ImportForm, encoding: s.ImportFormEncoding },
         },
       },
-      responses: { 201: json(s.Definition, 'Imported') },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      const form = c.req.valid('form') as { file?: File };
-      const dsl = form.file
-        ? await definitions.readDslFile(form.file)
-        : (c.req.valid('json') as { dsl?: Record<string, unknown> }).dsl;
-      return c.json(ok(view(await definitions.importDsl(em(c), p.tenantId, p.userId, dsl))), 201);
     },
-  );
+    responses: { 201: json(s.Definition, 'Imported') },
+  });
+  r.openapi(importRoute, async (c) => {
+    const p = c.get('principal');
+    const form = c.req.valid('form') as { file?: File | string };
+    const dsl = form.file
+      ? await definitions.readDslFile(form.file)
+      : (c.req.valid('json') as { dsl?: Record<string, unknown> }).dsl;
+    return c.json(ok(view(await definitions.importDsl(em(c), p.tenantId, p.userId, dsl))), 201);
+  });
+  // The validators are built; the document (built from the same object) states the truth.
+  (importRoute.request.body as { required: boolean }).required = true;
   endpoint(
     r,
     {
@@ -135,7 +140,8 @@ export function definitionRoutes() {
       body: s.DslBody,
       response: s.ValidationReport,
     },
-    ({ principal, body, c }) => definitions.validateDefinition(em(c), principal.tenantId, body.dsl),
+    async ({ principal, body, c }) =>
+      reportIn(requestLocale(c), await definitions.validateDefinition(em(c), principal.tenantId, body.dsl)),
   );
   endpoint(
     r,
@@ -149,7 +155,7 @@ export function definitionRoutes() {
       body: s.SimulateBody,
       response: s.Simulation,
     },
-    ({ principal, body, c }) => simulate(em(c), principal, body),
+    async ({ principal, body, c }) => simulationIn(requestLocale(c), await simulate(em(c), principal, body)),
   );
   endpoint(
     r,

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { IsoDate } from '../../shapes.js';
+import { EmailAddress, IsoDate } from '../../shapes.js';
 import { PageQuery } from '../../paging.js';
+import { jsonSchema } from '../input.js';
 import { LOCALES } from '../../notifications/messages/index.js';
 
 const Id = z
@@ -16,7 +17,7 @@ const patchOf = <F extends z.ZodRawShape>(fields: F, name: string) =>
     .partial()
     .strict()
     .refine((b) => Object.keys(b).length > 0, { message: 'send at least one field to change' })
-    .openapi(name);
+    .openapi(name, { minProperties: 1 });
 
 export const User = z
   .object({
@@ -38,7 +39,7 @@ const userFields = {
   username: z.string().min(1).max(200),
   displayName: z.string().min(1).max(200).optional(),
   password: z.string().min(4).max(1000),
-  email: z.email().max(320).nullable().optional(),
+  email: EmailAddress.nullable().optional(),
   locale: z.enum(LOCALES).nullable().optional(),
   deptId: z.string().nullable().optional(),
   managerId: z.string().nullable().optional(),
@@ -122,7 +123,16 @@ export const HandoverScope = z
     }),
   })
   .strict()
-  .openapi('HandoverScope');
+  .openapi(
+    'HandoverScope',
+    jsonSchema({
+      description: 'At least one kind is handed over (the defaults count): all three false is refused',
+      not: {
+        required: ['tasks', 'pools'],
+        properties: { tasks: { const: false }, pools: { const: false }, startedInstances: { const: false } },
+      },
+    }),
+  );
 
 export const HandoverBody = z
   .object({

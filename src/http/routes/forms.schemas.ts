@@ -9,10 +9,19 @@ export const FormSchema = formSchema.openapi('FormSchema', {
   description: 'Form schema shared by embedded and stored forms (docs/forms.md)',
 });
 
-/** Bodies take any object here: the form validator answers 422 naming each field (not a 400). */
-const SchemaInput = z
-  .record(z.string(), z.unknown())
-  .openapi({ description: 'A FormSchema; checked on save, 422 FORM_INVALID naming each bad field' });
+/**
+ * Bodies take any object here: the form validator answers 422 naming each field (not a 400). The
+ * document states the shape exactly (the FormSchema component); the rules JSON Schema cannot say
+ * are in the description.
+ */
+const SchemaInput = z.record(z.string(), z.unknown()).openapi({
+  description:
+    'A FormSchema, checked on save: a schema that breaks a rule answers 422 FORM_INVALID naming each bad field (`data.problems`). ' +
+    'Beyond its shape: section ids and field names are unique; select and multi-select fields have options (distinct values), others none; ' +
+    '`pattern` only on text fields and a valid pattern; `multiple` only on user, department, attachment; `min`/`max` fit the type (dates for date fields, non-negative integers for text lengths and counts) and min ≤ max; ' +
+    '`layout.section` names a section; `default` is a valid value of the field (docs/forms.md).',
+  allOf: [{ $ref: '#/components/schemas/FormSchema' }],
+});
 
 const key = z
   .string()

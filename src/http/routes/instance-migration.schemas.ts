@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { jsonSchema, keysOf } from '../input.js';
 
 const NodeId = z.string().min(1).max(200);
 
@@ -15,6 +16,7 @@ const migrateFields = {
       description:
         'node id of the current version → node id of the target; needed for every active node the target lacks (or to move one elsewhere)',
       example: { legacyReview: 'review' },
+      ...keysOf({ minLength: 1, maxLength: 200 }),
     }),
   dryRun: z.boolean().default(false).openapi({ description: 'true: answer what would happen, change nothing' }),
 };
@@ -50,7 +52,13 @@ export const BatchMigrateBody = z
     message: 'send sourceVersion or sourceDefinitionId, not both',
     path: ['sourceDefinitionId'],
   })
-  .openapi('MigrateInstancesBody');
+  .openapi(
+    'MigrateInstancesBody',
+    jsonSchema({
+      description: 'At most one of sourceVersion and sourceDefinitionId',
+      not: { required: ['sourceVersion', 'sourceDefinitionId'] },
+    }),
+  );
 
 const NodeMove = z.object({
   tokenId: z.string(),
@@ -105,7 +113,8 @@ export const MigrationResult = z
     toDefinitionId: z.string(),
     toVersion: z.number().int(),
     status: z.string(),
-    plan: MigrationPlan.nullable(),
+    // Unions, not .nullable(): that would make the named components themselves nullable.
+    plan: z.union([MigrationPlan, z.null()]),
     compare: z.string().nullable().openapi({
       description:
         'path of GET /process-definitions/{from}/compare/{to}: the node-level difference of the two versions; null when the instance already runs the target',
@@ -128,7 +137,7 @@ export const BatchMigrationResult = z
           description: '0, or the refusal: 40920 the plan refuses (dry run too), 42221 bad mapping, 40901 not running',
         }),
         message: z.string(),
-        result: MigrationResult.nullable(),
+        result: z.union([MigrationResult, z.null()]),
         data: z
           .unknown()
           .openapi({ description: 'the refusal data: the plan (40920) or the mapping problems (42221)' }),

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { Instance, IsoDate, Task, TrailEntry, UndecidedBy } from '../../shapes.js';
-import { VariablesInput, VARIABLES_TOO_LARGE, variablesSizeOk } from '../input.js';
+import { VariablesInput, VariableValue } from '../input.js';
 
 export { ApplicationsQuery, Instance, InstanceQuery, ProcessKeyQuery, TrailEntry, Variables } from '../../shapes.js';
 
@@ -61,12 +61,14 @@ export const ActionBody = z
   .object({ reason: z.string().max(2000).optional(), comment: z.string().max(2000).optional() })
   .strict()
   .openapi('InstanceActionBody');
-export const InstanceStatus = z.object({ id: z.string(), status: z.string() }).openapi('InstanceStatus');
+// Not named InstanceStatus: generators name the Instance's `status` enum so (openapi-python-client).
+export const InstanceStatus = z.object({ id: z.string(), status: z.string() }).openapi('InstanceActionResult');
 export const SetVariablesBody = z.object({ variables: VariablesInput }).strict().openapi('SetVariables');
 export const UpdateVariableBody = z
-  .object({ value: z.unknown().refine(variablesSizeOk, { message: VARIABLES_TOO_LARGE }) })
+  .object({ value: VariableValue })
   .strict()
-  .openapi('UpdateVariable');
+  .refine((b) => Object.hasOwn(b, 'value'), { message: 'value is required', path: ['value'] })
+  .openapi('UpdateVariable', { required: ['value'] });
 
 export const IdParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
 export const VariableParam = IdParam.extend({

@@ -44,6 +44,7 @@ export const SocketQuery = z.object({
     }),
   afterId: z
     .string()
+    .regex(/^(0|[1-9][0-9]{0,17})$/, '0 or a notification id')
     .optional()
     .openapi({
       param: { name: 'afterId', in: 'query' },

@@ -4,12 +4,16 @@
 import * as notifications from '../../services/notifications.js';
 import { AppError } from '../../errors.js';
 import type { Router } from '../context.js';
-import { page } from '../envelope.js';
+import { ErrorEnvelope, page } from '../envelope.js';
 import { em } from '../middleware/auth.js';
 import { createRouter, defineRoute, endpoint } from '../router.js';
 import * as s from './notifications.schemas.js';
 
 const tags = ['notifications'];
+const errorAnswer = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: ErrorEnvelope } },
+});
 
 export function notificationRoutes(): Router {
   const r = createRouter();
@@ -57,7 +61,7 @@ export function notificationRoutes(): Router {
   return r;
 }
 
-/** Documents the WebSocket in OpenAPI; a plain GET without the upgrade gets a 400 that says so. */
+/** Documents the WebSocket in OpenAPI; a plain GET without the upgrade gets 426 Upgrade Required. */
 export function notificationSocketDocRoutes(): Router {
   const r = createRouter({ secured: false });
   r.openapi(
@@ -71,10 +75,21 @@ export function notificationSocketDocRoutes(): Router {
         'Upgrade with `?token=<accessToken>`. The server sends `{type:"ready"}`, then `{type:"notification", notification}` for each new one. ' +
         'Send `{type:"resume", afterId}` (or pass `?afterId=`) to first receive every stored notification with a greater id. See docs/notifications.md.',
       request: { query: s.SocketQuery },
-      responses: { 101: { description: 'Switching Protocols: the WebSocket is open' } },
+      responses: {
+        101: { description: 'Switching Protocols: the WebSocket is open' },
+        400: errorAnswer('An upgrade that is not a WebSocket handshake, or a bad `afterId`'),
+        401: errorAnswer('The upgrade carries no token (`?token=` or Authorization) or one that does not verify'),
+        426: {
+          ...errorAnswer(
+            'A GET without `Upgrade: websocket` (an HTTP client that does not speak WebSocket): UPGRADE_REQUIRED (42600)',
+          ),
+          headers: { Upgrade: { description: '`websocket`', schema: { type: 'string' } } },
+        },
+      },
     }),
-    () => {
-      throw new AppError('BAD_REQUEST', 'This endpoint speaks WebSocket: send a GET with Upgrade: websocket');
+    (c) => {
+      c.header('Upgrade', 'websocket');
+      throw new AppError('UPGRADE_REQUIRED');
     },
   );
   return r;

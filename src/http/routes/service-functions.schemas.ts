@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { IsoDate } from '../../shapes.js';
+import { jsonSchema } from '../input.js';
 
 /** Dotted identifiers, as embedding applications name their functions (`RiskService.manualReview`). */
 const FunctionName = z
@@ -38,7 +39,10 @@ const fields = {
     .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
     .max(2000)
     .optional()
-    .openapi({ description: 'kind webhook: where the call is POSTed' }),
+    .openapi({
+      description: 'kind webhook: where the call is POSTed (http or https)',
+      pattern: '^[hH][tT][tT][pP][sS]?:',
+    }),
   secret: z
     .string()
     .min(16)
@@ -63,8 +67,16 @@ const fields = {
   outputSchema: JsonSchema,
 };
 
-type Body = { kind: string; taskQueue?: string; activityType?: string; url?: string; timeoutMs: number };
-const byKind = (v: Body, ctx: z.RefinementCtx) => {
+type Body = {
+  kind: string;
+  taskQueue?: string;
+  activityType?: string;
+  url?: string;
+  secret?: string;
+  timeoutMs: number;
+};
+/** Each kind's fields; a created webhook also brings its secret (an update keeps the stored one). */
+const byKind = (created: boolean) => (v: Body, ctx: z.RefinementCtx) => {
   const need = (field: keyof Body, why: string) => {
     if (v[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: `required for ${why}` });
   };
@@ -73,6 +85,7 @@ const byKind = (v: Body, ctx: z.RefinementCtx) => {
     need('activityType', 'an activity');
   } else {
     need('url', 'a webhook');
+    if (created) need('secret', 'a webhook (it signs its calls)');
     if (v.timeoutMs > WEBHOOK_MAX_TIMEOUT_MS)
       ctx.addIssue({
         code: 'custom',
@@ -82,17 +95,36 @@ const byKind = (v: Body, ctx: z.RefinementCtx) => {
   }
 };
 
+/** What `byKind` checks, as JSON Schema: each kind's required fields, a webhook's shorter timeout. */
+const kinds = (webhookNeeds: string[]) =>
+  jsonSchema({
+    oneOf: [
+      { properties: { kind: { const: 'activity' } }, required: ['taskQueue', 'activityType'] },
+      {
+        properties: { kind: { const: 'webhook' }, timeoutMs: { maximum: WEBHOOK_MAX_TIMEOUT_MS } },
+        required: webhookNeeds,
+      },
+    ],
+  });
+
 export const FunctionBody = z
   .object({ name: FunctionName, ...fields })
   .strict()
-  .superRefine(byKind)
-  .openapi('ServiceFunctionCreate');
+  .superRefine(byKind(true))
+  .openapi('ServiceFunctionCreate', {
+    description: 'kind activity: taskQueue and activityType; kind webhook: url and secret, timeoutMs at most 120000',
+    ...kinds(['url', 'secret']),
+  });
 
 export const FunctionUpdateBody = z
   .object(fields)
   .strict()
-  .superRefine(byKind)
-  .openapi('ServiceFunctionUpdate', { description: 'The whole entry; a webhook keeps its secret when none is sent' });
+  .superRefine(byKind(false))
+  .openapi('ServiceFunctionUpdate', {
+    description:
+      'The whole entry; a webhook keeps its secret when none is sent (an entry that has none to keep — an activity turned webhook — answers 409 without one)',
+    ...kinds(['url']),
+  });
 
 export const ServiceFunction = z
   .object({
@@ -105,7 +137,8 @@ export const ServiceFunction = z
     url: z.string().nullable(),
     hasSecret: z.boolean().openapi({ description: 'A webhook always has one; the secret itself is never answered' }),
     timeoutMs: z.number().int(),
-    retry: RetryPolicy.nullable(),
+    // A union, not .nullable(): that would make the request's RetryPolicy component nullable too.
+    retry: z.union([RetryPolicy, z.null()]),
     description: z.string().nullable(),
     inputSchema: z.record(z.string(), z.unknown()).nullable(),
     outputSchema: z.record(z.string(), z.unknown()).nullable(),

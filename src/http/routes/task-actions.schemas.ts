@@ -1,6 +1,15 @@
 import { z } from '@hono/zod-openapi';
 import { IsoDate } from '../../shapes.js';
-import { VARIABLES_TOO_LARGE, variablesSizeOk } from '../input.js';
+import {
+  jsonSchema,
+  keysOf,
+  NON_BLANK_PATTERN,
+  nonBlankText,
+  VariableValue,
+  VARIABLES_RULE,
+  VARIABLES_TOO_LARGE,
+  variablesSizeOk,
+} from '../input.js';
 import { DecisionBody } from './tasks.schemas.js';
 
 const text = (max: number) => z.string().max(max);
@@ -21,10 +30,20 @@ export const ApprovalDecisionBody = DecisionBody.extend({
     .boolean()
     .optional()
     .openapi({ description: 'workflow:admin decides for the assignee; `reason` is then required' }),
-  reason: reason.openapi({ description: 'Why (required with onBehalfOf); kept in the trail detail' }),
+  reason: reason.openapi({ description: 'Why (required with onBehalfOf, not blank); kept in the trail detail' }),
 })
   .strict()
-  .openapi('ApprovalDecisionBody');
+  .refine((b) => !b.onBehalfOf || !!b.reason?.trim(), {
+    message: 'reason is required when deciding on behalf of the assignee',
+    path: ['reason'],
+  })
+  .openapi(
+    'ApprovalDecisionBody',
+    jsonSchema({
+      if: { properties: { onBehalfOf: { const: true } }, required: ['onBehalfOf'] },
+      then: { properties: { reason: { pattern: NON_BLANK_PATTERN } }, required: ['reason'] },
+    }),
+  );
 
 export const ReturnBody = z
   .object({ targetActivityId: z.string().min(1).max(200), reason, comment: reason })
@@ -55,14 +74,13 @@ export const UrgeBody = z
   .strict()
   .openapi('UrgeBody');
 
-const ids = z.array(z.string().min(1).max(200)).max(200).optional();
+// Each list sent names someone, and at least one list is sent.
+const ids = z.array(z.string().min(1).max(200)).min(1).max(200).optional();
 export const CandidatesBody = z
   .object({ userIds: ids, roleIds: ids, deptIds: ids })
   .strict()
-  .refine((b) => (b.userIds?.length ?? 0) + (b.roleIds?.length ?? 0) + (b.deptIds?.length ?? 0) > 0, {
-    message: 'name at least one of userIds, roleIds, deptIds',
-  })
-  .openapi('CandidatesBody');
+  .refine((b) => Object.keys(b).length > 0, { message: 'name at least one of userIds, roleIds, deptIds' })
+  .openapi('CandidatesBody', { description: 'At least one non-empty list', minProperties: 1 });
 
 export const Candidate = z
   .object({ type: z.enum(['user', 'role', 'dept']), id: z.string(), name: z.string().nullable() })
@@ -75,19 +93,24 @@ export const SetVariablesBody = z
     variables: z
       .record(z.string().min(1).max(200), z.unknown())
       .refine((v) => Object.keys(v).length > 0, { message: 'at least one variable' })
-      .refine(variablesSizeOk, { message: VARIABLES_TOO_LARGE }),
+      .refine(variablesSizeOk, { message: VARIABLES_TOO_LARGE })
+      .openapi({
+        minProperties: 1,
+        ...keysOf({ minLength: 1, maxLength: 200 }),
+        description: VARIABLES_RULE,
+      }),
   })
   .strict()
   .openapi('SetTaskVariablesBody');
 
 export const ValueBody = z
-  .object({ value: z.unknown().refine(variablesSizeOk, { message: VARIABLES_TOO_LARGE }) })
+  .object({ value: VariableValue })
   .strict()
   .refine((b) => Object.hasOwn(b, 'value'), { message: 'value is required', path: ['value'] })
-  .openapi('TaskVariableValueBody');
+  .openapi('TaskVariableValueBody', { required: ['value'] });
 
 export const CommentBody = z
-  .object({ comment: z.string().trim().min(1).max(4000) })
+  .object({ comment: nonBlankText(4000) })
   .strict()
   .openapi('CommentBody');
 

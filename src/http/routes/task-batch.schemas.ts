@@ -10,7 +10,7 @@ export const BatchDecisionBody = z
       .min(1)
       .max(MAX_BATCH_TASKS)
       .refine((ids) => new Set(ids).size === ids.length, { message: 'taskIds: each task at most once' })
-      .openapi({ description: `1 to ${MAX_BATCH_TASKS} task ids, each at most once` }),
+      .openapi({ description: `1 to ${MAX_BATCH_TASKS} task ids, each at most once`, uniqueItems: true }),
     comment: z.string().max(4000).optional(),
   })
   .strict()

@@ -1,6 +1,18 @@
 // Every string the console shows, in English: the reference catalogue. Every other language is
 // typed as `Catalogue`, so TypeScript refuses a missing key (docs/console.md "Languages").
+import type { HistoryCode, HistoryParams } from '@dsl/history.js';
+
 const plural = new Intl.PluralRules('en');
+
+/** The engine's own trail entries (dsl/history.ts), one sentence per code; node ids arrive as names. */
+export type HistoryWords = { [C in HistoryCode]: (p: HistoryParams[C]) => string };
+
+const list = (items: string[]) => new Intl.ListFormat('en', { type: 'conjunction' }).format(items);
+
+/** A notification's payload (docs/notifications.md). */
+type Payload = Record<string, unknown>;
+/** `Leave request LV-7`: the process and business key a notification is about. */
+const request = (p: Payload) => [p.processName ?? p.processKey, p.businessKey].filter(Boolean).join(' ');
 
 export const en = {
   app: 'Approval center',
@@ -15,6 +27,7 @@ export const en = {
     monitoring: 'Monitoring',
     directory: 'Directory',
     logout: 'Log out',
+    settings: 'My settings',
     menu: 'Menu',
     main: 'Main navigation',
   },
@@ -25,6 +38,24 @@ export const en = {
     password: 'Password',
     submit: 'Log in',
     expired: 'Your session has expired. Please log in again.',
+  },
+  notifications: {
+    title: 'Notifications',
+    unread: (n: number) => `${n} unread`,
+    markAllRead: 'Mark all read',
+    empty: 'No notifications.',
+    other: (p: Payload) => `An update on ${request(p)}`,
+    kinds: {
+      instance_ended: (p: Payload) =>
+        `Your request ${request(p)} was ${p.outcome === 'approved' ? 'approved' : p.outcome === 'rejected' ? 'rejected' : 'terminated'}${p.comment ? `: “${String(p.comment)}”` : ''}`,
+      task_assigned: (p: Payload) => `New task: ${String(p.name ?? '')} (${request(p)})`,
+      task_claimable: (p: Payload) => `Open for claiming: ${String(p.name ?? '')} (${request(p)})`,
+      task_overdue: (p: Payload) => `Overdue: ${String(p.name ?? '')} (${request(p)})`,
+      urge: (p: Payload) => `Reminder: ${String(p.name ?? '')} (${request(p)}) is waiting for you`,
+      task_returned: (p: Payload) => `Your request ${request(p)} was returned`,
+      cc: (p: Payload) => `You were copied on ${request(p)}`,
+      instance_withdrawn: (p: Payload) => `${request(p)} was withdrawn`,
+    },
   },
   common: {
     loading: 'Loading…',
@@ -217,8 +248,37 @@ export const en = {
     fallbackAdmin: (why: string) => `no approver found (${why}): the tenant's administrators step in`,
     park: (why: string) => `no approver found (${why}): waits for an administrator`,
     resubmit: 'rejected back to the initiator, who may resubmit',
-    standIn: (text: string) => text,
+    standIn: (initiator: string) => `stands in for the initiator ${initiator}`,
+    fallbackAuto: (why: string) => `no approver found (${why}): approved automatically`,
   },
+  history: {
+    'autoApprove.selfApproval': () => 'The approver is the initiator, so the step was approved automatically.',
+    'autoApprove.repeated': (p) => `Already approved at ${p.nodeName}, so approved again automatically.`,
+    'autoApprove.noApprover': (p) => `No approver was found (${p.problem}), so the step was approved automatically.`,
+    'autoApprove.timeout': () => 'The task passed its due date and was approved automatically.',
+    'autoReject.timeout': () => 'The task passed its due date and was rejected automatically.',
+    'task.overdue': () => 'Reminder: the task is overdue.',
+    'instance.failed': (p) => `The instance failed: ${p.reason}`,
+    'reject.backTo': (p) => `Rejected: the flow goes back to ${p.target}.`,
+    'condition.error': (p) => `A condition could not be evaluated: ${p.message}`,
+    'fork.branches': (p) => `Parallel branches: ${list(p.branches)}.`,
+    'join.timedOut': (p) =>
+      `The join gave up waiting after ${p.seconds} ${plural.select(p.seconds) === 'one' ? 'second' : 'seconds'}.`,
+    'serviceFunction.failed': (p) => `Service function ${p.functionName} failed: ${p.message}`,
+    'httpCall.failed': (p) => `The HTTP call failed: ${p.message}`,
+    'httpCall.status': (p) => `The HTTP call was answered with status ${p.status}.`,
+    'subProcess.started': (p) => `Sub-process ${p.targetId} started.`,
+    'variables.changed': () => 'The form data was changed.',
+    'instance.migrated': (p) =>
+      `${p.actor} moved the instance from version ${p.fromVersion ?? '?'} to version ${p.toVersion ?? '?'}.`,
+    'task.reassigned': (p) => `${p.actor} reassigned the task from ${p.from ?? 'the candidate pool'} to ${p.to}.`,
+    'instance.redriven': (p) =>
+      p.nodes.length
+        ? `${p.actor} re-drove the instance: ${list(p.nodes)} ${p.nodes.length === 1 ? 'runs' : 'run'} again.`
+        : `${p.actor} re-drove the instance: the failed step runs again.`,
+    'instance.forceResumed': (p) =>
+      `${p.actor} resumed the flow past ${p.joinId}; branches given up: ${list(p.branches)}.`,
+  } satisfies HistoryWords,
   status: {
     draft: 'Draft',
     active: 'Active',
@@ -536,6 +596,47 @@ export const en = {
       none: 'No differences.',
       version: (v: number | null) => (v === null ? 'draft' : `v${v}`),
     },
+  },
+  settings: {
+    title: 'My settings',
+    language: 'Language',
+    languageHelp: 'The language of the console and of the e-mail and chat messages sent to you.',
+    followBrowser: 'As my browser',
+    saveLanguage: 'Save language',
+    notifications: 'Notifications',
+    notificationsHelp:
+      'Which messages each channel sends you. A message you turn off here still reaches your inbox in the console.',
+    noChannels:
+      'Your organisation has set up no e-mail or chat channel yet: notifications reach you in the console only.',
+    channelOff: 'switched off by the administrator',
+    kinds: {
+      task_assigned: 'A task assigned to me',
+      task_claimable: 'A task I may claim',
+      urge: 'A reminder (urge)',
+      task_overdue: 'A task past its due date',
+      cc: 'A copy for my information',
+      task_returned: 'My request was returned',
+      task_decided_on_behalf: 'Decided on my behalf',
+      task_reassigned: 'A task moved to someone else',
+      instance_withdrawn: 'A request was withdrawn',
+    } as Record<string, string>,
+    otherKind: 'Other messages',
+    urgent: 'urgent',
+    timeZone: 'Time zone',
+    timeZoneHelp: 'Quiet hours and the digest hour are read in this time zone.',
+    quiet: 'Quiet hours',
+    quietOn: 'Hold messages during quiet hours',
+    quietHelp: 'Messages that arrive in the window wait until it ends.',
+    quietStart: 'From',
+    quietEnd: 'Until',
+    quietUrgent: 'Let urgent messages through (reminders and overdue tasks)',
+    digest: 'Daily digest',
+    digestOn: 'Send me one digest a day instead of a message per new task',
+    digestHelp: 'The digest lists every open task of yours, each with Approve and Reject.',
+    digestHour: 'Send it at',
+    digestNext: (when: string) => `Next digest: ${when}`,
+    save: 'Save notification settings',
+    saved: 'Saved.',
   },
   errors: {
     network: 'The service cannot be reached. Check your connection and try again.',

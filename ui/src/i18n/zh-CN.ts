@@ -2,6 +2,10 @@
 // 措辞参照国内审批产品（钉钉、飞书、FlowLong）：审批、待办、已办、抄送、发起、转交、委派、加签、减签、退回、驳回、撤回、催办。
 import type { Catalogue } from './en.js';
 
+const list = (items: string[]) => new Intl.ListFormat('zh-CN', { type: 'conjunction' }).format(items);
+type Payload = Record<string, unknown>;
+const request = (p: Payload) => [p.processName ?? p.processKey, p.businessKey].filter(Boolean).join(' ');
+
 export const zhCN: Catalogue = {
   app: '审批中心',
   language: '语言',
@@ -15,6 +19,7 @@ export const zhCN: Catalogue = {
     monitoring: '流程监控',
     directory: '组织架构',
     logout: '退出登录',
+    settings: '个人设置',
     menu: '菜单',
     main: '主导航',
   },
@@ -25,6 +30,24 @@ export const zhCN: Catalogue = {
     password: '密码',
     submit: '登录',
     expired: '登录已过期，请重新登录。',
+  },
+  notifications: {
+    title: '通知',
+    unread: (n: number) => `${n} 条未读`,
+    markAllRead: '全部标为已读',
+    empty: '暂无通知。',
+    other: (p: Payload) => `${request(p)} 有新动态`,
+    kinds: {
+      instance_ended: (p: Payload) =>
+        `您的申请 ${request(p)} ${p.outcome === 'approved' ? '已通过' : p.outcome === 'rejected' ? '被驳回' : '已终止'}${p.comment ? `：“${String(p.comment)}”` : ''}`,
+      task_assigned: (p: Payload) => `新任务：${String(p.name ?? '')}（${request(p)}）`,
+      task_claimable: (p: Payload) => `可认领：${String(p.name ?? '')}（${request(p)}）`,
+      task_overdue: (p: Payload) => `已超期：${String(p.name ?? '')}（${request(p)}）`,
+      urge: (p: Payload) => `催办：${String(p.name ?? '')}（${request(p)}）等待您处理`,
+      task_returned: (p: Payload) => `您的申请 ${request(p)} 被退回`,
+      cc: (p: Payload) => `${request(p)} 抄送给您`,
+      instance_withdrawn: (p: Payload) => `${request(p)} 已撤回`,
+    },
   },
   common: {
     loading: '加载中…',
@@ -216,7 +239,35 @@ export const zhCN: Catalogue = {
     fallbackAdmin: (why: string) => `未找到审批人（${why}）：由租户管理员审批`,
     park: (why: string) => `未找到审批人（${why}）：等待管理员处理`,
     resubmit: '驳回给发起人，发起人可重新提交',
-    standIn: (text: string) => text,
+    standIn: (initiator: string) => `代发起人 ${initiator} 审批`,
+    fallbackAuto: (why: string) => `未找到审批人（${why}）：自动同意`,
+  },
+  history: {
+    'autoApprove.selfApproval': () => '审批人即发起人，已自动同意。',
+    'autoApprove.repeated': (p) => `已在“${p.nodeName}”审批同意过，本节点自动同意。`,
+    'autoApprove.noApprover': (p) => `未找到审批人（${p.problem}），已自动同意。`,
+    'autoApprove.timeout': () => '任务已超时，系统自动同意。',
+    'autoReject.timeout': () => '任务已超时，系统自动驳回。',
+    'task.overdue': () => '提醒：任务已超时。',
+    'instance.failed': (p) => `流程实例异常：${p.reason}`,
+    'reject.backTo': (p) => `已驳回：流程退回到“${p.target}”。`,
+    'condition.error': (p) => `条件无法计算：${p.message}`,
+    'fork.branches': (p) => `并行分支：${list(p.branches)}。`,
+    'join.timedOut': (p) => `汇聚节点等待 ${p.seconds} 秒后超时。`,
+    'serviceFunction.failed': (p) => `服务函数 ${p.functionName} 执行失败：${p.message}`,
+    'httpCall.failed': (p) => `HTTP 调用失败：${p.message}`,
+    'httpCall.status': (p) => `HTTP 调用返回状态码 ${p.status}。`,
+    'subProcess.started': (p) => `已发起子流程 ${p.targetId}。`,
+    'variables.changed': () => '表单数据已修改。',
+    'instance.migrated': (p) =>
+      `${p.actor} 将流程实例从版本 ${p.fromVersion ?? '?'} 迁移到版本 ${p.toVersion ?? '?'}。`,
+    'task.reassigned': (p) => `${p.actor} 将任务从 ${p.from ?? '任务池'} 重新分配给 ${p.to}。`,
+    'instance.redriven': (p) =>
+      p.nodes.length
+        ? `${p.actor} 重新驱动了流程实例：${list(p.nodes)} 重新执行。`
+        : `${p.actor} 重新驱动了流程实例：异常节点重新执行。`,
+    'instance.forceResumed': (p) =>
+      `${p.actor} 强制越过汇聚节点 ${p.joinId} 继续流转；放弃的分支：${list(p.branches)}。`,
   },
   status: {
     draft: '草稿',
@@ -525,6 +576,45 @@ export const zhCN: Catalogue = {
       none: '没有差异。',
       version: (v: number | null) => (v === null ? '草稿' : `v${v}`),
     },
+  },
+  settings: {
+    title: '个人设置',
+    language: '语言',
+    languageHelp: '控制台以及发给您的邮件和聊天消息所用的语言。',
+    followBrowser: '跟随浏览器',
+    saveLanguage: '保存语言',
+    notifications: '消息通知',
+    notificationsHelp: '选择每个渠道给您发送哪些消息。在此关闭的消息仍会出现在控制台的待办中。',
+    noChannels: '贵单位尚未配置邮件或聊天渠道：通知只在控制台中显示。',
+    channelOff: '已被管理员停用',
+    kinds: {
+      task_assigned: '分配给我的审批任务',
+      task_claimable: '可认领的任务',
+      urge: '催办提醒',
+      task_overdue: '任务已超时',
+      cc: '抄送给我',
+      task_returned: '我的申请被退回',
+      task_decided_on_behalf: '他人代我审批',
+      task_reassigned: '任务已转给他人',
+      instance_withdrawn: '申请已撤回',
+    } as Record<string, string>,
+    otherKind: '其他消息',
+    urgent: '紧急',
+    timeZone: '时区',
+    timeZoneHelp: '免打扰时段和汇总发送时间均按此时区计算。',
+    quiet: '免打扰时段',
+    quietOn: '免打扰时段内暂缓发送消息',
+    quietHelp: '时段内到达的消息将在时段结束后发送。',
+    quietStart: '开始',
+    quietEnd: '结束',
+    quietUrgent: '紧急消息照常发送（催办和超时提醒）',
+    digest: '每日汇总',
+    digestOn: '每天发送一封汇总，代替每个新任务一条消息',
+    digestHelp: '汇总列出您的全部待办任务，每项都带有“同意”和“驳回”。',
+    digestHour: '发送时间',
+    digestNext: (when: string) => `下次汇总：${when}`,
+    save: '保存通知设置',
+    saved: '已保存。',
   },
   errors: {
     network: '无法连接服务，请检查网络后重试。',
