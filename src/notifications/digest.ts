@@ -10,6 +10,7 @@ import type { Orm } from '../db/orm.js';
 import { mintSystemLink } from '../services/approval-links.js';
 import { todoWhere } from '../services/read-model.js';
 import type { Locale, Message } from './messages/index.js';
+import { formatWhen } from './messages/common.js';
 import { DIGEST_KIND, digestDay, nextDigestAt } from './preference-policy.js';
 import { preferencesOf } from './preferences.js';
 
@@ -95,8 +96,6 @@ const words = {
   },
 } satisfies Record<Locale, unknown>;
 
-const when = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-
 export interface DigestOptions {
   config: Config;
   orm: Orm;
@@ -104,6 +103,8 @@ export interface DigestOptions {
   tenantId: string;
   userId: string;
   locale: Locale;
+  /** The user's time zone for due dates. */
+  timeZone: string;
   day: string;
   /** Where the links go (`email`, `slack`, …). */
   via: string;
@@ -145,7 +146,7 @@ export async function renderDigest(
     const details = [
       t.name,
       `${w.from} ${t.initiator}`,
-      ...(t.due_date ? [`${w.due} ${when(new Date(t.due_date))}`] : []),
+      ...(t.due_date ? [`${w.due} ${formatWhen(new Date(t.due_date), o.locale, o.timeZone)}`] : []),
     ];
     const link =
       t.status === 'active'

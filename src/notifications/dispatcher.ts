@@ -264,7 +264,9 @@ export class Dispatcher {
             ? 'the recipient has no e-mail address'
             : 'the recipient has no address on this channel',
         );
-      const verdict = verdictFor(preferencesOf(d), d.kind, row.channel_id, this.now() ?? new Date());
+      const prefs = preferencesOf(d);
+      const timeZone = prefs?.timeZone ?? 'UTC';
+      const verdict = verdictFor(prefs, d.kind, row.channel_id, this.now() ?? new Date());
       if ('skip' in verdict) throw new Skip(verdict.skip);
       if ('holdUntil' in verdict) return await this.hold(row, verdict.holdUntil);
       const domain = domainOf(this.opts.config, channel);
@@ -282,6 +284,7 @@ export class Dispatcher {
           tenantId: row.tenant_id,
           userId: row.user_id,
           locale,
+          timeZone,
           day: row.digest_date,
           via: channel.kind,
           links: row.digest_links ?? {},
@@ -310,6 +313,7 @@ export class Dispatcher {
         n,
         recipient,
         locale,
+        timeZone,
         via: channel.kind,
         linkId: row.link_id,
       });

@@ -71,6 +71,8 @@ export interface LoadOptions {
   n: NotificationRow;
   recipient: { id: string; name: string };
   locale: unknown;
+  /** The recipient's time zone for dates (UTC when unset). */
+  timeZone?: string;
   /** Where the links go (`email`, `slack`, …), recorded with a decision. */
   via: string;
   /** A link minted for this delivery before (a resend reuses it). */
@@ -127,6 +129,7 @@ export async function loadMessageContext(o: LoadOptions): Promise<{ ctx: Message
   const ctx: MessageContext = {
     kind,
     locale,
+    timeZone: o.timeZone ?? 'UTC',
     recipient: o.recipient,
     payload,
     instance: instance

@@ -75,7 +75,7 @@ describe('channel messages', () => {
       ['Business key', 'LV-1'],
       ['Initiator', 'Alice & Co'],
       ['Task', 'Approve'],
-      ['Due', '2026-12-01 09:30 UTC'],
+      ['Due', 'Dec 1, 2026, 09:30 UTC'],
       ['Why you', 'manager of alice (level 1)'],
       ['Days', '3'],
     ]);
@@ -83,6 +83,9 @@ describe('channel messages', () => {
       ['Approve', 'primary'],
       ['Reject', 'danger'],
     ]);
+    // Dates in the recipient's language and time zone.
+    const east = renderMessage({ ...context('task_assigned', 'zh-CN'), timeZone: 'Asia/Shanghai' })!;
+    expect(east.facts).toContainEqual(['截止时间', '2026年12月1日 GMT+8 17:30']);
     expect(renderMessage({ ...context('task_assigned'), links: null })!.actions).toEqual([]);
     expect(renderMessage(context('task_assigned', 'zh-CN'))!.actions.map((a) => a.label)).toEqual(['同意', '驳回']);
     expect(renderMessage(context('cc'))!.actions).toEqual([]);

@@ -37,6 +37,20 @@ export const common = {
 
 export type Words = (typeof common)['en'];
 
+/** A moment in the recipient's language and time zone, naming the zone ("Dec 1, 2026, 17:30 GMT+8"). */
+export function formatWhen(d: Date, locale: Locale, timeZone = 'UTC'): string {
+  return new Intl.DateTimeFormat(locale, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone,
+    timeZoneName: 'short',
+  }).format(d);
+}
+
 /** One fact per line, `Label: value`: the instance's and task's facts, then the form's summary fields. */
 export const FACTS = `{% for f in facts %}{{ f.label }}: {{ f.value }}
 {% endfor %}{% for f in summary %}{{ f.label }}: {{ f.value }}

@@ -32,6 +32,8 @@ export interface Message {
 export interface MessageContext {
   kind: NotificationKind;
   locale: Locale;
+  /** The recipient's time zone (their preferences; UTC when unset): dates are shown in it. */
+  timeZone?: string;
   recipient: { id: string; name: string };
   payload: Record<string, unknown>;
   instance: {

@@ -4,7 +4,7 @@
 // when saved, with its line, and never fails at send time (a part that still fails then — a runtime
 // limit — falls back to the default part).
 import type { Liquid } from 'liquidjs';
-import { common, sharedParts } from '../messages/common.js';
+import { common, formatWhen, sharedParts } from '../messages/common.js';
 import {
   DECISION_KINDS,
   defaultTemplate,
@@ -37,10 +37,6 @@ const fact = (label: string, value: string) => ({
   value: oneLine(value),
 });
 
-function when(d: Date): string {
-  return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
-
 /** The variables a template sees (docs/channels.md#templates). */
 export function scopeOf(ctx: MessageContext) {
   const w = common[ctx.locale];
@@ -54,7 +50,7 @@ export function scopeOf(ctx: MessageContext) {
   }
   if (t) {
     facts.push(fact(w.task, t.name));
-    if (t.dueDate) facts.push(fact(w.due, when(t.dueDate)));
+    if (t.dueDate) facts.push(fact(w.due, formatWhen(t.dueDate, ctx.locale, ctx.timeZone)));
   }
   return {
     kind: ctx.kind,
@@ -80,7 +76,7 @@ export function scopeOf(ctx: MessageContext) {
           kind: t.kind,
           status: t.status,
           assignee: t.assignee,
-          due: t.dueDate ? when(t.dueDate) : null,
+          due: t.dueDate ? formatWhen(t.dueDate, ctx.locale, ctx.timeZone) : null,
           reason: t.reason,
         }
       : null,
