@@ -37,12 +37,11 @@ export function agentView(row: IAiAgent, hasApiKey: boolean) {
 }
 export type AgentView = ReturnType<typeof agentView>;
 
-/** Which of these entries have a key, without loading the key into the process. */
-async function keyed(em: EntityManager, ids: string[]): Promise<Set<string>> {
-  if (!ids.length) return new Set();
+/** The tenant's entries that have a key, without loading any key into the process. */
+async function keyed(em: EntityManager, tenantId: string): Promise<Set<string>> {
   const rows = await em.execute<Array<{ id: string }>>(
-    'select id from ai_agents where id = any(?::text[]) and api_key is not null',
-    [ids],
+    'select id from ai_agents where tenant_id = ? and api_key is not null',
+    [tenantId],
   );
   return new Set(rows.map((r) => r.id));
 }
@@ -56,16 +55,13 @@ export async function listAgents(em: EntityManager, tenantId: string, opts: Page
     { tenantId },
     { orderBy: { agentId: 'asc' }, limit: opts.pageSize, offset: (opts.page - 1) * opts.pageSize },
   );
-  const withKey = await keyed(
-    em,
-    rows.map((r) => r.id),
-  );
+  const withKey = await keyed(em, tenantId);
   return { items: rows.map((r) => agentView(r, withKey.has(r.id))), total, page: opts.page, pageSize: opts.pageSize };
 }
 
 export async function getAgent(em: EntityManager, tenantId: string, agentId: string): Promise<AgentView> {
   const row = await findRow(em, tenantId, agentId);
-  return agentView(row, (await keyed(em, [row.id])).has(row.id));
+  return agentView(row, (await keyed(em, tenantId)).has(row.id));
 }
 
 const columnsOf = (input: AgentInput) => ({
@@ -112,7 +108,7 @@ export async function updateAgent(
     updatedBy: userId,
   } as any);
   await em.flush();
-  return agentView(row, (await keyed(em, [row.id])).has(row.id));
+  return agentView(row, (await keyed(em, tenantId)).has(row.id));
 }
 
 /** Active definitions with an aiAgent node that names `agentId`. */

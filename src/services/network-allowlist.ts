@@ -40,13 +40,13 @@ export async function replaceAllowlist(
   // One row per entry: written in lower case, so `Intranet.Example` and `intranet.example` are one.
   const byEntry = new Map(entries.map((e) => [e.entry.trim().toLowerCase(), e.description ?? null]));
   await em.transactional(async (tx) => {
-    const keep = [...byEntry.keys()];
-    await tx.execute(
-      keep.length
-        ? `delete from network_allowlist where tenant_id = ? and not (entry = any(?::text[]))`
-        : 'delete from network_allowlist where tenant_id = ?',
-      keep.length ? [tenantId, keep] : [tenantId],
+    const present = await tx.execute<Array<{ entry: string }>>(
+      'select entry from network_allowlist where tenant_id = ? for update',
+      [tenantId],
     );
+    for (const { entry } of present)
+      if (!byEntry.has(entry))
+        await tx.execute('delete from network_allowlist where tenant_id = ? and entry = ?', [tenantId, entry]);
     for (const [entry, description] of byEntry)
       await tx.execute(
         `insert into network_allowlist (tenant_id, entry, description, created_by) values (?, ?, ?, ?)
