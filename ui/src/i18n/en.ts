@@ -199,11 +199,32 @@ export const en = {
     auto_reject: 'rejected automatically',
     assign: 'was assigned',
     migrate: 'migrated the instance',
+    ai_review: 'AI pre-review',
     system: 'system',
     poolAssigned: 'A pool was opened',
     someone: 'The system',
     to: (u: string) => `to ${u}`,
     from: (u: string) => `from ${u}`,
+  },
+  aiReview: {
+    title: 'AI pre-review',
+    verdict: {
+      PASS: 'passed',
+      REJECT: 'rejected',
+      UNRESOLVED: 'no clear verdict',
+      FAILED: 'the call failed',
+      HUMAN_PASS: 'approved by a person instead',
+      HUMAN_REJECT: 'rejected by a person instead',
+      ASYNC: 'requested (the process did not wait)',
+      REFERENCE: 'for reference',
+    } as Record<string, string>,
+    by: (user: string) => `decided by ${user}`,
+  },
+  allowlist: {
+    title: 'Private network allowlist',
+    help: 'Private hosts, addresses or CIDRs (10.0.0.0/8, erp.intranet.example, *.intranet.example) that HTTP calls, webhooks and AI agents of this tenant may reach, one per line. Loopback, link-local and cloud metadata addresses stay refused.',
+    entries: 'Entries',
+    save: 'Save the allowlist',
   },
   reason: {
     manager: (level: string, of: string) =>

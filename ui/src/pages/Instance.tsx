@@ -9,6 +9,7 @@ import { ErrorText, Loading, Section, Status, fmtTime, useAsync } from '../compo
 import { Diagram, type NodeState } from '../components/Diagram';
 import { FormFields, apiFieldErrors, fieldsOf, validate, type Values } from '../components/FormFields';
 import { ActionPanel } from '../components/Actions';
+import { AiReviewNote, aiReviewText } from '../features/ai-review/AiReviewNote';
 
 /** Why this approver: the rule the engine recorded in the `assign` trail entry, in words. */
 export function reasonText(detail: Record<string, unknown> | null | undefined): string | null {
@@ -48,6 +49,8 @@ function detailWords(e: TrailEntry): string | null {
     case 'auto_approve':
     case 'auto_reject':
       return typeof d.rule === 'string' ? d.rule : null;
+    case 'ai_review':
+      return aiReviewText(d);
     case 'migrate':
       return d.toVersion !== undefined ? `v${d.fromVersion ?? '?'} → v${d.toVersion}` : null;
     default:
@@ -216,6 +219,7 @@ export function InstancePage({ id }: { id: string }) {
 
       <div class="columns">
         <div class="col-main">
+          <AiReviewNote trail={trail} nameOf={nameOf} />
           <ActionPanel
             instance={instance}
             permissions={permissions}
