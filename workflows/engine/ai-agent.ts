@@ -158,8 +158,8 @@ function reject(engine: Engine, token: Token, node: DslNode): Promise<Step> | St
 }
 
 /**
- * The failureHandler users each get a task at this node; the first decision counts (approve → on,
- * reject → the reject strategy). The model is not asked again: a re-drive of the node is answered
+ * The failureHandler users each get a task at this node: all approve → on, a rejection → the
+ * reject strategy. The model is not asked again: a re-drive of the node is answered
  * from the stored answer (activities/ai-agent.ts).
  */
 async function humanFallback(
@@ -169,7 +169,9 @@ async function humanFallback(
   cause: 'failed' | 'unresolved',
 ): Promise<Step> {
   const users = [...new Set(configOf(node).failureHandler ?? [])];
-  const run = engine.newRun(node.id, token.id, { mode: 'any' });
+  // As in GFlow, every listed person decides and one rejection rejects (approve mode `all`).
+  const run = engine.newRun(node.id, token.id, { mode: 'all' });
+  run.threshold = users.length;
   const name = node.name ?? node.id;
   for (const userId of users) {
     const task = engine.createTask({
