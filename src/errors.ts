@@ -16,7 +16,10 @@ const catalogue = {
   NOT_INITIATOR: [40304, 'Only the initiator may do this'],
   NOT_FOUND: [40400, 'Not found'],
   ROUTE_NOT_FOUND: [40401, 'No such route'],
-  REFERENCE_NOT_FOUND: [40410, 'The body names a user, role, department or definition the tenant does not have'],
+  REFERENCE_NOT_FOUND: [
+    40410,
+    'The body names a user, role, department, definition or notification channel the tenant does not have',
+  ],
   METHOD_NOT_ALLOWED: [40500, 'Method not allowed on this path'],
   CONFLICT: [40900, 'Conflict'],
   INVALID_STATE: [40901, 'The current state does not allow this action'],
@@ -46,6 +49,9 @@ const catalogue = {
   MIGRATION_MAPPING_INVALID: [42221, 'The node mapping names unknown nodes'],
   FORM_INVALID: [42250, 'The form schema does not validate'],
   FORM_UNKNOWN: [42251, 'The process names a form that has no published version'],
+  // The body is well formed, but the channel or the world refuses it: a host that does not resolve or that the
+  // outbound network rules refuse, a kind that cannot change, an address that does not suit the channel's kind.
+  CHANNEL_REFUSED: [42270, 'The notification channel cannot take this'],
   RATE_LIMITED: [42900, 'Too many requests'],
   INTERNAL: [50000, 'Internal error'],
   UNAVAILABLE: [50300, 'A dependency is unavailable'],

@@ -7,6 +7,18 @@ import { ASSIGNMENT_KINDS } from './services/assignment-reason.js';
 
 export const IsoDate = z.string().openapi({ format: 'date-time' });
 
+/**
+ * An e-mail address as the server checks it: ASCII, `local@domain.tld`. Stated as a plain pattern
+ * (not `format: email`) so generated clients and the fuzzer check exactly what the server does.
+ */
+export const EMAIL_PATTERN = "^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)+$";
+/** A user's id on a chat platform (a channel address, docs/channels.md). */
+export const CHAT_ID_PATTERN = '^[A-Za-z0-9_.@+:=-]{1,200}$';
+export const EmailAddress = z
+  .string()
+  .max(320)
+  .regex(new RegExp(EMAIL_PATTERN), 'an e-mail address (ASCII: local@domain.tld)');
+
 /** A timestamp query parameter: ISO-8601 with offset, parsed once, handed on as a UTC ISO string. */
 export const TimestampQuery = z
   .string()

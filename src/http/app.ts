@@ -29,6 +29,7 @@ import { approveLinkRoutes, taskLinkRoutes } from './routes/approval-links.js';
 import { taskBatchRoutes } from './routes/task-batch.js';
 import { notificationRoutes, notificationSocketDocRoutes } from './routes/notifications.js';
 import { notificationChannelRoutes, notificationDeliveryRoutes } from './routes/notification-channels.js';
+import { meRoutes } from './routes/me.js';
 
 const V1 = '/api/v1';
 const INSTANCES = `${V1}/workflow/process-instances`;
@@ -44,6 +45,7 @@ function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any
     ['/', healthRoutes(deps)],
     ['/', docsRoutes()],
     [`${V1}/auth`, authRoutes(deps)],
+    [`${V1}/me`, meRoutes()],
     [`${V1}/users`, userRoutes()],
     [`${V1}/departments`, departmentRoutes()],
     [`${V1}/roles`, roleRoutes()],

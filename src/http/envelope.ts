@@ -36,7 +36,9 @@ export const commonErrors = {
   409: errorResponse('The state does not allow the action'),
   413: errorResponse('Body too large'),
   415: errorResponse('Body is not application/json'),
-  422: errorResponse('DSL or condition does not validate, or an Idempotency-Key reused with another body'),
+  422: errorResponse(
+    'DSL or condition does not validate, an Idempotency-Key reused with another body, or a notification channel refuses the setting',
+  ),
   429: errorResponse('Rate limited'),
   503: errorResponse('A dependency is unavailable'),
 };

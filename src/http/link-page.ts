@@ -145,6 +145,11 @@ async function wordsFor(c: Context<AppEnv>, deps: AppDeps): Promise<PageWords> {
 
 const parseAction = (v: unknown): Action | null => (v === 'approve' || v === 'reject' ? v : null);
 
+/** Characters, as the form's maxlength counts them. */
+const MAX_COMMENT = 2000;
+/** What String.prototype.trim removes: a reason must hold something else. */
+const NOT_BLANK = '[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]';
+
 /** Mounted at /l. */
 export function linkPageRoutes(deps: AppDeps) {
   const r = new OpenAPIHono<AppEnv>();
@@ -162,7 +167,8 @@ export function linkPageRoutes(deps: AppDeps) {
   r.use(
     '/:token',
     bodyLimit({
-      maxSize: 16 * 1024,
+      // 2,000 characters of 4-byte UTF-8, percent-encoded (12 bytes each), and the action.
+      maxSize: 32 * 1024,
       onError: (c) => c.html(message(PAGE_WORDS.en, PAGE_WORDS.en.tooLong, 'error'), 413),
     }),
   );
@@ -172,9 +178,12 @@ export function linkPageRoutes(deps: AppDeps) {
   );
   r.get('/:token', async (c) => {
     const w = await wordsFor(c, deps);
+    const asked = c.req.query('action');
+    // The document's enum: another value is refused, not read as "show both".
+    if (asked !== undefined && !parseAction(asked)) return c.html(message(w, w.choose, 'error'), 400);
     try {
       const view = await viewLink(deps, c.req.param('token'));
-      return c.html(taskPage(w, view, parseAction(c.req.query('action'))));
+      return c.html(taskPage(w, view, parseAction(asked)));
     } catch (err) {
       return failure(c, deps, w, err);
     }
@@ -185,8 +194,12 @@ export function linkPageRoutes(deps: AppDeps) {
     try {
       const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
       const action = parseAction(form.action);
-      const comment = typeof form.comment === 'string' ? form.comment.trim().slice(0, 2000) : '';
+      const raw = typeof form.comment === 'string' ? form.comment : '';
       if (!action) return c.html(message(w, w.choose, 'error'), 400);
+      // Refused, not cut: the form says maxlength, and what is stored is what was sent.
+      // No U+0000 (PostgreSQL cannot store it); a lone surrogate cannot arrive through UTF-8.
+      if ([...raw].length > MAX_COMMENT || raw.includes('\u0000')) return c.html(message(w, w.tooLong, 'error'), 400);
+      const comment = raw.trim();
       if (action === 'reject' && !comment) {
         const view = await viewLink(deps, token);
         return c.html(taskPage(w, view, 'reject', { action, text: w.giveReason, comment }), 400);
@@ -225,7 +238,11 @@ export function linkPageRoutes(deps: AppDeps) {
           .openapi({ param: { name: 'action', in: 'query' } }),
       }),
     },
-    responses: { 200: html('The task and the form'), 400: html('Malformed request'), ...refusals },
+    responses: {
+      200: html('The task and the form'),
+      400: html('An `action` other than approve or reject'),
+      ...refusals,
+    },
   });
   r.openAPIRegistry.registerPath({
     method: 'post',
@@ -235,9 +252,20 @@ export function linkPageRoutes(deps: AppDeps) {
     request: {
       params: TokenParam,
       body: {
+        required: true,
         content: {
           'application/x-www-form-urlencoded': {
-            schema: z.object({ action: z.enum(['approve', 'reject']), comment: z.string().max(2000).optional() }),
+            schema: z.union([
+              z.object({ action: z.literal('approve'), comment: z.string().max(MAX_COMMENT).optional() }),
+              z.object({
+                action: z.literal('reject'),
+                comment: z
+                  .string()
+                  .max(MAX_COMMENT)
+                  .regex(new RegExp(`^[^\\u0000]*${NOT_BLANK}[^\\u0000]*$`))
+                  .openapi({ description: 'The reason: required, not only white space' }),
+              }),
+            ]),
           },
         },
       },

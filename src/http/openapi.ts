@@ -126,7 +126,7 @@ export function documentDescription(bodyLimitBytes: number) {
     `* Each path segment and each query parameter name and value has at most ${MAX_PARAMETER_LENGTH} characters (each parameter's maxLength) → else 400; the request line and headers together at most ${MAX_HEADER_BYTES} bytes → else 431.`,
     `* The variables of one request serialise to at most ${MAX_VARIABLES_BYTES} bytes of UTF-8 JSON → else 400.`,
     '* Unknown body fields → 400 UNKNOWN_FIELD (every body object is closed: additionalProperties false).',
-    '* A path id that names nothing (or an object of another tenant) → 404 NOT_FOUND; a body that names a user, role, department or definition the tenant does not have → 404 REFERENCE_NOT_FOUND (40410) with data.fields; a deactivated user → 409 USER_INACTIVE (40909).',
+    '* A path id that names nothing (or an object of another tenant) → 404 NOT_FOUND; a body that names a user, role, department, definition or notification channel the tenant does not have → 404 REFERENCE_NOT_FOUND (40410) with data.fields; a deactivated user → 409 USER_INACTIVE (40909).',
     '',
     'Languages: every operation reads the `Accept-Language` request header (components.parameters.AcceptLanguage). ' +
       'zh, zh-CN and zh-Hans answer error messages, field-error messages and validation-problem messages in Simplified Chinese; ' +

@@ -13,6 +13,7 @@ import { paged, Where } from '../services/read-model.js';
 import { adapters, PermanentFailure, TransientFailure, type ChannelConfig } from './adapters/index.js';
 import { messageIdOf } from './dispatcher.js';
 import { CHANNEL_KINDS, type Message } from './messages/index.js';
+import { CHAT_ID_PATTERN, EMAIL_PATTERN } from '../shapes.js';
 
 /** Settings that are secrets, per kind: stored in `secrets`, never answered. */
 const SECRET_FIELDS: Record<ChannelKind, string[]> = {
@@ -114,7 +115,7 @@ async function checkHost(config: Config, input: ChannelInput, secrets: Record<st
   } catch (err) {
     const message =
       err instanceof RequestRefused ? err.message : `${host} does not resolve (${(err as NodeJS.ErrnoException).code})`;
-    throw new AppError('VALIDATION_FAILED', `${field}: ${message}`, { fields: [{ path: field, message }] });
+    throw new AppError('CHANNEL_REFUSED', `${field}: ${message}`, { fields: [{ path: field, message }] });
   }
 }
 
@@ -177,7 +178,7 @@ export async function updateChannel(
 ): Promise<ChannelView> {
   const row = await loadChannel(em, tenantId, id);
   if (row.kind !== input.kind)
-    throw new AppError('VALIDATION_FAILED', `kind: a ${row.kind} channel stays ${row.kind}; create another channel`, {
+    throw new AppError('CHANNEL_REFUSED', `kind: a ${row.kind} channel stays ${row.kind}; create another channel`, {
       fields: [{ path: 'kind', message: 'cannot change' }],
     });
   const cols = columnsOf(input, row.secrets ?? {});
@@ -197,8 +198,8 @@ export async function deleteChannel(em: EntityManager, tenantId: string, id: str
 
 // ---------- addresses ----------
 
-const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
-const CHAT_ID = /^[A-Za-z0-9_.@+:=-]{1,200}$/;
+const EMAIL = new RegExp(EMAIL_PATTERN);
+const CHAT_ID = new RegExp(CHAT_ID_PATTERN);
 
 function addressView(r: any) {
   return {
@@ -242,7 +243,7 @@ export async function setAddress(
       channel.kind === 'email'
         ? 'not an e-mail address'
         : 'a chat user id: letters, digits and _ . @ + : = - (at most 200)';
-    throw new AppError('VALIDATION_FAILED', `address: ${message}`, { fields: [{ path: 'address', message }] });
+    throw new AppError('CHANNEL_REFUSED', `address: ${message}`, { fields: [{ path: 'address', message }] });
   }
   const [user] = await em.execute(`select id from users where tenant_id = ? and id = ?`, [tenantId, userId]);
   if (!user) throw new AppError('NOT_FOUND', `No user ${userId}`);
@@ -289,13 +290,13 @@ export async function testChannel(
   if (!user) throw new AppError('NOT_FOUND', `No user ${userId}`);
   const to: string | null = input.to ?? user.address ?? (row.kind === 'email' ? user.email : null);
   if (row.kind === 'email' && !to)
-    throw new AppError('VALIDATION_FAILED', 'to: the user has no e-mail address; send `to`', {
+    throw new AppError('CHANNEL_REFUSED', 'to: the user has no e-mail address; send `to`', {
       fields: [{ path: 'to', message: 'required: the user has no e-mail address' }],
     });
-  if (row.kind === 'email' && to && !EMAIL.test(to))
-    throw new AppError('VALIDATION_FAILED', 'to: not an e-mail address', {
-      fields: [{ path: 'to', message: 'not an e-mail address' }],
-    });
+  if (input.to !== undefined && !(row.kind === 'email' ? EMAIL : CHAT_ID).test(input.to)) {
+    const message = row.kind === 'email' ? 'not an e-mail address' : 'not a chat user id';
+    throw new AppError('CHANNEL_REFUSED', `to: ${message}`, { fields: [{ path: 'to', message }] });
+  }
   const channel: ChannelConfig = {
     id: row.id,
     kind: row.kind,
@@ -354,17 +355,27 @@ export async function testChannel(
 
 // ---------- the delivery log ----------
 
+/** A `date` column as yyyy-mm-dd (the driver may answer a string or a local-midnight Date). */
+const dayOf = (v: unknown) =>
+  v instanceof Date
+    ? `${v.getFullYear()}-${String(v.getMonth() + 1).padStart(2, '0')}-${String(v.getDate()).padStart(2, '0')}`
+    : typeof v === 'string'
+      ? v.slice(0, 10)
+      : null;
+
 export function deliveryView(r: any) {
   const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
   return {
     id: String(r.id),
-    notificationId: String(r.notification_id),
+    notificationId: r.notification_id === null ? null : String(r.notification_id),
+    digestDate: dayOf(r.digest_date),
     kind: r.kind as string,
     channelId: r.channel_id as string,
     userId: r.user_id as string,
     status: r.status as 'pending' | 'sending' | 'sent' | 'failed' | 'skipped',
     attempts: Number(r.attempts),
     nextAttemptAt: r.status === 'pending' ? iso(r.next_attempt_at) : null,
+    heldUntil: iso(r.held_until),
     address: (r.address as string | null) ?? null,
     messageId: (r.message_id as string | null) ?? null,
     response: (r.response as string | null) ?? null,

@@ -5,7 +5,8 @@
 // recorded, which another claims when their lease runs out and sends with the same Message-ID.
 // Failures retry with backoff; after the last attempt a delivery is `failed` in the delivery log.
 // Woken by the outbox's NOTIFY (the same channel the WebSocket notifier LISTENs on), and by a poll
-// for retries.
+// for retries. Each delivery obeys its recipient's preferences (preference-policy.ts): skipped, held
+// for quiet hours, or sent; the poll also plans the daily digests that have come due (digest.ts).
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Config } from '../config.js';
@@ -22,8 +23,12 @@ import {
   shorten,
   type ChannelConfig,
 } from './adapters/index.js';
+import type { Outgoing } from './adapters/types.js';
 import { loadMessageContext, type NotificationRow } from './message-context.js';
-import { DECISION_KINDS, renderMessage } from './messages/index.js';
+import { DECISION_KINDS, LOCALES, renderMessage, type Locale } from './messages/index.js';
+import { digestMessageIdOf, planDigests, renderDigest } from './digest.js';
+import { verdictFor } from './preference-policy.js';
+import { preferencesOf } from './preferences.js';
 
 const OPEN_TASK = ['pending', 'active', 'waiting', 'suspended'];
 
@@ -35,6 +40,8 @@ interface DeliveryRow {
   user_id: string;
   attempts: number;
   link_id: string | null;
+  digest_date: string | null;
+  digest_links: Record<string, string> | null;
 }
 
 /** Why a delivery is skipped (nothing to send): recorded in the delivery log as its `lastError`. */
@@ -61,6 +68,11 @@ export interface DispatcherOptions {
   config: Config;
   logger: Logger;
   databaseUrl: string;
+  /**
+   * The time preferences are judged by (quiet hours, digest hours) and deliveries come due at; the
+   * database's clock when unset. Tests pass another to cross a night without waiting for it.
+   */
+  clock?: () => Date;
 }
 
 export class Dispatcher {
@@ -73,7 +85,11 @@ export class Dispatcher {
   private woken = false;
   private prunedAt = 0;
 
+  /** The injected clock's time, or null for the database's `now()`. */
+  private readonly now: () => Date | null;
+
   constructor(private readonly opts: DispatcherOptions) {
+    this.now = opts.clock ?? (() => null);
     this.listener = new PgListener({
       databaseUrl: opts.databaseUrl,
       channel: NOTIFICATION_CHANNEL,
@@ -152,20 +168,25 @@ export class Dispatcher {
     });
   }
 
-  /** Claims up to NOTIFY_CONCURRENCY due deliveries and sends them at once; answers how many it claimed. */
+  /** Plans the digests that are due, then claims up to NOTIFY_CONCURRENCY due deliveries and sends them at once; answers how many it claimed. */
   async runOnce(): Promise<number> {
     const { config } = this.opts;
+    await planDigests(this.opts.orm, this.now() ?? new Date()).catch((err) =>
+      this.opts.logger.warn({ err: (err as Error).message }, 'notification dispatcher: could not plan digests'),
+    );
     const rows = await this.opts.orm.em.fork().execute<DeliveryRow[]>(
       `update notification_deliveries d
           set status = 'sending', lease_owner = ?, lease_until = now() + ? * interval '1 second',
               attempts = d.attempts + 1, updated_at = now()
         where d.id in (
           select id from notification_deliveries
-           where (status = 'pending' and next_attempt_at <= now()) or (status = 'sending' and lease_until < now())
+           where (status = 'pending' and next_attempt_at <= coalesce(?::timestamptz, now()))
+              or (status = 'sending' and lease_until < now())
            order by next_attempt_at, id
            limit ? for update skip locked)
-        returning d.id, d.tenant_id, d.notification_id, d.channel_id, d.user_id, d.attempts, d.link_id`,
-      [this.owner, config.NOTIFY_LEASE_SECONDS, config.NOTIFY_CONCURRENCY],
+        returning d.id, d.tenant_id, d.notification_id, d.channel_id, d.user_id, d.attempts, d.link_id,
+                  d.digest_date::text as digest_date, d.digest_links`,
+      [this.owner, config.NOTIFY_LEASE_SECONDS, this.now(), config.NOTIFY_CONCURRENCY],
     );
     if (!rows.length) return 0;
     // The claims stay held while their sends last, however long: renewed every third of the lease.
@@ -196,18 +217,21 @@ export class Dispatcher {
     let address: string | null = null;
     try {
       const [d] = await em.execute(
-        `select n.id, n.tenant_id, n.user_id, n.kind, n.instance_id, n.task_id, n.payload,
+        `select n.id, n.tenant_id, n.user_id, d.kind, n.instance_id, n.task_id, n.payload,
                 c.kind as channel_kind, c.enabled, c.settings, c.secrets, c.updated_at as channel_version,
-                u.display_name, u.email, u.locale, u.active, a.address
+                u.display_name, u.email, u.locale, u.active, a.address,
+                p.channels, p.time_zone, p.quiet_start, p.quiet_end, p.quiet_urgent, p.digest_hour
            from notification_deliveries d
-           join notifications n on n.id = d.notification_id
+           left join notifications n on n.id = d.notification_id
            join notification_channels c on c.id = d.channel_id
            left join users u on u.tenant_id = d.tenant_id and u.id = d.user_id
            left join notification_channel_addresses a on a.channel_id = d.channel_id and a.user_id = d.user_id
+           left join notification_preferences p on p.tenant_id = d.tenant_id and p.user_id = d.user_id
           where d.id = ?`,
         [row.id],
       );
       if (!d) return; // the notification or the channel was deleted meanwhile (the row went with it)
+      if (!row.digest_date && d.id === null) return;
       if (!d.enabled) throw new Skip('the channel is disabled');
       if (!d.display_name || !d.active) throw new Skip('the recipient is no longer an active user');
       const channel: ChannelConfig = {
@@ -224,16 +248,50 @@ export class Dispatcher {
             ? 'the recipient has no e-mail address'
             : 'the recipient has no address on this channel',
         );
-      const n = d as NotificationRow;
+      const verdict = verdictFor(preferencesOf(d), d.kind, row.channel_id, this.now() ?? new Date());
+      if ('skip' in verdict) throw new Skip(verdict.skip);
+      if ('holdUntil' in verdict) return await this.hold(row, verdict.holdUntil);
       const domain = domainOf(this.opts.config, channel);
+      const recipient = { id: row.user_id, name: d.display_name as string };
+      const locale: Locale =
+        [d.locale, channel.settings.locale].find((l) => (LOCALES as readonly unknown[]).includes(l)) ?? 'en';
+      if (row.digest_date) {
+        messageId = digestMessageIdOf(row.id, channel.id, domain);
+        const { message, links } = await renderDigest({
+          config: this.opts.config,
+          orm: this.opts.orm,
+          em,
+          tenantId: row.tenant_id,
+          userId: row.user_id,
+          locale,
+          day: row.digest_date,
+          via: channel.kind,
+          links: row.digest_links ?? {},
+        });
+        if (!message) throw new Skip('no open task on the day of the digest');
+        await em.execute(
+          `update notification_deliveries set digest_links = ?::jsonb where id = ? and lease_owner = ?`,
+          [JSON.stringify(links), row.id, this.owner],
+        );
+        await this.send(row, channel, {
+          messageId,
+          to: address,
+          recipient,
+          message,
+          threadId: null,
+          notification: null,
+        });
+        return;
+      }
+      const n = d as NotificationRow;
       messageId = messageIdOf(String(n.id), channel.id, domain);
       const { ctx, linkId } = await loadMessageContext({
         config: this.opts.config,
         orm: this.opts.orm,
         em,
         n,
-        recipient: { id: row.user_id, name: d.display_name },
-        locale: d.locale ?? channel.settings.locale,
+        recipient,
+        locale,
         via: channel.kind,
         linkId: row.link_id,
       });
@@ -253,12 +311,12 @@ export class Dispatcher {
         throw new Skip('the task was closed or moved to someone else before it could be sent');
       const message = renderMessage(ctx);
       if (!message) throw new Skip(`no message for ${n.kind}`);
-      const result = await adapters[channel.kind]({ config: this.opts.config }, channel, {
+      await this.send(row, channel, {
         messageId,
-        threadId: n.instance_id ? threadIdOf(n.instance_id, domain) : null,
-        message,
         to: address,
-        recipient: ctx.recipient,
+        recipient,
+        message,
+        threadId: n.instance_id ? threadIdOf(n.instance_id, domain) : null,
         notification: {
           id: String(n.id),
           kind: n.kind,
@@ -267,18 +325,34 @@ export class Dispatcher {
           payload: n.payload ?? {},
         },
       });
-      await em.execute(
-        `update notification_deliveries
-            set status = 'sent', sent_at = now(), updated_at = now(), message_id = ?, address = ?, response = ?,
-                last_error = null, lease_owner = null, lease_until = null
-          where id = ? and lease_owner = ?`,
-        [messageId, address, result.response, row.id, this.owner],
-      );
     } catch (err) {
       await this.recordFailure(row, err, messageId, address).catch((e) =>
         this.opts.logger.warn({ err: (e as Error).message, delivery: row.id }, 'could not record a failed delivery'),
       );
     }
+  }
+
+  /** Sends one message through the channel's adapter and records it as sent. */
+  private async send(row: DeliveryRow, channel: ChannelConfig, out: Outgoing) {
+    const result = await adapters[channel.kind]({ config: this.opts.config }, channel, out);
+    await this.opts.orm.em.fork().execute(
+      `update notification_deliveries
+          set status = 'sent', sent_at = now(), updated_at = now(), message_id = ?, address = ?, response = ?,
+              last_error = null, lease_owner = null, lease_until = null
+        where id = ? and lease_owner = ?`,
+      [out.messageId, out.to, result.response, row.id, this.owner],
+    );
+  }
+
+  /** Quiet hours: back to pending until the window ends; the claim does not count as an attempt. */
+  private async hold(row: DeliveryRow, until: Date) {
+    await this.opts.orm.em.fork().execute(
+      `update notification_deliveries
+          set status = 'pending', next_attempt_at = ?, held_until = ?, attempts = greatest(attempts - 1, 0),
+              lease_owner = null, lease_until = null, updated_at = now()
+        where id = ? and lease_owner = ?`,
+      [until, until, row.id, this.owner],
+    );
   }
 
   private async recordFailure(row: DeliveryRow, err: unknown, messageId: string | null, address: string | null) {

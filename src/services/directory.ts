@@ -212,6 +212,13 @@ async function applyUserPatch(em: EntityManager, tenantId: string, id: string, p
   return user;
 }
 
+/** A user's own language (`PATCH /api/v1/me`): the one field of their entry a user changes themselves. */
+export async function setOwnLocale(em: EntityManager, tenantId: string, id: string, locale: string | null) {
+  const user = await getUser(em, tenantId, id);
+  user.locale = locale;
+  await em.flush();
+}
+
 /** `actorId`: the caller, who may not delete themselves. */
 export async function deleteUser(em: EntityManager, tenantId: string, id: string, actorId?: string): Promise<void> {
   if (actorId === id) throw new AppError('CONFLICT', 'You cannot delete yourself');

@@ -160,11 +160,17 @@ describe('e-mail channel', () => {
     expect(shown.html).toContain('LV-1');
     expect(shown.html).not.toContain('private');
     expect((await taskStatus(task.id)).status).toBe('active');
+    expect((await page(`${approve.split('?')[0]}?action=maybe`)).status).toBe(400);
 
     // The reject page asks for a reason: without one nothing is decided.
     const noReason = await page(reject, { action: 'reject', comment: '  ' });
     expect(noReason.status).toBe(400);
     expect(noReason.html).toContain('Give a reason for rejecting.');
+    expect((await taskStatus(task.id)).status).toBe('active');
+    // A comment past the form's 2,000 characters is refused, not cut.
+    const tooLong = await page(approve, { action: 'approve', comment: 'x'.repeat(2001) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.html).toContain('Too much text');
     expect((await taskStatus(task.id)).status).toBe('active');
 
     const approved = await page(approve, { action: 'approve', comment: 'fine' });
@@ -315,7 +321,7 @@ describe('e-mail channel', () => {
     expect(unreachable.body.data.ok).toBe(false);
     expect(unreachable.body.data.error).toMatch(/ECONNREFUSED|connect/i);
     // The admin has no e-mail address: the test asks for `to`.
-    expectError(await api(`/api/v1/notification-channels/${channelId}/test`, { token: t.admin, body: {} }), 400, 40001);
+    expectError(await api(`/api/v1/notification-channels/${channelId}/test`, { token: t.admin, body: {} }), 422, 42270);
 
     // A real notification through the down channel: retried NOTIFY_MAX_ATTEMPTS times, then failed.
     await deploy(t.admin, oneStep('mail_down', users('bob')));
@@ -363,12 +369,14 @@ describe('e-mail channel', () => {
       kind: 'email',
       settings: { ...emailChannel(1).settings, host: '127.0.0.1' },
     });
-    expectError(priv, 400, 40001);
+    // Well formed, refused by the network rules: 422 CHANNEL_REFUSED naming the field.
+    expectError(priv, 422, 42270);
     expect(priv.body.message).toMatch(/loopback, private/);
+    expect(priv.body.data.fields).toEqual([expect.objectContaining({ path: 'settings.host' })]);
     expectError(
       await channels({ name: 'x', kind: 'webhook', settings: { url: 'http://10.1.2.3/x', secret: 'a'.repeat(16) } }),
-      400,
-      40001,
+      422,
+      42270,
     );
     expectError(await channels(emailChannel(mailbox.port)), 409, 40903); // the name is taken
     expectError(await channels(emailChannel(1), t.alice), 403, 40300);
@@ -378,8 +386,8 @@ describe('e-mail channel', () => {
         token: t.admin,
         body: { name: 'x', kind: 'slack', settings: { url: 'https://hooks.example.test/x' } },
       }),
-      400,
-      40001,
+      422,
+      42270,
     );
     expect((await api('/api/v1/notification-channels', { token: t.admin })).body.data.total).toBe(before);
 
@@ -390,6 +398,8 @@ describe('e-mail channel', () => {
         body: { address },
       });
     expectError(await setAddr('bob', 'not an address'), 400, 40001);
+    // A chat user id is a well-formed address, but not on an e-mail channel.
+    expectError(await setAddr('bob', 'U012ABCDEF'), 422, 42270);
     expectError(await setAddr('nobody-here', 'x@corp.example.test'), 404, 40400);
     expectError(await api(`/api/v1/notification-channels/nope/addresses`, { token: t.admin }), 404, 40400);
     const ok = await setAddr('grace', 'grace@corp.example.test');

@@ -24,6 +24,12 @@ const Designer = lazyPage(
   window.location.pathname.startsWith('/admin/designer/'), // opened directly: fetch it at once
 );
 
+// "My settings" is visited now and then: its own chunk too.
+const Settings = lazyPage(
+  () => import('./features/settings/SettingsPage').then((m) => m.SettingsPage),
+  window.location.pathname === '/settings',
+);
+
 function Forbidden() {
   return (
     <p class="card error" role="alert">
@@ -41,6 +47,7 @@ function Routes() {
     return null;
   }
   if (path === '/start') return <StartList />;
+  if (path === '/settings') return <Settings />;
   if ((m = match('/start/:key', path))) return <StartForm processKey={m.key!} />;
   if ((m = match('/inbox/:tab', path))) return <Inbox tab={m.tab!} />;
   if ((m = match('/instances/:id', path))) return <InstancePage id={m.id!} />;
@@ -112,6 +119,7 @@ function App() {
           <span data-testid="whoami">
             {s.username}@{s.tenantId}
           </span>
+          <NavLink href="/settings">{t.nav.settings}</NavLink>
           <LanguageSwitch />
           <button type="button" onClick={() => session.close()}>
             {t.nav.logout}

@@ -10,6 +10,7 @@ import { Migration20261124000500Forms } from './Migration20261124000500Forms.js'
 import { Migration20261124000700ApprovalLinks } from './Migration20261124000700ApprovalLinks.js';
 import { Migration20261124000800OpenTaskCounts } from './Migration20261124000800OpenTaskCounts.js';
 import { Migration20261125000100NotificationChannels } from './Migration20261125000100NotificationChannels.js';
+import { Migration20261125000200NotificationPreferences } from './Migration20261125000200NotificationPreferences.js';
 import { Migration20261125000300AiAgents } from './Migration20261125000300AiAgents.js';
 
 /**
@@ -29,5 +30,6 @@ export const migrationsList = [
   { name: 'Migration20261124000700ApprovalLinks', class: Migration20261124000700ApprovalLinks },
   { name: 'Migration20261124000800OpenTaskCounts', class: Migration20261124000800OpenTaskCounts },
   { name: 'Migration20261125000100NotificationChannels', class: Migration20261125000100NotificationChannels },
+  { name: 'Migration20261125000200NotificationPreferences', class: Migration20261125000200NotificationPreferences },
   { name: 'Migration20261125000300AiAgents', class: Migration20261125000300AiAgents },
 ];

@@ -40,7 +40,7 @@ const loginRoute = defineRoute({
   },
 });
 
-const Me = z
+export const Me = z
   .object({
     user: z.object({
       id: z.string(),

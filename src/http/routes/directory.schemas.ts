@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { IsoDate } from '../../shapes.js';
+import { EmailAddress, IsoDate } from '../../shapes.js';
 import { PageQuery } from '../../paging.js';
 import { jsonSchema } from '../input.js';
 import { LOCALES } from '../../notifications/messages/index.js';
@@ -39,7 +39,7 @@ const userFields = {
   username: z.string().min(1).max(200),
   displayName: z.string().min(1).max(200).optional(),
   password: z.string().min(4).max(1000),
-  email: z.email().max(320).nullable().optional(),
+  email: EmailAddress.nullable().optional(),
   locale: z.enum(LOCALES).nullable().optional(),
   deptId: z.string().nullable().optional(),
   managerId: z.string().nullable().optional(),

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { IsoDate } from '../../shapes.js';
+import { CHAT_ID_PATTERN, EMAIL_PATTERN, EmailAddress, IsoDate } from '../../shapes.js';
 import { PageQuery } from '../../paging.js';
 import { CHANNEL_KINDS, LOCALES } from '../../notifications/messages/index.js';
 
@@ -28,12 +28,19 @@ const Host = z
   .max(253)
   .regex(/^[A-Za-z0-9.-]+$|^\[?[0-9A-Fa-f:.]+\]?$/, 'a host name or an IP address');
 /** `ops@example.com` or `Approvals <ops@example.com>`. */
+const EMAIL_BODY = EMAIL_PATTERN.slice(1, -1);
 const Mailbox = z
   .string()
   .max(320)
-  .regex(/^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+)$/, {
+  .regex(new RegExp(`^(?:[^<>\\r\\n\\u0000]*<${EMAIL_BODY}>|${EMAIL_BODY})$`), {
     message: 'an e-mail address, or a name and an address in < >',
   });
+/** What a user is called on a channel: an e-mail address on an e-mail channel, a chat user id on the others. */
+const ChannelAddress = z
+  .string()
+  .min(1)
+  .max(320)
+  .regex(new RegExp(`^(?:${EMAIL_BODY}|${CHAT_ID_PATTERN.slice(1, -1)})$`), 'an e-mail address or a chat user id');
 const Locale = z.enum(LOCALES).optional().openapi({ description: 'The language of the messages (default en)' });
 const writeOnly = (description: string) => ({ description: `${description}. Write-only: never answered` });
 
@@ -58,15 +65,18 @@ const EmailSettings = z
     user: z.string().min(1).max(320).optional(),
     password: z.string().min(1).max(1000).nullable().optional().openapi(writeOnly('SMTP password')),
     from: Mailbox,
-    replyTo: z.email().max(320).optional(),
+    replyTo: EmailAddress.optional(),
     locale: Locale,
   })
   .strict();
 
-const chatSettings = (signed: boolean) =>
+// A create needs the secrets a channel cannot work without; a replace keeps the stored ones when they are not sent.
+const chatSettings = (signed: boolean, create: boolean) =>
   z
     .object({
-      url: AnyUrl.optional().openapi(writeOnly('The webhook URL (its credential); required on create')),
+      url: create
+        ? AnyUrl.openapi(writeOnly('The webhook URL (its credential)'))
+        : AnyUrl.optional().openapi(writeOnly('The webhook URL (its credential); not sent: the stored one is kept')),
       ...(signed
         ? { secret: z.string().min(1).max(500).nullable().optional().openapi(writeOnly('The signing secret')) }
         : {}),
@@ -74,13 +84,21 @@ const chatSettings = (signed: boolean) =>
     })
     .strict();
 
-const WebhookSettings = z
-  .object({
-    url: AnyUrl,
-    secret: z.string().min(16).max(500).optional().openapi(writeOnly('HMAC-SHA256 key; required on create')),
-    locale: Locale,
-  })
-  .strict();
+const webhookSettings = (create: boolean) =>
+  z
+    .object({
+      url: AnyUrl,
+      secret: create
+        ? z.string().min(16).max(500).openapi(writeOnly('HMAC-SHA256 key'))
+        : z
+            .string()
+            .min(16)
+            .max(500)
+            .optional()
+            .openapi(writeOnly('HMAC-SHA256 key; not sent: the stored one is kept')),
+      locale: Locale,
+    })
+    .strict();
 
 const body = <K extends string, S extends z.ZodType>(kind: K, settings: S, name: string) =>
   z
@@ -88,19 +106,27 @@ const body = <K extends string, S extends z.ZodType>(kind: K, settings: S, name:
     .strict()
     .openapi(name);
 
-export const ChannelBody = z
-  .discriminatedUnion('kind', [
+const channelBody = (create: boolean) => {
+  const suffix = create ? 'ChannelBody' : 'ChannelReplaceBody';
+  return z.discriminatedUnion('kind', [
     body('email', EmailSettings, 'EmailChannelBody'),
-    body('slack', chatSettings(false), 'SlackChannelBody'),
-    body('teams', chatSettings(false), 'TeamsChannelBody'),
-    body('wecom', chatSettings(false), 'WecomChannelBody'),
-    body('feishu', chatSettings(true), 'FeishuChannelBody'),
-    body('dingtalk', chatSettings(true), 'DingtalkChannelBody'),
-    body('webhook', WebhookSettings, 'WebhookChannelBody'),
-  ])
-  .openapi('NotificationChannelBody', {
-    description: 'The whole channel; a replace without a secret keeps the stored one (null removes an optional one)',
-  });
+    body('slack', chatSettings(false, create), `Slack${suffix}`),
+    body('teams', chatSettings(false, create), `Teams${suffix}`),
+    body('wecom', chatSettings(false, create), `Wecom${suffix}`),
+    body('feishu', chatSettings(true, create), `Feishu${suffix}`),
+    body('dingtalk', chatSettings(true, create), `Dingtalk${suffix}`),
+    body('webhook', webhookSettings(create), `Webhook${suffix}`),
+  ]);
+};
+
+const refusals =
+  ' Answers 422 CHANNEL_REFUSED when the host (settings.host, or the URL’s) does not resolve or the outbound network rules refuse it.';
+export const ChannelBody = channelBody(true).openapi('NotificationChannelBody', {
+  description: `The whole channel, with its secrets.${refusals}`,
+});
+export const ChannelReplaceBody = channelBody(false).openapi('NotificationChannelReplaceBody', {
+  description: `The whole channel; a secret not sent keeps the stored one (null removes an optional one). The kind cannot change (422 CHANNEL_REFUSED).${refusals}`,
+});
 
 export const Channel = z
   .object({
@@ -122,11 +148,10 @@ export const Channel = z
 
 export const AddressBody = z
   .object({
-    address: z
-      .string()
-      .min(1)
-      .max(320)
-      .openapi({ description: 'email: an e-mail address (overrides the directory’s); chat: the user’s id there' }),
+    address: ChannelAddress.openapi({
+      description:
+        'email channel: an e-mail address (overrides the directory’s); chat: the user’s id there (letters, digits and _ . @ + : = -, at most 200). One that does not suit the channel’s kind: 422 CHANNEL_REFUSED',
+    }),
   })
   .strict()
   .openapi('ChannelAddressBody');
@@ -137,12 +162,10 @@ export const Address = z
 
 export const TestBody = z
   .object({
-    to: z
-      .string()
-      .min(1)
-      .max(320)
-      .optional()
-      .openapi({ description: 'email: where to send; default the user’s address' }),
+    to: ChannelAddress.optional().openapi({
+      description:
+        'Where to send (an e-mail address on an e-mail channel, a chat user id on the others); default the user’s address. An e-mail channel with neither, or a `to` that does not suit the kind: 422 CHANNEL_REFUSED',
+    }),
     userId: z
       .string()
       .min(1)
@@ -171,13 +194,20 @@ export const DeliveryStatus = z.enum(['pending', 'sending', 'sent', 'failed', 's
 export const Delivery = z
   .object({
     id: z.string(),
-    notificationId: z.string(),
-    kind: z.string(),
+    notificationId: z.string().nullable().openapi({ description: 'null for a daily digest' }),
+    digestDate: z
+      .string()
+      .nullable()
+      .openapi({ description: 'A daily digest: its day (yyyy-mm-dd in the user’s time zone); null otherwise' }),
+    kind: z.string().openapi({ description: 'The notification kind, or `digest`' }),
     channelId: z.string(),
     userId: z.string(),
     status: DeliveryStatus,
     attempts: z.number().int(),
     nextAttemptAt: IsoDate.nullable().openapi({ description: 'When a pending delivery is tried next' }),
+    heldUntil: IsoDate.nullable().openapi({
+      description: 'Set when the recipient’s quiet hours held the message: the end of that window',
+    }),
     address: z.string().nullable(),
     messageId: z.string().nullable().openapi({ description: 'The same on every attempt (e-mail Message-ID)' }),
     response: z.string().nullable().openapi({ description: 'What the remote server answered last' }),

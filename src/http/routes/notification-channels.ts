@@ -64,7 +64,7 @@ export function notificationChannelRoutes(deps: AppDeps) {
       summary: 'Replace a channel (secrets not sent are kept)',
       permissions,
       params: s.ChannelIdParam,
-      body: s.ChannelBody,
+      body: s.ChannelReplaceBody,
       response: s.Channel,
     },
     ({ principal: p, params, body, c }) =>

@@ -77,3 +77,23 @@ export function adoptUserLocale(tag: string | null | undefined) {
   }
   if (l !== locale) setLocale(l);
 }
+
+/**
+ * The user saved their own language in "My settings" (already stored by the API): it is applied at
+ * once (one reload), and remembered as adopted so the next /auth/me does not reload again. `null`
+ * hands the choice back to the browser.
+ */
+export function applySavedUserLocale(next: Locale | null) {
+  try {
+    if (next) {
+      localStorage.setItem(USER_LOCALE_KEY, next);
+      localStorage.setItem(LOCALE_KEY, next);
+    } else {
+      localStorage.removeItem(USER_LOCALE_KEY);
+      localStorage.removeItem(LOCALE_KEY);
+    }
+  } catch {
+    /* no storage: the reload follows the browser */
+  }
+  location.reload();
+}
