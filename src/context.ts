@@ -15,6 +15,9 @@ export interface Principal {
   roles: string[];
   deptId: string | null;
   permissions: Set<string>;
+  /** The user's language (directory `locale`) and the tenant's default: how an answer's words are chosen (src/http/locale.ts). */
+  locale?: string | null;
+  tenantLocale?: string | null;
 }
 
 export interface AppDeps {

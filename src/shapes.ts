@@ -141,9 +141,20 @@ export const TrailEntry = z
     activityId: z.string().nullable(),
     taskId: z.string().nullable(),
     userId: z.string().nullable(),
-    comment: z.string().nullable(),
+    comment: z.string().nullable().openapi({
+      description:
+        "the person's comment, or (with `code`) the engine's words in English, kept for older clients; entries recorded before codes existed have only this",
+    }),
     time: IsoDate,
     detail: z.record(z.string(), z.unknown()).nullable(),
+    code: z.string().nullable().openapi({
+      description:
+        'what the engine itself says, as a stable code (e.g. `autoApprove.selfApproval`, `reject.backTo`, `instance.failed`); null for what a person did or said',
+    }),
+    params: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .openapi({ description: "the code's parameters (node ids, names, counts); clients word them in their language" }),
   })
   .openapi('TrailEntry');
 export type TrailEntry = z.infer<typeof TrailEntry>;

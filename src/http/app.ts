@@ -11,6 +11,8 @@ import { edgeInput, methodGuard } from './input.js';
 import { docsRoutes } from './docs.js';
 import { documentDescription, exactDocument } from './openapi.js';
 import { healthRoutes } from './routes/health.js';
+import { metricsRoutes } from './routes/metrics.js';
+import { httpTelemetry } from '../observability/http-telemetry.js';
 import { authRoutes } from './routes/auth.js';
 import { departmentRoutes, roleRoutes, tenantRoutes, userRoutes } from './routes/directory.js';
 import { componentRoutes } from './routes/components.js';
@@ -30,6 +32,7 @@ import { taskBatchRoutes } from './routes/task-batch.js';
 import { notificationRoutes, notificationSocketDocRoutes } from './routes/notifications.js';
 import { notificationChannelRoutes, notificationDeliveryRoutes } from './routes/notification-channels.js';
 import { meRoutes } from './routes/me.js';
+import { tenantSettingsRoutes } from './routes/tenant-settings.js';
 
 const V1 = '/api/v1';
 const INSTANCES = `${V1}/workflow/process-instances`;
@@ -43,6 +46,7 @@ const TASKS = `${V1}/workflow/tasks`;
 function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any>]> {
   return [
     ['/', healthRoutes(deps)],
+    ['/', metricsRoutes(deps)],
     ['/', docsRoutes()],
     [`${V1}/auth`, authRoutes(deps)],
     [`${V1}/me`, meRoutes()],
@@ -50,6 +54,7 @@ function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any
     [`${V1}/departments`, departmentRoutes()],
     [`${V1}/roles`, roleRoutes()],
     [`${V1}/tenants`, tenantRoutes()],
+    [`${V1}/tenant-settings`, tenantSettingsRoutes()],
     [`${V1}/workflow/process-definitions`, definitionRoutes()],
     [`${V1}/forms`, formRoutes()],
     [`${V1}/components`, componentRoutes()],
@@ -79,6 +84,8 @@ export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as any });
 
   app.use('*', requestId());
+  // Metrics by route template and the request's server span (src/observability/).
+  app.use('*', httpTelemetry());
   app.use('*', async (c, next) => {
     c.set('deps', deps);
     const started = performance.now();
@@ -122,13 +129,18 @@ export function createApp(deps: AppDeps) {
     scheme: 'bearer',
     bearerFormat: 'JWT',
   });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'metricsToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The METRICS_TOKEN the server runs with (GET /metrics only)',
+  });
   // How the words of an answer are chosen (docs/http.md "Languages"): one shared parameter, named by the info.
   app.openAPIRegistry.registerComponent('parameters', 'AcceptLanguage', {
     name: 'Accept-Language',
     in: 'header',
     required: false,
     description:
-      'The language of `message` in an error envelope (and of field-error and validation-problem messages): zh, zh-CN or zh-Hans answer in Simplified Chinese, anything else in English. `code`, `params` and every machine-readable field are the same in every language. Error answers carry Content-Language.',
+      "The language of an answer's words (the error envelope's `message`, field-error and validation-problem messages, assignment reasons): zh, zh-CN or zh-Hans ask for Simplified Chinese, en for English. It counts after the signed-in user's own `locale` and before the tenant's default language (GET /tenant-settings). `code`, `params` and every machine-readable field are the same in every language. Error answers carry Content-Language.",
     schema: { type: 'string', example: 'zh-CN,zh;q=0.9,en;q=0.8' },
   });
   // Built once, on the first request (every route is registered by then).

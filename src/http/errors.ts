@@ -8,7 +8,7 @@ import { problemMessageIn } from '../../dsl/problems.zh-CN.js';
 import { AppError, ErrorCodes, isErrorCode, type ErrorCode } from '../errors.js';
 import { zhCNErrors } from '../errors.zh-CN.js';
 import type { AppEnv } from './context.js';
-import { localeOf, type ApiLocale } from './locale.js';
+import { requestLocale, type ApiLocale } from './locale.js';
 
 function body(code: number, message: string, data: unknown = null) {
   return { code, data, message };
@@ -138,7 +138,7 @@ export function localize(app: AppError, locale: ApiLocale): { message: string; d
 }
 
 export function onError(err: Error, c: Context<AppEnv>) {
-  const locale = localeOf(c.req.header('accept-language'));
+  const locale = requestLocale(c);
   const app = toAppError(err);
   if (app) {
     // The rest of an oversized body is never read: close the connection instead of parsing it as a request.
@@ -155,7 +155,7 @@ export function onError(err: Error, c: Context<AppEnv>) {
 
 export function notFound(c: Context<AppEnv>) {
   const e = ErrorCodes.ROUTE_NOT_FOUND;
-  const sentence = sentenceOf('ROUTE_NOT_FOUND', localeOf(c.req.header('accept-language')));
+  const sentence = sentenceOf('ROUTE_NOT_FOUND', requestLocale(c));
   return c.json(body(e.code, `${sentence}: ${c.req.method} ${c.req.path}`), 404);
 }
 

@@ -14,6 +14,7 @@ import { linkRateLimit } from './routes/approval-links.js';
 import { PAGE_WORDS, type PageWords } from './link-page-words.js';
 import { verifyLink } from '../infra/link-tokens.js';
 import { LOCALES, type Locale } from '../notifications/messages/index.js';
+import { chooseLocale } from './locale.js';
 
 type Action = 'approve' | 'reject';
 type View = Awaited<ReturnType<typeof viewLink>>;
@@ -122,24 +123,27 @@ function failure(c: Context<AppEnv>, deps: AppDeps, w: PageWords, err: unknown) 
 }
 
 /**
- * The page's language: the link's user's locale, else the browser's (Accept-Language), else English.
- * A token that does not verify gets the browser's.
+ * The page's language, chosen like every answer's (src/http/locale.ts): the link's user's locale,
+ * else the browser's (Accept-Language), else the tenant's default, else English. A token that does
+ * not verify gets the browser's.
  */
 async function wordsFor(c: Context<AppEnv>, deps: AppDeps): Promise<PageWords> {
-  let locale: unknown = null;
+  let user: { locale: string | null; tenant_locale: string | null } | undefined;
   try {
     const claims = await verifyLink(deps.config, c.req.param('token') ?? '');
-    const [user] = await deps.orm.em
-      .fork()
-      .execute<Array<{ locale: string | null }>>(`select locale from users where tenant_id = ? and id = ?`, [
-        claims.tenantId,
-        claims.userId,
-      ]);
-    locale = user?.locale ?? null;
+    [user] = await deps.orm.em.fork().execute<Array<{ locale: string | null; tenant_locale: string | null }>>(
+      `select u.locale, t.default_locale as tenant_locale from users u left join tenants t on t.id = u.tenant_id
+        where u.tenant_id = ? and u.id = ?`,
+      [claims.tenantId, claims.userId],
+    );
   } catch {
     /* the page says what is wrong with the link */
   }
-  if (!locale && /^\s*zh\b/i.test(c.req.header('Accept-Language') ?? '')) locale = 'zh-CN';
+  const locale = chooseLocale({
+    user: user?.locale,
+    acceptLanguage: c.req.header('Accept-Language'),
+    tenant: user?.tenant_locale,
+  });
   return PAGE_WORDS[(LOCALES as readonly unknown[]).includes(locale) ? (locale as Locale) : 'en'];
 }
 

@@ -1,6 +1,9 @@
-// The language of an answer's words (docs/http.md "Languages"): the request's Accept-Language,
-// read with its q-values; zh, zh-CN, zh-Hans (and zh-SG) answer in Simplified Chinese, anything else
-// in English. Codes and every machine-readable field are the same in every language.
+// The language of an answer's words (docs/http.md "Languages"), chosen one way for every answer:
+// the signed-in user's `locale`, else the request's Accept-Language (q-values honoured; zh, zh-CN,
+// zh-Hans and zh-SG are Simplified Chinese), else the tenant's default language, else English.
+// Codes and every machine-readable field are the same in every language.
+import type { Context } from 'hono';
+import type { AppEnv } from './context.js';
 
 export const API_LOCALES = ['en', 'zh-CN'] as const;
 export type ApiLocale = (typeof API_LOCALES)[number];
@@ -12,9 +15,12 @@ function ours(tag: string): ApiLocale | null {
   return null;
 }
 
-/** The best of our languages for an Accept-Language header (RFC 9110 §12.5.4); English when none fits. */
-export function localeOf(acceptLanguage: string | null | undefined): ApiLocale {
-  if (!acceptLanguage) return 'en';
+/** A stored language (a user's, a tenant's, a channel's) as one of ours; null when it names none. */
+export const apiLocale = (tag: unknown): ApiLocale | null => (typeof tag === 'string' ? ours(tag.trim()) : null);
+
+/** The best of our languages an Accept-Language header asks for (RFC 9110 §12.5.4); null when none fits. */
+export function acceptedLocale(acceptLanguage: string | null | undefined): ApiLocale | null {
+  if (!acceptLanguage) return null;
   const ranked = acceptLanguage
     .split(',')
     .map((part, i) => {
@@ -28,5 +34,24 @@ export function localeOf(acceptLanguage: string | null | undefined): ApiLocale {
     const l = ours(r.tag);
     if (l) return l;
   }
-  return 'en';
+  return null;
+}
+
+/** The Accept-Language header alone (no user, no tenant known): English when it names none of ours. */
+export const localeOf = (acceptLanguage: string | null | undefined): ApiLocale =>
+  acceptedLocale(acceptLanguage) ?? 'en';
+
+/** The one order: the user's locale, the request's Accept-Language, the tenant's default, English. */
+export function chooseLocale(o: { user?: unknown; acceptLanguage?: string | null; tenant?: unknown }): ApiLocale {
+  return apiLocale(o.user) ?? acceptedLocale(o.acceptLanguage) ?? apiLocale(o.tenant) ?? 'en';
+}
+
+/** The language of this request's answer (before authentication: the header alone). */
+export function requestLocale(c: Context<AppEnv>): ApiLocale {
+  const principal = c.get('principal') as AppEnv['Variables']['principal'] | undefined;
+  return chooseLocale({
+    user: principal?.locale,
+    acceptLanguage: c.req.header('accept-language'),
+    tenant: principal?.tenantLocale,
+  });
 }

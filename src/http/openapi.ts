@@ -128,10 +128,11 @@ export function documentDescription(bodyLimitBytes: number) {
     '* Unknown body fields → 400 UNKNOWN_FIELD (every body object is closed: additionalProperties false).',
     '* A path id that names nothing (or an object of another tenant) → 404 NOT_FOUND; a body that names a user, role, department, definition or notification channel the tenant does not have → 404 REFERENCE_NOT_FOUND (40410) with data.fields; a deactivated user → 409 USER_INACTIVE (40909).',
     '',
-    'Languages: every operation reads the `Accept-Language` request header (components.parameters.AcceptLanguage). ' +
-      'zh, zh-CN and zh-Hans answer error messages, field-error messages and validation-problem messages in Simplified Chinese; ' +
-      'anything else, or no header, in English. Codes (`code`, problem `code` and `params`) never change with the language: ' +
-      'clients should branch on them, not on `message`.',
+    'Languages (en, zh-CN): the words of an answer (error messages, field-error and validation-problem messages, assignment reasons) ' +
+      "are chosen in one order: the signed-in user's `locale`, else the `Accept-Language` request header " +
+      "(components.parameters.AcceptLanguage; zh, zh-CN, zh-Hans → Simplified Chinese), else the tenant's default language " +
+      '(GET/PUT /api/v1/tenant-settings), else English. Codes (`code`, problem `code` and `params`, trail `code` and `params`) ' +
+      'never change with the language: clients should branch on them, not on `message`.',
   ].join('\n');
 }
 

@@ -144,7 +144,6 @@ function columnsOf(input: ChannelInput, kept: Record<string, string>) {
   };
 }
 
-
 export async function createChannel(
   em: EntityManager,
   config: Config,
@@ -282,7 +281,8 @@ export async function testChannel(
   const row = await loadChannel(em, caller.tenantId, id);
   const userId = input.userId ?? caller.userId;
   const [user] = await em.execute(
-    `select u.id, u.display_name, u.email, u.locale, a.address from users u
+    `select u.id, u.display_name, u.email, u.locale, a.address, tn.default_locale as tenant_locale from users u
+       left join tenants tn on tn.id = u.tenant_id
        left join notification_channel_addresses a on a.channel_id = ? and a.user_id = u.id
       where u.tenant_id = ? and u.id = ?`,
     [id, caller.tenantId, userId],
@@ -304,7 +304,7 @@ export async function testChannel(
     settings: row.settings,
     secrets: row.secrets ?? {},
   };
-  const zh = (user.locale ?? row.settings.locale) === 'zh-CN';
+  const zh = (user.locale ?? row.settings.locale ?? user.tenant_locale) === 'zh-CN';
   const message: Message = {
     subject: zh ? '测试消息' : 'Test message',
     title: zh ? '测试消息' : 'Test message',

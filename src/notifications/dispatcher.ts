@@ -29,6 +29,7 @@ import { DECISION_KINDS, LOCALES, renderMessage, type Locale } from './messages/
 import { digestMessageIdOf, planDigests, renderDigest } from './digest.js';
 import { verdictFor } from './preference-policy.js';
 import { preferencesOf } from './preferences.js';
+import { recordDelivery } from '../observability/metrics.js';
 
 const OPEN_TASK = ['pending', 'active', 'waiting', 'suspended'];
 
@@ -215,16 +216,18 @@ export class Dispatcher {
     const em = this.opts.orm.em.fork();
     let messageId: string | null = null;
     let address: string | null = null;
+    let channelKind: string | null = null;
     try {
       const [d] = await em.execute(
         `select n.id, n.tenant_id, n.user_id, d.kind, n.instance_id, n.task_id, n.payload,
                 c.kind as channel_kind, c.enabled, c.settings, c.secrets, c.updated_at as channel_version,
-                u.display_name, u.email, u.locale, u.active, a.address,
+                u.display_name, u.email, u.locale, u.active, a.address, tn.default_locale as tenant_locale,
                 p.channels, p.time_zone, p.quiet_start, p.quiet_end, p.quiet_urgent, p.digest_hour
            from notification_deliveries d
            left join notifications n on n.id = d.notification_id
            join notification_channels c on c.id = d.channel_id
            left join users u on u.tenant_id = d.tenant_id and u.id = d.user_id
+           left join tenants tn on tn.id = d.tenant_id
            left join notification_channel_addresses a on a.channel_id = d.channel_id and a.user_id = d.user_id
            left join notification_preferences p on p.tenant_id = d.tenant_id and p.user_id = d.user_id
           where d.id = ?`,
@@ -232,6 +235,7 @@ export class Dispatcher {
       );
       if (!d) return; // the notification or the channel was deleted meanwhile (the row went with it)
       if (!row.digest_date && d.id === null) return;
+      channelKind = d.channel_kind;
       if (!d.enabled) throw new Skip('the channel is disabled');
       if (!d.display_name || !d.active) throw new Skip('the recipient is no longer an active user');
       const channel: ChannelConfig = {
@@ -253,8 +257,10 @@ export class Dispatcher {
       if ('holdUntil' in verdict) return await this.hold(row, verdict.holdUntil);
       const domain = domainOf(this.opts.config, channel);
       const recipient = { id: row.user_id, name: d.display_name as string };
+      // The recipient's language, else the channel's, else the tenant's default (docs/http.md "Languages").
       const locale: Locale =
-        [d.locale, channel.settings.locale].find((l) => (LOCALES as readonly unknown[]).includes(l)) ?? 'en';
+        [d.locale, channel.settings.locale, d.tenant_locale].find((l) => (LOCALES as readonly unknown[]).includes(l)) ??
+        'en';
       if (row.digest_date) {
         messageId = digestMessageIdOf(row.id, channel.id, domain);
         const { message, links } = await renderDigest({
@@ -326,8 +332,10 @@ export class Dispatcher {
         },
       });
     } catch (err) {
-      await this.recordFailure(row, err, messageId, address).catch((e) =>
-        this.opts.logger.warn({ err: (e as Error).message, delivery: row.id }, 'could not record a failed delivery'),
+      await this.recordFailure(row, err, messageId, address).then(
+        (status) => recordDelivery(channelKind, status === 'pending' ? 'retry' : status),
+        (e) =>
+          this.opts.logger.warn({ err: (e as Error).message, delivery: row.id }, 'could not record a failed delivery'),
       );
     }
   }
@@ -342,6 +350,7 @@ export class Dispatcher {
         where id = ? and lease_owner = ?`,
       [out.messageId, out.to, result.response, row.id, this.owner],
     );
+    recordDelivery(channel.kind, 'sent');
   }
 
   /** Quiet hours: back to pending until the window ends; the claim does not count as an attempt. */
@@ -375,5 +384,6 @@ export class Dispatcher {
         where id = ? and lease_owner = ?`,
       [status, final ? 0 : jittered, message, response, messageId, address, row.id, this.owner],
     );
+    return status;
   }
 }

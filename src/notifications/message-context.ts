@@ -5,7 +5,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import { publicUrl } from '../config.js';
 import type { Orm } from '../db/orm.js';
-import { assignmentReasonOf } from '../services/assignment-reason.js';
+import { assignmentReasonOf, type AssignmentReason } from '../services/assignment-reason.js';
+import { reasonTextIn } from '../services/assignment-reason.zh-CN.js';
+
+/** A task's reason in the recipient's language (the message's). */
+const reasonOf = (locale: string, r: AssignmentReason | null) => (r ? reasonTextIn(locale, r) : null);
 import { mintSystemLink } from '../services/approval-links.js';
 import { ALL_INSTANCES, ALL_TASKS, definitionOf } from '../services/read-model.js';
 import { isNotificationKind } from '../../workflows/notification-kinds.js';
@@ -140,7 +144,7 @@ export async function loadMessageContext(o: LoadOptions): Promise<{ ctx: Message
           assignee: task.assignee ?? null,
           dueDate: task.due_date ? new Date(task.due_date) : null,
           createTime: new Date(task.create_time),
-          reason: assignmentReasonOf(task.assignment_reason, task.owner ?? null)?.text ?? null,
+          reason: reasonOf(locale, assignmentReasonOf(task.assignment_reason, task.owner ?? null)),
         }
       : null,
     summary,

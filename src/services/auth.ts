@@ -48,7 +48,10 @@ export async function loadPrincipal(em: EntityManager, tenantId: string, userId:
   const hit = principals.get(key);
   if (hit && hit.until > now) return hit.principal;
   const seen = generation;
-  const user = await em.findOne(User, { tenantId, id: userId });
+  const [user, tenant] = await Promise.all([
+    em.findOne(User, { tenantId, id: userId }),
+    em.findOne(Tenant, { id: tenantId }, { fields: ['defaultLocale'] }),
+  ]);
   if (!user || !user.active) throw new AppError('INVALID_TOKEN', 'The token names no active user');
   const principal: Principal = {
     tenantId,
@@ -57,6 +60,8 @@ export async function loadPrincipal(em: EntityManager, tenantId: string, userId:
     roles: user.roles,
     deptId: user.deptId ?? null,
     permissions: await permissionsOf(em, tenantId, user.roles),
+    locale: user.locale ?? null,
+    tenantLocale: tenant?.defaultLocale ?? null,
   };
   if (seen === generation) {
     if (principals.size >= PRINCIPAL_CACHE_SIZE) principals.delete(principals.keys().next().value!);
@@ -83,7 +88,7 @@ export async function whoAmI(em: EntityManager, p: Principal) {
       deptId: user.deptId ?? null,
       locale: user.locale ?? null,
     },
-    tenant: { id: p.tenantId, name: tenant?.name ?? p.tenantId },
+    tenant: { id: p.tenantId, name: tenant?.name ?? p.tenantId, defaultLocale: tenant?.defaultLocale ?? null },
     roles: [...p.roles],
     permissions: [...p.permissions].sort(),
     can: {

@@ -217,7 +217,8 @@ async function detailRows(em: EntityManager, principal: Principal, id: string) {
            'action_permissions', t.action_permissions)), '[]')
          from tasks t where t.instance_id = x.id and not t.deleted) as open_tasks,
        (select coalesce(jsonb_agg(jsonb_build_object('id', e.id, 'type', e.type, 'activity_id', e.activity_id,
-           'task_id', e.task_id, 'user_id', e.user_id, 'comment', e.comment, 'time', e.time, 'detail', e.detail) order by e.seq), '[]')
+           'task_id', e.task_id, 'user_id', e.user_id, 'comment', e.comment, 'time', e.time, 'detail', e.detail,
+           'code', e.code, 'params', e.params) order by e.seq), '[]')
          from trail e where e.instance_id = x.id) as trail_rows
      from (select *, false as archived from instances where tenant_id = ? and id = ?
        union all select *, true from instances_archive where tenant_id = ? and id = ?) x`,

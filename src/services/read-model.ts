@@ -90,6 +90,8 @@ export function trailView(r: any): TrailEntry {
     comment: r.comment as string | null,
     time: iso(r.time)!,
     detail: (r.detail ?? null) as Record<string, unknown> | null,
+    code: (r.code ?? null) as string | null,
+    params: (r.params ?? null) as Record<string, unknown> | null,
   };
 }
 

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, login } from '../helpers/api.js';
-import { ConsoleBrowser, screenshots } from '../helpers/console-browser.js';
+import { ConsoleBrowser, SCREENSHOTS, screenshots } from '../helpers/console-browser.js';
 import { en } from '../../ui/src/i18n/en.js';
 import { zhCN } from '../../ui/src/i18n/zh-CN.js';
 
@@ -144,6 +144,89 @@ describe('the console in Simplified Chinese', () => {
     await page.waitForSelector('[data-testid=whoami]');
     expect(await page.getAttribute('html', 'lang')).toBe('zh-CN');
     await shot(page, 'switch');
+  });
+
+  it('the trail of an automatic approval and a return reads Chinese (from codes, not the English comments)', async () => {
+    // 发起人确认 (alice, selfApproval autoApprove) → 经理审批 (bob) → 财务审批 (carol, rejects back: toPrev).
+    const key = `trail_zh_${randomUUID().slice(0, 6)}`;
+    const node = (id: string, name: string, configuration: Record<string, unknown>) => ({
+      id,
+      type: 'userTask',
+      name,
+      configuration,
+    });
+    const dsl = {
+      ruleChain: { id: key, name: '报销审批', root: true, additionalInfo: { category: '测试' } },
+      metadata: {
+        firstNodeIndex: 0,
+        nodes: [
+          { id: 'start', type: 'startTask', name: '发起' },
+          node('confirm', '发起人确认', {
+            approver: { type: 'user', userIds: ['alice'] },
+            selfApproval: 'autoApprove',
+          }),
+          node('manager', '经理审批', { approver: { type: 'user', userIds: ['bob'] } }),
+          node('finance', '财务审批', {
+            approver: { type: 'user', userIds: ['carol'] },
+            reject: { strategy: 'toPrev' },
+          }),
+          { id: 'end', type: 'end', name: '结束' },
+        ],
+        connections: ['start>confirm', 'confirm>manager', 'manager>finance', 'finance>end'].map((e) => {
+          const [fromId, toId] = e.split('>');
+          return { fromId, toId, type: 'Success' };
+        }),
+      },
+    };
+    const admin = await login('admin', 'admin', TENANT);
+    expect((await api('/api/v1/workflow/process-definitions/deploy', { token: admin, body: { dsl } })).status).toBe(
+      201,
+    );
+    const tokens = {
+      alice: await login('alice', 'demo', TENANT),
+      bob: await login('bob', 'demo', TENANT),
+      carol: await login('carol', 'demo', TENANT),
+    };
+    const started = await api('/api/v1/workflow/process-instances/start', {
+      token: tokens.alice,
+      body: { processKey: key, variables: {}, businessKey: `BK-${randomUUID().slice(0, 8)}` },
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const id = started.body.data.instanceId as string;
+    const decide = async (who: 'bob' | 'carol', action: string, comment: string) => {
+      const todo = await api('/api/v1/workflow/process-instances/todo?pageSize=200', { token: tokens[who] });
+      const task = todo.body.data.items.find((x: any) => x.instanceId === id);
+      expect(task, `${who}'s task`).toBeTruthy();
+      const r = await api(`/api/v1/workflow/tasks/${task.id}/${action}`, { token: tokens[who], body: { comment } });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+    };
+    await decide('bob', 'approve', '同意');
+    await decide('carol', 'reject', '金额需要重新核对');
+
+    const page = await as('alice', 'zh-CN');
+    await page.goto(`${baseUrl()}/instances/${id}`);
+    await page.waitForSelector('[data-testid=trail] [data-code="reject.backTo"]');
+    const said = async (code: string) =>
+      (
+        await page.locator(`[data-testid=trail] [data-testid=trail-said][data-code="${code}"]`).first().textContent()
+      )?.trim();
+    expect(await said('autoApprove.selfApproval')).toBe(zhCN.history['autoApprove.selfApproval']());
+    expect(await said('reject.backTo')).toBe(zhCN.history['reject.backTo']({ target: '经理审批', strategy: 'toPrev' }));
+    const trail = await page.locator('[data-testid=trail]').innerText();
+    // The English comments the API keeps for older clients are not shown.
+    expect(trail).not.toContain('Approved automatically');
+    expect(trail).not.toContain('Rejected: back to');
+    expect(trail).toContain('金额需要重新核对');
+    // Why bob: the rule recorded in the assign entry, in Chinese.
+    expect(
+      await page
+        .locator('[data-testid=trail] li[data-type=assign][data-user=bob] [data-testid=assign-reason]')
+        .first()
+        .textContent(),
+    ).toContain(zhCN.reason.user);
+    await expectChinese(page);
+    await page.locator('#trail').screenshot({ path: path.join(SCREENSHOTS, 'i18n-zh-trail-codes.png') });
+    await shot(page, 'zh-trail-codes-page');
   });
 
   for (const lang of ['zh-CN', 'en-GB'] as const) {

@@ -52,7 +52,11 @@ export class ConsoleBrowser {
   /** A fresh context signed in as `user` through the login page. */
   async as(
     user: string,
-    { tenant = 'demo', password = demoPassword(user), ...options }: BrowserContextOptions & { tenant?: string; password?: string } = {},
+    {
+      tenant = 'demo',
+      password = demoPassword(user),
+      ...options
+    }: BrowserContextOptions & { tenant?: string; password?: string } = {},
   ): Promise<Page> {
     const page = await this.page(options);
     await page.goto(`${baseUrl()}/`);

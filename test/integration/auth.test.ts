@@ -193,7 +193,7 @@ describe('who am I (GET /auth/me)', () => {
     const { tenantId, adminToken } = await createTenant('me');
     const res = await api('/api/v1/auth/me', { token: adminToken });
     expect(res.status).toBe(200);
-    expect(res.body.data.tenant).toEqual({ id: tenantId, name: `Tenant ${tenantId}` });
+    expect(res.body.data.tenant).toEqual({ id: tenantId, name: `Tenant ${tenantId}`, defaultLocale: null });
     expect(res.body.data.user.username).toBe('admin');
     expect(res.body.data.can).toEqual({ definitionsWrite: true, monitor: true, directory: true, admin: true });
   });

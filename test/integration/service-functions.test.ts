@@ -232,7 +232,9 @@ describe('catalogue', () => {
     await refused({ name: 'Dup.fn', kind: 'activity', taskQueue: 'q', activityType: 'a' }, 409, 40903);
     // Two creations of one name at once: one is created, the other is told the name is taken.
     const race = await Promise.all(
-      [1, 2, 3].map(() => post(t.admin, FUNCTIONS, { name: 'Race.fn', kind: 'activity', taskQueue: 'q', activityType: 'a' })),
+      [1, 2, 3].map(() =>
+        post(t.admin, FUNCTIONS, { name: 'Race.fn', kind: 'activity', taskQueue: 'q', activityType: 'a' }),
+      ),
     );
     expect(race.map((r) => r.status).sort()).toEqual([201, 409, 409]);
     expect(race.filter((r) => r.status === 409).map((r) => r.body.code)).toEqual([40903, 40903]);

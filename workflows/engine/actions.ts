@@ -7,6 +7,7 @@ import type { ErrorCode } from '../../src/errors.js';
 import * as m from '../messages.js';
 import { type Engine } from './engine.js';
 import { decide } from './user-task.js';
+import { said } from '../../dsl/history.js';
 import type { ActionResult, TaskState } from './types.js';
 
 export function fault(type: ErrorCode, message: string): never {
@@ -217,7 +218,7 @@ export function registerCoreActions(engine: Engine) {
       for (const name of input.deleteNames ?? []) delete engine.variables[name];
       engine.trail('system', {
         userId: input.actor.userId,
-        comment: 'Variables changed',
+        ...said('variables.changed', {}),
         detail: { set: Object.keys(input.variables ?? {}), deleted: input.deleteNames ?? [] },
       });
       return settle(engine, null);

@@ -7,6 +7,7 @@ import type { Engine, NodeRun, Region, Token } from './engine.js';
 import { onUpdate } from './handlers.js';
 import { fault, settle } from './actions.js';
 import { spawn } from './interpreter.js';
+import { said } from '../../dsl/history.js';
 import type { TaskState } from './types.js';
 
 /** Where a path stands: failed (waits for a re-drive), stuck (nobody can act), or busy (someone or something will move it). */
@@ -109,7 +110,7 @@ export function registerAdminActions(engine: Engine) {
       engine.trail('system', {
         activityId: nodes[0] ?? null,
         userId: input.actor.userId,
-        comment: `Re-driven by ${input.actor.userId}: ${nodes.join(', ') || 'the failed node'} run${nodes.length === 1 ? 's' : ''} again${input.reason ? `: ${input.reason}` : ''}`,
+        ...said('instance.redriven', { actor: input.actor.userId, nodes, reason: input.reason ?? null }),
         detail: {
           action: 're_drive',
           failedNodes: failed,
@@ -164,7 +165,12 @@ export function registerAdminActions(engine: Engine) {
         engine.trail('system', {
           activityId: region.joinId,
           userId: input.actor.userId,
-          comment: `Force-resumed past ${region.joinId} by ${input.actor.userId}; branches given up: ${given.join(', ')}${input.reason ? `: ${input.reason}` : ''}`,
+          ...said('instance.forceResumed', {
+            actor: input.actor.userId,
+            joinId: region.joinId ?? '',
+            branches: given,
+            reason: input.reason ?? null,
+          }),
           detail: {
             action: 'force_resume',
             forkId: region.forkId,

@@ -5,6 +5,7 @@ import { onUpdate } from './handlers.js';
 import { fault, requireActionable, settle, requireLive } from './actions.js';
 import { refuse, trailOf, requireTarget, defineTaskAction } from './task-rules.js';
 import type { Candidates, TaskState } from './types.js';
+import { said } from '../../dsl/history.js';
 
 // ---------- variables ----------
 
@@ -38,8 +39,12 @@ export function registerAdminTaskActions(engine: Engine) {
       task.owner = null;
       task.claimedBy = null;
       engine.setStatus(task, 'active');
-      const comment = `Reassigned by ${input.actor.userId} from ${from ?? 'the candidate pool'} to ${to}${reason ? `: ${reason}` : ''}`;
-      engine.trail('reassign', trailOf(task, input.actor, comment, { admin: input.actor.userId, from, to, reason }));
+      const words = said('task.reassigned', { actor: input.actor.userId, from, to, reason });
+      engine.trail('reassign', {
+        ...trailOf(task, input.actor, words.comment, { admin: input.actor.userId, from, to, reason }),
+        code: words.code,
+        params: words.params,
+      });
       if (from && from !== to)
         engine.notify(from, 'task_reassigned', task.id, { activityId: task.activityId, to, by: input.actor.userId });
     },

@@ -228,6 +228,9 @@ export class Engine {
       userId?: string | null;
       comment?: string | null;
       detail?: Record<string, unknown> | null;
+      /** What the engine itself says (dsl/history.ts): the console words it in the reader's language. */
+      code?: string | null;
+      params?: Record<string, unknown> | null;
     } = {},
   ): TrailEntry {
     const entry: TrailEntry = {
@@ -239,6 +242,8 @@ export class Engine {
       comment: fields.comment ?? null,
       time: this.now(),
       detail: fields.detail ?? null,
+      code: fields.code ?? null,
+      params: fields.params ?? null,
       seq: this.touch(),
     };
     this.pendingTrail.push(entry);

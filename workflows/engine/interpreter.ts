@@ -4,10 +4,11 @@ import { evaluateCondition } from '../../dsl/expressions.js';
 import { previousApprovalNode } from '../../dsl/graph.js';
 import { matchingJoin } from '../../dsl/regions.js';
 import { type Engine, Halt, type NodeRun, type Region, type Token } from './engine.js';
-import { config, startUserTask, templateContext, watchDue } from './user-task.js';
+import { assignWhy, config, startUserTask, templateContext, watchDue } from './user-task.js';
 import { edges, hasEdge, NodeFailure, type Step } from './flow.js';
 import { delay, delayWait, httpCall, serviceTask, subProcess } from './system-nodes.js';
 import { nodeName } from './details.js';
+import { said } from '../../dsl/history.js';
 import { aiAgent } from './ai-agent.js';
 
 /**
@@ -99,7 +100,7 @@ async function runPath(engine: Engine, token: Token, first?: () => Promise<Step>
 export async function fail(engine: Engine, token: Token, node: DslNode, reason: string) {
   engine.detail = { failedNode: node.id, nodeType: node.type, reason, at: engine.now() };
   engine.setInstanceStatus('failed');
-  engine.trail('system', { activityId: node.id, comment: `Instance failed: ${reason}`, detail: engine.detail });
+  engine.trail('system', { activityId: node.id, ...said('instance.failed', { reason }), detail: engine.detail });
   token.parked = true;
   token.failed = true;
   engine.touch();
@@ -202,7 +203,7 @@ async function onReject(engine: Engine, token: Token, node: DslNode, run: NodeRu
   if (target) {
     engine.trail('system', {
       activityId: node.id,
-      comment: `Rejected: back to ${target} (${strategy})`,
+      ...said('reject.backTo', { target, strategy }),
       detail: { rule: `reject: ${strategy}`, target },
     });
     return jumpBack(engine, target);
@@ -232,7 +233,10 @@ export async function resubmit(engine: Engine, token: Token, start: DslNode, rej
     activityId: start.id,
     taskId: task.id,
     userId: engine.info.initiatorId,
-    detail: { reason: `rejected at ${rejected.nodeId} with strategy toStarter: the initiator may resubmit` },
+    detail: {
+      reason: `rejected at ${rejected.nodeId} with strategy toStarter: the initiator may resubmit`,
+      why: assignWhy('resubmit', { ids: [rejected.nodeId] }),
+    },
   });
   token.nodeId = start.id;
   engine.completedApprovals = [];
@@ -290,7 +294,7 @@ type Case = { case: string; then: string };
 function conditionError(engine: Engine, node: DslNode, err: unknown): Step | null {
   engine.variables.__lastError = undefined;
   const message = err instanceof Error ? err.message : String(err);
-  engine.trail('system', { activityId: node.id, comment: `Condition error: ${message}` });
+  engine.trail('system', { activityId: node.id, ...said('condition.error', { message }) });
   return hasEdge(engine, node.id, 'Failure') ? { follow: 'Failure' } : null;
 }
 
@@ -349,7 +353,7 @@ function branch(engine: Engine, token: Token, node: DslNode, targets: string[]):
   const region = openRegion(engine, node, targets.length);
   engine.trail('system', {
     activityId: node.id,
-    comment: `Parallel branches: ${targets.join(', ')}`,
+    ...said('fork.branches', { branches: targets }),
     detail: { branches: targets },
   });
   for (const target of targets) spawn(engine, target, region.id);
@@ -404,7 +408,7 @@ async function joinWait(engine: Engine, token: Token, node: DslNode, region: Reg
   delete engine.regions[region.id];
   engine.trail('system', {
     activityId: node.id,
-    comment: `Join timed out after ${timeoutSec}s`,
+    ...said('join.timedOut', { seconds: timeoutSec }),
     detail: { rule: 'join timeout' },
   });
   if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };

@@ -10,6 +10,7 @@ import { ProcessVersion } from '../search-attributes.js';
 import type { Engine } from './engine.js';
 import { onUpdate } from './handlers.js';
 import { settle } from './actions.js';
+import { said } from '../../dsl/history.js';
 import type { MigrationOutcome } from './types.js';
 
 function refuse(type: ErrorCode, message: string, data: unknown = null): never {
@@ -114,7 +115,11 @@ export function registerMigration(engine: Engine) {
       const mapping = input.nodeMapping ?? {};
       engine.trail('migrate', {
         userId: input.actor.userId,
-        comment: `Migrated by ${input.actor.userId} from version ${outcome.fromVersion ?? '?'} to version ${target.version}`,
+        ...said('instance.migrated', {
+          actor: input.actor.userId,
+          fromVersion: outcome.fromVersion ?? null,
+          toVersion: target.version ?? null,
+        }),
         detail: {
           fromVersion: outcome.fromVersion,
           toVersion: target.version,

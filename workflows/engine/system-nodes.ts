@@ -10,6 +10,7 @@ import { templateContext } from './user-task.js';
 import { nodeName, safeUrl, shortTime } from './details.js';
 import { staticDetailsOf, staticSummaryOf } from '../ui-metadata.js';
 import { causeMessage, hasEdge, NodeFailure, type Step } from './flow.js';
+import { said } from '../../dsl/history.js';
 import { GFLOW_HTTP_OUTPUT, type TaskState } from './types.js';
 import { mergeOutput } from './output-merge.js';
 
@@ -75,7 +76,10 @@ export async function serviceTask(engine: Engine, token: Token, node: DslNode): 
     return { follow: 'Success' };
   } catch (err) {
     const message = causeMessage(err);
-    engine.trail('system', { activityId: node.id, comment: `Service function ${cfg.functionName} failed: ${message}` });
+    engine.trail('system', {
+      activityId: node.id,
+      ...said('serviceFunction.failed', { functionName: cfg.functionName, message }),
+    });
     if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
     throw new NodeFailure(`service function ${cfg.functionName} failed: ${message}`);
   }
@@ -156,7 +160,7 @@ async function catalogueFunction(
     const message = causeMessage(err);
     engine.trail('system', {
       activityId: node.id,
-      comment: `Service function ${name} failed: ${message}`,
+      ...said('serviceFunction.failed', { functionName: name, message }),
       detail: { functionName: name, callId: token.callId },
     });
     if (hasEdge(engine, node.id, 'Failure')) {
@@ -214,7 +218,7 @@ export async function httpCall(engine: Engine, token: Token, node: DslNode): Pro
     const message = causeMessage(err);
     if (engine.engineVersion >= GFLOW_HTTP_OUTPUT) engine.variables[`${cfg.reservedKey ?? '_http'}Error`] = message;
     else engine.variables[cfg.reservedKey ?? '_http'] = { error: message };
-    engine.trail('system', { activityId: node.id, comment: `HTTP call failed: ${message}` });
+    engine.trail('system', { activityId: node.id, ...said('httpCall.failed', { message }) });
     if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
     throw new NodeFailure(`HTTP call failed: ${message}`);
   }
@@ -224,7 +228,7 @@ export async function httpCall(engine: Engine, token: Token, node: DslNode): Pro
   if (gflow) engine.variables[`${reservedKey}Status`] = response.status;
   else engine.variables[reservedKey] = { status: response.status, body: response.body };
   if (response.status >= 400) {
-    engine.trail('system', { activityId: node.id, comment: `HTTP call answered ${response.status}` });
+    engine.trail('system', { activityId: node.id, ...said('httpCall.status', { status: response.status }) });
     if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
     throw new NodeFailure(`HTTP call answered ${response.status} from ${request.method} ${safeUrl(request.url)}`);
   }
@@ -282,7 +286,7 @@ export async function subProcess(engine: Engine, token: Token, node: DslNode): P
   }
   engine.trail('system', {
     activityId: node.id,
-    comment: `Started sub-process ${cfg.targetId}`,
+    ...said('subProcess.started', { targetId: cfg.targetId }),
     detail: { childInstanceId: start.input.instance.id },
   });
   token.parked = true;

@@ -76,6 +76,9 @@ export interface TrailEntry {
   comment: string | null;
   time: string;
   detail: Record<string, unknown> | null;
+  /** A code of dsl/history.ts and its params when the engine wrote the entry's words (absent in older histories). */
+  code?: string | null;
+  params?: Record<string, unknown> | null;
   seq: number;
 }
 

@@ -8,6 +8,7 @@ import { approversAheadOrInFlight } from './approvers-ahead.js';
 import { type Engine, emptyCandidates, type ApproveMode, type NodeRun } from './engine.js';
 import { local } from './activities.js';
 import { nodeName, shortTime } from './details.js';
+import { said } from '../../dsl/history.js';
 import type { AssignWhy, Candidates, ResolvedApprovers, TaskKind, TaskResult, TaskState } from './types.js';
 
 export interface UserTaskConfig {
@@ -312,12 +313,12 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
     });
     if (u.auto) {
       if (u.auto.repeat) task.repeatApproved = true;
-      engine.closeTask(task, 'auto_approved', u.auto.comment);
+      engine.closeTask(task, 'auto_approved', u.auto.said.comment);
       engine.trail('auto_approve', {
         activityId: node.id,
         taskId: task.id,
         userId: u.userId,
-        comment: task.comment,
+        ...u.auto.said,
         detail: u.auto.detail,
       });
     } else if (active) watchDue(engine, run, task, cfg);
@@ -330,13 +331,13 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
 export const AUTO_APPROVE_REPEATED = 'auto-approve-repeated';
 
 interface AutoApproval {
-  comment: string;
+  said: ReturnType<typeof said>;
   detail: Record<string, unknown>;
   repeat?: boolean;
 }
 
 const SELF_APPROVAL: AutoApproval = {
-  comment: 'Approved automatically: the approver is the initiator (selfApproval autoApprove)',
+  said: said('autoApprove.selfApproval', {}),
   detail: { rule: 'selfApproval: autoApprove' },
 };
 
@@ -372,7 +373,7 @@ function approvedBefore(engine: Engine, run: NodeRun, userId: string, setting: R
 
 function repeatApproval(setting: RepeatSetting, before: TaskState): AutoApproval {
   return {
-    comment: `Approved automatically: already approved at ${before.name} (autoApproveRepeated ${setting})`,
+    said: said('autoApprove.repeated', { nodeId: before.activityId, nodeName: before.name, setting }),
     detail: { rule: `autoApproveRepeated: ${setting}`, approvedAt: before.activityId, approvedTask: before.id },
     repeat: true,
   };
@@ -432,11 +433,12 @@ function applyEmptyPolicy(
   if (policy === 'auto_approve') {
     const task = engine.createTask({ ...base, status: 'active', variables: fallback });
     run.taskIds.push(task.id);
-    engine.closeTask(task, 'auto_approved', `Approved automatically: ${why} (emptyApproverPolicy auto_approve)`);
+    const words = said('autoApprove.noApprover', { problem: why });
+    engine.closeTask(task, 'auto_approved', words.comment);
     engine.trail('auto_approve', {
       activityId: node.id,
       taskId: task.id,
-      comment: task.comment,
+      ...words,
       detail: { rule: 'emptyApproverPolicy: auto_approve', ...fallback },
     });
     run.outcome = 'approved';
@@ -629,21 +631,19 @@ export function watchDue(engine: Engine, run: NodeRun, task: TaskState, cfg: Use
       engine.trail('system', {
         activityId: task.activityId,
         taskId: task.id,
-        comment: 'Reminder: the task is overdue',
+        ...said('task.overdue', {}),
         detail: { rule: 'timeout: remind', dueDate: task.dueDate },
       });
       return;
     }
     const approved = action === 'autoApprove';
-    const comment = approved
-      ? 'Approved automatically: the task passed its due date (timeout autoApprove)'
-      : 'Rejected automatically: the task passed its due date (timeout autoReject)';
-    engine.closeTask(task, approved ? 'auto_approved' : 'auto_rejected', comment);
+    const words = said(approved ? 'autoApprove.timeout' : 'autoReject.timeout', {});
+    engine.closeTask(task, approved ? 'auto_approved' : 'auto_rejected', words.comment);
     engine.trail(approved ? 'auto_approve' : 'auto_reject', {
       activityId: task.activityId,
       taskId: task.id,
       userId: task.assignee,
-      comment,
+      ...words,
       detail: { rule: `timeout: ${action}` },
     });
     evaluate(engine, run, null);

@@ -4,7 +4,13 @@ import { createdAt, tenantEntity } from './columns.js';
 export const Tenant = defineEntity({
   name: 'Tenant',
   tableName: 'tenants',
-  properties: { id: p.string().primary(), name: p.string(), createdAt: createdAt() },
+  properties: {
+    id: p.string().primary(),
+    name: p.string(),
+    /** The language of the tenant's messages when neither the reader nor their request names one (null: English). */
+    defaultLocale: p.string().nullable(),
+    createdAt: createdAt(),
+  },
 });
 
 export const Role = tenantEntity('Role', 'roles', {

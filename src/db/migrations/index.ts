@@ -11,7 +11,8 @@ import { Migration20261124000700ApprovalLinks } from './Migration20261124000700A
 import { Migration20261124000800OpenTaskCounts } from './Migration20261124000800OpenTaskCounts.js';
 import { Migration20261125000100NotificationChannels } from './Migration20261125000100NotificationChannels.js';
 import { Migration20261125000200NotificationPreferences } from './Migration20261125000200NotificationPreferences.js';
-import { Migration20261125000300AiAgents } from './Migration20261125000300AiAgents.js';
+import { Migration20261125000300Languages } from './Migration20261125000300Languages.js';
+import { Migration20261125000400AiAgents } from './Migration20261125000400AiAgents.js';
 
 /**
  * Every migration, in order. Listed explicitly so the same list runs from TypeScript and from dist/; the name given
@@ -31,5 +32,6 @@ export const migrationsList = [
   { name: 'Migration20261124000800OpenTaskCounts', class: Migration20261124000800OpenTaskCounts },
   { name: 'Migration20261125000100NotificationChannels', class: Migration20261125000100NotificationChannels },
   { name: 'Migration20261125000200NotificationPreferences', class: Migration20261125000200NotificationPreferences },
-  { name: 'Migration20261125000300AiAgents', class: Migration20261125000300AiAgents },
+  { name: 'Migration20261125000300Languages', class: Migration20261125000300Languages },
+  { name: 'Migration20261125000400AiAgents', class: Migration20261125000400AiAgents },
 ];

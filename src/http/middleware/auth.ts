@@ -27,7 +27,8 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const DIRECTORY_PATHS = /^\/api\/v1\/(users|roles|departments|tenants)(\/|$)/;
+// tenant-settings and me: a principal carries the tenant's and the user's language.
+const DIRECTORY_PATHS = /^\/api\/v1\/(users|roles|departments|tenants|tenant-settings|me)(\/|$)/;
 
 /**
  * Route middleware (`defineRoute({ middleware: [requirePermission(...)] })`): 403 unless the

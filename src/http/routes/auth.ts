@@ -52,7 +52,14 @@ export const Me = z
         .nullable()
         .openapi({ description: 'the language the user chose (en, zh-CN); null: the browser decides' }),
     }),
-    tenant: z.object({ id: z.string(), name: z.string() }),
+    tenant: z.object({
+      id: z.string(),
+      name: z.string(),
+      defaultLocale: z.string().nullable().openapi({
+        description:
+          "the tenant's default language (en, zh-CN) when neither the user nor the browser names one; null: en",
+      }),
+    }),
     roles: z.array(z.string()).openapi({ description: 'Role codes' }),
     permissions: z
       .array(z.string())

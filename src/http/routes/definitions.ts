@@ -1,6 +1,8 @@
 import * as definitions from '../../services/definitions.js';
 import { compareVersions } from '../../services/definition-compare.js';
 import { simulate } from '../../services/simulation.js';
+import { reportIn, simulationIn } from '../answer-words.js';
+import { requestLocale } from '../locale.js';
 import { Permissions } from '../../services/permissions.js';
 import { json, ok, page } from '../envelope.js';
 import { createRouter, defineRoute, endpoint } from '../router.js';
@@ -138,7 +140,8 @@ export function definitionRoutes() {
       body: s.DslBody,
       response: s.ValidationReport,
     },
-    ({ principal, body, c }) => definitions.validateDefinition(em(c), principal.tenantId, body.dsl),
+    async ({ principal, body, c }) =>
+      reportIn(requestLocale(c), await definitions.validateDefinition(em(c), principal.tenantId, body.dsl)),
   );
   endpoint(
     r,
@@ -152,7 +155,7 @@ export function definitionRoutes() {
       body: s.SimulateBody,
       response: s.Simulation,
     },
-    ({ principal, body, c }) => simulate(em(c), principal, body),
+    async ({ principal, body, c }) => simulationIn(requestLocale(c), await simulate(em(c), principal, body)),
   );
   endpoint(
     r,

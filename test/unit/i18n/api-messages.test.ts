@@ -8,7 +8,9 @@ import { problemMessageIn, zhCNProblems } from '../../../dsl/problems.zh-CN.js';
 import { AppError, ErrorCodes } from '../../../src/errors.js';
 import { zhCNErrors } from '../../../src/errors.zh-CN.js';
 import { localize, notFound, onError, validationHook } from '../../../src/http/errors.js';
-import { localeOf } from '../../../src/http/locale.js';
+import { chooseLocale, localeOf } from '../../../src/http/locale.js';
+import { reasonTextIn } from '../../../src/services/assignment-reason.zh-CN.js';
+import { ASSIGNMENT_KINDS, reasonOfWhy } from '../../../src/services/assignment-reason.js';
 
 describe('API catalogues', () => {
   it('the zh-CN error catalogue has exactly the types of errors.ts, each translated', () => {
@@ -41,6 +43,55 @@ describe('Accept-Language', () => {
     expect(localeOf('de')).toBe('en');
     expect(localeOf(undefined)).toBe('en');
     expect(localeOf('zh;q=0, en')).toBe('en');
+  });
+});
+
+describe('the choice order', () => {
+  it("the user's locale, else Accept-Language, else the tenant's default, else English", () => {
+    expect(chooseLocale({ user: 'en', acceptLanguage: 'zh-CN', tenant: 'zh-CN' })).toBe('en');
+    expect(chooseLocale({ user: 'zh-CN', acceptLanguage: 'en', tenant: 'en' })).toBe('zh-CN');
+    expect(chooseLocale({ user: null, acceptLanguage: 'en-US', tenant: 'zh-CN' })).toBe('en');
+    expect(chooseLocale({ user: null, acceptLanguage: 'zh', tenant: null })).toBe('zh-CN');
+    // A header naming none of ours counts as none: the tenant decides.
+    expect(chooseLocale({ user: null, acceptLanguage: 'fr-FR,de;q=0.5', tenant: 'zh-CN' })).toBe('zh-CN');
+    expect(chooseLocale({ user: 'xx', acceptLanguage: undefined, tenant: 'zh-CN' })).toBe('zh-CN');
+    expect(chooseLocale({ user: null, acceptLanguage: null, tenant: null })).toBe('en');
+    expect(chooseLocale({})).toBe('en');
+  });
+});
+
+describe('assignment reasons in Chinese', () => {
+  it('every kind is said from its fields; English stays as stored', () => {
+    const reason = reasonOfWhy({ kind: 'role', ids: ['finance'], count: 3 });
+    expect(reasonTextIn('en', reason)).toBe('role finance (3 members)');
+    expect(reasonTextIn('zh-CN', reason)).toBe('角色 finance（3 人）');
+    expect(reasonTextIn('zh-CN', reasonOfWhy({ kind: 'manager', ids: ['alice'], level: 2 }))).toBe(
+      'alice 的主管（第 2 级）',
+    );
+    for (const kind of ASSIGNMENT_KINDS.filter((k) => k !== 'recorded')) {
+      const text = reasonTextIn('zh-CN', {
+        kind,
+        text: 'English',
+        ids: ['u1'],
+        count: 1,
+        level: 1,
+        by: 'u2',
+        rule: 'role:x',
+      });
+      expect(text, kind).toMatch(/\p{Script=Han}/u);
+    }
+    // A reason recorded before kinds existed keeps its words.
+    expect(
+      reasonTextIn('zh-CN', {
+        kind: 'recorded',
+        text: 'assigned',
+        ids: [],
+        count: null,
+        level: null,
+        by: null,
+        rule: null,
+      }),
+    ).toBe('assigned');
   });
 });
 

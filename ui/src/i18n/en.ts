@@ -1,6 +1,13 @@
 // Every string the console shows, in English: the reference catalogue. Every other language is
 // typed as `Catalogue`, so TypeScript refuses a missing key (docs/console.md "Languages").
+import type { HistoryCode, HistoryParams } from '@dsl/history.js';
+
 const plural = new Intl.PluralRules('en');
+
+/** The engine's own trail entries (dsl/history.ts), one sentence per code; node ids arrive as names. */
+export type HistoryWords = { [C in HistoryCode]: (p: HistoryParams[C]) => string };
+
+const list = (items: string[]) => new Intl.ListFormat('en', { type: 'conjunction' }).format(items);
 
 export const en = {
   app: 'Approval center',
@@ -239,8 +246,37 @@ export const en = {
     fallbackAdmin: (why: string) => `no approver found (${why}): the tenant's administrators step in`,
     park: (why: string) => `no approver found (${why}): waits for an administrator`,
     resubmit: 'rejected back to the initiator, who may resubmit',
-    standIn: (text: string) => text,
+    standIn: (initiator: string) => `stands in for the initiator ${initiator}`,
+    fallbackAuto: (why: string) => `no approver found (${why}): approved automatically`,
   },
+  history: {
+    'autoApprove.selfApproval': () => 'The approver is the initiator, so the step was approved automatically.',
+    'autoApprove.repeated': (p) => `Already approved at ${p.nodeName}, so approved again automatically.`,
+    'autoApprove.noApprover': (p) => `No approver was found (${p.problem}), so the step was approved automatically.`,
+    'autoApprove.timeout': () => 'The task passed its due date and was approved automatically.',
+    'autoReject.timeout': () => 'The task passed its due date and was rejected automatically.',
+    'task.overdue': () => 'Reminder: the task is overdue.',
+    'instance.failed': (p) => `The instance failed: ${p.reason}`,
+    'reject.backTo': (p) => `Rejected: the flow goes back to ${p.target}.`,
+    'condition.error': (p) => `A condition could not be evaluated: ${p.message}`,
+    'fork.branches': (p) => `Parallel branches: ${list(p.branches)}.`,
+    'join.timedOut': (p) =>
+      `The join gave up waiting after ${p.seconds} ${plural.select(p.seconds) === 'one' ? 'second' : 'seconds'}.`,
+    'serviceFunction.failed': (p) => `Service function ${p.functionName} failed: ${p.message}`,
+    'httpCall.failed': (p) => `The HTTP call failed: ${p.message}`,
+    'httpCall.status': (p) => `The HTTP call was answered with status ${p.status}.`,
+    'subProcess.started': (p) => `Sub-process ${p.targetId} started.`,
+    'variables.changed': () => 'The form data was changed.',
+    'instance.migrated': (p) =>
+      `${p.actor} moved the instance from version ${p.fromVersion ?? '?'} to version ${p.toVersion ?? '?'}.`,
+    'task.reassigned': (p) => `${p.actor} reassigned the task from ${p.from ?? 'the candidate pool'} to ${p.to}.`,
+    'instance.redriven': (p) =>
+      p.nodes.length
+        ? `${p.actor} re-drove the instance: ${list(p.nodes)} ${p.nodes.length === 1 ? 'runs' : 'run'} again.`
+        : `${p.actor} re-drove the instance: the failed step runs again.`,
+    'instance.forceResumed': (p) =>
+      `${p.actor} resumed the flow past ${p.joinId}; branches given up: ${list(p.branches)}.`,
+  } satisfies HistoryWords,
   status: {
     draft: 'Draft',
     active: 'Active',

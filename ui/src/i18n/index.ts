@@ -12,7 +12,16 @@ const catalogues: Record<Locale, () => Promise<Catalogue>> = {
 /** Every string the console shows, in the chosen language (fetched before any page module runs). */
 export const t: Catalogue = await catalogues[locale]().catch(() => en);
 
-export { locale, LOCALES, LOCALE_NAMES, setLocale, adoptUserLocale, applySavedUserLocale, matchLocale } from './locale';
+export {
+  locale,
+  LOCALES,
+  LOCALE_NAMES,
+  setLocale,
+  adoptUserLocale,
+  adoptTenantLocale,
+  applySavedUserLocale,
+  matchLocale,
+} from './locale';
 export type { Locale } from './locale';
 export type { Catalogue } from './en';
 

@@ -1,6 +1,6 @@
 // Which language the console speaks (docs/console.md "Languages"). Chosen once, when the page
 // loads: the stored choice (the switch in the header, or the user's `locale` from the API), else
-// the browser's languages, else English. Switching stores the choice and reloads the page, so every
+// the browser's languages, else the tenant's default language (from the API), else English. Switching stores the choice and reloads the page, so every
 // module-level string is simply read from the one catalogue of that load.
 
 export const LOCALES = ['en', 'zh-CN'] as const;
@@ -12,6 +12,8 @@ export const LOCALE_NAMES: Record<Locale, string> = { en: 'English', 'zh-CN': '�
 export const LOCALE_KEY = 'approval-center.locale';
 /** The user's `locale` last adopted from the API. */
 const USER_LOCALE_KEY = 'approval-center.user-locale';
+/** The tenant's default language last read from the API (the last choice, not a choice of the user's). */
+const TENANT_LOCALE_KEY = 'approval-center.tenant-locale';
 
 /** A BCP 47 tag as one of ours: zh, zh-CN, zh-Hans, zh-SG → zh-CN; en-* → en; anything else → null. */
 export function matchLocale(tag: string | null | undefined): Locale | null {
@@ -32,9 +34,9 @@ export function fromBrowser(languages: readonly string[]): Locale | null {
   return null;
 }
 
-function storedLocale(): Locale | null {
+function storedLocale(key = LOCALE_KEY): Locale | null {
   try {
-    return matchLocale(localStorage.getItem(LOCALE_KEY));
+    return matchLocale(localStorage.getItem(key));
   } catch {
     return null;
   }
@@ -46,7 +48,24 @@ function browserLanguages(): readonly string[] {
 }
 
 /** The language of this page load. */
-export const locale: Locale = storedLocale() ?? fromBrowser(browserLanguages()) ?? 'en';
+export const locale: Locale =
+  storedLocale() ?? fromBrowser(browserLanguages()) ?? storedLocale(TENANT_LOCALE_KEY) ?? 'en';
+
+/**
+ * The tenant's default language from the API (`/auth/me`): kept for the next loads, and adopted at
+ * once (one reload) when neither a stored choice nor the browser's languages decide this page's.
+ */
+export function adoptTenantLocale(tag: string | null | undefined) {
+  const l = matchLocale(tag);
+  try {
+    if (l) localStorage.setItem(TENANT_LOCALE_KEY, l);
+    else localStorage.removeItem(TENANT_LOCALE_KEY);
+  } catch {
+    return; // no storage: a reload would not keep it
+  }
+  if (storedLocale() || fromBrowser(browserLanguages())) return;
+  if ((l ?? 'en') !== locale) location.reload();
+}
 
 if (typeof document !== 'undefined') document.documentElement.lang = locale;
 

@@ -2,6 +2,8 @@
 // 措辞参照国内审批产品（钉钉、飞书、FlowLong）：审批、待办、已办、抄送、发起、转交、委派、加签、减签、退回、驳回、撤回、催办。
 import type { Catalogue } from './en.js';
 
+const list = (items: string[]) => new Intl.ListFormat('zh-CN', { type: 'conjunction' }).format(items);
+
 export const zhCN: Catalogue = {
   app: '审批中心',
   language: '语言',
@@ -238,7 +240,35 @@ export const zhCN: Catalogue = {
     fallbackAdmin: (why: string) => `未找到审批人（${why}）：由租户管理员审批`,
     park: (why: string) => `未找到审批人（${why}）：等待管理员处理`,
     resubmit: '驳回给发起人，发起人可重新提交',
-    standIn: (text: string) => text,
+    standIn: (initiator: string) => `代发起人 ${initiator} 审批`,
+    fallbackAuto: (why: string) => `未找到审批人（${why}）：自动同意`,
+  },
+  history: {
+    'autoApprove.selfApproval': () => '审批人即发起人，已自动同意。',
+    'autoApprove.repeated': (p) => `已在“${p.nodeName}”审批同意过，本节点自动同意。`,
+    'autoApprove.noApprover': (p) => `未找到审批人（${p.problem}），已自动同意。`,
+    'autoApprove.timeout': () => '任务已超时，系统自动同意。',
+    'autoReject.timeout': () => '任务已超时，系统自动驳回。',
+    'task.overdue': () => '提醒：任务已超时。',
+    'instance.failed': (p) => `流程实例异常：${p.reason}`,
+    'reject.backTo': (p) => `已驳回：流程退回到“${p.target}”。`,
+    'condition.error': (p) => `条件无法计算：${p.message}`,
+    'fork.branches': (p) => `并行分支：${list(p.branches)}。`,
+    'join.timedOut': (p) => `汇聚节点等待 ${p.seconds} 秒后超时。`,
+    'serviceFunction.failed': (p) => `服务函数 ${p.functionName} 执行失败：${p.message}`,
+    'httpCall.failed': (p) => `HTTP 调用失败：${p.message}`,
+    'httpCall.status': (p) => `HTTP 调用返回状态码 ${p.status}。`,
+    'subProcess.started': (p) => `已发起子流程 ${p.targetId}。`,
+    'variables.changed': () => '表单数据已修改。',
+    'instance.migrated': (p) =>
+      `${p.actor} 将流程实例从版本 ${p.fromVersion ?? '?'} 迁移到版本 ${p.toVersion ?? '?'}。`,
+    'task.reassigned': (p) => `${p.actor} 将任务从 ${p.from ?? '任务池'} 重新分配给 ${p.to}。`,
+    'instance.redriven': (p) =>
+      p.nodes.length
+        ? `${p.actor} 重新驱动了流程实例：${list(p.nodes)} 重新执行。`
+        : `${p.actor} 重新驱动了流程实例：异常节点重新执行。`,
+    'instance.forceResumed': (p) =>
+      `${p.actor} 强制越过汇聚节点 ${p.joinId} 继续流转；放弃的分支：${list(p.branches)}。`,
   },
   status: {
     draft: '草稿',

@@ -1,6 +1,6 @@
 // What the caller may open, from GET /api/v1/auth/me (docs/console.md): asked at login and again
 // after each reload, so a role changed meanwhile shows or hides the admin pages.
-import { adoptUserLocale } from '../i18n';
+import { adoptTenantLocale, adoptUserLocale } from '../i18n';
 import { api, call } from './api';
 import { session, type Session } from './session';
 
@@ -9,6 +9,8 @@ export async function accessOf(token: string): Promise<{ can: Session['can']; di
   const me = await call(api.GET('/api/v1/auth/me', { headers: { Authorization: `Bearer ${token}` } }));
   // The user's language, when the directory keeps one, wins (i18n/locale.ts): it reloads the page once.
   adoptUserLocale(me.user.locale);
+  // The tenant's default: the last choice, when neither a stored choice nor the browser decides.
+  adoptTenantLocale(me.tenant.defaultLocale);
   return { can: me.can, displayName: me.user.displayName };
 }
 

@@ -9,29 +9,13 @@ import { ErrorText, Loading, Section, Status, fmtTime, useAsync } from '../compo
 import { Diagram, type NodeState } from '../components/Diagram';
 import { FormFields, apiFieldErrors, fieldsOf, validate, type Values } from '../components/FormFields';
 import { ActionPanel } from '../components/Actions';
+import { commentOf, historyText, whyText } from '../features/instance/history';
 import { AiReviewNote, aiReviewText } from '../features/ai-review/AiReviewNote';
-
-/** Why this approver: the rule the engine recorded in the `assign` trail entry, in words. */
-export function reasonText(detail: Record<string, unknown> | null | undefined): string | null {
-  const r = typeof detail?.reason === 'string' ? detail.reason : null;
-  if (!r) return null;
-  let m: RegExpExecArray | null;
-  if ((m = /^(?:manager|multiLevelManager): level (\d+) manager of (.+)$/.exec(r)))
-    return t.reason.manager(m[1]!, m[2]!);
-  if (r.startsWith('user: listed in userIds')) return t.reason.user;
-  if (r.startsWith('initiatorSelect:')) return t.reason.initiatorSelect;
-  if (r.startsWith('initiatorSelf:')) return t.reason.initiatorSelf;
-  if ((m = /^role pool: members of (.+)$/.exec(r))) return t.reason.rolePool(m[1]!);
-  if ((m = /^department pool: members of (.+)$/.exec(r))) return t.reason.deptPool(m[1]!);
-  if (r.startsWith('single approval among several people')) return t.reason.firstToClaim;
-  if ((m = /^emptyApproverPolicy tenant_admin: (.+)$/.exec(r))) return t.reason.fallbackAdmin(m[1]!);
-  if ((m = /^emptyApproverPolicy park: (.+?); waits/.exec(r))) return t.reason.park(m[1]!);
-  if (/with strategy toStarter/.test(r)) return t.reason.resubmit;
-  return r;
-}
 
 function detailWords(e: TrailEntry): string | null {
   const d = (e.detail ?? {}) as Record<string, any>;
+  // An entry the engine worded already names who, from and to in its sentence.
+  if (e.code && (e.type === 'reassign' || e.type === 'migrate')) return null;
   switch (e.type) {
     case 'transfer':
     case 'reassign':
@@ -48,7 +32,8 @@ function detailWords(e: TrailEntry): string | null {
       return Array.isArray(d.removed) ? d.removed.join(', ') : null;
     case 'auto_approve':
     case 'auto_reject':
-      return typeof d.rule === 'string' ? d.rule : null;
+      // Older entries name the rule in notation; newer ones say it from their code.
+      return !e.code && typeof d.rule === 'string' ? d.rule : null;
     case 'ai_review':
       return aiReviewText(d);
     case 'migrate':
@@ -241,14 +226,19 @@ export function InstancePage({ id }: { id: string }) {
           <Section title={t.instance.trail} id="trail">
             <ol class="timeline" data-testid="trail">
               {trail.map((e) => {
-                const why = e.type === 'assign' ? reasonText(e.detail) : null;
+                const why = e.type === 'assign' ? whyText(e.detail, t) : null;
                 const extra = detailWords(e);
+                const said = historyText(e, t, nameOf);
+                const comment = commentOf(e);
                 return (
                   <li class={`tl tl-${e.type}`} data-type={e.type} data-user={e.userId ?? ''}>
                     <time dateTime={e.time}>{fmtTime(e.time)}</time>
                     <div>
                       <strong>{e.userId ?? (e.type === 'assign' ? t.trail.poolAssigned : t.trail.someone)}</strong>{' '}
-                      {e.type === 'assign' && !e.userId ? '' : ((t.trail as any)[e.type] ?? e.type)}
+                      {/* A pool opened, or the system speaking: the name before says it already. */}
+                      {(e.type === 'assign' || e.type === 'system') && !e.userId
+                        ? ''
+                        : ((t.trail as any)[e.type] ?? e.type)}
                       {e.activityId && <span class="muted"> · {nameOf(e.activityId)}</span>}
                       {extra && <span> {extra}</span>}
                     </div>
@@ -257,7 +247,12 @@ export function InstancePage({ id }: { id: string }) {
                         {t.instance.why}: {why}
                       </div>
                     )}
-                    {e.comment && <blockquote class="comment">{e.comment}</blockquote>}
+                    {said && (
+                      <div class="system-note" data-testid="trail-said" data-code={e.code ?? ''}>
+                        {said}
+                      </div>
+                    )}
+                    {comment && <blockquote class="comment">{comment}</blockquote>}
                   </li>
                 );
               })}
