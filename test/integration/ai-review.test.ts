@@ -201,7 +201,14 @@ describe('verdicts', () => {
     const entry = await reviewEntry(id);
     expect(entry).toMatchObject({
       activityId: 'ai',
-      comment: null,
+      // Codes in history: the console words it; the comment is the English sentence of the code.
+      code: 'ai.review',
+      params: {
+        verdict: 'PASS',
+        agentId: 'precheck',
+        summary: 'The amount is within the travel budget and the receipts match.',
+      },
+      comment: 'AI pre-review (precheck): PASS — The amount is within the travel budget and the receipts match.',
       detail: {
         code: 'ai.pass',
         verdict: 'PASS',

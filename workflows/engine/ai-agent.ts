@@ -6,6 +6,7 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { AiAgentConfig, DslNode } from '../../dsl/index.js';
 import { renderTemplate } from '../../dsl/templates.js';
+import { said } from '../../dsl/history.js';
 import type { Activities } from '../../activities/index.js';
 import type { AgentAnswer } from '../../activities/ai-agent.js';
 import { type Engine, Halt, type NodeRun, type Token } from './engine.js';
@@ -75,11 +76,25 @@ export function assemblePrompt(engine: Engine, node: DslNode): string {
 type Outcome = AiVerdict | 'FAILED' | 'HUMAN_PASS' | 'HUMAN_REJECT' | 'ASYNC' | 'REFERENCE';
 
 /** The trail entry of a review: codes and parameters, no sentence (the reader's language renders it). */
-function record(engine: Engine, node: DslNode, outcome: Outcome, params: Record<string, unknown> = {}) {
+function record(
+  engine: Engine,
+  node: DslNode,
+  outcome: Outcome,
+  params: { summary?: string; error?: string; by?: string | null; model?: string; reused?: boolean } = {},
+) {
   const cfg = configOf(node);
+  const { model, reused, ...said_ } = params;
   engine.trail('ai_review', {
     activityId: node.id,
-    detail: { code: `ai.${outcome.toLowerCase()}`, verdict: outcome, agentId: cfg.agentId, ...params },
+    ...said('ai.review', { verdict: outcome, agentId: cfg.agentId, ...said_ }),
+    detail: {
+      code: `ai.${outcome.toLowerCase()}`,
+      verdict: outcome,
+      agentId: cfg.agentId,
+      ...params,
+      ...(model === undefined ? {} : { model }),
+      ...(reused === undefined ? {} : { reused }),
+    },
   });
 }
 

@@ -9,6 +9,31 @@ export type HistoryWords = { [C in HistoryCode]: (p: HistoryParams[C]) => string
 
 const list = (items: string[]) => new Intl.ListFormat('en', { type: 'conjunction' }).format(items);
 
+/** An aiAgent node's review in the catalogue's words: "AI pre-review: passed — <summary>". */
+export function aiReviewWords(
+  words: { title: string; verdict: Record<string, string>; by: (user: string) => string },
+  p: HistoryParams['ai.review'],
+): string {
+  const more = p.summary || p.error || (p.by ? words.by(p.by) : '');
+  const verdict = words.verdict[p.verdict] ?? p.verdict ?? '';
+  return `${words.title}: ${verdict}${more ? ` — ${more}` : ''}`;
+}
+
+const aiReviewEn = {
+  title: 'AI pre-review',
+  verdict: {
+    PASS: 'passed',
+    REJECT: 'rejected',
+    UNRESOLVED: 'no clear verdict',
+    FAILED: 'the call failed',
+    HUMAN_PASS: 'approved by a person instead',
+    HUMAN_REJECT: 'rejected by a person instead',
+    ASYNC: 'requested (the process did not wait)',
+    REFERENCE: 'for reference',
+  } as Record<string, string>,
+  by: (user: string) => `decided by ${user}`,
+};
+
 export const en = {
   app: 'Approval center',
   language: 'Language',
@@ -214,20 +239,7 @@ export const en = {
     to: (u: string) => `to ${u}`,
     from: (u: string) => `from ${u}`,
   },
-  aiReview: {
-    title: 'AI pre-review',
-    verdict: {
-      PASS: 'passed',
-      REJECT: 'rejected',
-      UNRESOLVED: 'no clear verdict',
-      FAILED: 'the call failed',
-      HUMAN_PASS: 'approved by a person instead',
-      HUMAN_REJECT: 'rejected by a person instead',
-      ASYNC: 'requested (the process did not wait)',
-      REFERENCE: 'for reference',
-    } as Record<string, string>,
-    by: (user: string) => `decided by ${user}`,
-  },
+  aiReview: aiReviewEn,
   allowlist: {
     title: 'Private network allowlist',
     help: 'Private hosts, addresses or CIDRs (10.0.0.0/8, erp.intranet.example, *.intranet.example) that HTTP calls, webhooks and AI agents of this tenant may reach, one per line. Loopback, link-local and cloud metadata addresses stay refused.',
@@ -265,6 +277,7 @@ export const en = {
     'serviceFunction.failed': (p) => `Service function ${p.functionName} failed: ${p.message}`,
     'httpCall.failed': (p) => `The HTTP call failed: ${p.message}`,
     'httpCall.status': (p) => `The HTTP call was answered with status ${p.status}.`,
+    'ai.review': (p) => aiReviewWords(aiReviewEn, p),
     'subProcess.started': (p) => `Sub-process ${p.targetId} started.`,
     'variables.changed': () => 'The form data was changed.',
     'instance.migrated': (p) =>

@@ -1,8 +1,23 @@
 // 控制台的全部文字，简体中文。类型即英文目录的类型：少一个键，TypeScript 就报错。
 // 措辞参照国内审批产品（钉钉、飞书、FlowLong）：审批、待办、已办、抄送、发起、转交、委派、加签、减签、退回、驳回、撤回、催办。
-import type { Catalogue } from './en.js';
+import { aiReviewWords, type Catalogue } from './en.js';
 
 const list = (items: string[]) => new Intl.ListFormat('zh-CN', { type: 'conjunction' }).format(items);
+
+const aiReviewZh = {
+  title: 'AI 预审',
+  verdict: {
+    PASS: '通过',
+    REJECT: '驳回',
+    UNRESOLVED: '未给出明确结论',
+    FAILED: '调用失败',
+    HUMAN_PASS: '已由人工同意',
+    HUMAN_REJECT: '已由人工驳回',
+    ASYNC: '已发起（流程未等待）',
+    REFERENCE: '仅供参考',
+  } as Record<string, string>,
+  by: (user: string) => `由 ${user} 决定`,
+};
 
 export const zhCN: Catalogue = {
   app: '审批中心',
@@ -209,20 +224,7 @@ export const zhCN: Catalogue = {
     to: (u: string) => `给 ${u}`,
     from: (u: string) => `（原 ${u}）`,
   },
-  aiReview: {
-    title: 'AI 预审',
-    verdict: {
-      PASS: '通过',
-      REJECT: '驳回',
-      UNRESOLVED: '未给出明确结论',
-      FAILED: '调用失败',
-      HUMAN_PASS: '已由人工同意',
-      HUMAN_REJECT: '已由人工驳回',
-      ASYNC: '已发起（流程未等待）',
-      REFERENCE: '仅供参考',
-    } as Record<string, string>,
-    by: (user: string) => `由 ${user} 决定`,
-  },
+  aiReview: aiReviewZh,
   allowlist: {
     title: '内网地址白名单',
     help: '本租户的 HTTP 调用、回调与 AI 智能体可以访问的内网主机、地址或网段（如 10.0.0.0/8），每行一项；主机名可写 *. 开头的通配。回环、链路本地与云元数据地址始终拒绝。',
@@ -258,6 +260,7 @@ export const zhCN: Catalogue = {
     'serviceFunction.failed': (p) => `服务函数 ${p.functionName} 执行失败：${p.message}`,
     'httpCall.failed': (p) => `HTTP 调用失败：${p.message}`,
     'httpCall.status': (p) => `HTTP 调用返回状态码 ${p.status}。`,
+    'ai.review': (p) => aiReviewWords(aiReviewZh, p),
     'subProcess.started': (p) => `已发起子流程 ${p.targetId}。`,
     'variables.changed': () => '表单数据已修改。',
     'instance.migrated': (p) =>

@@ -35,7 +35,8 @@ function detailWords(e: TrailEntry): string | null {
       // Older entries name the rule in notation; newer ones say it from their code.
       return !e.code && typeof d.rule === 'string' ? d.rule : null;
     case 'ai_review':
-      return aiReviewText(d);
+      // Coded entries are worded by historyText; this covers any recorded without a code.
+      return e.code ? null : aiReviewText(d);
     case 'migrate':
       return d.toVersion !== undefined ? `v${d.fromVersion ?? '?'} → v${d.toVersion}` : null;
     default:
