@@ -6,6 +6,10 @@
 //     per instance per process (from /proc), history events per instance, and ratio lines.
 //  2. The read model at scale: seeds archived and runtime tasks with SQL and times the lists
 //     for a typical user and a monitor.
+//  3. Delivery (bench/delivery.ts): BENCH_DELIVERY (10,000) task messages through the outbox, the
+//     dispatcher and the e-mail channel to an SMTP server in this process — messages per second, p99
+//     from the notification row to the message accepted, duplicates by Message-ID. BENCH_DELIVERY=0
+//     skips it; BENCH_ONLY=delivery runs it alone.
 //  Also: instance views of the largest allowed definition (500 nodes).
 // BENCH_N, BENCH_CONCURRENCY size part 1 (defaults 200 and 8); BENCH_SCALE=0 skips part 2;
 // BENCH_ONLY=scale runs part 2 only; BENCH_HOLD=<s> pauses after seeding (database URL printed).
@@ -35,6 +39,7 @@ import {
   type ProfileSummary,
   type StatementRow,
 } from './profile.js';
+import { deliveryPhase } from './delivery.js';
 import { sample, seedScale } from './scale.js';
 import { userChain } from '../test/helpers/dsl.js';
 
@@ -43,7 +48,7 @@ const N = env('BENCH_N', env('BENCH_INSTANCES', 200));
 const CONCURRENCY = env('BENCH_CONCURRENCY', 8);
 const WARMUP = env('BENCH_WARMUP', 24);
 const HISTORY_SAMPLE = env('BENCH_HISTORY_SAMPLE', 20);
-const SCALE = process.env.BENCH_SCALE !== '0';
+const SCALE = process.env.BENCH_SCALE !== '0' && process.env.BENCH_ONLY !== 'delivery';
 const SCALE_SIZE = {
   archivedTasks: env('BENCH_ARCHIVED_TASKS', 1_000_000),
   runtimeTasks: env('BENCH_RUNTIME_TASKS', 100_000),
@@ -57,6 +62,14 @@ const PROFILE = process.env.BENCH_PROFILE === '1';
 const BARE_RECORD = process.env.BENCH_BARE_RECORD !== '0';
 /** BENCH_ONLY=scale: skip part 1 (service vs bare Temporal and the 500-node views), only the read model at scale. */
 const ONLY_SCALE = process.env.BENCH_ONLY === 'scale';
+/** BENCH_ONLY=delivery: only the delivery phase (part 3). */
+const ONLY_DELIVERY = process.env.BENCH_ONLY === 'delivery';
+/** Part 3, delivery: BENCH_DELIVERY task messages (0 skips it) about BENCH_DELIVERY_INSTANCES real tasks. */
+const DELIVERY = {
+  count: env('BENCH_DELIVERY', 10_000),
+  instances: env('BENCH_DELIVERY_INSTANCES', 50),
+  timeoutS: env('BENCH_DELIVERY_TIMEOUT_S', 1200),
+};
 /** BENCH_HOLD=<s>: after seeding, print the database URL and wait that long (to EXPLAIN by hand) before timing the lists. */
 const HOLD_S = env('BENCH_HOLD', 0);
 const root = path.resolve(import.meta.dirname, '..');
@@ -79,9 +92,9 @@ function stats(ms: number[]): Stats {
 }
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
-async function call(base: string, urlPath: string, token?: string, body?: unknown) {
+async function call(base: string, urlPath: string, token?: string, body?: unknown, method?: string) {
   const res = await fetch(`${base}${urlPath}`, {
-    method: body ? 'POST' : 'GET',
+    method: method ?? (body ? 'POST' : 'GET'),
     headers: {
       ...(token ? { Authorization: `Bearer ${token}` } : {}),
       ...(body ? { 'Content-Type': 'application/json' } : {}),
@@ -358,12 +371,12 @@ const stack: Stack & { adminPassword: string; demoPassword: string; baseUrls: st
         servers: env('BENCH_SERVERS', 1),
         workers: env('BENCH_WORKERS', 1),
         vars: { SEED_DEMO: 'true', DEMO_PASSWORD },
-        env: { LOGIN_RATE_LIMIT: '1000' },
+        env: { LOGIN_RATE_LIMIT: '1000', HTTP_CALL_ALLOW_PRIVATE_HOSTS: 'localhost' },
       })
     : await startStack({
         name: 'bench',
         logLevel: 'error',
-        env: { LOGIN_RATE_LIMIT: '1000' },
+        env: { LOGIN_RATE_LIMIT: '1000', HTTP_CALL_ALLOW_PRIVATE_HOSTS: 'localhost' },
         ...(PROFILE
           ? {
               workerNodeArgs: ['--cpu-prof', '--cpu-prof-dir', path.join(profileDir, 'service-worker')],
@@ -388,7 +401,7 @@ const report: Record<string, any> = {
   when: new Date().toISOString(),
   machine: { cpus: os.cpus().length, loadAverageBefore: loadBefore, node: process.version },
   topology: TOPOLOGY,
-  config: { N, CONCURRENCY, WARMUP, scale: SCALE ? SCALE_SIZE : null, profile: PROFILE },
+  config: { N, CONCURRENCY, WARMUP, scale: SCALE ? SCALE_SIZE : null, profile: PROFILE, delivery: DELIVERY },
   stackStartupMs: Math.round(startupMs),
 };
 const statements: Record<string, StatementRow[]> = {};
@@ -409,7 +422,7 @@ try {
   const deployed = await call(base, '/api/v1/workflow/process-definitions/deploy', tokens.admin, { dsl: chain3 });
   const run = `${Date.now().toString(36)}`;
 
-  if (!ONLY_SCALE) {
+  if (!ONLY_SCALE && !ONLY_DELIVERY) {
     // ---- 1a. the service over HTTP ----
     // With several HTTP servers (production topology) each instance starts on one and its
     // approvals go round the others, as behind a load balancer.
@@ -546,6 +559,27 @@ try {
       report.ratiosToFloor = { service: against(floor, service), floor: against(baseline, floor) };
     }
   } // part 1
+
+  // ---- 3. delivery: task messages through the outbox, the dispatcher and the e-mail channel ----
+  if (DELIVERY.count > 0 && !ONLY_SCALE) {
+    report.delivery = await deliveryPhase({
+      orm,
+      base,
+      tokens,
+      call,
+      stats,
+      processKey: 'bench_chain3',
+      approver: APPROVERS[0],
+      count: DELIVERY.count,
+      instances: Math.max(1, Math.min(DELIVERY.instances, DELIVERY.count)),
+      timeoutS: DELIVERY.timeoutS,
+      run,
+    }).catch((err) => {
+      console.error(`delivery: failed: ${(err as Error).message}`);
+      return { error: (err as Error).message };
+    });
+    report.delivery.loadAverageAfter = loadAverage();
+  }
 
   // ---- 2. the read model at scale ----
   if (SCALE) {

@@ -47,6 +47,7 @@ export const zhCNErrors = {
   MIGRATION_MAPPING_INVALID: '节点映射中有未知节点',
   FORM_INVALID: '表单结构校验未通过',
   FORM_UNKNOWN: '流程引用的表单没有已发布的版本',
+  TEMPLATE_INVALID: '消息模板无法解析，或引用了消息中不存在的变量或过滤器',
   CHANNEL_REFUSED: '通知渠道无法接受此设置',
   RATE_LIMITED: '请求过于频繁',
   INTERNAL: '内部错误',

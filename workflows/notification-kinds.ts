@@ -21,6 +21,7 @@ export const NOTIFICATION_KINDS = [
   'instance_suspended',
   'instance_activated',
   'instance_withdrawn',
+  'instance_ended',
   'urge',
   'cc',
 ] as const;

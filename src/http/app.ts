@@ -31,6 +31,7 @@ import { approveLinkRoutes, taskLinkRoutes } from './routes/approval-links.js';
 import { taskBatchRoutes } from './routes/task-batch.js';
 import { notificationRoutes, notificationSocketDocRoutes } from './routes/notifications.js';
 import { notificationChannelRoutes, notificationDeliveryRoutes } from './routes/notification-channels.js';
+import { notificationTemplateRoutes } from './routes/notification-templates.js';
 import { meRoutes } from './routes/me.js';
 import { tenantSettingsRoutes } from './routes/tenant-settings.js';
 
@@ -73,6 +74,7 @@ function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any
     [`${V1}/notifications`, notificationRoutes()],
     [`${V1}/notification-channels`, notificationChannelRoutes(deps)],
     [`${V1}/notification-deliveries`, notificationDeliveryRoutes()],
+    [`${V1}/notification-templates`, notificationTemplateRoutes(deps)],
     [`${V1}/ws`, notificationSocketDocRoutes()], // documents the WebSocket served by ./notification-socket.ts
     ['/l', linkPageRoutes(deps)], // the HTML page of a one-time approval link (no login)
   ];

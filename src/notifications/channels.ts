@@ -13,6 +13,7 @@ import { paged, Where } from '../services/read-model.js';
 import { adapters, PermanentFailure, TransientFailure, type ChannelConfig } from './adapters/index.js';
 import { messageIdOf } from './dispatcher.js';
 import { CHANNEL_KINDS, type Message } from './messages/index.js';
+import { withBodies } from './templates/render.js';
 import { CHAT_ID_PATTERN, EMAIL_PATTERN } from '../shapes.js';
 
 /** Settings that are secrets, per kind: stored in `secrets`, never answered. */
@@ -305,7 +306,7 @@ export async function testChannel(
     secrets: row.secrets ?? {},
   };
   const zh = (user.locale ?? row.settings.locale ?? user.tenant_locale) === 'zh-CN';
-  const message: Message = {
+  const message: Message = withBodies({
     subject: zh ? '测试消息' : 'Test message',
     title: zh ? '测试消息' : 'Test message',
     intro: zh
@@ -313,7 +314,7 @@ export async function testChannel(
       : `This is a test message of the notification channel “${row.name}”.`,
     facts: [[zh ? '渠道' : 'Channel', `${row.name} (${row.kind})`]],
     actions: [],
-  };
+  });
   const domain = new URL(
     `http://${(String(row.settings.from ?? '').match(/@([A-Za-z0-9.-]+)/) ?? [])[1] ?? 'localhost'}`,
   ).hostname;

@@ -2,6 +2,7 @@
 // zone, one message per channel that would carry their task messages, listing every open task of
 // theirs with its Approve / Reject links. Planned by the dispatcher as delivery rows (one per user,
 // channel and day, a unique index), so it is claimed, leased, retried and logged like every delivery.
+import { withBodies } from './templates/render.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import { publicUrl } from '../config.js';
@@ -169,7 +170,7 @@ export async function renderDigest(
   if (n > tasks.length) facts.push(w.more(n - tasks.length));
   actions.push({ label: w.inbox, url: `${publicUrl(o.config)}/inbox/todo`, style: 'default' });
   return {
-    message: { subject: w.subject(n), title: w.title(o.day), intro: w.intro(n), facts, actions },
+    message: withBodies({ subject: w.subject(n), title: w.title(o.day), intro: w.intro(n), facts, actions }),
     links: { ...o.links, ...links },
   };
 }

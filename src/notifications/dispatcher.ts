@@ -25,7 +25,9 @@ import {
 } from './adapters/index.js';
 import type { Outgoing } from './adapters/types.js';
 import { loadMessageContext, type NotificationRow } from './message-context.js';
-import { DECISION_KINDS, LOCALES, renderMessage, type Locale } from './messages/index.js';
+import { DECISION_KINDS, LOCALES, type Locale } from './messages/index.js';
+import { renderMessage } from './templates/render.js';
+import { tenantParts } from './templates/store.js';
 import { digestMessageIdOf, planDigests, renderDigest } from './digest.js';
 import { verdictFor } from './preference-policy.js';
 import { preferencesOf } from './preferences.js';
@@ -315,7 +317,15 @@ export class Dispatcher {
         (!OPEN_TASK.includes(t.status) || (t.assignee && t.assignee !== row.user_id))
       )
         throw new Skip('the task was closed or moved to someone else before it could be sent');
-      const message = renderMessage(ctx);
+      // The tenant's template where it has one (checked when saved); a part failing now falls back to the default.
+      const message = renderMessage(ctx, {
+        override: await tenantParts(em, n.tenant_id, ctx.kind, ctx.locale),
+        onFallback: (field, err) =>
+          this.opts.logger.warn(
+            { delivery: row.id, kind: ctx.kind, locale: ctx.locale, field, err: (err as Error)?.message },
+            'a tenant template failed to render: the default part was used',
+          ),
+      });
       if (!message) throw new Skip(`no message for ${n.kind}`);
       await this.send(row, channel, {
         messageId,

@@ -75,6 +75,8 @@ export interface LoadOptions {
   via: string;
   /** A link minted for this delivery before (a resend reuses it). */
   linkId: string | null;
+  /** A preview: links are placeholders, nothing is minted. */
+  preview?: boolean;
 }
 
 export async function loadMessageContext(o: LoadOptions): Promise<{ ctx: MessageContext; linkId: string | null }> {
@@ -86,7 +88,7 @@ export async function loadMessageContext(o: LoadOptions): Promise<{ ctx: Message
     ? await em.execute(`select * from ${ALL_TASKS} t where tenant_id = ? and id = ?`, [n.tenant_id, n.task_id])
     : [];
   const payload = (n.payload ?? {}) as Record<string, unknown>;
-  const ids = [instance?.initiator_id, payload.by, payload.to, payload.claimedBy].filter(
+  const ids = [instance?.initiator_id, payload.by, payload.to, payload.claimedBy, payload.commentBy].filter(
     (v): v is string => typeof v === 'string',
   );
   const people = ids.length
@@ -104,7 +106,10 @@ export async function loadMessageContext(o: LoadOptions): Promise<{ ctx: Message
   let links: MessageContext['links'] = null;
   let linkId: string | null = null;
   const kind = isNotificationKind(n.kind) ? n.kind : 'task_assigned';
-  if (task && !task.archived && DECISION_KINDS.has(kind)) {
+  if (task && !task.archived && DECISION_KINDS.has(kind) && o.preview) {
+    const page = `${publicUrl(o.config)}/l/preview`;
+    links = { approve: `${page}?action=approve`, reject: `${page}?action=reject` };
+  } else if (task && !task.archived && DECISION_KINDS.has(kind)) {
     const link = await mintSystemLink(o, {
       tenantId: n.tenant_id,
       taskId: task.id,

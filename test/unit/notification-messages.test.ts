@@ -3,12 +3,18 @@
 // platform's published recipe.
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { emailHtml, emailText } from '../../src/notifications/adapters/email.js';
 import { taskPage } from '../../src/http/link-page.js';
 import { PAGE_WORDS } from '../../src/http/link-page-words.js';
 import { dingtalkSign, feishuSign } from '../../src/notifications/adapters/chat.js';
 import { messageIdOf, threadIdOf } from '../../src/notifications/dispatcher.js';
-import { CHANNEL_KINDS, LOCALES, renderMessage, type MessageContext } from '../../src/notifications/messages/index.js';
+import {
+  CHANNEL_KINDS,
+  defaultTemplate,
+  LOCALES,
+  TEMPLATE_FIELDS,
+  type MessageContext,
+} from '../../src/notifications/messages/index.js';
+import { checkTemplate, renderMessage } from '../../src/notifications/templates/render.js';
 import { NOTIFICATION_KINDS } from '../../workflows/notification-kinds.js';
 
 const context = (kind: MessageContext['kind'], locale: MessageContext['locale'] = 'en'): MessageContext => ({
@@ -82,14 +88,56 @@ describe('channel messages', () => {
     expect(renderMessage(context('cc'))!.actions).toEqual([]);
   });
 
+  it('the default templates are Liquid that passes the check a tenant template must pass', () => {
+    for (const kind of CHANNEL_KINDS)
+      for (const locale of LOCALES) {
+        const parts = defaultTemplate(kind, locale)!;
+        expect(Object.keys(parts).sort()).toEqual([...TEMPLATE_FIELDS].sort());
+        expect(checkTemplate(kind, locale, parts), `${kind} ${locale}`).toEqual([]);
+      }
+  });
+
+  it('the instance-ended message names the outcome and the last comment', () => {
+    const ctx = (outcome: string, locale: MessageContext['locale'] = 'en') => ({
+      ...context('instance_ended', locale),
+      task: null,
+      links: null,
+      payload: { outcome, by: 'carol', comment: 'Not this month', commentBy: 'carol' },
+    });
+    const rejected = renderMessage(ctx('rejected'))!;
+    expect(rejected.subject).toBe('[Leave <request>] LV-1 Your request was rejected');
+    expect(rejected.intro).toBe('Your request was rejected by Carol.');
+    expect(rejected.facts[0]).toEqual(['Comment', 'Not this month (Carol)']);
+    expect(renderMessage(ctx('approved'))!.title).toBe('Your request was approved');
+    expect(renderMessage(ctx('terminated', 'zh-CN'))!.title).toBe('您的申请已终止');
+    expect(renderMessage(ctx('rejected', 'zh-CN'))!.facts[0]).toEqual(['意见', 'Not this month (Carol)']);
+  });
+
+  it('refuses a broken template with the part and the line, and uses a tenant part over the default', () => {
+    const bad = (parts: Record<string, string>) => checkTemplate('task_assigned', 'en', parts);
+    expect(bad({ intro: 'Hello\n{{ task.name | shout }}' })).toEqual([
+      { field: 'intro', line: 2, column: 1, message: 'undefined filter: shout' },
+    ]);
+    expect(bad({ html: '<p>\n\n{% if task %}open' })[0]).toMatchObject({ field: 'html', line: 3 });
+    expect(bad({ title: 'x {{ secret }}' })[0]).toMatchObject({ field: 'title', line: 1, message: 'unknown variable secret' });
+    expect(bad({ title: '{{ task.nmae }}' })[0]).toMatchObject({ message: 'unknown variable task.nmae' });
+    expect(bad({ title: '{% include "/etc/passwd" %}' })[0].message).toMatch(/include tag is not available/);
+    expect(bad({ actions: 'Go | javascript:alert(1)' })[0]).toMatchObject({ field: 'actions' });
+    expect(bad({ title: 'Decide {{ task.name | upcase }}', text: '{{ message.subject }}' })).toEqual([]);
+    const m = renderMessage(context('task_assigned'), { override: { title: 'Decide {{ task.name | upcase }}' } })!;
+    expect(m.subject).toBe('[Leave <request>] LV-1 Decide APPROVE');
+    expect(m.html).toContain('>Decide APPROVE</h1>');
+    expect(m.intro).toBe('Alice & Co asks for your decision.');
+  });
+
   it('the e-mail escapes what users typed in its HTML and keeps it plain in its text', () => {
     const m = renderMessage(context('urge'))!;
-    const html = emailHtml(m);
+    const html = m.html;
     expect(html).toContain('soon &lt;b&gt;please&lt;/b&gt;');
     expect(html).toContain('Alice &amp; Co');
     expect(html).not.toContain('<b>please</b>');
     expect(html).toContain('href="https://x.test/l/tok?action=approve"');
-    const text = emailText(m);
+    const text = m.text;
     expect(text).toContain('Message: soon <b>please</b>');
     expect(text).toContain('Approve: https://x.test/l/tok?action=approve');
   });

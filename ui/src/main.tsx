@@ -15,6 +15,7 @@ import { InstancePage } from './pages/Instance';
 import { Definitions, DefinitionView } from './pages/Definitions';
 import { Monitoring } from './pages/Monitoring';
 import { Directory } from './pages/Directory';
+import { NotificationMenu } from './features/notifications/NotificationMenu';
 import { lazyPage } from './lib/lazy';
 import './styles.css';
 
@@ -119,6 +120,7 @@ function App() {
           <span data-testid="whoami">
             {s.username}@{s.tenantId}
           </span>
+          <NotificationMenu />
           <NavLink href="/settings">{t.nav.settings}</NavLink>
           <LanguageSwitch />
           <button type="button" onClick={() => session.close()}>

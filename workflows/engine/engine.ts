@@ -129,6 +129,9 @@ export class Engine {
   pendingTrail: TrailEntry[] = [];
   pendingCc: CcRecord[] = [];
   pendingNotifications: NotificationRecord[] = [];
+  /** Who acted last, and the last comment a person made (instance_ended); not carried by continue-as-new. */
+  private lastActor: string | null = null;
+  private lastComment: { userId: string; comment: string } | null = null;
 
   /** Engine version 2: Updates answer with their state once quiet, not after the projection (settle). */
   answersWithState = false;
@@ -247,6 +250,8 @@ export class Engine {
       seq: this.touch(),
     };
     this.pendingTrail.push(entry);
+    if (entry.userId) this.lastActor = entry.userId;
+    if (entry.userId && entry.comment) this.lastComment = { userId: entry.userId, comment: entry.comment };
     return entry;
   }
 
@@ -475,6 +480,15 @@ export class Engine {
     this.endReason = reason;
     this.ended = true;
     this.touch();
+    // The outcome to the initiator (not when they withdrew it themselves). Adds to the projection's
+    // input only, no command: running instances replay unchanged.
+    if (taskResult !== 'withdrawn' && (status === 'completed' || status === 'rejected' || status === 'terminated'))
+      this.notify(this.info.initiatorId, 'instance_ended', null, {
+        outcome: status === 'completed' ? 'approved' : status,
+        by: this.lastActor,
+        comment: this.lastComment?.comment ?? null,
+        commentBy: this.lastComment?.userId ?? null,
+      });
   }
 
   instanceRow(): InstanceRow {

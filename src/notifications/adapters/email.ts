@@ -4,7 +4,6 @@
 // and the connection goes to the address that was checked.
 import nodemailer from 'nodemailer';
 import { allowedAddresses, RequestRefused } from '../../../activities/http-call.js';
-import type { Message } from '../messages/index.js';
 import {
   PermanentFailure,
   TransientFailure,
@@ -56,41 +55,6 @@ export function closeMailTransports() {
   transports.clear();
 }
 
-const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-export function emailText(m: Message): string {
-  const facts = m.facts.map(([k, v]) => `${k}: ${v}`).join('\n');
-  const actions = m.actions.map((a) => `${a.label}: ${a.url}`).join('\n');
-  return [m.title, '', m.intro, '', facts, ...(actions ? ['', actions] : [])].join('\n') + '\n';
-}
-
-export function emailHtml(m: Message): string {
-  const colours = { primary: '#1a7f37', danger: '#cf222e', default: '#57606a' };
-  const facts = m.facts
-    .map(
-      ([k, v]) =>
-        `<tr><td style="padding:4px 12px 4px 0;color:#57606a;vertical-align:top;white-space:nowrap">${escape(k)}</td><td style="padding:4px 0;color:#1f2328">${escape(v)}</td></tr>`,
-    )
-    .join('');
-  const buttons = m.actions
-    .map(
-      (a) =>
-        `<a href="${escape(a.url)}" style="display:inline-block;margin:0 8px 8px 0;padding:10px 20px;border-radius:6px;background:${colours[a.style]};color:#ffffff;text-decoration:none;font-weight:600">${escape(a.label)}</a>`,
-    )
-    .join('');
-  return `<!doctype html>
-<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escape(m.subject)}</title></head>
-<body style="margin:0;padding:24px;background:#f6f8fa;font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;font-size:14px">
-<div style="max-width:560px;margin:0 auto;background:#ffffff;border:1px solid #d0d7de;border-radius:8px;padding:24px">
-<h1 style="margin:0 0 8px;font-size:18px;color:#1f2328">${escape(m.title)}</h1>
-<p style="margin:0 0 16px;color:#1f2328">${escape(m.intro)}</p>
-<table role="presentation" style="border-collapse:collapse;margin:0 0 16px">${facts}</table>
-${buttons ? `<div>${buttons}</div>` : ''}
-</div></body></html>
-`;
-}
-
 const smtpStatus = (err: any): number | null => (typeof err?.responseCode === 'number' ? err.responseCode : null);
 
 export const sendEmail: Adapter = async (deps, channel, out) => {
@@ -103,8 +67,8 @@ export const sendEmail: Adapter = async (deps, channel, out) => {
       ...(s.replyTo ? { replyTo: s.replyTo } : {}),
       to: out.to,
       subject: out.message.subject,
-      text: emailText(out.message),
-      html: emailHtml(out.message),
+      text: out.message.text,
+      html: out.message.html,
       messageId: out.messageId,
       ...(out.threadId ? { inReplyTo: out.threadId, references: [out.threadId] } : {}),
       headers: { 'Auto-Submitted': 'auto-generated' },

@@ -1,6 +1,9 @@
-// Words and facts every message kind shares, in each language.
-import type { Locale, Message, MessageContext } from './types.js';
+// What every message kind shares: the words every template may use (`t`), and the default parts a
+// kind does not word itself — the subject's prefix, the facts, the Approve / Reject actions and the
+// e-mail's text and HTML parts. All of it is Liquid, the same language a tenant's templates use.
+import type { Locale, TemplateFields } from './types.js';
 
+/** `t.*` in a template: labels in the recipient's language. */
 export const common = {
   en: {
     process: 'Process',
@@ -13,6 +16,8 @@ export const common = {
     reject: 'Reject',
     by: 'By',
     message: 'Message',
+    comment: 'Comment',
+    outcome: 'Outcome',
   },
   'zh-CN': {
     process: '流程',
@@ -25,51 +30,55 @@ export const common = {
     reject: '驳回',
     by: '操作人',
     message: '留言',
+    comment: '意见',
+    outcome: '结果',
   },
 } satisfies Record<Locale, Record<string, string>>;
 
-export const words = (ctx: MessageContext) => common[ctx.locale];
+export type Words = (typeof common)['en'];
 
-/** A date as people read it, in UTC (the recipient's time zone is not known). */
-export function when(ctx: MessageContext, d: Date): string {
-  return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
+/** One fact per line, `Label: value`: the instance's and task's facts, then the form's summary fields. */
+export const FACTS = `{% for f in facts %}{{ f.label }}: {{ f.value }}
+{% endfor %}{% for f in summary %}{{ f.label }}: {{ f.value }}
+{% endfor %}`;
 
-export const nameOf = (ctx: MessageContext, id: unknown) =>
-  typeof id === 'string' ? (ctx.names[id] ?? id) : String(id ?? '');
+/** The facts with "why you" (the task's assignment reason) before the form's fields. */
+export const FACTS_WITH_REASON = `{% for f in facts %}{{ f.label }}: {{ f.value }}
+{% endfor %}{% if task.reason %}{{ t.why }}: {{ task.reason }}
+{% endif %}{% for f in summary %}{{ f.label }}: {{ f.value }}
+{% endfor %}`;
 
-/** `[Leave request] LV-7` — the subject's prefix, the same for every message of one instance. */
-export function subjectOf(ctx: MessageContext, text: string): string {
-  const i = ctx.instance;
-  if (!i) return text;
-  return `[${i.processName}]${i.businessKey ? ` ${i.businessKey}` : ''} ${text}`;
-}
+/** A fact naming who acted, before the shared facts. */
+export const factsBy = `{% if payload.by %}{{ t.by }}: {{ payload.by | person }}
+{% endif %}${FACTS}`;
 
-/** Process, business key, initiator, task, due date, why this approver, then the form's summary fields. */
-export function taskFacts(ctx: MessageContext, opts: { why?: boolean } = {}): Message['facts'] {
-  const w = words(ctx);
-  const facts: Message['facts'] = [];
-  const i = ctx.instance;
-  if (i) {
-    facts.push([w.process, i.processName]);
-    if (i.businessKey) facts.push([w.businessKey, i.businessKey]);
-    facts.push([w.initiator, i.initiatorName]);
-  }
-  const t = ctx.task;
-  if (t) {
-    facts.push([w.task, t.name]);
-    if (t.dueDate) facts.push([w.due, when(ctx, t.dueDate)]);
-    if (opts.why && t.reason) facts.push([w.why, t.reason]);
-  }
-  return [...facts, ...ctx.summary];
-}
+const SHARED: Omit<TemplateFields, 'title' | 'intro'> = {
+  // `[Leave request] LV-7 <title>`: the same prefix for every message of one instance.
+  subject: `{% if process %}[{{ process.name }}]{% if instance.businessKey %} {{ instance.businessKey }}{% endif %} {% endif %}{{ title }}`,
+  facts: FACTS,
+  // One button per line: `Label | URL | primary|danger|default`. Links exist only where the recipient may decide now.
+  actions: `{% if links %}{{ t.approve }} | {{ links.approve }} | primary
+{{ t.reject }} | {{ links.reject }} | danger{% endif %}`,
+  text: `{{ message.title }}
 
-/** Approve and Reject as one-time links, where the recipient may decide now. */
-export function decisionActions(ctx: MessageContext): Message['actions'] {
-  if (!ctx.links) return [];
-  const w = words(ctx);
-  return [
-    { label: w.approve, url: ctx.links.approve, style: 'primary' },
-    { label: w.reject, url: ctx.links.reject, style: 'danger' },
-  ];
-}
+{{ message.intro }}
+
+{% for f in message.facts %}{{ f.label }}: {{ f.value }}
+{% endfor %}{% if message.actions.size > 0 %}
+{% for a in message.actions %}{{ a.label }}: {{ a.url }}
+{% endfor %}{% endif %}`,
+  // Rendered with every output HTML-escaped (use `| raw` to opt out).
+  html: `<!doctype html>
+<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>{{ message.subject }}</title></head>
+<body style="margin:0;padding:24px;background:#f6f8fa;font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;font-size:14px">
+<div style="max-width:560px;margin:0 auto;background:#ffffff;border:1px solid #d0d7de;border-radius:8px;padding:24px">
+<h1 style="margin:0 0 8px;font-size:18px;color:#1f2328">{{ message.title }}</h1>
+<p style="margin:0 0 16px;color:#1f2328">{{ message.intro }}</p>
+<table role="presentation" style="border-collapse:collapse;margin:0 0 16px">{% for f in message.facts %}<tr><td style="padding:4px 12px 4px 0;color:#57606a;vertical-align:top;white-space:nowrap">{{ f.label }}</td><td style="padding:4px 0;color:#1f2328">{{ f.value }}</td></tr>{% endfor %}</table>
+{% if message.actions.size > 0 %}<div>{% for a in message.actions %}{% case a.style %}{% when 'primary' %}{% assign colour = '#1a7f37' %}{% when 'danger' %}{% assign colour = '#cf222e' %}{% else %}{% assign colour = '#57606a' %}{% endcase %}<a href="{{ a.url }}" style="display:inline-block;margin:0 8px 8px 0;padding:10px 20px;border-radius:6px;background:{{ colour }};color:#ffffff;text-decoration:none;font-weight:600">{{ a.label }}</a>{% endfor %}</div>{% endif %}
+</div></body></html>
+`,
+};
+
+/** The shared parts, the same in every language (their words come from `t`). */
+export const sharedParts = (): Omit<TemplateFields, 'title' | 'intro'> => ({ ...SHARED });

@@ -22,6 +22,10 @@ export interface Message {
   /** Label → value, in order: process, business key, initiator, the form's summary fields, … */
   facts: Array<[label: string, value: string]>;
   actions: MessageAction[];
+  /** The e-mail's plain-text part. */
+  text: string;
+  /** The e-mail's HTML part. */
+  html: string;
 }
 
 /** Everything a message may name, loaded once per delivery by the dispatcher. */
@@ -58,7 +62,15 @@ export interface MessageContext {
   names: Record<string, string>;
 }
 
-export interface MessageTemplate {
+/** The parts of a message template, each a Liquid template (docs/channels.md#templates). */
+export const TEMPLATE_FIELDS = ['subject', 'title', 'intro', 'facts', 'actions', 'text', 'html'] as const;
+export type TemplateField = (typeof TEMPLATE_FIELDS)[number];
+export type TemplateFields = Record<TemplateField, string>;
+
+/** A kind's default message: its own parts in each language; the parts it leaves out are the shared ones. */
+export interface MessageDefinition {
   kind: NotificationKind;
-  render(ctx: MessageContext): Message;
+  /** Whether Approve / Reject may be offered (the recipient decides the task now). */
+  decision?: boolean;
+  words: Record<Locale, Partial<TemplateFields>>;
 }

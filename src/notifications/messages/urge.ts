@@ -1,30 +1,23 @@
 // urge: the initiator (or a monitor) asks the task's handlers to hurry.
-import { common, decisionActions, nameOf, subjectOf, taskFacts } from './common.js';
-import type { MessageTemplate } from './types.js';
+import { FACTS } from './common.js';
+import type { MessageDefinition } from './types.js';
 
-const words = {
-  en: {
-    subject: (task: string) => `Reminder: ${task} is waiting for you`,
-    intro: (who: string) => `${who} is waiting for your decision.`,
-  },
-  'zh-CN': {
-    subject: (task: string) => `催办：${task} 等待您处理`,
-    intro: (who: string) => `${who} 正在等待您的审批。`,
-  },
-};
+const facts = `{% if payload.message %}{{ t.message }}: {{ payload.message }}
+{% endif %}${FACTS}`;
 
-export const urge: MessageTemplate = {
+export const urge: MessageDefinition = {
   kind: 'urge',
-  render(ctx) {
-    const w = words[ctx.locale];
-    const task = ctx.task?.name ?? String(ctx.payload.name ?? '');
-    const message = typeof ctx.payload.message === 'string' && ctx.payload.message ? ctx.payload.message : null;
-    return {
-      subject: subjectOf(ctx, w.subject(task)),
-      title: w.subject(task),
-      intro: w.intro(nameOf(ctx, ctx.payload.by)),
-      facts: [...(message ? [[common[ctx.locale].message, message] as [string, string]] : []), ...taskFacts(ctx)],
-      actions: decisionActions(ctx),
-    };
+  decision: true,
+  words: {
+    en: {
+      title: 'Reminder: {{ task.name | default: payload.name }} is waiting for you',
+      intro: '{{ payload.by | person }} is waiting for your decision.',
+      facts,
+    },
+    'zh-CN': {
+      title: '催办：{{ task.name | default: payload.name }} 等待您处理',
+      intro: '{{ payload.by | person }} 正在等待您的审批。',
+      facts,
+    },
   },
 };

@@ -34,6 +34,11 @@ const aiReviewEn = {
   by: (user: string) => `decided by ${user}`,
 };
 
+/** A notification's payload (docs/notifications.md). */
+type Payload = Record<string, unknown>;
+/** `Leave request LV-7`: the process and business key a notification is about. */
+const request = (p: Payload) => [p.processName ?? p.processKey, p.businessKey].filter(Boolean).join(' ');
+
 export const en = {
   app: 'Approval center',
   language: 'Language',
@@ -58,6 +63,24 @@ export const en = {
     password: 'Password',
     submit: 'Log in',
     expired: 'Your session has expired. Please log in again.',
+  },
+  notifications: {
+    title: 'Notifications',
+    unread: (n: number) => `${n} unread`,
+    markAllRead: 'Mark all read',
+    empty: 'No notifications.',
+    other: (p: Payload) => `An update on ${request(p)}`,
+    kinds: {
+      instance_ended: (p: Payload) =>
+        `Your request ${request(p)} was ${p.outcome === 'approved' ? 'approved' : p.outcome === 'rejected' ? 'rejected' : 'terminated'}${p.comment ? `: “${String(p.comment)}”` : ''}`,
+      task_assigned: (p: Payload) => `New task: ${String(p.name ?? '')} (${request(p)})`,
+      task_claimable: (p: Payload) => `Open for claiming: ${String(p.name ?? '')} (${request(p)})`,
+      task_overdue: (p: Payload) => `Overdue: ${String(p.name ?? '')} (${request(p)})`,
+      urge: (p: Payload) => `Reminder: ${String(p.name ?? '')} (${request(p)}) is waiting for you`,
+      task_returned: (p: Payload) => `Your request ${request(p)} was returned`,
+      cc: (p: Payload) => `You were copied on ${request(p)}`,
+      instance_withdrawn: (p: Payload) => `${request(p)} was withdrawn`,
+    },
   },
   common: {
     loading: 'Loading…',

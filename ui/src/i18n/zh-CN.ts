@@ -3,6 +3,8 @@
 import { aiReviewWords, type Catalogue } from './en.js';
 
 const list = (items: string[]) => new Intl.ListFormat('zh-CN', { type: 'conjunction' }).format(items);
+type Payload = Record<string, unknown>;
+const request = (p: Payload) => [p.processName ?? p.processKey, p.businessKey].filter(Boolean).join(' ');
 
 const aiReviewZh = {
   title: 'AI 预审',
@@ -43,6 +45,24 @@ export const zhCN: Catalogue = {
     password: '密码',
     submit: '登录',
     expired: '登录已过期，请重新登录。',
+  },
+  notifications: {
+    title: '通知',
+    unread: (n: number) => `${n} 条未读`,
+    markAllRead: '全部标为已读',
+    empty: '暂无通知。',
+    other: (p: Payload) => `${request(p)} 有新动态`,
+    kinds: {
+      instance_ended: (p: Payload) =>
+        `您的申请 ${request(p)} ${p.outcome === 'approved' ? '已通过' : p.outcome === 'rejected' ? '被驳回' : '已终止'}${p.comment ? `：“${String(p.comment)}”` : ''}`,
+      task_assigned: (p: Payload) => `新任务：${String(p.name ?? '')}（${request(p)}）`,
+      task_claimable: (p: Payload) => `可认领：${String(p.name ?? '')}（${request(p)}）`,
+      task_overdue: (p: Payload) => `已超期：${String(p.name ?? '')}（${request(p)}）`,
+      urge: (p: Payload) => `催办：${String(p.name ?? '')}（${request(p)}）等待您处理`,
+      task_returned: (p: Payload) => `您的申请 ${request(p)} 被退回`,
+      cc: (p: Payload) => `${request(p)} 抄送给您`,
+      instance_withdrawn: (p: Payload) => `${request(p)} 已撤回`,
+    },
   },
   common: {
     loading: '加载中…',

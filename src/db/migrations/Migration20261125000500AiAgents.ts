@@ -8,7 +8,7 @@ import { createdAt, createTable, ofTenant, updatedAt } from './ddl.js';
  * workflow, node and input so that running the node again with the same input does not call the
  * model again (docs/ai-review.md).
  */
-export class Migration20261125000400AiAgents extends Migration {
+export class Migration20261125000500AiAgents extends Migration {
   override up(): void {
     this.addSql(
       createTable('network_allowlist', [
