@@ -63,7 +63,13 @@ export async function deliveryPhase(o: DeliveryOptions) {
   const em = () => o.orm.em.fork();
   const sink = await startSink();
   try {
-    await o.call(o.base, `/api/v1/users/${o.approver}`, o.tokens.admin, { email: `${o.approver}@bench.example.test` }, 'PATCH');
+    await o.call(
+      o.base,
+      `/api/v1/users/${o.approver}`,
+      o.tokens.admin,
+      { email: `${o.approver}@bench.example.test` },
+      'PATCH',
+    );
     // Real tasks first: the messages name them, and their links are minted for them.
     const instanceIds: string[] = [];
     for (let i = 0; i < o.instances; i++) {

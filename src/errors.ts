@@ -49,7 +49,10 @@ const catalogue = {
   MIGRATION_MAPPING_INVALID: [42221, 'The node mapping names unknown nodes'],
   FORM_INVALID: [42250, 'The form schema does not validate'],
   FORM_UNKNOWN: [42251, 'The process names a form that has no published version'],
-  TEMPLATE_INVALID: [42260, 'The message template does not parse, or names a variable or filter a message does not have'],
+  TEMPLATE_INVALID: [
+    42260,
+    'The message template does not parse, or names a variable or filter a message does not have',
+  ],
   // The body is well formed, but the channel or the world refuses it: a host that does not resolve or that the
   // outbound network rules refuse, a kind that cannot change, an address that does not suit the channel's kind.
   CHANNEL_REFUSED: [42270, 'The notification channel cannot take this'],

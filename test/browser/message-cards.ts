@@ -3,7 +3,10 @@
 // docs/channels.md: the payloads are what the real adapters sent to a local receiver.
 
 const esc = (s: unknown) =>
-  String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  String(s ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 
 /** The small markdown of DingTalk, WeCom, Slack mrkdwn and lark_md: headings, bold, links, quotes, lists, mentions. */
 function markdown(src: string): string {
@@ -38,7 +41,8 @@ function slack(p: any): string {
       if (b.type === 'section' && b.fields)
         return `<div class="fields">${b.fields.map((f: any) => `<div>${markdown(f.text)}</div>`).join('')}</div>`;
       if (b.type === 'section') return `<div>${markdown(b.text.text)}</div>`;
-      if (b.type === 'actions') return `<div class="buttons">${b.elements.map((e: any) => button(e.text.text, e.style)).join('')}</div>`;
+      if (b.type === 'actions')
+        return `<div class="buttons">${b.elements.map((e: any) => button(e.text.text, e.style)).join('')}</div>`;
       return '';
     })
     .join('');
@@ -49,7 +53,9 @@ function teams(p: any): string {
   const body = (card.body ?? [])
     .map((b: any) => {
       if (b.type === 'TextBlock')
-        return b.size === 'Large' || b.weight === 'Bolder' ? `<h2>${esc(b.text)}</h2>` : `<div>${markdown(b.text)}</div>`;
+        return b.size === 'Large' || b.weight === 'Bolder'
+          ? `<h2>${esc(b.text)}</h2>`
+          : `<div>${markdown(b.text)}</div>`;
       if (b.type === 'FactSet')
         return `<table class="facts">${b.facts.map((f: any) => `<tr><th>${esc(f.title)}</th><td>${esc(f.value)}</td></tr>`).join('')}</table>`;
       return '';
@@ -63,7 +69,8 @@ function feishu(p: any): string {
   const parts = (card.elements ?? [])
     .map((e: any) => {
       if (e.tag === 'div') return `<div>${markdown(e.text?.content ?? '')}</div>`;
-      if (e.tag === 'action') return `<div class="buttons">${e.actions.map((a: any) => button(a.text.content, a.type)).join('')}</div>`;
+      if (e.tag === 'action')
+        return `<div class="buttons">${e.actions.map((a: any) => button(a.text.content, a.type)).join('')}</div>`;
       return '';
     })
     .join('');

@@ -148,10 +148,14 @@ describe('what each message looks like', () => {
     await console_.fill('input[name=password]', 'pw-alice');
     await console_.click('button[type=submit]');
     await console_.waitForSelector('[data-testid=whoami]');
-    await console_.waitForFunction(() => document.documentElement.lang === 'zh-CN' || document.body.innerText.includes('通知'));
+    await console_.waitForFunction(
+      () => document.documentElement.lang === 'zh-CN' || document.body.innerText.includes('通知'),
+    );
     await console_.click('[data-testid=notifications]');
     const ended_ = console_.locator('li[data-kind=instance_ended]').first();
-    await expect(ended_.innerText()).resolves.toContain('您的申请 Process look_leave LV-2026-0042 已通过：“Enjoy the holidays”');
+    await expect(ended_.innerText()).resolves.toContain(
+      '您的申请 Process look_leave LV-2026-0042 已通过：“Enjoy the holidays”',
+    );
     await console_.screenshot({ path: path.join(shots, 'message-console-notifications-zh-CN.png') });
   });
 });

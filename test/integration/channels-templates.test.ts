@@ -34,7 +34,11 @@ describe('message templates', () => {
     await patchUser('alice', { email: 'alice@corp.tpl.test' });
     const res = await api('/api/v1/notification-channels', {
       token: t.admin,
-      body: { name: 'mail', kind: 'email', settings: { host: 'localhost', port: mailbox.port, tls: 'none', from: FROM } },
+      body: {
+        name: 'mail',
+        kind: 'email',
+        settings: { host: 'localhost', port: mailbox.port, tls: 'none', from: FROM },
+      },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.data.kinds).toContain('instance_ended');
@@ -52,7 +56,15 @@ describe('message templates', () => {
     expect(assigned).toMatchObject({ overridden: [], updatedAt: null, updatedBy: null });
     expect(assigned.parts).toEqual(assigned.defaults);
     expect(assigned.parts.title).toContain('待审批：');
-    expect(Object.keys(assigned.parts).sort()).toEqual(['actions', 'facts', 'html', 'intro', 'subject', 'text', 'title']);
+    expect(Object.keys(assigned.parts).sort()).toEqual([
+      'actions',
+      'facts',
+      'html',
+      'intro',
+      'subject',
+      'text',
+      'title',
+    ]);
     const ended = await api(`${BASE}?kind=instance_ended`, { token: t.admin });
     expect(ended.body.data.items.map((i: any) => i.locale)).toEqual(['en', 'zh-CN']);
     // Only admins; unknown kinds and languages are not there.
@@ -62,10 +74,15 @@ describe('message templates', () => {
   });
 
   it('refuses a broken template with its part and line, and stores nothing', async () => {
-    const filter = await put('task_assigned/en', { title: 'ok', html: '<p>\n{{ task.name }}\n{{ task.name | shout }}</p>' });
+    const filter = await put('task_assigned/en', {
+      title: 'ok',
+      html: '<p>\n{{ task.name }}\n{{ task.name | shout }}</p>',
+    });
     expectError(filter, 422, 42260);
     expect(filter.body.message).toBe('html, line 3, column 1: undefined filter: shout');
-    expect(filter.body.data.problems).toEqual([{ field: 'html', line: 3, column: 1, message: 'undefined filter: shout' }]);
+    expect(filter.body.data.problems).toEqual([
+      { field: 'html', line: 3, column: 1, message: 'undefined filter: shout' },
+    ]);
     const unclosed = await put('task_assigned/en', { intro: 'Hello\n\n{% if task %}open' });
     expectError(unclosed, 422, 42260);
     expect(unclosed.body.message).toMatch(/^intro, line 3, column 1: tag \{% if task %\} not closed/);
@@ -92,7 +109,9 @@ describe('message templates', () => {
 
     // bob reads Chinese: the zh-CN override, in the subject, the text and the HTML.
     const first = await start(t.alice, 'tpl_leave', { days: 4 }, 'TPL-1');
-    const [zhMail] = await mailbox.waitFor((all) => to('bob@corp.tpl.test')(all).filter((m) => m.text?.includes('TPL-1')));
+    const [zhMail] = await mailbox.waitFor((all) =>
+      to('bob@corp.tpl.test')(all).filter((m) => m.text?.includes('TPL-1')),
+    );
     expect(zhMail.subject).toBe('[Process tpl_leave] TPL-1 请审批 Approve（bob）');
     expect(zhMail.text).toContain('alice 等您决定，共 4 天。');
     expect(zhMail.html).toContain('<h1 style="margin:0 0 8px;font-size:18px;color:#1f2328">请审批 Approve（bob）</h1>');
@@ -144,7 +163,9 @@ describe('message templates', () => {
     // bob reads English now: the en override.
     await patchUser('bob', { locale: 'en' });
     await start(t.alice, 'tpl_leave', { days: 2 }, 'TPL-2');
-    const [enMail] = await mailbox.waitFor((all) => to('bob@corp.tpl.test')(all).filter((m) => m.text?.includes('TPL-2')));
+    const [enMail] = await mailbox.waitFor((all) =>
+      to('bob@corp.tpl.test')(all).filter((m) => m.text?.includes('TPL-2')),
+    );
     expect(enMail.subject).toBe('[Process tpl_leave] TPL-2 Please decide: APPROVE');
     expect(enMail.text).toContain('alice asks for your decision.');
 
@@ -153,7 +174,9 @@ describe('message templates', () => {
     expect(del.body.data).toEqual({ deleted: true });
     expectError(await api(`${BASE}/task_assigned/en`, { method: 'DELETE', token: t.admin }), 404, 40400);
     await start(t.alice, 'tpl_leave', { days: 1 }, 'TPL-3');
-    const [plain] = await mailbox.waitFor((all) => to('bob@corp.tpl.test')(all).filter((m) => m.text?.includes('TPL-3')));
+    const [plain] = await mailbox.waitFor((all) =>
+      to('bob@corp.tpl.test')(all).filter((m) => m.text?.includes('TPL-3')),
+    );
     expect(plain.subject).toBe('[Process tpl_leave] TPL-3 Approval needed: Approve');
   });
 

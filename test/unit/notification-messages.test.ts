@@ -119,7 +119,11 @@ describe('channel messages', () => {
       { field: 'intro', line: 2, column: 1, message: 'undefined filter: shout' },
     ]);
     expect(bad({ html: '<p>\n\n{% if task %}open' })[0]).toMatchObject({ field: 'html', line: 3 });
-    expect(bad({ title: 'x {{ secret }}' })[0]).toMatchObject({ field: 'title', line: 1, message: 'unknown variable secret' });
+    expect(bad({ title: 'x {{ secret }}' })[0]).toMatchObject({
+      field: 'title',
+      line: 1,
+      message: 'unknown variable secret',
+    });
     expect(bad({ title: '{{ task.nmae }}' })[0]).toMatchObject({ message: 'unknown variable task.nmae' });
     expect(bad({ title: '{% include "/etc/passwd" %}' })[0].message).toMatch(/include tag is not available/);
     expect(bad({ actions: 'Go | javascript:alert(1)' })[0]).toMatchObject({ field: 'actions' });

@@ -6,7 +6,10 @@ export const TemplateParams = z.object({
   kind: z
     .string()
     .max(100)
-    .openapi({ param: { name: 'kind', in: 'path' }, description: 'A notification kind with a message (404 otherwise)' }),
+    .openapi({
+      param: { name: 'kind', in: 'path' },
+      description: 'A notification kind with a message (404 otherwise)',
+    }),
   locale: z
     .string()
     .max(20)
@@ -82,7 +85,8 @@ export const PreviewBody = z
   .object({
     taskId: z.string().max(100).optional().openapi({ description: 'A task of the tenant (running or archived)' }),
     instanceId: z.string().max(100).optional().openapi({
-      description: 'An instance of the tenant (a task message: its newest task); with `taskId`, the task’s own instance',
+      description:
+        'An instance of the tenant (a task message: its newest task); with `taskId`, the task’s own instance',
     }),
     recipientId: z.string().max(100).optional().openapi({
       description:
@@ -107,7 +111,9 @@ export const Preview = z
       title: z.string(),
       intro: z.string(),
       facts: z.array(z.object({ label: z.string(), value: z.string() })),
-      actions: z.array(z.object({ label: z.string(), url: z.string(), style: z.enum(['primary', 'danger', 'default']) })),
+      actions: z.array(
+        z.object({ label: z.string(), url: z.string(), style: z.enum(['primary', 'danger', 'default']) }),
+      ),
       text: z.string(),
       html: z.string(),
     }),

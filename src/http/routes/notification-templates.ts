@@ -71,7 +71,8 @@ export function notificationTemplateRoutes(deps: AppDeps) {
       method: 'post',
       path: '/{kind}/{locale}/preview',
       tags,
-      summary: 'Render a template — the parts given, else the stored ones — for a task or an instance (placeholder links)',
+      summary:
+        'Render a template — the parts given, else the stored ones — for a task or an instance (placeholder links)',
       permissions,
       params: s.TemplateParams,
       body: s.PreviewBody,

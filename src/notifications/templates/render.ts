@@ -32,7 +32,10 @@ const MAX_ACTIONS = 5;
 
 const oneLine = (s: string) => s.replace(/\s*[\r\n]+\s*/g, ' ');
 /** Labels never hold `: ` (the separator of a fact line); values never span lines. */
-const fact = (label: string, value: string) => ({ label: oneLine(label).replace(/: /g, ':\u00a0'), value: oneLine(value) });
+const fact = (label: string, value: string) => ({
+  label: oneLine(label).replace(/: /g, ':\u00a0'),
+  value: oneLine(value),
+});
 
 function when(d: Date): string {
   return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -265,7 +268,10 @@ export function sampleContext(kind: MessageContext['kind'], locale: Locale): Mes
       reason: 'manager of Sample User',
     },
     summary: [['Days', '3']],
-    links: { approve: 'https://example.com/l/sample?action=approve', reject: 'https://example.com/l/sample?action=reject' },
+    links: {
+      approve: 'https://example.com/l/sample?action=approve',
+      reject: 'https://example.com/l/sample?action=reject',
+    },
     names: { 'sample-user': 'Sample User', 'sample-approver': 'Sample Approver' },
   };
 }
@@ -306,5 +312,9 @@ export function checkTemplate(kind: MessageContext['kind'], locale: Locale, part
 export function withBodies(m: Omit<Message, 'text' | 'html'>): Message {
   const shared = sharedParts();
   const message = { ...m, facts: m.facts.map(([label, value]) => ({ label, value })) };
-  return { ...m, text: renderPart('text', shared.text, { message }), html: renderPart('html', shared.html, { message }) };
+  return {
+    ...m,
+    text: renderPart('text', shared.text, { message }),
+    html: renderPart('html', shared.html, { message }),
+  };
 }

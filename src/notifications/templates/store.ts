@@ -62,13 +62,23 @@ export interface TemplateQuery extends PageOpts {
 }
 
 /** Every kind with a message in each language: the default, or the tenant's parts over it. */
-export async function listTemplates(em: EntityManager, tenantId: string, q: TemplateQuery): Promise<Page<TemplateView>> {
+export async function listTemplates(
+  em: EntityManager,
+  tenantId: string,
+  q: TemplateQuery,
+): Promise<Page<TemplateView>> {
   const rows = await em.execute<Row[]>(`select * from notification_templates where tenant_id = ?`, [tenantId]);
   const all: TemplateView[] = [];
   for (const kind of CHANNEL_KINDS)
     for (const locale of LOCALES) {
       if ((q.kind && q.kind !== kind) || (q.locale && q.locale !== locale)) continue;
-      all.push(view(kind, locale, rows.find((r) => r.kind === kind && r.locale === locale)));
+      all.push(
+        view(
+          kind,
+          locale,
+          rows.find((r) => r.kind === kind && r.locale === locale),
+        ),
+      );
     }
   const start = (q.page - 1) * q.pageSize;
   return { items: all.slice(start, start + q.pageSize), total: all.length, page: q.page, pageSize: q.pageSize };
@@ -154,7 +164,14 @@ const outcomeOf = (status: string) =>
  * Renders the kind's template in the language — the parts given over the tenant's over the default —
  * for a task or an instance of the tenant (neither: a sample message). Links are placeholders.
  */
-export async function previewTemplate(deps: Pick<AppDeps, 'config' | 'orm'>, em: EntityManager, principal: Principal, kind: string, locale: string, input: PreviewInput) {
+export async function previewTemplate(
+  deps: Pick<AppDeps, 'config' | 'orm'>,
+  em: EntityManager,
+  principal: Principal,
+  kind: string,
+  locale: string,
+  input: PreviewInput,
+) {
   const k = known(kind, locale);
   const tenantId = principal.tenantId;
   const given = onlyParts(input.parts ?? {});
@@ -188,7 +205,10 @@ export async function previewTemplate(deps: Pick<AppDeps, 'config' | 'orm'>, em:
     ]);
     if (!instance) throw missing('instanceId', `no instance ${instanceId}`);
     const recipientId: string =
-      input.recipientId ?? (k.kind === 'instance_ended' || k.kind === 'task_returned' ? instance.initiator_id : null) ?? task?.assignee ?? principal.userId;
+      input.recipientId ??
+      (k.kind === 'instance_ended' || k.kind === 'task_returned' ? instance.initiator_id : null) ??
+      task?.assignee ??
+      principal.userId;
     const [recipient]: any[] = await em.execute(`select id, display_name from users where tenant_id = ? and id = ?`, [
       tenantId,
       recipientId,

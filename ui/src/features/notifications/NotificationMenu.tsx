@@ -22,7 +22,11 @@ export function NotificationMenu() {
   const count = useStore(unread);
   const [open, setOpen] = useState(false);
   const [items, setItems] = useState<Item[] | null>(null);
-  const reload = () => void loadNotifications().then((p) => setItems(p.items), () => setItems([]));
+  const reload = () =>
+    void loadNotifications().then(
+      (p) => setItems(p.items),
+      () => setItems([]),
+    );
   useEffect(() => (open ? (reload(), onNotification(reload)) : undefined), [open]);
   const readAll = async () => {
     await markAllRead();
