@@ -17,6 +17,12 @@ export interface RebuildReport {
   running: number;
   /** Instances whose rows were written (or found current). */
   rebuilt: number;
+  /**
+   * Listed as running but already ended: their own last projection archives them. The list lags
+   * the workflow by a moment (visibility is written after the run closes), so a just-finished
+   * instance lands here (by workflow id) rather than being written back.
+   */
+  ended: string[];
   /** Workflows that did not answer the query (no worker, or a worker without the query). */
   failed: Array<{ workflowId: string; error: string }>;
   /** `instances` rows whose workflow is not running: ended after the backup they came from. */
@@ -32,7 +38,7 @@ export async function rebuildReadModel(deps: {
 }): Promise<RebuildReport> {
   const tenantFilter = deps.tenantId ? ` AND TenantId = '${deps.tenantId.replace(/'/g, '')}'` : '';
   const query = `WorkflowType = 'approvalProcess' AND ExecutionStatus = 'Running'${tenantFilter}`;
-  const report: RebuildReport = { running: 0, rebuilt: 0, failed: [], orphans: [] };
+  const report: RebuildReport = { running: 0, rebuilt: 0, ended: [], failed: [], orphans: [] };
   const runningIds = new Set<string>();
   const queue: string[] = [];
   for await (const wf of deps.client.workflow.list({ query })) {
@@ -43,8 +49,10 @@ export async function rebuildReadModel(deps: {
   const one = async (workflowId: string) => {
     try {
       const snapshot = await deps.client.workflow.getHandle(workflowId).query(readModelState);
-      // An instance that just ended is archived by its own last projection.
-      if (snapshot.ended) return;
+      if (snapshot.ended) {
+        report.ended.push(workflowId);
+        return;
+      }
       await writeProjection(deps.orm, snapshot);
       await restoreAssignmentReasons(deps.orm.em.fork(), snapshot.instance.id);
       report.rebuilt++;

@@ -1,5 +1,4 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { traceFields, tracing } from './observability/tracing.js';
 
 // Paths that may carry secrets; pino replaces them before anything is written.
 const redact = [
@@ -26,9 +25,7 @@ export function createLogger(
   name = 'approvals',
   destination?: DestinationStream,
 ): Logger {
-  // With tracing on, every line written inside a span carries its trace and span ids.
-  const mixin = tracing() ? traceFields : undefined;
-  const options = { name, level, redact: { paths: redact, censor: '[redacted]' }, mixin };
+  const options = { name, level, redact: { paths: redact, censor: '[redacted]' } };
   return destination ? pino(options, destination) : pino(options);
 }
 

@@ -11,7 +11,6 @@ import { loadPrincipal } from '../services/auth.js';
 import { Notifier, parseAfterId } from '../services/notifier.js';
 import type { TokenService } from '../infra/tokens.js';
 import { toAppError } from './errors.js';
-import { trackSocket } from '../observability/metrics.js';
 
 export const NOTIFICATION_SOCKET_PATH = '/api/v1/ws/notifications';
 
@@ -82,7 +81,6 @@ export async function startNotificationSocket(httpServer: ServerType, deps: Noti
     if (socket.destroyed) return;
     wss.handleUpgrade(req, socket, head, (ws) => {
       deps.logger.debug({ url: logged, tenantId: who.tenantId, userId: who.userId }, 'websocket connected');
-      trackSocket(ws);
       notifier.accept(ws, who, { afterId, expiresAt });
     });
   }

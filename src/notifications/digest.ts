@@ -28,12 +28,13 @@ export function digestMessageIdOf(deliveryId: string, channelId: string, domain:
  * the following day. The users' rows are locked (SKIP LOCKED) while a dispatcher plans them, and the
  * unique index keeps one digest per user, channel and day even if two plan the same day.
  */
-export async function planDigests(orm: Orm, now: Date): Promise<number> {
+export async function planDigests(orm: Orm, now: Date, tenantId?: string): Promise<number> {
   return orm.em.fork().transactional(async (tx) => {
     const due = await tx.execute(
-      `select * from notification_preferences where digest_next_at <= ? order by digest_next_at
-        limit ${PLAN_BATCH} for update skip locked`,
-      [now],
+      `select * from notification_preferences
+        where digest_next_at <= ? and (?::text is null or tenant_id = ?)
+        order by digest_next_at limit ${PLAN_BATCH} for update skip locked`,
+      [now, tenantId ?? null, tenantId ?? null],
     );
     let planned = 0;
     for (const row of due) {

@@ -31,7 +31,6 @@ import { tenantParts } from './templates/store.js';
 import { digestMessageIdOf, planDigests, renderDigest } from './digest.js';
 import { verdictFor } from './preference-policy.js';
 import { preferencesOf } from './preferences.js';
-import { recordDelivery } from '../observability/metrics.js';
 
 const OPEN_TASK = ['pending', 'active', 'waiting', 'suspended'];
 
@@ -76,6 +75,11 @@ export interface DispatcherOptions {
    * database's clock when unset. Tests pass another to cross a night without waiting for it.
    */
   clock?: () => Date;
+  /**
+   * Only this tenant's deliveries and digests. A dispatcher on an injected clock beside others (a
+   * test) must not take other tenants' rows early.
+   */
+  tenantId?: string;
 }
 
 export class Dispatcher {
@@ -174,7 +178,7 @@ export class Dispatcher {
   /** Plans the digests that are due, then claims up to NOTIFY_CONCURRENCY due deliveries and sends them at once; answers how many it claimed. */
   async runOnce(): Promise<number> {
     const { config } = this.opts;
-    await planDigests(this.opts.orm, this.now() ?? new Date()).catch((err) =>
+    await planDigests(this.opts.orm, this.now() ?? new Date(), this.opts.tenantId).catch((err) =>
       this.opts.logger.warn({ err: (err as Error).message }, 'notification dispatcher: could not plan digests'),
     );
     const rows = await this.opts.orm.em.fork().execute<DeliveryRow[]>(
@@ -183,13 +187,21 @@ export class Dispatcher {
               attempts = d.attempts + 1, updated_at = now()
         where d.id in (
           select id from notification_deliveries
-           where (status = 'pending' and next_attempt_at <= coalesce(?::timestamptz, now()))
-              or (status = 'sending' and lease_until < now())
+           where ((status = 'pending' and next_attempt_at <= coalesce(?::timestamptz, now()))
+              or (status = 'sending' and lease_until < now()))
+             and (?::text is null or tenant_id = ?)
            order by next_attempt_at, id
            limit ? for update skip locked)
         returning d.id, d.tenant_id, d.notification_id, d.channel_id, d.user_id, d.attempts, d.link_id,
                   d.digest_date::text as digest_date, d.digest_links`,
-      [this.owner, config.NOTIFY_LEASE_SECONDS, this.now(), config.NOTIFY_CONCURRENCY],
+      [
+        this.owner,
+        config.NOTIFY_LEASE_SECONDS,
+        this.now(),
+        this.opts.tenantId ?? null,
+        this.opts.tenantId ?? null,
+        config.NOTIFY_CONCURRENCY,
+      ],
     );
     if (!rows.length) return 0;
     // The claims stay held while their sends last, however long: renewed every third of the lease.
@@ -218,7 +230,6 @@ export class Dispatcher {
     const em = this.opts.orm.em.fork();
     let messageId: string | null = null;
     let address: string | null = null;
-    let channelKind: string | null = null;
     try {
       const [d] = await em.execute(
         `select n.id, n.tenant_id, n.user_id, d.kind, n.instance_id, n.task_id, n.payload,
@@ -237,7 +248,6 @@ export class Dispatcher {
       );
       if (!d) return; // the notification or the channel was deleted meanwhile (the row went with it)
       if (!row.digest_date && d.id === null) return;
-      channelKind = d.channel_kind;
       if (!d.enabled) throw new Skip('the channel is disabled');
       if (!d.display_name || !d.active) throw new Skip('the recipient is no longer an active user');
       const channel: ChannelConfig = {
@@ -342,10 +352,8 @@ export class Dispatcher {
         },
       });
     } catch (err) {
-      await this.recordFailure(row, err, messageId, address).then(
-        (status) => recordDelivery(channelKind, status === 'pending' ? 'retry' : status),
-        (e) =>
-          this.opts.logger.warn({ err: (e as Error).message, delivery: row.id }, 'could not record a failed delivery'),
+      await this.recordFailure(row, err, messageId, address).catch((e) =>
+        this.opts.logger.warn({ err: (e as Error).message, delivery: row.id }, 'could not record a failed delivery'),
       );
     }
   }
@@ -360,7 +368,6 @@ export class Dispatcher {
         where id = ? and lease_owner = ?`,
       [out.messageId, out.to, result.response, row.id, this.owner],
     );
-    recordDelivery(channel.kind, 'sent');
   }
 
   /** Quiet hours: back to pending until the window ends; the claim does not count as an attempt. */
@@ -394,6 +401,5 @@ export class Dispatcher {
         where id = ? and lease_owner = ?`,
       [status, final ? 0 : jittered, message, response, messageId, address, row.id, this.owner],
     );
-    return status;
   }
 }

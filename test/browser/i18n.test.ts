@@ -136,10 +136,10 @@ describe('the console in Simplified Chinese', () => {
 
   it('the header switch changes the language and the choice survives a reload', async () => {
     const page = await as('alice', 'en-GB');
-    expect(await page.textContent('header.top button')).toBe(en.nav.logout);
+    expect(await page.textContent('[data-testid=logout]')).toBe(en.nav.logout);
     await Promise.all([page.waitForEvent('load'), page.selectOption('[data-testid=language]', 'zh-CN')]);
     await page.waitForSelector('[data-testid=whoami]');
-    expect(await page.textContent('header.top button')).toBe(zhCN.nav.logout);
+    expect(await page.textContent('[data-testid=logout]')).toBe(zhCN.nav.logout);
     await page.reload();
     await page.waitForSelector('[data-testid=whoami]');
     expect(await page.getAttribute('html', 'lang')).toBe('zh-CN');
@@ -242,7 +242,7 @@ describe('the console in Simplified Chinese', () => {
         'current',
       );
       if (lang === 'zh-CN') await expectChinese(alice);
-      else expect(await alice.textContent('header.top button')).toBe(en.nav.logout);
+      else expect(await alice.textContent('[data-testid=logout]')).toBe(en.nav.logout);
     });
   }
 });

@@ -46,6 +46,7 @@ describe('preferences at send time', () => {
       logger: createLogger('warn', 'test-dispatcher'),
       databaseUrl: inject('databaseUrl'),
       clock: at,
+      tenantId,
     });
     await d.start();
     running.push(d);

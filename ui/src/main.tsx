@@ -123,7 +123,7 @@ function App() {
           <NotificationMenu />
           <NavLink href="/settings">{t.nav.settings}</NavLink>
           <LanguageSwitch />
-          <button type="button" onClick={() => session.close()}>
+          <button type="button" data-testid="logout" onClick={() => session.close()}>
             {t.nav.logout}
           </button>
         </span>
