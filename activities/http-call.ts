@@ -6,6 +6,7 @@ import https from 'node:https';
 import net, { type LookupFunction } from 'node:net';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from './index.js';
+import { addressClass, type NetworkTrust, tenantTrust } from './network-trust.js';
 
 export interface HttpRequest {
   url: string;
@@ -14,24 +15,8 @@ export interface HttpRequest {
   body?: string;
   timeoutMs: number;
   allowedHosts: string[] | null;
-}
-
-function privateAddress(ip: string): boolean {
-  if (net.isIPv4(ip)) {
-    const [a, b] = ip.split('.').map(Number);
-    return (
-      a === 127 ||
-      a === 10 ||
-      a === 0 ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 100 && b >= 64 && b <= 127)
-    );
-  }
-  const v6 = ip.toLowerCase();
-  if (v6.startsWith('::ffff:')) return privateAddress(v6.slice(7));
-  return v6 === '::1' || v6 === '::' || v6.startsWith('fe80') || v6.startsWith('fc') || v6.startsWith('fd');
+  /** Whose private-address allowlist applies (absent in calls scheduled before it existed). */
+  tenantId?: string;
 }
 
 const refuse = (message: string) => ApplicationFailure.nonRetryable(message, 'HTTP_CALL_REFUSED');
@@ -92,6 +77,7 @@ export class RequestRefused extends Error {}
 export async function guardedRequest(
   config: ActivityDeps['config'],
   req: HttpRequest,
+  trust: NetworkTrust | null = null,
 ): Promise<{ status: number; contentType: string; text: string }> {
   let url: URL;
   try {
@@ -105,19 +91,21 @@ export async function guardedRequest(
   if (req.allowedHosts?.length && !req.allowedHosts.map((h) => h.toLowerCase()).includes(host)) {
     throw new RequestRefused(`host ${host} is not in the node's allowedHosts`);
   }
-  const addresses = await allowedAddresses(config, host);
+  const addresses = await allowedAddresses(config, host, trust);
   return send(url, req, addresses, config.HTTP_CALL_MAX_RESPONSE_BYTES);
 }
 
 /**
  * The addresses `host` resolves to, once, each checked: loopback / private / link-local / metadata
- * addresses are refused (RequestRefused) unless HTTP_CALL_ALLOW_PRIVATE(_HOSTS) allows them. The
+ * addresses are refused (RequestRefused) unless HTTP_CALL_ALLOW_PRIVATE(_HOSTS) allows them; a
+ * private one also when the tenant's allowlist (`trust`) names the host or the address. The
  * caller connects to exactly these, so no second DNS answer (rebinding) sends it elsewhere. Used by
- * every outbound connection of the service: httpCall, webhook functions, notification channels.
+ * every outbound connection of the service: httpCall, webhook functions, AI agents, notification channels.
  */
 export async function allowedAddresses(
   config: ActivityDeps['config'],
   hostname: string,
+  trust: NetworkTrust | null = null,
 ): Promise<Array<{ address: string; family: number }>> {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const allowPrivate = new Set(
@@ -130,10 +118,13 @@ export async function allowedAddresses(
   // A lookup failure is a transport error (retried), not a refusal.
   const addresses = family ? [{ address: host, family }] : await lookup(host, { all: true });
   if (!config.HTTP_CALL_ALLOW_PRIVATE && !allowPrivate.has(host)) {
-    const bad = addresses.find((a) => privateAddress(a.address));
+    const bad = addresses.find((a) => {
+      const kind = addressClass(a.address);
+      return kind === 'forbidden' || (kind === 'private' && !trust?.allows(host, a.address));
+    });
     if (bad)
       throw new RequestRefused(
-        `${host} resolves to ${bad.address}, a loopback, private, link-local or metadata address`,
+        `${host} resolves to ${bad.address}, a loopback, private, link-local or metadata address (a private one is reachable once the tenant's network allowlist names it)`,
       );
   }
   return addresses;
@@ -142,7 +133,8 @@ export async function allowedAddresses(
 export function createHttpActivities(deps: ActivityDeps) {
   return {
     async httpCall(req: HttpRequest): Promise<{ status: number; body: unknown }> {
-      const res = await guardedRequest(deps.config, req).catch((err) => {
+      const trust = req.tenantId ? await tenantTrust(deps.orm, req.tenantId) : null;
+      const res = await guardedRequest(deps.config, req, trust).catch((err) => {
         if (err instanceof RequestRefused) throw refuse(err.message);
         throw ApplicationFailure.nonRetryable(
           err instanceof ResponseTooLarge ? err.message : `request failed: ${err?.message ?? err}`,

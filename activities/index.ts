@@ -1,6 +1,7 @@
 import type { Config } from '../src/config.js';
 import type { Orm } from '../src/db/orm.js';
 import type { Logger } from '../src/logger.js';
+import { createAiAgentActivities } from './ai-agent.js';
 import { createApproverActivities } from './approvers.js';
 import { createEngineSupportActivities } from './engine-support.js';
 import { createHttpActivities } from './http-call.js';
@@ -21,6 +22,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createHttpActivities(deps),
     ...createEngineSupportActivities(deps),
     ...createServiceFunctionActivities(deps),
+    ...createAiAgentActivities(deps),
   };
 }
 

@@ -5,6 +5,7 @@ import { createHmac } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { guardedRequest, RequestRefused } from './http-call.js';
 import type { ActivityDeps } from './index.js';
+import { tenantTrust } from './network-trust.js';
 
 /** What every catalogue function receives (the activity's argument, the webhook's body). */
 export interface FunctionCall {
@@ -57,19 +58,23 @@ export function createServiceFunctionActivities(deps: ActivityDeps) {
       const body = JSON.stringify(input.call);
       // A fresh timestamp per attempt: receivers refuse old ones (replays).
       const timestamp = String(Math.floor(Date.now() / 1000));
-      const res = await guardedRequest(deps.config, {
-        url: input.url,
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          [TIMESTAMP_HEADER]: timestamp,
-          [SIGNATURE_HEADER]: `sha256=${signature(row.secret, timestamp, body)}`,
-          [CALL_ID_HEADER]: input.call.callId,
+      const res = await guardedRequest(
+        deps.config,
+        {
+          url: input.url,
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            [TIMESTAMP_HEADER]: timestamp,
+            [SIGNATURE_HEADER]: `sha256=${signature(row.secret, timestamp, body)}`,
+            [CALL_ID_HEADER]: input.call.callId,
+          },
+          body,
+          timeoutMs: input.timeoutMs,
+          allowedHosts: null,
         },
-        body,
-        timeoutMs: input.timeoutMs,
-        allowedHosts: null,
-      }).catch((err) => {
+        await tenantTrust(deps.orm, input.tenantId),
+      ).catch((err) => {
         if (err instanceof RequestRefused) throw final(err.message);
         throw failed(`request failed: ${err?.message ?? err}`);
       });

@@ -25,6 +25,10 @@ const describe: Record<NodeType, [name: string, description: string]> = {
   ],
   httpCall: ['HTTP call', 'HTTP request; status ≥ 400 takes Failure.'],
   subProcess: ['Sub-process', 'Starts the active version of another process and waits for it.'],
+  aiAgent: [
+    'AI pre-review',
+    'Sends the application to a catalogue AI agent and routes on its AI_DECISION verdict; a person decides when it is unclear.',
+  ],
   end: ['End', 'The instance completes.'],
 };
 

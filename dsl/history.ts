@@ -34,6 +34,12 @@ export interface HistoryParams {
   'httpCall.failed': { message: string };
   /** An httpCall was answered with an error status. */
   'httpCall.status': { status: number };
+  /**
+   * An aiAgent node's review (docs/ai-review.md): `verdict` PASS, REJECT, UNRESOLVED, REFERENCE,
+   * FAILED, HUMAN_PASS, HUMAN_REJECT or ASYNC; `summary` the model's answer without its verdict
+   * line, `error` a failed call's, `by` who decided a fallback task.
+   */
+  'ai.review': { verdict: string; agentId: string; summary?: string; error?: string; by?: string | null };
   /** A subProcess node started its child instance. */
   'subProcess.started': { targetId: string };
   /** Variables were set or deleted. */
@@ -66,6 +72,8 @@ const english: { [C in HistoryCode]: (p: HistoryParams[C]) => string } = {
   'serviceFunction.failed': (p) => `Service function ${p.functionName} failed: ${p.message}`,
   'httpCall.failed': (p) => `HTTP call failed: ${p.message}`,
   'httpCall.status': (p) => `HTTP call answered ${p.status}`,
+  'ai.review': (p) =>
+    `AI pre-review (${p.agentId}): ${p.verdict}${p.summary || p.error ? ` — ${p.summary || p.error}` : p.by ? ` — by ${p.by}` : ''}`,
   'subProcess.started': (p) => `Started sub-process ${p.targetId}`,
   'variables.changed': () => 'Variables changed',
   'instance.migrated': (p) => `Migrated by ${p.actor} from version ${p.fromVersion ?? '?'} to version ${p.toVersion}`,

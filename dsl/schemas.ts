@@ -87,6 +87,43 @@ export const httpCallConfigSchema = z
 
 export const subProcessConfigSchema = z.object({ targetId: z.string() }).strict();
 
+/** GFlow's aiAgent keys and defaults (docs/ai-review.md). */
+export const aiAgentConfigSchema = z
+  .object({
+    agentId: z.string(),
+    async: z.boolean().default(false),
+    timeoutSec: z.number().int().min(1).max(3600).default(120),
+    inputAssembly: z
+      .object({
+        customPrompt: z.string().max(20_000).optional(),
+        contextSources: z
+          .object({
+            formData: z.boolean().default(true),
+            processInfo: z.boolean().default(true),
+            prevComments: z.boolean().default(true),
+            initiator: z.boolean().default(true),
+            attachments: z.boolean().default(false),
+          })
+          .strict()
+          .optional(),
+      })
+      .strict()
+      .optional(),
+    decision: z
+      .object({
+        rejectStrategy: z.enum(['terminate', 'toStarter']).default('terminate'),
+        unresolved: z.enum(['human', 'pass', 'reject']).default('human'),
+      })
+      .strict()
+      .nullable()
+      .optional(),
+    failureHandler: z.array(z.string().min(1)).max(50).optional(),
+    outputMappings: z.array(z.object({ from: z.string().min(1), to: z.string().min(1) }).strict()).optional(),
+    flattenOutput: z.boolean().default(false),
+    reservedKey: z.string().min(1).default('_ai'),
+  })
+  .strict();
+
 export const nodeConfigSchemas: Record<NodeType, z.ZodType> = {
   startTask: empty,
   userTask: userTaskConfigSchema,
@@ -99,5 +136,6 @@ export const nodeConfigSchemas: Record<NodeType, z.ZodType> = {
   serviceTask: serviceTaskConfigSchema,
   httpCall: httpCallConfigSchema,
   subProcess: subProcessConfigSchema,
+  aiAgent: aiAgentConfigSchema,
   end: empty,
 };

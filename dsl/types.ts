@@ -14,7 +14,7 @@ export const approvalNodeTypes = [
 ] as const;
 
 /** Automation node types (rule-chain side). */
-export const ruleChainNodeTypes = ['serviceTask', 'httpCall', 'delay', 'subProcess'] as const;
+export const ruleChainNodeTypes = ['serviceTask', 'httpCall', 'delay', 'subProcess', 'aiAgent'] as const;
 
 /** Every node type: the two scopes of the component catalogue (GET /components) together. */
 export const nodeTypes = [...approvalNodeTypes, ...ruleChainNodeTypes] as const;
@@ -213,6 +213,30 @@ export interface SubProcessConfig {
   targetId: string;
 }
 
+/** GFlow's aiAgent node (docs/ai-review.md). */
+export interface AiAgentConfig {
+  agentId: string;
+  async?: boolean;
+  timeoutSec?: number;
+  inputAssembly?: {
+    customPrompt?: string;
+    contextSources?: {
+      formData?: boolean;
+      processInfo?: boolean;
+      prevComments?: boolean;
+      initiator?: boolean;
+      attachments?: boolean;
+    };
+  };
+  /** Present: the verdict routes; absent: reference only (the answer is merged, the node passes). */
+  decision?: { rejectStrategy?: 'terminate' | 'toStarter'; unresolved?: 'human' | 'pass' | 'reject' } | null;
+  /** Users who get a task when the call fails or the verdict is unclear. */
+  failureHandler?: string[];
+  outputMappings?: { from: string; to: string }[];
+  flattenOutput?: boolean;
+  reservedKey?: string;
+}
+
 export type EmptyConfig = Record<string, never>;
 
 export interface NodeConfigByType {
@@ -227,6 +251,7 @@ export interface NodeConfigByType {
   serviceTask: ServiceTaskConfig;
   httpCall: HttpCallConfig;
   subProcess: SubProcessConfig;
+  aiAgent: AiAgentConfig;
   end: EmptyConfig;
 }
 

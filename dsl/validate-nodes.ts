@@ -23,6 +23,8 @@ type Report = (field: string, f: Finding) => void;
 export interface ValidateOptions {
   /** The built-ins and the tenant's catalogue; when given, serviceTask functionName must be one of them. */
   functions?: readonly string[];
+  /** The tenant's agents catalogue; when given, an aiAgent's agentId must be one of them. */
+  agents?: readonly string[];
 }
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -66,6 +68,13 @@ export function nodeProblems(doc: ProcessDocument, node: DslNode, opts: Validate
       break;
     case 'httpCall':
       httpRules(c, report);
+      break;
+    case 'aiAgent':
+      if (emptyString(c.agentId)) report('configuration.agentId', finding('value.empty'));
+      else if (typeof c.agentId === 'string' && opts.agents && !opts.agents.includes(c.agentId))
+        report('configuration.agentId', finding('node.agentUnknown', { agentId: c.agentId }));
+      if (isObj(c.inputAssembly) && typeof c.inputAssembly.customPrompt === 'string')
+        templateRules(c.inputAssembly.customPrompt, 'configuration.inputAssembly.customPrompt', report);
       break;
     case 'subProcess':
       if (emptyString(c.targetId)) report('configuration.targetId', finding('value.empty'));

@@ -34,6 +34,7 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
   if (!input.carried && input.approversAhead) engine.approversAhead = input.approversAhead;
   const version = input.engineVersion ?? 0;
   engine.answersWithState = version >= 2;
+  engine.engineVersion = version;
   // Runs started with an engine version take its paths without patch markers. Older runs replay as
   // recorded: before DURABLE_PROJECTION, a local-activity projection and no start hold (their
   // start's `sync` answered before the first projection); before PATHS_BEFORE_UPDATES, the Update

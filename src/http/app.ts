@@ -16,6 +16,8 @@ import { departmentRoutes, roleRoutes, tenantRoutes, userRoutes } from './routes
 import { componentRoutes } from './routes/components.js';
 import { definitionRoutes } from './routes/definitions.js';
 import { serviceFunctionRoutes } from './routes/service-functions.js';
+import { aiAgentRoutes } from './routes/ai-agents.js';
+import { networkAllowlistRoutes } from './routes/network-allowlist.js';
 import { formRoutes } from './routes/forms.js';
 import { instanceAdminRoutes } from './routes/instance-admin.js';
 import { instanceMigrationRoutes } from './routes/instance-migration.js';
@@ -55,6 +57,8 @@ function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any
     [`${V1}/forms`, formRoutes()],
     [`${V1}/components`, componentRoutes()],
     [`${V1}/service-functions`, serviceFunctionRoutes()],
+    [`${V1}/ai-agents`, aiAgentRoutes()],
+    [`${V1}/network-allowlist`, networkAllowlistRoutes()],
     [INSTANCES, instanceAdminRoutes(deps)], // before /{id}: /stuck, /batch
     [INSTANCES, instanceMigrationRoutes(deps)], // before /{id}: /migrate
     [INSTANCES, instanceRoutes(deps)],

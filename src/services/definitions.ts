@@ -18,6 +18,7 @@ import type { PageOpts } from '../paging.js';
 import { rowView } from './views.js';
 import { requireRow, type RowLock } from './row-lookup.js';
 import { bindingsFor, callableNames } from './service-functions.js';
+import { agentIds } from './ai-agents.js';
 import { resolveSystemForm } from './forms.js';
 
 type DslInput = Record<string, unknown>;
@@ -60,7 +61,10 @@ async function withSystemForm(em: EntityManager, tenantId: string, dsl: unknown)
  */
 export async function checkProcess(em: EntityManager, tenantId: string, dsl: unknown): Promise<CheckedProcess> {
   const { dsl: resolved, unknownForm } = await withSystemForm(em, tenantId, dsl);
-  const result = compileProcess(resolved, { functions: await callableNames(em, tenantId) });
+  const result = compileProcess(resolved, {
+    functions: await callableNames(em, tenantId),
+    agents: await agentIds(em, tenantId),
+  });
   // Deploy stops at an unknown form (422 FORM_UNKNOWN); the list still names what else is wrong.
   if (unknownForm) {
     const formProblems = (unknownForm.data as { problems: Problem[] }).problems;

@@ -1,6 +1,7 @@
 // The process designer end to end (chromium against the real stack): the leave request built
 // from an empty canvas with clicks only, a problem that appears and clears, try it, publish, then
-// started and approved through the console; every example opens and saves unchanged; compare.
+// started and approved through the console; an AI pre-review step (GFlow's aiAgent) added and set
+// up from its panel; every example opens and saves unchanged; compare.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -167,6 +168,77 @@ describe('process designer', () => {
     expect(await admin.textContent('[data-testid=compare-list]')).toContain('Copy HR');
     await admin.locator('[data-testid=compare]').scrollIntoViewIfNeeded();
     await shot(admin, 'compare');
+  });
+
+  it('adds an AI pre-review from the + menu: the agent from the catalogue, GFlow’s keys from the panel, saved valid', async () => {
+    // An agent in the tenant's catalogue (never called: the draft is only saved).
+    const agentId = `precheck-${randomUUID().slice(0, 6)}`;
+    const created = await api('/api/v1/ai-agents', {
+      token: await token('admin'),
+      body: { agentId, name: 'Expense pre-check', baseUrl: 'http://127.0.0.1:9/v1', model: 'test-model' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+
+    const admin = await as('admin');
+    await admin.click('a[href="/admin/definitions"]');
+    await admin.click('[data-testid=new-process]');
+    await admin.waitForSelector('[data-testid=flow]');
+    const key = `ai_designed_${randomUUID().slice(0, 6)}`;
+    await admin.fill('#p-name', 'Expense with AI pre-check');
+    await admin.fill('#p-key', key);
+    await admin.click('[data-testid=add-field]');
+    await admin.fill('#p-field-0-name', 'amount');
+    await admin.selectOption('#p-field-0-type', 'number');
+    await admin.fill('#p-field-0-label', 'Amount');
+
+    const flow = admin.locator('[data-testid=flow]');
+    await add(admin, flow.locator('> [data-slot]').first(), 'ai');
+    await select(admin, 'ai_1');
+    // Until an agent is chosen the step has a problem; the select offers the catalogue's agents.
+    await admin.waitForSelector('[data-testid=designer-problems] li[data-node-id=ai_1]');
+    expect(await admin.textContent(`#ai_1-agent option[value="${agentId}"]`)).toContain('Expense pre-check');
+    await admin.selectOption('#ai_1-agent', agentId);
+    await admin.fill('#ai_1-prompt', 'Check ${msg.amount} against the travel policy.');
+    await admin.uncheck('#ai_1-ctx-prevComments');
+    await admin.fill('#ai_1-timeout', '60');
+    await admin.check('#ai_1-decides');
+    await admin.selectOption('#ai_1-reject', 'toStarter');
+    await admin.check('[data-picker=ai_1-failureHandler] input[value=carol]');
+    await admin.fill('#ai_1-mappings', '$.risk → aiRisk');
+    // After it, an approver; the card says which agent decides.
+    await add(admin, flow.locator('> [data-slot]').nth(1), 'approver');
+    await select(admin, 'ai_1');
+    expect(await admin.textContent('[data-node-id=ai_1]')).toContain(agentId);
+    await expect.poll(() => problemCount(admin)).toBe(0);
+    await admin.waitForSelector('[data-testid=server-ok]');
+    await shot(admin, 'ai-agent-verdict'); // the panel as left: scrolled to its lower half
+    await admin.locator('[data-panel=aiAgent] h2').scrollIntoViewIfNeeded();
+    await shot(admin, 'ai-agent');
+
+    await admin.click('[data-tool=save]');
+    await admin.waitForSelector('[data-testid=designer-outcome]:has-text("saved")');
+    const draftId = decodeURIComponent(new URL(admin.url()).pathname.split('/').pop()!);
+    const saved = await api(`${DEFS}/${draftId}`, { token: await token('admin') });
+    const node = saved.body.data.dsl.metadata.nodes.find((n: { id: string }) => n.id === 'ai_1');
+    expect(node).toEqual({
+      id: 'ai_1',
+      type: 'aiAgent',
+      name: 'AI pre-review',
+      configuration: {
+        agentId,
+        inputAssembly: {
+          customPrompt: 'Check ${msg.amount} against the travel policy.',
+          contextSources: { prevComments: false },
+        },
+        timeoutSec: 60,
+        decision: { rejectStrategy: 'toStarter', unresolved: 'human' },
+        failureHandler: ['carol'],
+        outputMappings: [{ from: '$.risk', to: 'aiRisk' }],
+      },
+    });
+    // The server agrees: it publishes.
+    await admin.click('[data-tool=publish]');
+    await admin.waitForSelector('[data-testid=designer-outcome]:has-text("Published")');
   });
 
   it('every example, and a graph that is not a tree, opens and saves unchanged', async () => {

@@ -327,7 +327,13 @@ describe('system nodes', () => {
       (x) => x.length === 1,
     );
     const inst = await instance(t.alice, id);
-    expect(inst.variables).toMatchObject({ score: 42, level: 'gold', _http: { status: 200 } });
+    // Engine version 3: the answer object itself under _http (as GFlow keeps it), the status beside it.
+    expect(inst.variables).toMatchObject({
+      score: 42,
+      level: 'gold',
+      _http: { score: 42, nested: { level: 'gold' } },
+      _httpStatus: 200,
+    });
     const call = calls.find((c) => c.url === '/score?who=alice')!;
     expect(call).toMatchObject({ method: 'POST', body: `{"id":"BK-${k}"}`, auth: 'Bearer s3' });
   });

@@ -135,6 +135,8 @@ export class Engine {
 
   /** Engine version 2: Updates answer with their state once quiet, not after the projection (settle). */
   answersWithState = false;
+  /** StartInput.engineVersion (0 for runs started before versions existed): behaviour changes read it. */
+  engineVersion = 0;
   /** Continue as new once the history has this many events (StartInput.historyLimit). */
   historyLimit = 2000;
 

@@ -9,6 +9,7 @@ import { edges, hasEdge, NodeFailure, type Step } from './flow.js';
 import { delay, delayWait, httpCall, serviceTask, subProcess } from './system-nodes.js';
 import { nodeName } from './details.js';
 import { said } from '../../dsl/history.js';
+import { aiAgent } from './ai-agent.js';
 
 /**
  * Node steps the instance may take without any path really waiting (a park for a person, a
@@ -133,6 +134,7 @@ const nodeSteps: Record<string, NodeStep> = {
   serviceTask,
   httpCall,
   subProcess,
+  aiAgent,
 };
 
 async function execute(engine: Engine, token: Token, node: DslNode): Promise<Step> {
@@ -216,7 +218,7 @@ async function onReject(engine: Engine, token: Token, node: DslNode, run: NodeRu
 }
 
 /** toStarter with a startTask first: the initiator resubmits (or withdraws). */
-async function resubmit(engine: Engine, token: Token, start: DslNode, rejected: NodeRun): Promise<Step> {
+export async function resubmit(engine: Engine, token: Token, start: DslNode, rejected: NodeRun): Promise<Step> {
   const run = engine.newRun(start.id, token.id);
   const task = engine.createTask({
     activityId: start.id,

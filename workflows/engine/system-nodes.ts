@@ -11,7 +11,8 @@ import { nodeName, safeUrl, shortTime } from './details.js';
 import { staticDetailsOf, staticSummaryOf } from '../ui-metadata.js';
 import { causeMessage, hasEdge, NodeFailure, type Step } from './flow.js';
 import { said } from '../../dsl/history.js';
-import type { TaskState } from './types.js';
+import { GFLOW_HTTP_OUTPUT, type TaskState } from './types.js';
+import { mergeOutput } from './output-merge.js';
 
 export async function delay(engine: Engine, token: Token, node: DslNode): Promise<Step> {
   const raw = ((node.configuration ?? {}) as { delayMs?: number | string }).delayMs ?? 0;
@@ -202,6 +203,8 @@ export async function httpCall(engine: Engine, token: Token, node: DslNode): Pro
           : JSON.stringify(cfg.body),
     timeoutMs,
     allowedHosts: cfg.allowedHosts ?? null,
+    // Whose private-address allowlist applies (activities/network-trust.ts).
+    tenantId: engine.info.tenantId,
   };
   token.parked = true;
   engine.touch();
@@ -213,19 +216,32 @@ export async function httpCall(engine: Engine, token: Token, node: DslNode): Pro
     if (err instanceof Halt) throw err;
     token.parked = false;
     const message = causeMessage(err);
-    engine.variables[cfg.reservedKey ?? '_http'] = { error: message };
+    if (engine.engineVersion >= GFLOW_HTTP_OUTPUT) engine.variables[`${cfg.reservedKey ?? '_http'}Error`] = message;
+    else engine.variables[cfg.reservedKey ?? '_http'] = { error: message };
     engine.trail('system', { activityId: node.id, ...said('httpCall.failed', { message }) });
     if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
     throw new NodeFailure(`HTTP call failed: ${message}`);
   }
   token.parked = false;
-  engine.variables[cfg.reservedKey ?? '_http'] = { status: response.status, body: response.body };
+  const gflow = engine.engineVersion >= GFLOW_HTTP_OUTPUT;
+  const reservedKey = cfg.reservedKey ?? '_http';
+  if (gflow) engine.variables[`${reservedKey}Status`] = response.status;
+  else engine.variables[reservedKey] = { status: response.status, body: response.body };
   if (response.status >= 400) {
     engine.trail('system', { activityId: node.id, ...said('httpCall.status', { status: response.status }) });
     if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
     throw new NodeFailure(`HTTP call answered ${response.status} from ${request.method} ${safeUrl(request.url)}`);
   }
   const body = response.body;
+  if (gflow) {
+    mergeOutput(engine.variables, body, {
+      reservedKey,
+      flatten: cfg.flattenOutput ?? true,
+      mappings: cfg.outputMappings,
+    });
+    engine.touch();
+    return { follow: 'Success' };
+  }
   if ((cfg.flattenOutput ?? true) && body && typeof body === 'object' && !Array.isArray(body)) {
     for (const [k, v] of Object.entries(body)) if (k !== '__proto__' && k !== 'constructor') engine.variables[k] = v;
   }

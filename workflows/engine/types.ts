@@ -116,9 +116,14 @@ export interface InstanceInfo {
  * 2: an Update answers as soon as the instance is quiet, with the state it produced
  *    (ActionResult.state), which the caller writes to the read model before it answers; the
  *    durable projection still follows (docs/engine.md, "Read model").
+ * 3: httpCall keeps the answer object itself under its reservedKey like GFlow (a non-object answer
+ *    as text) and the status beside it (`<reservedKey>Status`); aiAgent nodes (docs/ai-review.md).
  * Runs started without it (before version 1) take the patched() paths they were recorded with.
  */
-export const ENGINE_VERSION = 2;
+export const ENGINE_VERSION = 3;
+
+/** Engine version from which httpCall stores its answer like GFlow (workflows/engine/system-nodes.ts). */
+export const GFLOW_HTTP_OUTPUT = 3;
 
 export interface StartInput {
   /** Absent in runs started before ENGINE_VERSION existed. */

@@ -3,12 +3,14 @@ import { ProcessDefinition } from './definitions.js';
 import { ServiceFunction } from './service-functions.js';
 import { StoredForm } from './forms.js';
 import { NotificationChannel } from './notification-channels.js';
+import { AiAgent } from './ai-agents.js';
 
 export * from './directory.js';
 export * from './definitions.js';
 export * from './service-functions.js';
 export * from './forms.js';
 export * from './notification-channels.js';
+export * from './ai-agents.js';
 
 export const entities = [
   Tenant,
@@ -19,4 +21,5 @@ export const entities = [
   ServiceFunction,
   StoredForm,
   NotificationChannel,
+  AiAgent,
 ];

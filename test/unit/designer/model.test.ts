@@ -1,5 +1,6 @@
 // The designer's pure model (ui/src/features/designer/model): graph ↔ tree, every command and its
-// undo, and the round trip of every example (open → save without edits → the same document).
+// undo, the round trip of every example (open → save without edits → the same document), and the
+// AI pre-review step (GFlow's aiAgent) as its panel writes it.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -32,6 +33,7 @@ const names: KindNames = {
   parallel: 'Parallel',
   service: 'Service',
   http: 'HTTP',
+  ai: 'AI pre-review',
   delay: 'Delay',
   subProcess: 'Sub-process',
   end: 'End',
@@ -304,5 +306,93 @@ describe('commands and their undo', () => {
     expect(
       setProcessField(next, ['additionalInfo', 'category'], undefined).ruleChain.additionalInfo,
     ).not.toHaveProperty('category');
+  });
+});
+
+describe('the AI pre-review step (aiAgent)', () => {
+  const withAi = () => {
+    const base = empty();
+    const doc = insertAt(base, afterStart(base), 'ai', names).doc;
+    return setProcessField(doc, ['additionalInfo', 'form', 'fields'], [{ name: 'amount', type: 'number' }]);
+  };
+  const codes = (doc: Doc, catalogue = {}) => problemsOf(doc, catalogue).map((p) => [p.nodeId, p.field, p.code]);
+
+  it('the + menu adds an aiAgent named for the reader; its agent is the one thing left to choose', () => {
+    const doc = withAi();
+    expect(doc.metadata.nodes.find((n) => n.id === 'ai_1')).toEqual({
+      id: 'ai_1',
+      type: 'aiAgent',
+      name: 'AI pre-review',
+      configuration: { agentId: '' },
+    });
+    expect(sortedEdges(doc)).toEqual(['ai_1>end:Success', 'start>ai_1:Success']);
+    expect(codes(doc)).toEqual([['ai_1', 'configuration.agentId', 'value.empty']]);
+  });
+
+  it('the agent is checked against the tenant’s catalogue once it is loaded, as deploy does', () => {
+    const doc = setNodeField(withAi(), 'ai_1', ['configuration', 'agentId'], 'precheck');
+    expect(codes(doc)).toEqual([]);
+    expect(codes(doc, { agents: ['other'] })).toEqual([['ai_1', 'configuration.agentId', 'node.agentUnknown']]);
+    expect(codes(doc, { agents: ['precheck'], functions: [] })).toEqual([]);
+  });
+
+  it('every GFlow key the panel edits gives the document of docs/ai-review.md, valid; bad values are problems', () => {
+    const set = (d: Doc, path: (string | number)[], v: unknown) =>
+      setNodeField(d, 'ai_1', ['configuration', ...path], v);
+    let doc = set(withAi(), ['agentId'], 'expense-precheck');
+    doc = set(doc, ['timeoutSec'], 60);
+    doc = set(doc, ['inputAssembly'], {
+      customPrompt: 'Check ${msg.title} against the travel policy.',
+      contextSources: { prevComments: false },
+    });
+    doc = set(doc, ['decision'], { rejectStrategy: 'terminate', unresolved: 'human' });
+    doc = set(doc, ['decision', 'rejectStrategy'], 'toStarter');
+    doc = set(doc, ['failureHandler'], ['carol']);
+    doc = set(doc, ['outputMappings'], [{ from: '$.risk', to: 'aiRisk' }]);
+    doc = set(doc, ['flattenOutput'], true);
+    doc = set(doc, ['reservedKey'], 'review');
+    expect(doc.metadata.nodes.find((n) => n.id === 'ai_1')!.configuration).toEqual({
+      agentId: 'expense-precheck',
+      timeoutSec: 60,
+      inputAssembly: {
+        customPrompt: 'Check ${msg.title} against the travel policy.',
+        contextSources: { prevComments: false },
+      },
+      decision: { rejectStrategy: 'toStarter', unresolved: 'human' },
+      failureHandler: ['carol'],
+      outputMappings: [{ from: '$.risk', to: 'aiRisk' }],
+      flattenOutput: true,
+      reservedKey: 'review',
+    });
+    expect(codes(doc, { agents: ['expense-precheck'] })).toEqual([]);
+    // Reference only again, and back to the defaults: the keys go away.
+    const plain = set(set(set(doc, ['decision'], undefined), ['flattenOutput'], undefined), ['async'], true);
+    expect(plain.metadata.nodes.find((n) => n.id === 'ai_1')!.configuration).not.toHaveProperty('decision');
+    expect(codes(plain)).toEqual([]);
+
+    expect(codes(set(doc, ['timeoutSec'], 0))).toEqual([['ai_1', 'configuration.timeoutSec', 'value.invalid']]);
+    expect(codes(set(doc, ['decision', 'unresolved'], 'maybe'))).toEqual([
+      ['ai_1', 'configuration.decision.unresolved', 'value.invalid'],
+    ]);
+    expect(codes(set(doc, ['inputAssembly', 'customPrompt'], 'Check ${msg.title'))).toEqual([
+      ['ai_1', 'configuration.inputAssembly.customPrompt', 'template.unclosed'],
+    ]);
+    expect(codes(set(doc, ['inputAssembly', 'contextSources', 'files'], true))).toEqual([
+      ['ai_1', 'configuration.inputAssembly.contextSources.files', 'value.unknownField'],
+    ]);
+  });
+
+  it('a case after it may read what it merges (msg._ai…): not an unknown variable of the form', () => {
+    const doc = setNodeField(withAi(), 'ai_1', ['configuration', 'agentId'], 'precheck');
+    const slot = [doc.metadata.connections.findIndex((c) => c.fromId === 'ai_1')];
+    const withSwitch = insertAt(doc, slot, 'condition', names).doc;
+    const cased = setCase(withSwitch, 'condition_1', 0, "msg._ai.risk == 'high' || msg.amount > 100");
+    expect(codes(cased)).toEqual([]);
+    // Without the AI step before it, the same case names a field the form lacks.
+    const alone = insertAt(withAi(), afterStart(withAi()), 'condition', names).doc;
+    const noAi = deleteItem(alone, toTree(alone), 'ai_1');
+    expect(codes(setCase(noAi, 'condition_1', 0, "msg._ai.risk == 'high'"))).toEqual([
+      ['condition_1', 'configuration.cases[0].case', 'condition.unknownVariable'],
+    ]);
   });
 });

@@ -78,6 +78,37 @@ describe('upcoming: switches on known variables', () => {
     expect(ahead(doc, { amount: 500 }, ['note'])).toEqual([{ id: 'big_task', undecided: false, by: [] }]);
   });
 
+  it('an AI pre-review ahead writes its reserved key and mappings; flattened, anything; async, nothing', () => {
+    const withAi = (configuration: Record<string, unknown>, condition = 'msg.amount > 100') =>
+      compile(
+        [
+          { id: 'ai', type: 'aiAgent', name: 'ai', configuration: { agentId: 'precheck', ...configuration } },
+          gateway('route', 'switch', { big: condition }),
+          task('big_task'),
+          task('small_task'),
+        ],
+        edges('start>ai ai>route route>big_task:big route>small_task:Default big_task>end small_task>end'),
+      );
+    const decided = [{ id: 'big_task', undecided: false, by: [] }];
+    const waitsFor = (variable: string) => [
+      { id: 'big_task', undecided: true, by: [`route:${variable}:ai`] },
+      { id: 'small_task', undecided: true, by: [`route:${variable}:ai`] },
+    ];
+    expect(ahead(withAi({}, 'msg._ai.risk == "high"'), { amount: 500 })).toEqual(waitsFor('_ai'));
+    expect(ahead(withAi({ reservedKey: 'review' }, 'msg.review.risk == "high"'), {})).toEqual(waitsFor('review'));
+    expect(ahead(withAi({}), { amount: 500 })).toEqual(decided);
+    expect(ahead(withAi({ outputMappings: [{ from: '$.total', to: 'amount' }] }), { amount: 500 })).toEqual(
+      waitsFor('amount'),
+    );
+    expect(ahead(withAi({ flattenOutput: true }), { amount: 500 })).toEqual(waitsFor('amount'));
+    // Fire and forget: nothing is merged, so _ai is missing rather than awaited from the node.
+    expect(ahead(withAi({ async: true }, 'msg._ai.risk == "high"'), {}).map((a) => a.by)).toEqual([
+      ['route:_ai:-'],
+      ['route:_ai:-'],
+    ]);
+    expect(ahead(withAi({ async: true, flattenOutput: true }), { amount: 500 })).toEqual(decided);
+  });
+
   it('a case decided true before an open one decides the switch', () => {
     const doc = compile(
       [

@@ -77,13 +77,31 @@ describe('document structure', () => {
     expectOnlyIn([], '', null, 'metadata.nodes', 'the process has no nodes');
   });
 
-  it.each(['jsSwitch', 'automation', 'startProcess', 'aiAgent', 'restApiCall'])(
-    'refuses the unsupported node type %s',
-    (type) => {
-      const nodes: NodeSpec[] = [...task(), ['x', type, { script: '' }]];
-      expectOnlyIn(nodes, `${LINE} task-Failure->x x->end`, 'x', 'type', `node type "${type}" is not supported`);
-    },
-  );
+  it.each(['jsSwitch', 'automation', 'startProcess', 'restApiCall'])('refuses the unsupported node type %s', (type) => {
+    const nodes: NodeSpec[] = [...task(), ['x', type, { script: '' }]];
+    expectOnlyIn(nodes, `${LINE} task-Failure->x x->end`, 'x', 'type', `node type "${type}" is not supported`);
+  });
+
+  it('checks an aiAgent node: its agentId in the catalogue, its keys, its prompt template', () => {
+    const nodes = (config: Record<string, unknown>): NodeSpec[] => [...task(), ['x', 'aiAgent', config]];
+    const at = (config: Record<string, unknown>, agents = ['precheck']) =>
+      (
+        compileProcess(proc(nodes(config), `${LINE} task-Failure->x x->end`), { agents }) as { problems?: Problem[] }
+      ).problems?.filter((p) => p.nodeId === 'x') ?? [];
+    expect(at({ agentId: 'precheck', decision: { rejectStrategy: 'toStarter' }, failureHandler: ['u1'] })).toEqual([]);
+    expect(at({ agentId: 'ghost' })).toMatchObject([
+      { field: 'configuration.agentId', code: 'node.agentUnknown', params: { agentId: 'ghost' } },
+    ]);
+    expect(at({ agentId: 'precheck', decision: { rejectStrategy: 'toPrev' } })[0]).toMatchObject({
+      field: 'configuration.decision.rejectStrategy',
+      code: 'value.invalid',
+    });
+    expect(at({ agentId: 'precheck', model: 'x' })[0]).toMatchObject({ code: 'value.unknownField' });
+    expect(at({ agentId: 'precheck', inputAssembly: { customPrompt: '${oops}' } })[0]).toMatchObject({
+      field: 'configuration.inputAssembly.customPrompt',
+      code: 'template.badPlaceholder',
+    });
+  });
 
   it('returns every problem at once', () => {
     const found = problems(

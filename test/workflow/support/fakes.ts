@@ -1,5 +1,6 @@
 // In-memory stand-ins for the activity set of activities/index.ts: same names and signatures,
 // a small directory instead of PostgreSQL, and a projection that keeps what it was sent.
+import type { AgentCallInput } from '../../../activities/ai-agent.js';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Activities } from '../../../activities/index.js';
 import { resolveApprovers, type ApproverInput, type DirectoryLookups } from '../../../activities/approvers.js';
@@ -234,6 +235,11 @@ export function createFakeActivities(directory: Directory = defaultDirectory()):
     async httpCall(input: HttpRequest): Promise<{ status: number; body: unknown }> {
       calls.push({ name: 'httpCall', input });
       throw ApplicationFailure.nonRetryable('httpCall is not available in workflow tests', 'HTTP_CALL_REFUSED');
+    },
+
+    async callAiAgent(input: AgentCallInput): Promise<never> {
+      calls.push({ name: 'callAiAgent', input });
+      throw ApplicationFailure.nonRetryable('AI agents are not available in workflow tests', 'AI_AGENT_FAILED');
     },
 
     async callWebhook(input: WebhookCallInput): Promise<never> {

@@ -9,6 +9,31 @@ export type HistoryWords = { [C in HistoryCode]: (p: HistoryParams[C]) => string
 
 const list = (items: string[]) => new Intl.ListFormat('en', { type: 'conjunction' }).format(items);
 
+/** An aiAgent node's review in the catalogue's words: "AI pre-review: passed — <summary>". */
+export function aiReviewWords(
+  words: { title: string; verdict: Record<string, string>; by: (user: string) => string },
+  p: HistoryParams['ai.review'],
+): string {
+  const more = p.summary || p.error || (p.by ? words.by(p.by) : '');
+  const verdict = words.verdict[p.verdict] ?? p.verdict ?? '';
+  return `${words.title}: ${verdict}${more ? ` — ${more}` : ''}`;
+}
+
+const aiReviewEn = {
+  title: 'AI pre-review',
+  verdict: {
+    PASS: 'passed',
+    REJECT: 'rejected',
+    UNRESOLVED: 'no clear verdict',
+    FAILED: 'the call failed',
+    HUMAN_PASS: 'approved by a person instead',
+    HUMAN_REJECT: 'rejected by a person instead',
+    ASYNC: 'requested (the process did not wait)',
+    REFERENCE: 'for reference',
+  } as Record<string, string>,
+  by: (user: string) => `decided by ${user}`,
+};
+
 /** A notification's payload (docs/notifications.md). */
 type Payload = Record<string, unknown>;
 /** `Leave request LV-7`: the process and business key a notification is about. */
@@ -230,11 +255,19 @@ export const en = {
     auto_reject: 'rejected automatically',
     assign: 'was assigned',
     migrate: 'migrated the instance',
+    ai_review: 'AI pre-review',
     system: 'system',
     poolAssigned: 'A pool was opened',
     someone: 'The system',
     to: (u: string) => `to ${u}`,
     from: (u: string) => `from ${u}`,
+  },
+  aiReview: aiReviewEn,
+  allowlist: {
+    title: 'Private network allowlist',
+    help: 'Private hosts, addresses or CIDRs (10.0.0.0/8, erp.intranet.example, *.intranet.example) that HTTP calls, webhooks and AI agents of this tenant may reach, one per line. Loopback, link-local and cloud metadata addresses stay refused.',
+    entries: 'Entries',
+    save: 'Save the allowlist',
   },
   reason: {
     manager: (level: string, of: string) =>
@@ -267,6 +300,7 @@ export const en = {
     'serviceFunction.failed': (p) => `Service function ${p.functionName} failed: ${p.message}`,
     'httpCall.failed': (p) => `The HTTP call failed: ${p.message}`,
     'httpCall.status': (p) => `The HTTP call was answered with status ${p.status}.`,
+    'ai.review': (p) => aiReviewWords(aiReviewEn, p),
     'subProcess.started': (p) => `Sub-process ${p.targetId} started.`,
     'variables.changed': () => 'The form data was changed.',
     'instance.migrated': (p) =>
@@ -383,6 +417,7 @@ export const en = {
       parallel: 'Parallel branches',
       service: 'Service function',
       http: 'HTTP call',
+      ai: 'AI pre-review',
       delay: 'Delay',
       subProcess: 'Sub-process',
       end: 'End',
@@ -400,6 +435,7 @@ export const en = {
       delay: 'Delay',
       serviceTask: 'Service function',
       httpCall: 'HTTP call',
+      aiAgent: 'AI pre-review',
       subProcess: 'Sub-process',
       end: 'End',
     } as Record<string, string>,
@@ -566,6 +602,37 @@ export const en = {
       reservedKey: 'Answer stored in variable',
       mappings: 'Output mappings (one "from → to" a line)',
       allowedHosts: 'Allowed hosts (comma-separated)',
+      agentId: 'AI agent',
+      pickAgent: 'Choose an agent',
+      async: 'Fire and forget (async): the request goes on at once, without a verdict',
+      timeoutSec: 'Timeout per attempt (seconds)',
+      customPrompt: 'Prompt (a template, sent before the context)',
+      contextSources: 'The model reads',
+      contexts: {
+        formData: 'The form data',
+        processInfo: 'The process facts',
+        prevComments: 'Earlier comments',
+        initiator: 'Who started it',
+        attachments: 'Attachments',
+      } as Record<string, string>,
+      decides: 'The verdict routes the request (AI_DECISION: PASS or REJECT)',
+      referenceOnly: 'Off: reference only — the answer is kept and the request goes on.',
+      rejectStrategy: 'When the model rejects',
+      rejectStrategies: {
+        terminate: 'End the request (or take a Reject route)',
+        toStarter: 'Back to the initiator',
+      } as Record<string, string>,
+      unresolved: 'When the verdict is unclear',
+      unresolvedValues: {
+        human: 'The people below decide',
+        pass: 'Pass',
+        reject: 'Reject',
+      } as Record<string, string>,
+      failureHandler: 'People who decide when the call fails or the verdict is unclear',
+      asyncIgnores: 'Asynchronous: the verdict and the people who decide do not apply.',
+      aiFlatten: 'Merge the answer’s fields into the variables',
+      aiReservedKey: 'Answer stored in variable (default _ai)',
+      aiModes: { async: 'async', decides: 'decides', reference: 'reference only' } as Record<string, string>,
       delayMs: 'Wait (milliseconds, or a template)',
       targetId: 'Process to start (key)',
       joinTimeout: 'Give up after (seconds, 0 = never)',

@@ -1,10 +1,25 @@
 // 控制台的全部文字，简体中文。类型即英文目录的类型：少一个键，TypeScript 就报错。
 // 措辞参照国内审批产品（钉钉、飞书、FlowLong）：审批、待办、已办、抄送、发起、转交、委派、加签、减签、退回、驳回、撤回、催办。
-import type { Catalogue } from './en.js';
+import { aiReviewWords, type Catalogue } from './en.js';
 
 const list = (items: string[]) => new Intl.ListFormat('zh-CN', { type: 'conjunction' }).format(items);
 type Payload = Record<string, unknown>;
 const request = (p: Payload) => [p.processName ?? p.processKey, p.businessKey].filter(Boolean).join(' ');
+
+const aiReviewZh = {
+  title: 'AI 预审',
+  verdict: {
+    PASS: '通过',
+    REJECT: '驳回',
+    UNRESOLVED: '未给出明确结论',
+    FAILED: '调用失败',
+    HUMAN_PASS: '已由人工同意',
+    HUMAN_REJECT: '已由人工驳回',
+    ASYNC: '已发起（流程未等待）',
+    REFERENCE: '仅供参考',
+  } as Record<string, string>,
+  by: (user: string) => `由 ${user} 决定`,
+};
 
 export const zhCN: Catalogue = {
   app: '审批中心',
@@ -222,11 +237,19 @@ export const zhCN: Catalogue = {
     auto_reject: '自动驳回',
     assign: '被指派为审批人',
     migrate: '迁移了流程实例',
+    ai_review: 'AI 预审',
     system: '系统',
     poolAssigned: '已放入任务池',
     someone: '系统',
     to: (u: string) => `给 ${u}`,
     from: (u: string) => `（原 ${u}）`,
+  },
+  aiReview: aiReviewZh,
+  allowlist: {
+    title: '内网地址白名单',
+    help: '本租户的 HTTP 调用、回调与 AI 智能体可以访问的内网主机、地址或网段（如 10.0.0.0/8），每行一项；主机名可写 *. 开头的通配。回环、链路本地与云元数据地址始终拒绝。',
+    entries: '条目',
+    save: '保存白名单',
   },
   reason: {
     manager: (level: string, of: string) => (level === '1' ? `${of} 的直属主管` : `${of} 的第 ${level} 级主管`),
@@ -257,6 +280,7 @@ export const zhCN: Catalogue = {
     'serviceFunction.failed': (p) => `服务函数 ${p.functionName} 执行失败：${p.message}`,
     'httpCall.failed': (p) => `HTTP 调用失败：${p.message}`,
     'httpCall.status': (p) => `HTTP 调用返回状态码 ${p.status}。`,
+    'ai.review': (p) => aiReviewWords(aiReviewZh, p),
     'subProcess.started': (p) => `已发起子流程 ${p.targetId}。`,
     'variables.changed': () => '表单数据已修改。',
     'instance.migrated': (p) =>
@@ -373,6 +397,7 @@ export const zhCN: Catalogue = {
       parallel: '并行分支',
       service: '服务函数',
       http: 'HTTP 调用',
+      ai: 'AI 预审',
       delay: '延时等待',
       subProcess: '子流程',
       end: '结束',
@@ -390,6 +415,7 @@ export const zhCN: Catalogue = {
       delay: '延时',
       serviceTask: '服务函数',
       httpCall: 'HTTP 调用',
+      aiAgent: 'AI 预审',
       subProcess: '子流程',
       end: '结束',
     } as Record<string, string>,
@@ -546,6 +572,37 @@ export const zhCN: Catalogue = {
       reservedKey: '返回结果保存到变量',
       mappings: '输出映射（每行一个“来源 → 目标”）',
       allowedHosts: '允许的主机（多个用逗号分隔）',
+      agentId: 'AI 智能体',
+      pickAgent: '选择智能体',
+      async: '异步（发出即继续）：流程立即向下走，不等裁决',
+      timeoutSec: '每次调用超时（秒）',
+      customPrompt: '提示词（模板，放在上下文之前）',
+      contextSources: '模型读取的内容',
+      contexts: {
+        formData: '表单数据',
+        processInfo: '流程信息',
+        prevComments: '之前的审批意见',
+        initiator: '发起人',
+        attachments: '附件',
+      } as Record<string, string>,
+      decides: '由模型的裁决（通过或驳回）决定流程走向',
+      referenceOnly: '不勾选：仅供参考——保存回答，流程继续。',
+      rejectStrategy: '模型驳回时',
+      rejectStrategies: {
+        terminate: '结束申请（或走驳回连线）',
+        toStarter: '退回发起人',
+      } as Record<string, string>,
+      unresolved: '裁决不明确时',
+      unresolvedValues: {
+        human: '由下列人员决定',
+        pass: '通过',
+        reject: '驳回',
+      } as Record<string, string>,
+      failureHandler: '调用失败或裁决不明确时由谁决定',
+      asyncIgnores: '异步调用：裁决与兜底处理人不生效。',
+      aiFlatten: '把回答的字段合并到流程变量',
+      aiReservedKey: '回答保存到变量（默认 _ai）',
+      aiModes: { async: '异步', decides: '裁决', reference: '仅供参考' } as Record<string, string>,
       delayMs: '等待时长（毫秒，或模板）',
       targetId: '要发起的流程（key）',
       joinTimeout: '超时放弃（秒，0 表示不限）',

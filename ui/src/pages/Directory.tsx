@@ -6,6 +6,8 @@ import { useState } from 'preact/hooks';
 import { t } from '../i18n';
 import { api, call, errorText } from '../lib/api';
 import { ListTable, Section, useAsync } from '../components/ui';
+import { session } from '../lib/session';
+import { NetworkAllowlist } from '../features/settings/NetworkAllowlist';
 
 type Kind = 'user' | 'role' | 'dept';
 type Values = Record<string, string | boolean>;
@@ -382,6 +384,7 @@ export function Directory() {
         )}
         remove={(id) => call(api.DELETE('/api/v1/departments/{id}', { params: { path: { id } } }))}
       />
+      {session.get()?.can.admin && <NetworkAllowlist />}
     </>
   );
 }

@@ -10,6 +10,7 @@ import { Diagram, type NodeState } from '../components/Diagram';
 import { FormFields, apiFieldErrors, fieldsOf, validate, type Values } from '../components/FormFields';
 import { ActionPanel } from '../components/Actions';
 import { commentOf, historyText, whyText } from '../features/instance/history';
+import { AiReviewNote, aiReviewText } from '../features/ai-review/AiReviewNote';
 
 function detailWords(e: TrailEntry): string | null {
   const d = (e.detail ?? {}) as Record<string, any>;
@@ -33,6 +34,9 @@ function detailWords(e: TrailEntry): string | null {
     case 'auto_reject':
       // Older entries name the rule in notation; newer ones say it from their code.
       return !e.code && typeof d.rule === 'string' ? d.rule : null;
+    case 'ai_review':
+      // Coded entries are worded by historyText; this covers any recorded without a code.
+      return e.code ? null : aiReviewText(d);
     case 'migrate':
       return d.toVersion !== undefined ? `v${d.fromVersion ?? '?'} → v${d.toVersion}` : null;
     default:
@@ -201,6 +205,7 @@ export function InstancePage({ id }: { id: string }) {
 
       <div class="columns">
         <div class="col-main">
+          <AiReviewNote trail={trail} nameOf={nameOf} />
           <ActionPanel
             instance={instance}
             permissions={permissions}

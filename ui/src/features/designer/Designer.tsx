@@ -7,7 +7,15 @@ import { ApiError, type Definition } from '../../lib/api';
 import { navigate } from '../../lib/router';
 import { useStore } from '../../lib/store';
 import { ErrorText, Loading, Status } from '../../components/ui';
-import { loadDefinition, loadFunctions, publishDraft, saveDraft, validateOnServer, type Simulation } from './api';
+import {
+  loadAgents,
+  loadDefinition,
+  loadFunctions,
+  publishDraft,
+  saveDraft,
+  validateOnServer,
+  type Simulation,
+} from './api';
 import { ComparePanel } from './components/ComparePanel';
 import { FlowEditor } from './components/FlowEditor';
 import { GraphView } from './components/GraphView';
@@ -77,6 +85,10 @@ function Editor({ opened, onSaved }: { opened: Opened; onSaved: (d: Definition) 
   useEffect(() => {
     void loadFunctions().then(
       (list) => store.setFunctions(list.map((f) => f.id)),
+      () => {},
+    );
+    void loadAgents().then(
+      (list) => store.setAgents(list.map((a) => a.id)),
       () => {},
     );
   }, [store]);

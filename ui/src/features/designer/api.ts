@@ -37,6 +37,10 @@ export const loadFunctions = (): Promise<Choice[]> =>
   call(api.GET('/api/v1/service-functions', { params: page })).then((p) =>
     p.items.map((f) => ({ id: f.name, label: f.description ? `${f.name} — ${f.description}` : f.name })),
   );
+export const loadAgents = (): Promise<Choice[]> =>
+  call(api.GET('/api/v1/ai-agents', { params: page })).then((p) =>
+    p.items.map((a) => ({ id: a.agentId, label: a.name ? `${a.agentId} — ${a.name}` : a.agentId })),
+  );
 export const loadForms = (): Promise<Choice[]> =>
   call(api.GET('/api/v1/forms', { params: page })).then((p) => [
     ...new Map(p.items.map((f: any) => [f.key as string, { id: f.key as string, label: f.name as string }])).values(),

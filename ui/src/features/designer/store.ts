@@ -31,7 +31,7 @@ type Path = readonly (string | number)[];
 
 export class DesignerStore extends Store<DesignerState> {
   readonly problems = new Store<DesignProblem[]>([]);
-  private functions: readonly string[] | undefined;
+  private catalogue: { functions?: readonly string[]; agents?: readonly string[] } = {};
   private pending: ReturnType<typeof setTimeout> | undefined;
 
   constructor(doc: Doc) {
@@ -74,7 +74,12 @@ export class DesignerStore extends Store<DesignerState> {
   markSaved = (doc: Doc) => this.set({ ...this.get(), saved: doc });
   /** The tenant's function names (built-ins and catalogue): serviceTasks are checked against them. */
   setFunctions(list: readonly string[]) {
-    this.functions = list;
+    this.catalogue = { ...this.catalogue, functions: list };
+    this.recheck();
+  }
+  /** The tenant's agent ids: aiAgent nodes are checked against them. */
+  setAgents(list: readonly string[]) {
+    this.catalogue = { ...this.catalogue, agents: list };
     this.recheck();
   }
 
@@ -83,7 +88,7 @@ export class DesignerStore extends Store<DesignerState> {
     clearTimeout(this.pending);
     requestAnimationFrame(() => {
       clearTimeout(this.pending);
-      this.pending = setTimeout(() => this.problems.set(problemsOf(this.doc, this.functions)), 0);
+      this.pending = setTimeout(() => this.problems.set(problemsOf(this.doc, this.catalogue)), 0);
     });
   }
 

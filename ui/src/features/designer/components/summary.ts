@@ -30,6 +30,10 @@ export function summary(node: Node): string {
       return c.functionName || f.pickFunction;
     case 'httpCall':
       return `${c.method ?? 'GET'} ${c.url || '—'}`;
+    case 'aiAgent': {
+      const mode = c.async ? 'async' : c.decision ? 'decides' : 'reference';
+      return `${c.agentId || f.pickAgent} · ${f.aiModes[mode]}`;
+    }
     case 'delay':
       return typeof c.delayMs === 'number' ? `${Math.round(c.delayMs / 1000)} s` : String(c.delayMs ?? '');
     case 'subProcess':

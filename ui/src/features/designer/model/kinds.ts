@@ -12,6 +12,7 @@ export const addKinds = [
   'parallel',
   'service',
   'http',
+  'ai',
   'delay',
   'subProcess',
   'end',
@@ -66,6 +67,9 @@ export function fragmentOf(doc: Doc, kind: AddKind, names: KindNames): Fragment 
       });
     case 'http':
       return single({ id: id('http'), type: 'httpCall', name: names.http, configuration: { url: '', method: 'GET' } });
+    case 'ai':
+      // GFlow's aiAgent with its defaults; the agent is the author's pick from the catalogue.
+      return single({ id: id('ai'), type: 'aiAgent', name: names.ai, configuration: { agentId: '' } });
     case 'delay':
       return single({ id: id('delay'), type: 'delay', name: names.delay, configuration: { delayMs: 60_000 } });
     case 'subProcess':

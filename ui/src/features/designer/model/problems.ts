@@ -2,7 +2,7 @@
 // (POST …/validate) has the last word: it also knows the tenant's catalogue and stored forms.
 import { parseProcess } from '@dsl/parse.js';
 import type { Problem } from '@dsl/types.js';
-import { validateProcess } from '@dsl/validate.js';
+import { validateProcess, type ValidateOptions } from '@dsl/validate.js';
 import type { Doc } from './doc.js';
 import { unknownVariableProblems } from './variables.js';
 
@@ -13,14 +13,11 @@ export type DesignProblem = Omit<Problem, 'code' | 'params' | 'field'> & {
   params?: Record<string, unknown>;
 };
 
-export function problemsOf(doc: Doc, functions?: readonly string[]): DesignProblem[] {
+/** `catalogue`: the tenant's function names and agent ids, once loaded (serviceTasks and aiAgents are checked against them). */
+export function problemsOf(doc: Doc, catalogue: ValidateOptions = {}): DesignProblem[] {
   const parsed = parseProcess(doc);
   if (!parsed.doc) return parsed.problems;
-  return [
-    ...parsed.problems,
-    ...validateProcess(parsed.doc, functions ? { functions } : {}),
-    ...unknownVariableProblems(parsed.doc),
-  ];
+  return [...parsed.problems, ...validateProcess(parsed.doc, catalogue), ...unknownVariableProblems(parsed.doc)];
 }
 
 /** Problems by node id ('' for the process itself). */

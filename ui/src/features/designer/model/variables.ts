@@ -1,5 +1,5 @@
 // Variables a condition may use: the process form's fields, plus whatever an earlier service
-// function or HTTP call may merge into the variables. A case naming anything else is most
+// function, HTTP call or AI pre-review may merge into the variables. A case naming anything else is most
 // likely a typo (msg.dayz), which deploy cannot see: the designer reports it before publishing.
 import { conditionVariables } from '@dsl/expressions.js';
 import { upstream } from '@dsl/graph.js';
@@ -19,7 +19,7 @@ function openOutputsBefore(doc: ProcessDocument, node: Node): boolean {
   const byId = new Map(doc.metadata.nodes.map((n) => [n.id, n]));
   for (const id of upstream(doc, node.id)) {
     const type = byId.get(id)?.type;
-    if (type === 'serviceTask' || type === 'httpCall') return true;
+    if (type === 'serviceTask' || type === 'httpCall' || type === 'aiAgent') return true;
   }
   return false;
 }

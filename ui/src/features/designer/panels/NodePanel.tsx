@@ -7,7 +7,7 @@ import type { DesignerStore } from '../store';
 import { CasesPanel } from './CasesPanel';
 import { Text } from './controls';
 import { FieldPermissions } from './Permissions';
-import { CcPanel, DelayPanel, HttpPanel, JoinPanel, ServicePanel, SubProcessPanel } from './StepPanels';
+import { AiAgentPanel, CcPanel, DelayPanel, HttpPanel, JoinPanel, ServicePanel, SubProcessPanel } from './StepPanels';
 import { UserTaskPanel } from './UserTaskPanel';
 import { problemText } from '../problemText';
 
@@ -57,6 +57,7 @@ export function NodePanel({
       {(node.type === 'switch' || node.type === 'inclusive') && <CasesPanel {...p} doc={doc} />}
       {node.type === 'serviceTask' && <ServicePanel {...p} />}
       {node.type === 'httpCall' && <HttpPanel {...p} />}
+      {node.type === 'aiAgent' && <AiAgentPanel {...p} />}
       {node.type === 'delay' && <DelayPanel {...p} />}
       {node.type === 'subProcess' && <SubProcessPanel {...p} />}
       {node.type === 'join' && <JoinPanel {...p} />}

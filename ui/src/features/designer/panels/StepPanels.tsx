@@ -1,7 +1,7 @@
-// Panels of the steps with a few settings each: copy-to, service function, HTTP call, delay,
-// sub-process, join.
+// Panels of the steps with a few settings each: copy-to, service function, HTTP call, AI
+// pre-review, delay, sub-process, join.
 import { t } from '../../../i18n';
-import { loadFunctions, loadProcessKeys, loadUsers } from '../api';
+import { loadAgents, loadFunctions, loadProcessKeys, loadUsers } from '../api';
 import type { Node } from '../model/doc';
 import type { DesignerStore } from '../store';
 import { Check, Num, Picker, Select, Text, useChoices } from './controls';
@@ -76,6 +76,17 @@ const lines = (text: string) =>
     .map((l) => l.trim())
     .filter(Boolean);
 
+/** `outputMappings` as the text a panel edits: one "from → to" a line. */
+const mappingsText = (list: unknown) =>
+  ((list ?? []) as Array<{ from: string; to: string }>).map((m) => `${m.from} → ${m.to}`).join('\n');
+const mappingsOf = (text: string) => {
+  const list = lines(text)
+    .map((l) => l.split(/→|->/).map((x) => x.trim()))
+    .filter((p) => p.length === 2 && p[0] && p[1])
+    .map(([from, to]) => ({ from: from!, to: to! }));
+  return list.length ? list : undefined;
+};
+
 export function HttpPanel({ node, store }: P) {
   const f = t.designer.f;
   const c = cfg(node);
@@ -83,9 +94,6 @@ export function HttpPanel({ node, store }: P) {
   const methods = Object.fromEntries(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'].map((m) => [m, m]));
   const headers = Object.entries((c.headers ?? {}) as Record<string, string>)
     .map(([k, v]) => `${k}: ${v}`)
-    .join('\n');
-  const mappings = ((c.outputMappings ?? []) as Array<{ from: string; to: string }>)
-    .map((m) => `${m.from} → ${m.to}`)
     .join('\n');
   return (
     <>
@@ -133,14 +141,8 @@ export function HttpPanel({ node, store }: P) {
         id={`${node.id}-mappings`}
         label={f.mappings}
         multiline
-        value={mappings}
-        onValue={(v) => {
-          const list = lines(v)
-            .map((l) => l.split(/→|->/).map((x) => x.trim()))
-            .filter((p) => p.length === 2 && p[0] && p[1])
-            .map(([from, to]) => ({ from: from!, to: to! }));
-          set(['outputMappings'], list.length ? list : undefined);
-        }}
+        value={mappingsText(c.outputMappings)}
+        onValue={(v) => set(['outputMappings'], mappingsOf(v))}
       />
       <Text
         id={`${node.id}-hosts`}
@@ -153,6 +155,138 @@ export function HttpPanel({ node, store }: P) {
             .filter(Boolean);
           set(['allowedHosts'], hosts.length ? hosts : undefined);
         }}
+      />
+    </>
+  );
+}
+
+/** What the model reads unless the node says otherwise (GFlow's defaults). */
+const contextDefaults: Record<string, boolean> = {
+  formData: true,
+  processInfo: true,
+  prevComments: true,
+  initiator: true,
+  attachments: false,
+};
+/** The object without its undefined values; undefined when nothing is left. */
+const pruned = <T extends object>(o: T): T | undefined => {
+  const kept = Object.entries(o).filter(([, v]) => v !== undefined);
+  return kept.length ? (Object.fromEntries(kept) as T) : undefined;
+};
+
+/** GFlow's aiAgent keys (docs/ai-review.md): only values that differ from the defaults are written. */
+export function AiAgentPanel({ node, store }: P) {
+  const f = t.designer.f;
+  const c = cfg(node);
+  const set = setter(node, store);
+  const agents = useChoices(loadAgents);
+  const input = (c.inputAssembly ?? {}) as {
+    customPrompt?: string;
+    contextSources?: Record<string, boolean | undefined>;
+  };
+  const sources = input.contextSources ?? {};
+  const setInput = (next: typeof input) => set(['inputAssembly'], pruned(next));
+  const decision = c.decision as { rejectStrategy?: string; unresolved?: string } | null | undefined;
+  return (
+    <>
+      {agents === null ? (
+        <Text id={`${node.id}-agent`} label={f.agentId} value={c.agentId ?? ''} onValue={(v) => set(['agentId'], v)} />
+      ) : (
+        <Select
+          id={`${node.id}-agent`}
+          label={f.agentId}
+          value={c.agentId ?? ''}
+          options={Object.fromEntries([['', f.pickAgent], ...(agents ?? []).map((a) => [a.id, a.label])])}
+          onValue={(v) => set(['agentId'], v)}
+        />
+      )}
+      <Text
+        id={`${node.id}-prompt`}
+        label={f.customPrompt}
+        multiline
+        value={input.customPrompt ?? ''}
+        onValue={(v) => setInput({ ...input, customPrompt: v || undefined })}
+      />
+      <fieldset data-context={node.id}>
+        <legend>{f.contextSources}</legend>
+        {Object.keys(contextDefaults).map((k) => (
+          <Check
+            id={`${node.id}-ctx-${k}`}
+            label={f.contexts[k] ?? k}
+            checked={sources[k] ?? contextDefaults[k]!}
+            onValue={(v) =>
+              setInput({
+                ...input,
+                contextSources: pruned({ ...sources, [k]: v === contextDefaults[k] ? undefined : v }),
+              })
+            }
+          />
+        ))}
+      </fieldset>
+      <Num
+        id={`${node.id}-timeout`}
+        label={f.timeoutSec}
+        value={c.timeoutSec}
+        onValue={(v) => set(['timeoutSec'], v)}
+      />
+      <Check
+        id={`${node.id}-async`}
+        label={f.async}
+        checked={!!c.async}
+        onValue={(v) => set(['async'], v || undefined)}
+      />
+      {c.async && <p class="muted small">{f.asyncIgnores}</p>}
+      <Check
+        id={`${node.id}-decides`}
+        label={f.decides}
+        checked={!!decision}
+        onValue={(v) => set(['decision'], v ? { rejectStrategy: 'terminate', unresolved: 'human' } : undefined)}
+      />
+      {decision ? (
+        <>
+          <Select
+            id={`${node.id}-reject`}
+            label={f.rejectStrategy}
+            value={decision.rejectStrategy ?? 'terminate'}
+            options={f.rejectStrategies}
+            onValue={(v) => set(['decision', 'rejectStrategy'], v)}
+          />
+          <Select
+            id={`${node.id}-unresolved`}
+            label={f.unresolved}
+            value={decision.unresolved ?? 'human'}
+            options={f.unresolvedValues}
+            onValue={(v) => set(['decision', 'unresolved'], v)}
+          />
+        </>
+      ) : (
+        <p class="muted small">{f.referenceOnly}</p>
+      )}
+      <Picker
+        id={`${node.id}-failureHandler`}
+        label={f.failureHandler}
+        load={loadUsers}
+        value={c.failureHandler ?? []}
+        onValue={(v) => set(['failureHandler'], v.length ? v : undefined)}
+      />
+      <Text
+        id={`${node.id}-mappings`}
+        label={f.mappings}
+        multiline
+        value={mappingsText(c.outputMappings)}
+        onValue={(v) => set(['outputMappings'], mappingsOf(v))}
+      />
+      <Check
+        id={`${node.id}-flatten`}
+        label={f.aiFlatten}
+        checked={c.flattenOutput === true}
+        onValue={(v) => set(['flattenOutput'], v || undefined)}
+      />
+      <Text
+        id={`${node.id}-reserved`}
+        label={f.aiReservedKey}
+        value={c.reservedKey ?? ''}
+        onValue={(v) => set(['reservedKey'], v || undefined)}
       />
     </>
   );
