@@ -214,6 +214,15 @@ describe('Notifications (admin console page)', () => {
     await shot(page, 'deliveries');
   });
 
+  it('is for admins only: no link and no page for a user without workflow:admin', async () => {
+    const alice = await browser.as('alice', { tenant: tenantId, password: 'pw-alice', locale: 'en-GB' });
+    expect(await alice.$('header.top a[href^="/admin/notifications"]')).toBeNull();
+    await alice.goto(`${baseUrl()}/admin/notifications/channels`);
+    await alice.waitForSelector('main [role=alert]');
+    expect(await alice.textContent('main [role=alert]')).toBe(en.admin.forbidden);
+    expect(await alice.$('[data-action=new-channel]')).toBeNull();
+  });
+
   it('fits a phone (390 px): channels, templates and the log, nothing wider than the screen', async () => {
     const page = await asAdmin('en-GB', true);
     await page.goto(`${baseUrl()}/admin/notifications/channels`);
