@@ -689,7 +689,7 @@ export const en = {
     languageHelp: 'For recipients who have not chosen a language of their own.',
     fields: {
       host: 'SMTP server',
-      port: 'Port',
+      port: 'Port number',
       tls: 'Encryption',
       user: 'User name',
       password: 'Password',
