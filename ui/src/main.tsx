@@ -31,6 +31,12 @@ const Settings = lazyPage(
   window.location.pathname === '/settings',
 );
 
+// The admins' notification set-up (channels, templates, delivery log): its own chunk as well.
+const NotificationAdmin = lazyPage(
+  () => import('./features/notification-admin/NotificationAdminPage').then((m) => m.NotificationAdminPage),
+  window.location.pathname.startsWith('/admin/notifications'),
+);
+
 function Forbidden() {
   return (
     <p class="card error" role="alert">
@@ -59,6 +65,12 @@ function Routes() {
     return s.can.definitionsWrite ? <Designer id={m.id === 'new' ? null : m.id!} /> : <Forbidden />;
   if (path === '/admin/monitoring') return s.can.monitor ? <Monitoring /> : <Forbidden />;
   if (path === '/admin/directory') return s.can.directory ? <Directory /> : <Forbidden />;
+  if (path === '/admin/notifications') {
+    navigate('/admin/notifications/channels', true);
+    return null;
+  }
+  if ((m = match('/admin/notifications/:tab', path)))
+    return s.can.admin ? <NotificationAdmin tab={m.tab!} /> : <Forbidden />;
   return (
     <p class="card">
       {t.notFound} <Link href="/inbox/todo">{t.nav.inbox}</Link>
@@ -109,6 +121,11 @@ function App() {
           {s.can.definitionsWrite && <NavLink href="/admin/definitions">{t.nav.definitions}</NavLink>}
           {s.can.monitor && <NavLink href="/admin/monitoring">{t.nav.monitoring}</NavLink>}
           {s.can.directory && <NavLink href="/admin/directory">{t.nav.directory}</NavLink>}
+          {s.can.admin && (
+            <NavLink href="/admin/notifications/channels" prefix="/admin/notifications">
+              {t.nav.notificationsAdmin}
+            </NavLink>
+          )}
         </nav>
         <span class="who">
           <span

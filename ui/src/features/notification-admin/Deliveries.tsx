@@ -1,0 +1,142 @@
+// The delivery log (GET /api/v1/notification-deliveries): every message a channel sent, is sending
+// or retrying, skipped or gave up on, newest first; filtered by status, channel, message and recipient.
+import { useState } from 'preact/hooks';
+import { fmtTime, t } from '../../i18n';
+import { ListTable, Loading, Pager, Section, useAsync } from '../../components/ui';
+import {
+  DELIVERY_STATUSES,
+  MESSAGE_KINDS,
+  listChannels,
+  listDeliveries,
+  type Delivery,
+  type DeliveryFilter,
+} from './api';
+import { kindName } from './labels';
+import css from './notification-admin.module.css';
+
+const PAGE_SIZE = 25;
+const EMPTY: DeliveryFilter = { status: '', channelId: '', kind: '', userId: '' };
+
+/** When it was sent, or when it is tried next, or until when quiet hours hold it. */
+function whenNote(d: Delivery): string | null {
+  if (d.status === 'sent' && d.sentAt) return t.notifyAdmin.sentAt(fmtTime(d.sentAt));
+  if (d.status === 'pending' && d.heldUntil && d.nextAttemptAt && d.heldUntil >= d.nextAttemptAt)
+    return t.notifyAdmin.heldUntil(fmtTime(d.heldUntil));
+  if (d.status === 'pending' && d.nextAttemptAt) return t.notifyAdmin.nextAttempt(fmtTime(d.nextAttemptAt));
+  return null;
+}
+
+export function Deliveries() {
+  const [draft, setDraft] = useState<DeliveryFilter>(EMPTY);
+  const [filter, setFilter] = useState<DeliveryFilter>(EMPTY);
+  const [page, setPage] = useState(1);
+  const channels = useAsync(listChannels, []);
+  const list = useAsync(() => listDeliveries(filter, page, PAGE_SIZE), [filter, page]);
+  const names = new Map((channels.data?.items ?? []).map((c) => [c.id, c.name]));
+  const rows = list.data?.items ?? [];
+  const set = (fields: Partial<DeliveryFilter>) => setDraft({ ...draft, ...fields });
+  return (
+    <Section title={t.notifyAdmin.tab.deliveries} id="deliveries" error={list.error}>
+      <p class={css.help}>{t.notifyAdmin.deliveriesHelp}</p>
+      <form
+        class="filters"
+        data-testid="delivery-filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setPage(1);
+          setFilter({ ...draft });
+        }}
+      >
+        <label>
+          {t.notifyAdmin.status}
+          <select name="status" value={draft.status} onChange={(e) => set({ status: e.currentTarget.value })}>
+            <option value="">{t.notifyAdmin.anyStatus}</option>
+            {DELIVERY_STATUSES.map((s) => (
+              <option value={s}>{t.notifyAdmin.statuses[s]}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t.notifyAdmin.channel}
+          <select name="channelId" value={draft.channelId} onChange={(e) => set({ channelId: e.currentTarget.value })}>
+            <option value="">{t.notifyAdmin.anyChannel}</option>
+            {channels.data?.items.map((c) => (
+              <option value={c.id}>{c.name}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t.notifyAdmin.message}
+          <select name="kind" value={draft.kind} onChange={(e) => set({ kind: e.currentTarget.value })}>
+            <option value="">{t.notifyAdmin.anyMessage}</option>
+            {[...MESSAGE_KINDS, 'digest'].map((k) => (
+              <option value={k}>{kindName(k)}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t.notifyAdmin.recipientFilter}
+          <input name="userId" value={draft.userId} onInput={(e) => set({ userId: e.currentTarget.value })} />
+        </label>
+        <div class="buttons">
+          <button type="submit" class="primary">
+            {t.notifyAdmin.filter}
+          </button>
+          <button type="button" data-action="refresh" onClick={() => void list.reload()}>
+            {t.notifyAdmin.refresh}
+          </button>
+        </div>
+      </form>
+      {list.loading && !list.data && <Loading />}
+      {list.data && !rows.length && <p class="muted">{t.notifyAdmin.noDeliveries}</p>}
+      {rows.length > 0 && (
+        <div class={`stack-on-phone ${css.stack}`}>
+          <ListTable
+            testid="delivery-list"
+            columns={[
+              t.notifyAdmin.time,
+              t.notifyAdmin.status,
+              t.notifyAdmin.channel,
+              t.notifyAdmin.message,
+              t.notifyAdmin.recipient,
+              t.notifyAdmin.attempts,
+              t.notifyAdmin.lastError,
+            ]}
+          >
+            {rows.map((d) => {
+              const when = whenNote(d);
+              return (
+                <tr data-delivery-id={d.id} data-status={d.status} data-kind={d.kind}>
+                  <td class={css.nowrap}>
+                    {fmtTime(d.createdAt)}
+                    {when && <div class="muted small">{when}</div>}
+                  </td>
+                  <td data-label={t.notifyAdmin.status}>
+                    <span class={`${css.pill} ${css[`pill-${d.status}`] ?? ''}`}>
+                      {t.notifyAdmin.statuses[d.status]}
+                    </span>
+                  </td>
+                  <td data-label={t.notifyAdmin.channel}>{names.get(d.channelId) ?? t.notifyAdmin.unknownChannel}</td>
+                  <td data-label={t.notifyAdmin.message}>
+                    {kindName(d.kind)}
+                    {d.digestDate && <div class="muted small">{t.notifyAdmin.digestOf(d.digestDate)}</div>}
+                  </td>
+                  <td data-label={t.notifyAdmin.recipient}>
+                    {d.userId}
+                    {d.address && <div class={`muted small ${css.wrap}`}>{d.address}</div>}
+                  </td>
+                  <td data-label={t.notifyAdmin.attempts}>{d.attempts}</td>
+                  <td data-label={t.notifyAdmin.lastError} class={css.wrap}>
+                    {d.lastError ? <span class="error small">{d.lastError}</span> : '—'}
+                    {d.response && <div class="muted small">{d.response}</div>}
+                  </td>
+                </tr>
+              );
+            })}
+          </ListTable>
+        </div>
+      )}
+      {list.data && <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={(p) => setPage(p)} />}
+    </Section>
+  );
+}
