@@ -51,7 +51,7 @@ export const en = {
     definitions: 'Definitions',
     monitoring: 'Monitoring',
     directory: 'Directory',
-    notificationsAdmin: 'Notifications',
+    notificationsAdmin: 'Channels & templates',
     logout: 'Log out',
     settings: 'My settings',
     menu: 'Menu',
@@ -707,7 +707,7 @@ export const en = {
     saved: 'Saved.',
   },
   notifyAdmin: {
-    title: 'Notifications',
+    title: 'Channels & templates',
     tabs: 'Notification set-up',
     tab: {
       channels: 'Channels',
