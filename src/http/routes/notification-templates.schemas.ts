@@ -18,16 +18,25 @@ export const TemplateParams = z.object({
 
 const part = (max: number, description: string) => z.string().max(max).openapi({ description });
 
-/** The parts of a template, each Liquid (docs/channels.md#templates). */
+/**
+ * The parts of a template, each Liquid (docs/channels.md#templates). Together at most 82,000
+ * characters, so that any body the schema allows fits the default 1 MiB body limit even with every
+ * character JSON-escaped (12 bytes for one outside the BMP): a valid template never meets a 413.
+ */
 const partShapes = {
-  subject: part(2_000, 'E-mail subject; the first line of a chat message. Sees `title`'),
-  title: part(2_000, 'Heading of the message and of the chat card'),
-  intro: part(10_000, 'One sentence: what happened and what is asked'),
-  facts: part(20_000, 'One fact per output line: `Label: value`'),
+  subject: part(1_000, 'E-mail subject; the first line of a chat message. Sees `title`'),
+  title: part(1_000, 'Heading of the message and of the chat card'),
+  intro: part(5_000, 'One sentence: what happened and what is asked'),
+  facts: part(10_000, 'One fact per output line: `Label: value`'),
   actions: part(5_000, 'One button per output line: `Label | http(s) URL | primary|danger|default` (at most 5)'),
-  text: part(100_000, 'The e-mail’s plain-text part. Sees `message`'),
-  html: part(200_000, 'The e-mail’s HTML part, every output HTML-escaped (`| raw` opts out). Sees `message`'),
+  text: part(20_000, 'The e-mail’s plain-text part. Sees `message`'),
+  html: part(40_000, 'The e-mail’s HTML part, every output HTML-escaped (`| raw` opts out). Sees `message`'),
 };
+
+/** The longest each part may be (the schema's maxLength). */
+export const TEMPLATE_PART_MAX = Object.fromEntries(
+  Object.entries(partShapes).map(([k, v]) => [k, v.maxLength ?? 0]),
+) as Record<keyof typeof partShapes, number>;
 
 export const TemplateBody = z
   .object({
