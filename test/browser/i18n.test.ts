@@ -211,7 +211,10 @@ describe('the console in Simplified Chinese', () => {
         await page.locator(`[data-testid=trail] [data-testid=trail-said][data-code="${code}"]`).first().textContent()
       )?.trim();
     expect(await said('autoApprove.selfApproval')).toBe(zhCN.history['autoApprove.selfApproval']());
-    expect(await said('reject.backTo')).toBe(zhCN.history['reject.backTo']({ target: '经理审批', strategy: 'toPrev' }));
+    // Node names come with the definition, which may load after the trail: until then the id shows.
+    await expect
+      .poll(() => said('reject.backTo'), { timeout: 10_000 })
+      .toBe(zhCN.history['reject.backTo']({ target: '经理审批', strategy: 'toPrev' }));
     const trail = await page.locator('[data-testid=trail]').innerText();
     // The English comments the API keeps for older clients are not shown.
     expect(trail).not.toContain('Approved automatically');
