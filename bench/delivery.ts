@@ -1,4 +1,4 @@
-// The delivery phase of `npm run bench` (docs/performance.md#delivery): task messages through the
+// The delivery phase of `npm run bench` (docs/performance.md, "Delivery: task messages to an SMTP server"): task messages through the
 // notification outbox, the dispatcher in the worker and the e-mail channel, to an SMTP server in this
 // process. Real tasks (instances started over HTTP), then BENCH_DELIVERY notification rows inserted
 // at once as the projection inserts them (with their NOTIFY), each a `task_assigned` for its task's
