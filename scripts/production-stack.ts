@@ -81,6 +81,8 @@ export interface ProductionStack extends Stack {
   /** Environment of the server and worker processes (compose's, with local hosts and ports). */
   serverEnv: (index: number) => Record<string, string>;
   workerEnv: Record<string, string>;
+  /** Each server's and worker's /metrics (compose's METRICS_PORT, a free port per process). */
+  metricsUrls: { server: string[]; worker: string[] };
   /** Folder with every process's log. */
   logDir: string;
   /** SIGKILL one server or worker (by index); `restart()` starts it again with the same settings. */
@@ -279,8 +281,16 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
     // The caller's own settings (a test run's DATABASE_URL, ...) must not leak in.
     for (const key of Object.keys(configSchema.shape)) delete base[key];
     const serverPorts = await Promise.all(Array.from({ length: opts.servers ?? 2 }, () => freePort()));
+    // compose's METRICS_PORT, one free port per process here, on the loopback interface.
+    const metricsPorts = {
+      server: await Promise.all(serverPorts.map(() => freePort())),
+      worker: await Promise.all(Array.from({ length: opts.workers ?? 2 }, () => freePort())),
+    };
+    const metricsEnv = (part: 'server' | 'worker', i: number): Record<string, string> =>
+      envOf(part).METRICS_PORT ? { METRICS_PORT: String(metricsPorts[part][i]), METRICS_HOST: '127.0.0.1' } : {};
     const serverEnv = (i: number): Record<string, string> => ({
       ...envOf('server'),
+      ...metricsEnv('server', i),
       HOST: '127.0.0.1',
       PORT: String(serverPorts[i]),
       ...(opts.logLevel ? { LOG_LEVEL: opts.logLevel } : {}),
@@ -333,7 +343,11 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
       );
     };
     const startWorker = async (i: number) => {
-      workers[i] = launch(`worker-${i}`, commandOf('worker'), { ...workerEnv, LOG_LEVEL: 'info' });
+      workers[i] = launch(`worker-${i}`, commandOf('worker'), {
+        ...workerEnv,
+        ...metricsEnv('worker', i),
+        LOG_LEVEL: 'info',
+      });
       const w = workers[i];
       await waitFor(
         () => {
@@ -385,6 +399,10 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
       taskQueue: workerEnv.TEMPORAL_TASK_QUEUE,
       serverEnv,
       workerEnv,
+      metricsUrls: {
+        server: metricsPorts.server.map((p) => `http://127.0.0.1:${p}/metrics`),
+        worker: metricsPorts.worker.map((p) => `http://127.0.0.1:${p}/metrics`),
+      },
       logDir,
       kill,
       restartTemporal,

@@ -1,0 +1,89 @@
+// The worker's share of observability: activity attempt metrics (an activity interceptor, outside
+// workflow code), the Temporal SDK's own metrics (its Rust core serves them in Prometheus format on
+// a loopback port; our /metrics appends them) and, with tracing on, Temporal's OpenTelemetry plugin.
+import { createServer } from 'node:net';
+import { createRequire } from 'node:module';
+import type { Context as ActivityContext } from '@temporalio/activity';
+import type {
+  ActivityExecuteInput,
+  ActivityInboundCallsInterceptor,
+  ActivityInterceptorsFactory,
+  Next,
+} from '@temporalio/worker';
+import { recordActivityAttempt } from './metrics.js';
+import type { Tracing } from './tracing.js';
+
+/** The service function (webhook) or the called host (httpCall) an attempt is about, if any. */
+function functionOf(activity: string, arg: unknown): string | null {
+  const a = arg as { functionName?: unknown; url?: unknown } | undefined;
+  if (activity === 'callWebhook' && typeof a?.functionName === 'string') return a.functionName;
+  if (activity === 'httpCall' && typeof a?.url === 'string') {
+    try {
+      return new URL(a.url).host;
+    } catch {
+      return 'invalid';
+    }
+  }
+  return null;
+}
+
+class ActivityMetrics implements ActivityInboundCallsInterceptor {
+  constructor(private readonly ctx: ActivityContext) {}
+  async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>) {
+    const activity = this.ctx.info.activityType;
+    const started = performance.now();
+    const fn = functionOf(activity, input.args[0]);
+    try {
+      const result = await next(input);
+      recordActivityAttempt(activity, fn, 'ok', (performance.now() - started) / 1000);
+      return result;
+    } catch (err) {
+      recordActivityAttempt(activity, fn, 'error', (performance.now() - started) / 1000);
+      throw err;
+    }
+  }
+}
+
+export const activityMetrics: ActivityInterceptorsFactory = (ctx) => ({ inbound: new ActivityMetrics(ctx) });
+
+/** A free loopback port for the core's exporter (it binds it itself). */
+export async function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const address = s.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Runtime telemetry for `Runtime.install`: the core's Prometheus exporter on `127.0.0.1:port`,
+ * counters with `_total` and durations in seconds, as Prometheus names them.
+ */
+export function coreMetricsOptions(port: number) {
+  return {
+    metrics: {
+      prometheus: {
+        bindAddress: `127.0.0.1:${port}`,
+        countersTotalSuffix: true,
+        unitSuffix: true,
+        useSecondsForDurations: true,
+      },
+    },
+  };
+}
+
+const require = createRequire(import.meta.url);
+
+/** The workflow interceptors module of Temporal's OpenTelemetry package (bundled with the workflows). */
+export const otelWorkflowInterceptors =
+  require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
+
+/** Temporal's OpenTelemetry plugin: activity spans, workflow spans exported through a sink. */
+export async function tracingPlugin(t: Tracing) {
+  const { OpenTelemetryPlugin } = await import('@temporalio/interceptors-opentelemetry');
+  return new OpenTelemetryPlugin({ resource: t.resource, spanProcessor: t.spanProcessor, tracer: t.tracer });
+}
