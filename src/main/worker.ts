@@ -21,7 +21,7 @@ import {
   activityMetrics,
   coreMetricsOptions,
   freeLoopbackPort,
-  tracingPlugin,
+  tracingWorkerOptions,
 } from '../observability/worker-telemetry.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -41,7 +41,7 @@ export function workflowSource(
   const bundle = plain && traced ? plain.replace(/\.js$/, '-traced.js') : plain;
   if (bundle && existsSync(bundle)) return { workflowBundle: { codePath: path.resolve(bundle) } };
   if (config.WORKFLOW_BUNDLE_PATH) throw new Error(`WORKFLOW_BUNDLE_PATH points to ${bundle}, which does not exist`);
-  // From source, Temporal's OpenTelemetry plugin adds its workflow interceptors to the bundle it builds.
+  // From source, the worker bundles the workflows with the interceptors it is given (tracing's).
   return { workflowsPath: path.join(root, 'workflows', 'index.ts') };
 }
 
@@ -102,6 +102,9 @@ export async function runWorker(config: Config = loadConfig()) {
   const orm = await createOrm(config.DATABASE_URL);
   const connection = await NativeConnection.connect(connectionOptions(config));
   const source = workflowSource(config, tracing !== null);
+  // Tracing: span-making activity interceptors, the workflow interceptors (in the traced bundle, or
+  // bundled from source here) and the sink their spans leave the workflow through.
+  const traced = tracing ? await tracingWorkerOptions(tracing) : null;
   logger.info(
     source.workflowBundle
       ? { bundle: (source.workflowBundle as { codePath: string }).codePath }
@@ -115,8 +118,11 @@ export async function runWorker(config: Config = loadConfig()) {
     ...source,
     activities: createActivities({ orm, config, logger }),
     ...workerLimits(config),
-    interceptors: { activity: metricsOn ? [activityMetrics] : [] },
-    plugins: tracing ? [await tracingPlugin(tracing)] : [],
+    interceptors: {
+      activity: [...(traced ? [traced.activity] : []), ...(metricsOn ? [activityMetrics] : [])],
+      ...(traced && source.workflowsPath ? { workflowModules: traced.workflowModules } : {}),
+    },
+    ...(traced ? { sinks: traced.sinks } : {}),
   });
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker started');
   const metrics =

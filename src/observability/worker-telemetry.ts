@@ -1,8 +1,8 @@
 // The worker's share of observability: activity attempt metrics (an activity interceptor, outside
 // workflow code), the Temporal SDK's own metrics (its Rust core serves them in Prometheus format on
-// a loopback port; our /metrics appends them) and, with tracing on, Temporal's OpenTelemetry plugin.
+// a loopback port; our /metrics appends them) and, with tracing on, Temporal's OpenTelemetry interceptors.
 import { createServer } from 'node:net';
-import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { Context as ActivityContext } from '@temporalio/activity';
 import type {
   ActivityExecuteInput,
@@ -76,14 +76,31 @@ export function coreMetricsOptions(port: number) {
   };
 }
 
-const require = createRequire(import.meta.url);
+/**
+ * The workflow interceptors module bundled with the workflows when tracing is on: Temporal's
+ * OpenTelemetry interceptors with ids that leave the workflow's random sequence alone
+ * (./workflow-tracing.ts says why; .ts from the sources, .js in dist/).
+ */
+export const otelWorkflowInterceptors = path.join(
+  import.meta.dirname,
+  `workflow-tracing${path.extname(import.meta.filename)}`,
+);
 
-/** The workflow interceptors module of Temporal's OpenTelemetry package (bundled with the workflows). */
-export const otelWorkflowInterceptors =
-  require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
-
-/** Temporal's OpenTelemetry plugin: activity spans, workflow spans exported through a sink. */
-export async function tracingPlugin(t: Tracing) {
-  const { OpenTelemetryPlugin } = await import('@temporalio/interceptors-opentelemetry');
-  return new OpenTelemetryPlugin({ resource: t.resource, spanProcessor: t.spanProcessor, tracer: t.tracer });
+/**
+ * What Temporal's OpenTelemetry plugin would add to a worker, with our workflow interceptors module
+ * instead of the package's (whose span ids draw on the workflow's Math.random): activity spans,
+ * and the sink that exports the workflow's spans. The same options serve a replay.
+ */
+export async function tracingWorkerOptions(t: Tracing) {
+  const { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, makeWorkflowExporter } =
+    await import('@temporalio/interceptors-opentelemetry');
+  const activity: ActivityInterceptorsFactory = (ctx) => ({
+    inbound: new OpenTelemetryActivityInboundInterceptor(ctx, { tracer: t.tracer }),
+    outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
+  });
+  return {
+    activity,
+    workflowModules: [otelWorkflowInterceptors],
+    sinks: { exporter: makeWorkflowExporter(t.spanProcessor, t.resource) },
+  };
 }
