@@ -85,6 +85,12 @@ export interface ProductionStack extends Stack {
   metricsUrls: { server: string[]; worker: string[] };
   /** Folder with every process's log. */
   logDir: string;
+  /**
+   * Stops every server and worker (SIGTERM, one at a time, so one server keeps answering) and starts
+   * it again with `env` on top of its environment (replacing what an earlier call added): a test
+   * switches tracing on for its own case and off again.
+   */
+  restartWith(env: Record<string, string>): Promise<void>;
   /** SIGKILL one server or worker (by index); `restart()` starts it again with the same settings. */
   kill(part: 'worker' | 'server', index: number): Promise<{ restart(): Promise<void> }>;
   /** Stops the Temporal server (SIGTERM, or SIGKILL with `crash`) and starts it again. */
@@ -288,6 +294,8 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
     };
     const metricsEnv = (part: 'server' | 'worker', i: number): Record<string, string> =>
       envOf(part).METRICS_PORT ? { METRICS_PORT: String(metricsPorts[part][i]), METRICS_HOST: '127.0.0.1' } : {};
+    /** What `restartWith` adds to the processes it starts. */
+    let extraEnv: Record<string, string> = {};
     const serverEnv = (i: number): Record<string, string> => ({
       ...envOf('server'),
       ...metricsEnv('server', i),
@@ -295,6 +303,7 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
       PORT: String(serverPorts[i]),
       ...(opts.logLevel ? { LOG_LEVEL: opts.logLevel } : {}),
       ...opts.env,
+      ...extraEnv,
     });
     const workerEnv: Record<string, string> = {
       ...envOf('worker'),
@@ -346,6 +355,7 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
       workers[i] = launch(`worker-${i}`, commandOf('worker'), {
         ...workerEnv,
         ...metricsEnv('worker', i),
+        ...extraEnv,
         LOG_LEVEL: 'info',
       });
       const w = workers[i];
@@ -371,6 +381,18 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
       proc.child.kill('SIGKILL');
       await gone;
       return { restart: () => (part === 'server' ? startServer(index) : startWorker(index)) };
+    };
+    const restartWith = async (env: Record<string, string>) => {
+      extraEnv = { ...env };
+      for (const [list, start] of [
+        [servers, startServer],
+        [workers, startWorker],
+      ] as const) {
+        for (let i = 0; i < list.length; i++) {
+          await stopChildren([list[i].child], 30_000);
+          await start(i);
+        }
+      }
     };
     const restartTemporal = async (o: { crash?: boolean; downMs?: number } = {}) => {
       await (o.crash ? temporal!.crash() : temporal!.stop());
@@ -405,6 +427,7 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
       },
       logDir,
       kill,
+      restartWith,
       restartTemporal,
       crash: async (part) => {
         if (part === 'postgres') {

@@ -22,7 +22,6 @@ import { startOtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.j
 
 let stack: ProductionStack;
 let orm: Orm;
-let otlp: Awaited<ReturnType<typeof startOtlpReceiver>>;
 const DEMO_PASSWORD = 'demo-production-pass';
 const tokens: Record<string, string> = {};
 const timings: Record<string, number> = {};
@@ -150,14 +149,8 @@ beforeAll(async () => {
   const started = Date.now();
   // The demo directory is seeded (SEED_DEMO and DEMO_PASSWORD are compose variables), so the
   // examples' approvers exist; the build is the one CI ships (npm run build).
-  // Traces go to a real OTLP/HTTP receiver (docs/operations.md "Traces"): tracing is on for the whole run.
-  otlp = await startOtlpReceiver();
-  stack = await startProductionStack({
-    name: 'production',
-    build: true,
-    vars: { SEED_DEMO: 'true', DEMO_PASSWORD },
-    env: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url },
-  });
+  // Tracing is off, as compose ships it; the metrics case switches it on for itself.
+  stack = await startProductionStack({ name: 'production', build: true, vars: { SEED_DEMO: 'true', DEMO_PASSWORD } });
   timings.startSeconds = (Date.now() - started) / 1000;
   orm = await createOrm(stack.databaseUrl, { poolMax: 2 });
   tokens.admin = (
@@ -175,12 +168,28 @@ beforeAll(async () => {
 afterAll(async () => {
   await orm?.close();
   await stack?.stop();
-  await otlp?.stop();
   console.log(`production topology: ${JSON.stringify(timings)}`);
 }, 120_000);
 
 describe('production topology (compose configuration, real Temporal server)', () => {
   it('serves /metrics on every server and worker, moving with a start, an approve and a failed webhook; one approve is one connected trace', async () => {
+    // Traces go to a real OTLP/HTTP receiver (docs/operations.md "Traces"): every server and worker
+    // restarts with tracing on for this case, and without it at its end, so the other cases run the
+    // configuration compose ships. The case ends the instance it fails (through the API), so they
+    // see only their own instances running.
+    const started = Date.now();
+    const otlp = await startOtlpReceiver();
+    await stack.restartWith({ OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url });
+    try {
+      await metricsAndTraces(otlp);
+    } finally {
+      await stack.restartWith({});
+      await otlp.stop();
+    }
+    timings.observabilitySeconds = (Date.now() - started) / 1000;
+  });
+
+  async function metricsAndTraces(otlp: Awaited<ReturnType<typeof startOtlpReceiver>>) {
     const urls = [...stack.metricsUrls.server, ...stack.metricsUrls.worker];
     const before = await scrape(urls);
     // A one-step process, and one whose webhook is refused (a loopback address) and fails it.
@@ -334,7 +343,17 @@ describe('production topology (compose configuration, real Temporal server)', ()
     // The trace id is in the request's log line.
     const serverLog = readFileSync(path.join(stack.logDir, `server-${approveServer}.log`), 'utf8');
     expect(serverLog).toContain(`"traceId":"${root.traceId}"`);
-  });
+
+    // The failed webhook instance ends through the API (the runbook's terminate) and closes in Temporal.
+    await ok(`/api/v1/workflow/process-instances/${failId}/terminate`, {
+      token: tokens.admin,
+      body: { reason: 'observability case done' },
+    });
+    expect((await trailOf(failId)).status).toBe('terminated');
+    await stack.shell(`temporal workflow result --workflow-id "approval-demo-${failId}"`, {
+      TEMPORAL_CLI_TIMEOUT: '60s',
+    });
+  }
 
   it('runs both examples through both servers while a worker and a server are killed and Temporal restarts', async () => {
     const started = Date.now();
