@@ -1,11 +1,14 @@
 // Mirrors a workflow's state into the read model: idempotent, ordered by sequence numbers,
 // one transaction per write; an ended instance moves to the archive tables in the same one.
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { Context } from '@temporalio/activity';
 import { OPEN_TASK_STATUSES, type ProjectionSnapshot, type ResolvedApprovers } from '../workflows/engine/types.js';
 import type { ActivityDeps } from './index.js';
 import type { Orm } from '../src/db/orm.js';
 import { pgDirectory, resolveEach, type ApproverInput } from './approvers.js';
 import { reasonsFromEntry } from '../src/services/assignment-reason.js';
+import { recordInstanceTransition, recordProjectionLag, recordProjectionWrite } from '../src/observability/metrics.js';
+import { inSpan } from '../src/observability/tracing.js';
 
 const j = (v: unknown) => JSON.stringify(v ?? null);
 
@@ -337,28 +340,56 @@ async function archive(em: EntityManager, instanceId: string) {
  * snapshot's changes are written. Not for a rebuild, which rewrites rows an intact instance row
  * would skip.
  */
-export async function writeProjection(orm: Orm, snapshot: ProjectionSnapshot, opts: { skipIfWritten?: boolean } = {}) {
-  await orm.em.fork().transactional(async (em) => {
-    const id = snapshot.instance.id;
-    // Serialise writes of one instance; an archived instance takes no more writes.
-    await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [id]);
-    if (opts.skipIfWritten) {
-      const [row] = await em.execute<Array<{ seq: string }>>(`select seq from instances where id = ?`, [id]);
-      if (row && Number(row.seq) >= Number(snapshot.seq)) return;
-    }
-    const reasons = reasonsOf(snapshot);
-    const { archived, written } = await writeState(em, snapshot, reasons);
-    if (archived) return;
-    if (snapshot.trail.some((e) => e.type === 'transfer' && e.detail?.kind === 'initiator'))
-      await followInitiator(em, id);
-    await closeLinks(em, snapshot);
-    await notify(em, snapshot);
-    await notifyClaimed(em, snapshot);
-    // Reasons for task rows the upsert did not write (not in this snapshot, or a newer row kept).
-    for (const id of written) reasons.delete(id);
-    await updateReasons(em, id, reasons);
-    if (snapshot.ended) await archive(em, id);
+export async function writeProjection(
+  orm: Orm,
+  snapshot: ProjectionSnapshot,
+  opts: { skipIfWritten?: boolean; writer?: 'worker' | 'server' } = {},
+) {
+  // The status the row had before this write (null: never projected yet), for the instance counters.
+  let before: string | null | undefined;
+  let changed = false;
+  const write = () =>
+    orm.em.fork().transactional(async (em) => {
+      const id = snapshot.instance.id;
+      // Serialise writes of one instance; an archived instance takes no more writes.
+      await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [id]);
+      if (opts.skipIfWritten) {
+        const [row] = await em.execute<Array<{ seq: string; status: string }>>(
+          `select seq, status from instances where id = ?`,
+          [id],
+        );
+        if (row && Number(row.seq) >= Number(snapshot.seq)) return;
+        // The server inserts the row at start with seq 0: the first projected state starts the instance.
+        before = row && Number(row.seq) > 0 ? row.status : null;
+      }
+      changed = await writeSnapshot(em, snapshot);
+    });
+  await inSpan('projection.write', { 'approval.writer': opts.writer ?? 'rebuild' }, write).catch((err: unknown) => {
+    if (opts.writer) recordProjectionWrite(opts.writer, 'error');
+    throw err;
   });
+  if (opts.writer) recordProjectionWrite(opts.writer, 'ok');
+  // After the commit: a rolled-back write counts nothing.
+  if (changed && before !== undefined)
+    recordInstanceTransition(snapshot.instance.processKey, before, snapshot.instance.status);
+}
+
+/** The writes of one snapshot inside the caller's transaction; false when the instance is archived. */
+async function writeSnapshot(em: EntityManager, snapshot: ProjectionSnapshot): Promise<boolean> {
+  const id = snapshot.instance.id;
+  const reasons = reasonsOf(snapshot);
+  const { archived, written } = await writeState(em, snapshot, reasons);
+  if (archived) return false;
+  if (snapshot.trail.some((e) => e.type === 'transfer' && e.detail?.kind === 'initiator'))
+    await followInitiator(em, id);
+  await closeLinks(em, snapshot);
+  await notify(em, snapshot);
+  await notifyClaimed(em, snapshot);
+  // Reasons for task rows the upsert did not write (not in this snapshot, or a newer row kept).
+  for (const id of written) reasons.delete(id);
+  await updateReasons(em, id, reasons);
+  if (snapshot.ended) await archive(em, id);
+  return true;
 }
 
 export function createProjectionActivities(deps: ActivityDeps) {
@@ -372,7 +403,9 @@ export function createProjectionActivities(deps: ActivityDeps) {
       /** Approver look-ups of the userTasks that may start next (workflows/engine/approvers-ahead.ts). */
       approversAhead?: ApproverInput[];
     }): Promise<{ approversAhead?: Array<ResolvedApprovers | null> }> {
-      await writeProjection(deps.orm, snapshot, { skipIfWritten: true });
+      await writeProjection(deps.orm, snapshot, { skipIfWritten: true, writer: 'worker' });
+      // Recorded state → read model: from when the workflow task that recorded it scheduled this activity.
+      recordProjectionLag((Date.now() - Context.current().info.scheduledTimestampMs) / 1000);
       if (!approversAhead?.length) return {};
       // After the commit, outside the write's lock.
       const dir = pgDirectory(deps.orm.em.fork(), snapshot.instance.tenantId);

@@ -81,8 +81,16 @@ export interface ProductionStack extends Stack {
   /** Environment of the server and worker processes (compose's, with local hosts and ports). */
   serverEnv: (index: number) => Record<string, string>;
   workerEnv: Record<string, string>;
+  /** Each server's and worker's /metrics (compose's METRICS_PORT, a free port per process). */
+  metricsUrls: { server: string[]; worker: string[] };
   /** Folder with every process's log. */
   logDir: string;
+  /**
+   * Stops every server and worker (SIGTERM, one at a time, so one server keeps answering) and starts
+   * it again with `env` on top of its environment (replacing what an earlier call added): a test
+   * switches tracing on for its own case and off again.
+   */
+  restartWith(env: Record<string, string>): Promise<void>;
   /** SIGKILL one server or worker (by index); `restart()` starts it again with the same settings. */
   kill(part: 'worker' | 'server', index: number): Promise<{ restart(): Promise<void> }>;
   /** Stops the Temporal server (SIGTERM, or SIGKILL with `crash`) and starts it again. */
@@ -279,12 +287,23 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
     // The caller's own settings (a test run's DATABASE_URL, ...) must not leak in.
     for (const key of Object.keys(configSchema.shape)) delete base[key];
     const serverPorts = await Promise.all(Array.from({ length: opts.servers ?? 2 }, () => freePort()));
+    // compose's METRICS_PORT, one free port per process here, on the loopback interface.
+    const metricsPorts = {
+      server: await Promise.all(serverPorts.map(() => freePort())),
+      worker: await Promise.all(Array.from({ length: opts.workers ?? 2 }, () => freePort())),
+    };
+    const metricsEnv = (part: 'server' | 'worker', i: number): Record<string, string> =>
+      envOf(part).METRICS_PORT ? { METRICS_PORT: String(metricsPorts[part][i]), METRICS_HOST: '127.0.0.1' } : {};
+    /** What `restartWith` adds to the processes it starts. */
+    let extraEnv: Record<string, string> = {};
     const serverEnv = (i: number): Record<string, string> => ({
       ...envOf('server'),
+      ...metricsEnv('server', i),
       HOST: '127.0.0.1',
       PORT: String(serverPorts[i]),
       ...(opts.logLevel ? { LOG_LEVEL: opts.logLevel } : {}),
       ...opts.env,
+      ...extraEnv,
     });
     const workerEnv: Record<string, string> = {
       ...envOf('worker'),
@@ -333,7 +352,12 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
       );
     };
     const startWorker = async (i: number) => {
-      workers[i] = launch(`worker-${i}`, commandOf('worker'), { ...workerEnv, LOG_LEVEL: 'info' });
+      workers[i] = launch(`worker-${i}`, commandOf('worker'), {
+        ...workerEnv,
+        ...metricsEnv('worker', i),
+        ...extraEnv,
+        LOG_LEVEL: 'info',
+      });
       const w = workers[i];
       await waitFor(
         () => {
@@ -357,6 +381,18 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
       proc.child.kill('SIGKILL');
       await gone;
       return { restart: () => (part === 'server' ? startServer(index) : startWorker(index)) };
+    };
+    const restartWith = async (env: Record<string, string>) => {
+      extraEnv = { ...env };
+      for (const [list, start] of [
+        [servers, startServer],
+        [workers, startWorker],
+      ] as const) {
+        for (let i = 0; i < list.length; i++) {
+          await stopChildren([list[i].child], 30_000);
+          await start(i);
+        }
+      }
     };
     const restartTemporal = async (o: { crash?: boolean; downMs?: number } = {}) => {
       await (o.crash ? temporal!.crash() : temporal!.stop());
@@ -385,8 +421,13 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
       taskQueue: workerEnv.TEMPORAL_TASK_QUEUE,
       serverEnv,
       workerEnv,
+      metricsUrls: {
+        server: metricsPorts.server.map((p) => `http://127.0.0.1:${p}/metrics`),
+        worker: metricsPorts.worker.map((p) => `http://127.0.0.1:${p}/metrics`),
+      },
       logDir,
       kill,
+      restartWith,
       restartTemporal,
       crash: async (part) => {
         if (part === 'postgres') {

@@ -97,6 +97,16 @@ export const configSchema = z.object({
   /** Days the delivery log keeps sent, skipped and failed deliveries. */
   NOTIFY_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
 
+  /** A listener serving only /metrics (server and worker); unset: no listener (docs/operations.md "Metrics"). */
+  METRICS_PORT: port.optional(),
+  /** Where that listener binds; the loopback interface by default, so it is not public unless asked. */
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  /** When set, a scrape must send `Authorization: Bearer <token>`, and the server also answers GET /metrics on PORT. */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** OTLP/HTTP endpoint of a trace receiver (http://collector:4318); unset: no tracing at all. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('approval-service'),
+
   HTTP_CALL_ALLOW_PRIVATE: bool.default(false),
   /** Host names an httpCall may reach even though they resolve to private addresses. */
   HTTP_CALL_ALLOW_PRIVATE_HOSTS: z.string().default(''),

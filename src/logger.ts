@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { traceFields, tracing } from './observability/tracing.js';
 
 // Paths that may carry secrets; pino replaces them before anything is written.
 const redact = [
@@ -25,7 +26,9 @@ export function createLogger(
   name = 'approvals',
   destination?: DestinationStream,
 ): Logger {
-  const options = { name, level, redact: { paths: redact, censor: '[redacted]' } };
+  // With tracing on, every line written inside a span carries its trace and span ids.
+  const mixin = tracing() ? traceFields : undefined;
+  const options = { name, level, redact: { paths: redact, censor: '[redacted]' }, mixin };
   return destination ? pino(options, destination) : pino(options);
 }
 

@@ -11,6 +11,8 @@ import { edgeInput, methodGuard } from './input.js';
 import { docsRoutes } from './docs.js';
 import { documentDescription, exactDocument } from './openapi.js';
 import { healthRoutes } from './routes/health.js';
+import { metricsRoutes } from './routes/metrics.js';
+import { httpTelemetry } from '../observability/http-telemetry.js';
 import { authRoutes } from './routes/auth.js';
 import { departmentRoutes, roleRoutes, tenantRoutes, userRoutes } from './routes/directory.js';
 import { componentRoutes } from './routes/components.js';
@@ -45,6 +47,7 @@ const TASKS = `${V1}/workflow/tasks`;
 function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any>]> {
   return [
     ['/', healthRoutes(deps)],
+    ['/', metricsRoutes(deps)],
     ['/', docsRoutes()],
     [`${V1}/auth`, authRoutes(deps)],
     [`${V1}/me`, meRoutes()],
@@ -83,6 +86,8 @@ export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as any });
 
   app.use('*', requestId());
+  // Metrics by route template and the request's server span (src/observability/).
+  app.use('*', httpTelemetry());
   app.use('*', async (c, next) => {
     c.set('deps', deps);
     const started = performance.now();
@@ -125,6 +130,11 @@ export function createApp(deps: AppDeps) {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'JWT',
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'metricsToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The METRICS_TOKEN the server runs with (GET /metrics only)',
   });
   // How the words of an answer are chosen (docs/http.md "Languages"): one shared parameter, named by the info.
   app.openAPIRegistry.registerComponent('parameters', 'AcceptLanguage', {

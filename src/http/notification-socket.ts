@@ -11,6 +11,7 @@ import { loadPrincipal } from '../services/auth.js';
 import { Notifier, parseAfterId } from '../services/notifier.js';
 import type { TokenService } from '../infra/tokens.js';
 import { toAppError } from './errors.js';
+import { trackSocket } from '../observability/metrics.js';
 
 export const NOTIFICATION_SOCKET_PATH = '/api/v1/ws/notifications';
 
@@ -81,6 +82,7 @@ export async function startNotificationSocket(httpServer: ServerType, deps: Noti
     if (socket.destroyed) return;
     wss.handleUpgrade(req, socket, head, (ws) => {
       deps.logger.debug({ url: logged, tenantId: who.tenantId, userId: who.userId }, 'websocket connected');
+      trackSocket(ws);
       notifier.accept(ws, who, { afterId, expiresAt });
     });
   }

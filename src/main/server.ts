@@ -9,6 +9,10 @@ import { createApp } from '../http/app.js';
 import { startNotificationSocket } from '../http/notification-socket.js';
 import { MAX_HEADER_BYTES } from '../input-rules.js';
 import { writeProjection } from '../../activities/projection.js';
+import { enableMetrics } from '../observability/metrics.js';
+import { startMetricsListener } from '../observability/metrics-endpoint.js';
+import { registerBacklogGauges } from '../observability/backlog-gauges.js';
+import { startTracing } from '../observability/tracing.js';
 
 export function requireRuntimeEnv(config: Config): { databaseUrl: string } {
   if (!config.DATABASE_URL) {
@@ -24,9 +28,20 @@ export function requireRuntimeEnv(config: Config): { databaseUrl: string } {
 
 /** Runs migrations and seeds, then serves HTTP until stopped. */
 export async function runServer(config: Config = loadConfig()) {
+  // Before the logger (its lines carry the trace id) and the clients (their interceptors).
+  const tracing = await startTracing({
+    endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    serviceName: config.OTEL_SERVICE_NAME,
+    role: 'server',
+  });
   const logger = createLogger(config.LOG_LEVEL, 'server');
   const { databaseUrl } = requireRuntimeEnv(config);
   const orm = await createOrm(databaseUrl);
+  const metricsOn = config.METRICS_PORT !== undefined || config.METRICS_TOKEN !== undefined;
+  if (metricsOn) {
+    enableMetrics('server');
+    registerBacklogGauges(orm);
+  }
   await migrate(orm);
   await seed(orm.em.fork(), {
     adminPassword: config.ADMIN_PASSWORD,
@@ -38,7 +53,7 @@ export async function runServer(config: Config = loadConfig()) {
     config,
     orm,
     temporal,
-    writeState: (state) => writeProjection(orm, state, { skipIfWritten: true }),
+    writeState: (state) => writeProjection(orm, state, { skipIfWritten: true, writer: 'server' }),
     tokens: new TokenService(config),
     logger,
   });
@@ -57,6 +72,15 @@ export async function runServer(config: Config = loadConfig()) {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   logger.info({ port }, 'server listening');
+  const metrics =
+    config.METRICS_PORT === undefined
+      ? null
+      : await startMetricsListener({
+          port: config.METRICS_PORT,
+          host: config.METRICS_HOST,
+          token: config.METRICS_TOKEN,
+          logger,
+        });
   const notifications = await startNotificationSocket(server, {
     databaseUrl,
     orm,
@@ -71,8 +95,10 @@ export async function runServer(config: Config = loadConfig()) {
     logger.info('server stopping');
     await notifications.stop();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await metrics?.stop();
     await temporal.connection.close().catch(() => undefined);
     await orm.close();
+    await tracing?.shutdown();
   };
-  return { port, stop, app };
+  return { port, metricsPort: metrics?.port ?? null, stop, app };
 }

@@ -14,16 +14,34 @@ import { createOrm } from '../db/orm.js';
 import { createActivities } from '../../activities/index.js';
 import { connectionOptions } from '../temporal/client.js';
 import { Dispatcher } from '../notifications/dispatcher.js';
+import { enableMetrics } from '../observability/metrics.js';
+import { fetchedSource, startMetricsListener } from '../observability/metrics-endpoint.js';
+import { startTracing } from '../observability/tracing.js';
+import {
+  activityMetrics,
+  coreMetricsOptions,
+  freeLoopbackPort,
+  tracingWorkerOptions,
+} from '../observability/worker-telemetry.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-/** A prebuilt bundle in production (WORKFLOW_BUNDLE_PATH or dist/workflow-bundle.js), the sources in dev. */
-export function workflowSource(config: Config): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
-  const bundle =
+/**
+ * A prebuilt bundle in production (WORKFLOW_BUNDLE_PATH or dist/workflow-bundle.js), the sources in
+ * dev. With tracing on, the bundle built with Temporal's OpenTelemetry workflow interceptors beside
+ * it (`workflow-bundle-traced.js`, scripts/bundle-workflows.ts).
+ */
+export function workflowSource(
+  config: Config,
+  traced = false,
+): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
+  const plain =
     config.WORKFLOW_BUNDLE_PATH ??
     (import.meta.filename.endsWith('.js') ? path.join(root, 'workflow-bundle.js') : undefined);
+  const bundle = plain && traced ? plain.replace(/\.js$/, '-traced.js') : plain;
   if (bundle && existsSync(bundle)) return { workflowBundle: { codePath: path.resolve(bundle) } };
   if (config.WORKFLOW_BUNDLE_PATH) throw new Error(`WORKFLOW_BUNDLE_PATH points to ${bundle}, which does not exist`);
+  // From source, the worker bundles the workflows with the interceptors it is given (tracing's).
   return { workflowsPath: path.join(root, 'workflows', 'index.ts') };
 }
 
@@ -50,6 +68,12 @@ export function workerLimits(
 }
 
 export async function runWorker(config: Config = loadConfig()) {
+  // Before the logger (its lines carry the trace id).
+  const tracing = await startTracing({
+    endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    serviceName: config.OTEL_SERVICE_NAME,
+    role: 'worker',
+  });
   const logger = createLogger(config.LOG_LEVEL, 'worker');
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
     throw new Error(
@@ -66,10 +90,21 @@ export async function runWorker(config: Config = loadConfig()) {
     fatal: 'ERROR',
     silent: 'ERROR',
   };
-  Runtime.install({ logger: new DefaultLogger(sdkLevel[config.LOG_LEVEL]) });
+  const metricsOn = config.METRICS_PORT !== undefined;
+  if (metricsOn) enableMetrics('worker');
+  // The SDK's own worker metrics (task slots, poll and schedule-to-start latencies, sticky cache),
+  // served by its core on a loopback port and appended to our /metrics.
+  const corePort = metricsOn ? await freeLoopbackPort() : null;
+  Runtime.install({
+    logger: new DefaultLogger(sdkLevel[config.LOG_LEVEL]),
+    ...(corePort === null ? {} : { telemetryOptions: coreMetricsOptions(corePort) }),
+  });
   const orm = await createOrm(config.DATABASE_URL);
   const connection = await NativeConnection.connect(connectionOptions(config));
-  const source = workflowSource(config);
+  const source = workflowSource(config, tracing !== null);
+  // Tracing: span-making activity interceptors, the workflow interceptors (in the traced bundle, or
+  // bundled from source here) and the sink their spans leave the workflow through.
+  const traced = tracing ? await tracingWorkerOptions(tracing) : null;
   logger.info(
     source.workflowBundle
       ? { bundle: (source.workflowBundle as { codePath: string }).codePath }
@@ -83,8 +118,23 @@ export async function runWorker(config: Config = loadConfig()) {
     ...source,
     activities: createActivities({ orm, config, logger }),
     ...workerLimits(config),
+    interceptors: {
+      activity: [...(traced ? [traced.activity] : []), ...(metricsOn ? [activityMetrics] : [])],
+      ...(traced && source.workflowsPath ? { workflowModules: traced.workflowModules } : {}),
+    },
+    ...(traced ? { sinks: traced.sinks } : {}),
   });
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker started');
+  const metrics =
+    config.METRICS_PORT === undefined
+      ? null
+      : await startMetricsListener({
+          port: config.METRICS_PORT,
+          host: config.METRICS_HOST,
+          token: config.METRICS_TOKEN,
+          logger,
+          extra: corePort === null ? [] : [fetchedSource(`http://127.0.0.1:${corePort}/metrics`, logger)],
+        });
   // The notification dispatcher (docs/channels.md) shares the process, not the work: it is plain
   // async I/O on its own connections, outside Temporal's task slots, so it never holds up a workflow
   // task; NOTIFY_DISPATCHER=false leaves it to `npm run dispatcher` processes.
@@ -95,7 +145,9 @@ export async function runWorker(config: Config = loadConfig()) {
   // Worker.run() resolves after SIGINT/SIGTERM once in-flight tasks are done (the SDK's shutdown signals).
   await worker.run();
   await dispatcher?.stop();
+  await metrics?.stop();
   await connection.close();
   await orm.close();
+  await tracing?.shutdown();
   logger.info('worker stopped');
 }

@@ -31,6 +31,7 @@ import { tenantParts } from './templates/store.js';
 import { digestMessageIdOf, planDigests, renderDigest } from './digest.js';
 import { verdictFor } from './preference-policy.js';
 import { preferencesOf } from './preferences.js';
+import { recordDelivery } from '../observability/metrics.js';
 
 const OPEN_TASK = ['pending', 'active', 'waiting', 'suspended'];
 
@@ -230,6 +231,7 @@ export class Dispatcher {
     const em = this.opts.orm.em.fork();
     let messageId: string | null = null;
     let address: string | null = null;
+    let channelKind: string | null = null;
     try {
       const [d] = await em.execute(
         `select n.id, n.tenant_id, n.user_id, d.kind, n.instance_id, n.task_id, n.payload,
@@ -248,6 +250,7 @@ export class Dispatcher {
       );
       if (!d) return; // the notification or the channel was deleted meanwhile (the row went with it)
       if (!row.digest_date && d.id === null) return;
+      channelKind = d.channel_kind;
       if (!d.enabled) throw new Skip('the channel is disabled');
       if (!d.display_name || !d.active) throw new Skip('the recipient is no longer an active user');
       const channel: ChannelConfig = {
@@ -356,8 +359,10 @@ export class Dispatcher {
         },
       });
     } catch (err) {
-      await this.recordFailure(row, err, messageId, address).catch((e) =>
-        this.opts.logger.warn({ err: (e as Error).message, delivery: row.id }, 'could not record a failed delivery'),
+      await this.recordFailure(row, err, messageId, address).then(
+        (status) => recordDelivery(channelKind, status === 'pending' ? 'retry' : status),
+        (e) =>
+          this.opts.logger.warn({ err: (e as Error).message, delivery: row.id }, 'could not record a failed delivery'),
       );
     }
   }
@@ -372,6 +377,7 @@ export class Dispatcher {
         where id = ? and lease_owner = ?`,
       [out.messageId, out.to, result.response, row.id, this.owner],
     );
+    recordDelivery(channel.kind, 'sent');
   }
 
   /** Quiet hours: back to pending until the window ends; the claim does not count as an attempt. */
@@ -405,5 +411,6 @@ export class Dispatcher {
         where id = ? and lease_owner = ?`,
       [status, final ? 0 : jittered, message, response, messageId, address, row.id, this.owner],
     );
+    return status;
   }
 }

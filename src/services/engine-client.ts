@@ -16,6 +16,7 @@ import { staticDetailsOf, staticSummaryOf } from '../../workflows/ui-metadata.js
 import { ENGINE_VERSION, type ActionResult, type StartInput } from '../../workflows/engine/types.js';
 import type { AppDeps, Principal } from '../context.js';
 import { holds, Permissions } from './permissions.js';
+import { recordUpdate } from '../observability/metrics.js';
 
 export { workflowIdOf } from '../../workflows/search-attributes.js';
 
@@ -30,6 +31,19 @@ async function answered(engine: EngineAccess, result: ActionResult): Promise<Act
   const { state, ...answer } = result;
   if (state) await engine.writeState(state);
   return answer;
+}
+
+/** The Update's round trip, answer written, into approval_update_duration_seconds by action. */
+async function timed<T>(action: string, send: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    const result = await send();
+    recordUpdate(action, 'ok', (performance.now() - started) / 1000);
+    return result;
+  } catch (err) {
+    recordUpdate(action, 'error', (performance.now() - started) / 1000);
+    throw err;
+  }
 }
 
 export async function startInstanceWorkflow(
@@ -60,12 +74,14 @@ export async function startInstanceWorkflow(
     staticSummary: staticSummaryOf(instance),
     staticDetails: staticDetailsOf(instance),
   });
-  return answered(
-    engine,
-    await engine.temporal.workflow.executeUpdateWithStart(m.sync, {
-      startWorkflowOperation: start,
-      updateId: `start-${instance.id}`,
-    }),
+  return timed('start', async () =>
+    answered(
+      engine,
+      await engine.temporal.workflow.executeUpdateWithStart(m.sync, {
+        startWorkflowOperation: start,
+        updateId: `start-${instance.id}`,
+      }),
+    ),
   );
 }
 
@@ -92,7 +108,9 @@ export async function runUpdate<A>(
       ? `${def.name}-by-${actorId}-${randomUUID()}`
       : `${def.name}-${randomUUID()}`;
   try {
-    return await answered(engine, await retryUpdate(() => handle.executeUpdate(def, { args: [arg], updateId })));
+    return await timed(def.name, async () =>
+      answered(engine, await retryUpdate(() => handle.executeUpdate(def, { args: [arg], updateId }))),
+    );
   } catch (err) {
     if (
       err instanceof WorkflowNotFoundError ||

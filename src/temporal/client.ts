@@ -1,5 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client/index.js';
 import type { Config } from '../config.js';
+import { tracing } from '../observability/tracing.js';
 
 export function connectionOptions(config: Pick<Config, 'TEMPORAL_ADDRESS' | 'TEMPORAL_TLS' | 'TEMPORAL_API_KEY'>) {
   return {
@@ -12,7 +14,10 @@ export function connectionOptions(config: Pick<Config, 'TEMPORAL_ADDRESS' | 'TEM
 /** A lazily connecting client: the server starts (and answers /readyz 503) while Temporal is down. */
 export function createTemporalClient(config: Config): Client {
   const connection = Connection.lazy(connectionOptions(config));
-  return new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  // With tracing on, starts and Updates carry the request's trace context to the workflow.
+  const t = tracing();
+  const interceptors = t ? { workflow: [new OpenTelemetryWorkflowClientInterceptor({ tracer: t.tracer })] } : undefined;
+  return new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, interceptors });
 }
 
 export async function temporalReachable(client: Client, timeoutMs = 2000): Promise<boolean> {

@@ -16,7 +16,9 @@ import { createOrm, type Orm } from '../../src/db/orm.js';
 import { restore } from '../../scripts/pg-backup.js';
 import { startProductionStack, type ProductionStack } from '../../scripts/production-stack.js';
 import { example } from '../helpers/flow.js';
-import { parallelProcess, pickyProcess } from '../helpers/dsl.js';
+import { graphDoc, node, parallelProcess, pickyProcess, user, wire } from '../helpers/dsl.js';
+import { parseExposition, promtool, sampleSum, scrape } from '../helpers/prometheus.js';
+import { startOtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 
 let stack: ProductionStack;
 let orm: Orm;
@@ -147,6 +149,7 @@ beforeAll(async () => {
   const started = Date.now();
   // The demo directory is seeded (SEED_DEMO and DEMO_PASSWORD are compose variables), so the
   // examples' approvers exist; the build is the one CI ships (npm run build).
+  // Tracing is off, as compose ships it; the metrics case switches it on for itself.
   stack = await startProductionStack({ name: 'production', build: true, vars: { SEED_DEMO: 'true', DEMO_PASSWORD } });
   timings.startSeconds = (Date.now() - started) / 1000;
   orm = await createOrm(stack.databaseUrl, { poolMax: 2 });
@@ -169,6 +172,189 @@ afterAll(async () => {
 }, 120_000);
 
 describe('production topology (compose configuration, real Temporal server)', () => {
+  it('serves /metrics on every server and worker, moving with a start, an approve and a failed webhook; one approve is one connected trace', async () => {
+    // Traces go to a real OTLP/HTTP receiver (docs/operations.md "Traces"): every server and worker
+    // restarts with tracing on for this case, and without it at its end, so the other cases run the
+    // configuration compose ships. The case ends the instance it fails (through the API), so they
+    // see only their own instances running.
+    const started = Date.now();
+    const otlp = await startOtlpReceiver();
+    await stack.restartWith({ OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url });
+    try {
+      await metricsAndTraces(otlp);
+    } finally {
+      await stack.restartWith({});
+      await otlp.stop();
+    }
+    timings.observabilitySeconds = (Date.now() - started) / 1000;
+  });
+
+  async function metricsAndTraces(otlp: Awaited<ReturnType<typeof startOtlpReceiver>>) {
+    const urls = [...stack.metricsUrls.server, ...stack.metricsUrls.worker];
+    const before = await scrape(urls);
+    // A one-step process, and one whose webhook is refused (a loopback address) and fails it.
+    const okKey = 'obs_one_step';
+    const failKey = 'obs_webhook';
+    await ok('/api/v1/service-functions', {
+      token: tokens.admin,
+      body: {
+        name: 'Obs.down',
+        kind: 'webhook',
+        url: 'http://127.0.0.1:9/hook',
+        secret: 'obs-webhook-secret-0123456789',
+      },
+    });
+    for (const dsl of [
+      graphDoc(
+        okKey,
+        [node('s', 'startTask'), user('review', ['bob']), node('end', 'end')],
+        wire('s>review review>end'),
+      ),
+      graphDoc(
+        failKey,
+        [node('s', 'startTask'), node('fn', 'serviceTask', { functionName: 'Obs.down' }), node('end', 'end')],
+        wire('s>fn fn>end'),
+      ),
+    ])
+      await ok('/api/v1/workflow/process-definitions/deploy', { token: tokens.admin, body: { dsl } });
+    const socket = listen(0, tokens.carol);
+    await socket.ready;
+
+    const okId = await startInstance('alice', okKey, {}, 'OBS-1');
+    const task = await taskOf('bob', okId);
+    const approveServer = turn % stack.baseUrls.length;
+    await act('bob', task.id, 'approve', { comment: 'fine' });
+    const failId = await startInstance('alice', failKey, {}, 'OBS-2');
+    const deadline = Date.now() + 60_000;
+    while ((await trailOf(failId)).status !== 'failed') {
+      if (Date.now() > deadline) throw new Error('the webhook instance did not fail');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect((await trailOf(okId)).status).toBe('completed');
+
+    // Counters are summed over the processes (any server or worker may have done the work).
+    const delta = (after: typeof before.families, name: string, labels: Record<string, string> = {}) =>
+      sampleSum(after, name, labels) - sampleSum(before.families, name, labels);
+    let after = (await scrape(urls)).families;
+    const moved = () =>
+      delta(after, 'approval_instances_ended_total', { process_key: okKey, status: 'completed' }) === 1 &&
+      delta(after, 'approval_instances_failed_total', { process_key: failKey }) === 1;
+    for (const until = Date.now() + 30_000; !moved() && Date.now() < until;) {
+      await new Promise((r) => setTimeout(r, 500));
+      after = (await scrape(urls)).families;
+    }
+    expect(delta(after, 'approval_instances_started_total', { process_key: okKey })).toBe(1);
+    expect(delta(after, 'approval_instances_started_total', { process_key: failKey })).toBe(1);
+    expect(delta(after, 'approval_instances_ended_total', { process_key: okKey, status: 'completed' })).toBe(1);
+    expect(delta(after, 'approval_instances_failed_total', { process_key: failKey })).toBe(1);
+    const approveRoute = { method: 'POST', route: '/api/v1/workflow/tasks/:id/approve', status: '200' };
+    expect(delta(after, 'approval_http_requests_total', approveRoute)).toBe(1);
+    expect(delta(after, 'approval_http_request_duration_seconds', { route: approveRoute.route })).toBe(1);
+    expect(delta(after, 'approval_update_duration_seconds', { action: 'approve', outcome: 'ok' })).toBe(1);
+    expect(delta(after, 'approval_update_duration_seconds', { action: 'start', outcome: 'ok' })).toBe(2);
+    expect(
+      delta(after, 'approval_activity_attempts_total', {
+        activity: 'callWebhook',
+        function: 'Obs.down',
+        outcome: 'error',
+      }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(delta(after, 'approval_projection_lag_seconds')).toBeGreaterThanOrEqual(2);
+    expect(delta(after, 'approval_projection_writes_total', { outcome: 'ok' })).toBeGreaterThanOrEqual(3);
+    // Scrape-time gauges from PostgreSQL (the failed webhook instance is still failed).
+    expect(after.some((e) => e.families.has('approval_open_tasks'))).toBe(true);
+    expect(sampleSum(after, 'approval_failed_instances', { tenant: 'demo' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sampleSum((await scrape([stack.metricsUrls.server[0]])).families, 'approval_websocket_connections'),
+    ).toBeGreaterThanOrEqual(1);
+    socket.ws.close();
+    // The Temporal SDK's own worker metrics on the worker's scrape.
+    const workerText = (await scrape(stack.metricsUrls.worker)).texts[0];
+    expect(workerText).toMatch(/^temporal_[a-z_]+(\{| )/m);
+    const temporalFamilies = parseExposition(workerText).families;
+    console.log(`Temporal SDK families: ${[...temporalFamilies].filter((f) => f.startsWith('temporal_')).join(' ')}`);
+    expect(temporalFamilies.has('temporal_workflow_task_schedule_to_start_latency_seconds')).toBe(true);
+    expect(temporalFamilies.has('temporal_worker_task_slots_available')).toBe(true);
+    // No instance or user ids in any label.
+    const all = (await scrape(urls)).texts.join('\n');
+    for (const id of [okId, failId, task.id, 'alice', 'bob']) expect(all).not.toMatch(new RegExp(`="${id}"`));
+    // Prometheus's own parser and linter accept every exposition.
+    for (const text of (await scrape(urls)).texts) {
+      const checked = await promtool(['check', 'metrics'], text);
+      expect(checked.output).not.toMatch(/error while linting|parse error/i);
+    }
+
+    // One approve, one trace: the server's request span, the Temporal client call, the workflow's
+    // Update handling, the projection, and the PostgreSQL statements, all connected.
+    const approveSpan = async () => {
+      for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 500))) {
+        const span = otlp.spans.find(
+          (sp) =>
+            sp.role === 'server' &&
+            sp.attributes['http.route'] === approveRoute.route &&
+            sp.attributes['url.path'] === `/api/v1/workflow/tasks/${task.id}/approve`,
+        );
+        if (span) return span;
+      }
+      throw new Error('no server span of the approve');
+    };
+    const root = await approveSpan();
+    const traceSpans = async () => {
+      let spans: ReceivedSpan[] = [];
+      for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 500))) {
+        spans = otlp.spans.filter((sp) => sp.traceId === root.traceId);
+        if (spans.some((sp) => sp.role === 'server' && sp.name === 'projection.write')) break;
+      }
+      return spans;
+    };
+    const spans = await traceSpans();
+    const names = spans.map((sp) => `${sp.role}:${sp.name}`);
+    console.log(`approve trace ${root.traceId}: ${JSON.stringify(names)}`);
+    expect(root.parentSpanId).toBe('');
+    expect(root.attributes['http.request_id']).toMatch(/\S/);
+    const ids = new Set(spans.map((sp) => sp.spanId));
+    // Connected: every span but the request's hangs under another span of the same trace.
+    for (const sp of spans) if (sp !== root) expect(ids.has(sp.parentSpanId), `${sp.role}:${sp.name}`).toBe(true);
+    expect(names).toContain('server:StartWorkflowUpdate:approve');
+    expect(names.some((n) => /^worker:(HandleUpdate|ValidateUpdate):approve$/.test(n))).toBe(true);
+    // The projection of the approve's state: written by the server from the Update's answer
+    // (docs/engine.md, engine version 2), its statements under it.
+    const projection = spans.find((sp) => sp.role === 'server' && sp.name === 'projection.write');
+    expect(projection?.attributes['approval.writer']).toBe('server');
+    expect(
+      spans.some((sp) => sp.parentSpanId === projection!.spanId && sp.attributes['db.system'] === 'postgresql'),
+    ).toBe(true);
+    // The worker's projection activity runs in the workflow's own trace (the start's): the activity
+    // span and its PostgreSQL statements hang under the start request.
+    const startTraces = new Set(
+      otlp.spans
+        .filter((sp) => sp.role === 'server' && sp.name === 'POST /api/v1/workflow/process-instances/start')
+        .map((sp) => sp.traceId),
+    );
+    const activity = otlp.spans.find(
+      (sp) => startTraces.has(sp.traceId) && sp.role === 'worker' && sp.name === 'RunActivity:project',
+    );
+    expect(activity).toBeDefined();
+    expect(
+      otlp.spans.some(
+        (sp) => sp.traceId === activity!.traceId && sp.role === 'worker' && sp.attributes['db.system'] === 'postgresql',
+      ),
+    ).toBe(true);
+    // The trace id is in the request's log line.
+    const serverLog = readFileSync(path.join(stack.logDir, `server-${approveServer}.log`), 'utf8');
+    expect(serverLog).toContain(`"traceId":"${root.traceId}"`);
+
+    // The failed webhook instance ends through the API (the runbook's terminate) and closes in Temporal.
+    await ok(`/api/v1/workflow/process-instances/${failId}/terminate`, {
+      token: tokens.admin,
+      body: { reason: 'observability case done' },
+    });
+    expect((await trailOf(failId)).status).toBe('terminated');
+    await stack.shell(`temporal workflow result --workflow-id "approval-demo-${failId}"`, {
+      TEMPORAL_CLI_TIMEOUT: '60s',
+    });
+  }
+
   it('runs both examples through both servers while a worker and a server are killed and Temporal restarts', async () => {
     const started = Date.now();
     // A WebSocket client of server 1 sees what actions on server 0 cause.

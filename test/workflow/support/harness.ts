@@ -6,7 +6,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { compileProcess, type FunctionBinding } from '../../../dsl/index.js';
 import { AppError } from '../../../src/errors.js';
 import type { Config } from '../../../src/config.js';
@@ -76,7 +76,14 @@ export function refusalOf(err: unknown): Refusal {
   throw err;
 }
 
-export async function startHarness(name: string, directory?: Directory): Promise<Harness> {
+/** What a file may set on its Worker besides the shared ones (a traced worker: its bundle, interceptors, sinks). */
+export type HarnessWorkerOptions = Pick<WorkerOptions, 'workflowBundle' | 'interceptors' | 'sinks'>;
+
+export async function startHarness(
+  name: string,
+  directory?: Directory,
+  workerOptions: HarnessWorkerOptions = {},
+): Promise<Harness> {
   if (!runtimeInstalled) {
     Runtime.install({ logger: new DefaultLogger('ERROR') });
     runtimeInstalled = true;
@@ -89,6 +96,7 @@ export async function startHarness(name: string, directory?: Directory): Promise
     taskQueue,
     workflowBundle: { codePath: inject('workflowBundlePath') },
     activities: fakes.activities,
+    ...workerOptions,
   });
   const running = worker.run();
   const config = { TEMPORAL_TASK_QUEUE: taskQueue } as Config;
@@ -167,10 +175,14 @@ export async function startHarness(name: string, directory?: Directory): Promise
  * The test file's harness: started before its tests, stopped after them. Usable as soon as the
  * file's beforeAll has run (it reads through to the started harness).
  */
-export function useHarness(name: string, directory?: Directory): Harness {
+export function useHarness(
+  name: string,
+  directory?: Directory,
+  workerOptions?: () => Promise<HarnessWorkerOptions>,
+): Harness {
   let started: Harness | undefined;
   beforeAll(async () => {
-    started = await startHarness(name, directory);
+    started = await startHarness(name, directory, await workerOptions?.());
   });
   afterAll(async () => started?.stop());
   return new Proxy({} as Harness, {
