@@ -160,6 +160,72 @@ describe('2xx answers carry their sentences in the caller language', () => {
   });
 });
 
+describe("an instance's end reason: a code and params, worded in the caller language", () => {
+  const zh = { 'Accept-Language': 'zh-CN' };
+  const en = { 'Accept-Language': 'en' };
+  const get = (path: string, headers: Record<string, string>, token = t.alice) => api(path, { token, headers });
+  const I = '/api/v1/workflow/process-instances';
+
+  it('a rejection: endCode and endParams the same in every language, endReason in Chinese for zh-CN, the recorded English for en', async () => {
+    await deploy(t.admin, oneStep('lang_end', users('bob')));
+    const id = await start(t.alice, 'lang_end', {}, `END-${Date.now()}`);
+    const res = await actOk(t.bob, (await myTask(t.bob, id)).id, 'reject', { comment: '预算不足' });
+    expect(res.instance.status).toBe('rejected');
+    const code = {
+      endCode: 'end.rejected',
+      endParams: { nodeId: 'approve', nodeName: 'Approve', comment: '预算不足' },
+    };
+
+    const inChinese = await get(`${I}/${id}`, zh);
+    expect(inChinese.status).toBe(200);
+    expect(inChinese.body.data).toMatchObject({
+      ...code,
+      status: 'rejected',
+      endReason: '在“Approve”被驳回：预算不足',
+    });
+    const inEnglish = await get(`${I}/${id}`, en);
+    expect(inEnglish.body.data).toMatchObject({ ...code, endReason: 'Rejected at Approve: 预算不足' });
+
+    // The same in the approval detail and in the lists.
+    expect((await get(`${I}/${id}/detail`, zh)).body.data.instance).toMatchObject({
+      ...code,
+      endReason: '在“Approve”被驳回：预算不足',
+    });
+    const mine = (await get(`${I}/applications?pageSize=200`, zh)).body.data.items.find((i: any) => i.id === id);
+    expect(mine).toMatchObject({ ...code, endReason: '在“Approve”被驳回：预算不足' });
+    const all = (await get(`${I}?pageSize=200`, en, t.admin)).body.data.items.find((i: any) => i.id === id);
+    expect(all).toMatchObject({ ...code, endReason: 'Rejected at Approve: 预算不足' });
+    // No header: alice has no locale of her own, the tenant's default (zh-CN) decides.
+    expect((await api(`${I}/${id}`, { token: t.alice })).body.data.endReason).toBe('在“Approve”被驳回：预算不足');
+  });
+
+  it("an administrator's termination with a reason, and a withdrawal", async () => {
+    await deploy(t.admin, oneStep('lang_end_admin', users('bob')));
+    const terminated = await start(t.alice, 'lang_end_admin', {}, `END-T-${Date.now()}`);
+    const stop = await api(`${I}/${terminated}/terminate`, { token: t.admin, body: { reason: '重复提交' } });
+    expect(stop.status, JSON.stringify(stop.body)).toBe(200);
+    const one = await eventually(
+      () => get(`${I}/${terminated}`, zh).then((r) => r.body.data),
+      (i) => i.status === 'terminated',
+    );
+    expect(one).toMatchObject({
+      endCode: 'end.terminated',
+      endParams: { reason: '重复提交' },
+      endReason: '管理员已终止：重复提交',
+    });
+    expect((await get(`${I}/${terminated}`, en)).body.data.endReason).toBe('Terminated by an administrator: 重复提交');
+
+    const withdrawn = await start(t.alice, 'lang_end_admin', {}, `END-W-${Date.now()}`);
+    expect((await api(`${I}/${withdrawn}/withdraw`, { token: t.alice, body: {} })).status).toBe(200);
+    const two = await eventually(
+      () => get(`${I}/${withdrawn}`, zh).then((r) => r.body.data),
+      (i) => i.status === 'terminated',
+    );
+    expect(two).toMatchObject({ endCode: 'end.withdrawn', endParams: {}, endReason: '申请人已撤回' });
+    expect((await get(`${I}/${withdrawn}`, en)).body.data.endReason).toBe('Withdrawn by applicant');
+  });
+});
+
 describe('codes in history', () => {
   it('an automatic approval and a return carry a code and params beside the English comment', async () => {
     await deploy(t.admin, oneStep('lang_self', { ...users('alice'), selfApproval: 'autoApprove' }));

@@ -11,6 +11,7 @@ import { nodeName, safeUrl, shortTime } from './details.js';
 import { staticDetailsOf, staticSummaryOf } from '../ui-metadata.js';
 import { causeMessage, hasEdge, NodeFailure, type Step } from './flow.js';
 import { said } from '../../dsl/history.js';
+import { ending } from '../../dsl/ending.js';
 import type { TaskState } from './types.js';
 
 export async function delay(engine: Engine, token: Token, node: DslNode): Promise<Step> {
@@ -308,6 +309,6 @@ export async function subProcess(engine: Engine, token: Token, node: DslNode): P
     return { follow: 'Success' };
   }
   if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
-  engine.end('terminated', `Sub-process ${cfg.targetId} ended as ${result.status}`);
+  engine.end('terminated', ending('end.subProcess', { targetId: cfg.targetId, status: result.status }));
   throw new Halt();
 }

@@ -13,6 +13,7 @@ import { Migration20261125000100NotificationChannels } from './Migration20261125
 import { Migration20261125000200NotificationPreferences } from './Migration20261125000200NotificationPreferences.js';
 import { Migration20261125000300Languages } from './Migration20261125000300Languages.js';
 import { Migration20261125000400NotificationTemplates } from './Migration20261125000400NotificationTemplates.js';
+import { Migration20261125000500EndingCodes } from './Migration20261125000500EndingCodes.js';
 
 /**
  * Every migration, in order. Listed explicitly so the same list runs from TypeScript and from dist/; the name given
@@ -34,4 +35,5 @@ export const migrationsList = [
   { name: 'Migration20261125000200NotificationPreferences', class: Migration20261125000200NotificationPreferences },
   { name: 'Migration20261125000300Languages', class: Migration20261125000300Languages },
   { name: 'Migration20261125000400NotificationTemplates', class: Migration20261125000400NotificationTemplates },
+  { name: 'Migration20261125000500EndingCodes', class: Migration20261125000500EndingCodes },
 ];
