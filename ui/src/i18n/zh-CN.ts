@@ -269,6 +269,13 @@ export const zhCN: Catalogue = {
     'instance.forceResumed': (p) =>
       `${p.actor} 强制越过汇聚节点 ${p.joinId} 继续流转；放弃的分支：${list(p.branches)}。`,
   },
+  ending: {
+    'end.withdrawn': () => '申请人已撤回',
+    'end.terminated': (p) => (p.reason ? `管理员已终止：${p.reason}` : '管理员已终止'),
+    'end.completed': (p) => (p.reason ? `管理员已直接办结：${p.reason}` : '管理员已直接办结'),
+    'end.rejected': (p) => `在“${p.nodeName ?? p.nodeId}”被驳回${p.comment ? `：${p.comment}` : ''}`,
+    'end.subProcess': (p) => `子流程 ${p.targetId} 以“${p.status}”结束`,
+  },
   status: {
     draft: '草稿',
     active: '审批中',
