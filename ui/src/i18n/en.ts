@@ -372,6 +372,12 @@ export const en = {
     deleted: 'Deleted.',
     confirmDelete: (what: string) => `Delete ${what}? This cannot be undone.`,
     forbidden: 'You do not have permission to see this page.',
+    tenantLanguage: 'Default language of the tenant',
+    tenantLanguageHelp:
+      'The language of the console, the service’s messages, e-mail and chat for everyone in this tenant who has not chosen one in My settings and whose browser asks for none the console speaks.',
+    tenantLanguageNone: 'Not set (English)',
+    saveTenantLanguage: 'Save default language',
+    tenantLanguageAdminOnly: 'Only an administrator of the approval center may change it.',
     dsl: 'Definition document (DSL)',
     stats: {
       todo: 'To do',

@@ -354,6 +354,12 @@ export const zhCN: Catalogue = {
     deleted: '已删除。',
     confirmDelete: (what: string) => `确定删除 ${what}？此操作不可撤销。`,
     forbidden: '你没有查看此页面的权限。',
+    tenantLanguage: '租户默认语言',
+    tenantLanguageHelp:
+      '本租户中未在“我的设置”里选择语言、且浏览器语言不在控制台支持之列的人，控制台、系统提示、邮件和聊天消息都使用此语言。',
+    tenantLanguageNone: '未设置（英语）',
+    saveTenantLanguage: '保存默认语言',
+    tenantLanguageAdminOnly: '仅审批中心管理员可以修改。',
     dsl: '流程定义文档（DSL）',
     stats: {
       todo: '待办',
