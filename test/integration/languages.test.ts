@@ -1,7 +1,9 @@
 // How the language of an answer is chosen (docs/http.md "Languages"): the user's locale, else the
 // request's Accept-Language, else the tenant's default (GET/PUT /tenant-settings), else English —
 // and what changes is only words. The engine's trail entries carry codes and params (dsl/history.ts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createRequire } from 'node:module';
+import { endingBackfill } from '../../src/db/migrations/Migration20261125000500EndingCodes.js';
 import { startReceiver, type Receiver } from '../helpers/http-receiver.js';
 import { api, createDemoLikeTenant, expectError, login } from '../helpers/api.js';
 import { deploy, example, instance, myTask, actOk, oneStep, start, eventually } from '../helpers/flow.js';
@@ -223,6 +225,52 @@ describe("an instance's end reason: a code and params, worded in the caller lang
     );
     expect(two).toMatchObject({ endCode: 'end.withdrawn', endParams: {}, endReason: '申请人已撤回' });
     expect((await get(`${I}/${withdrawn}`, en)).body.data.endReason).toBe('Withdrawn by applicant');
+  });
+});
+
+describe('instances that ended before ending codes', () => {
+  const I = '/api/v1/workflow/process-instances';
+  const get = (path: string, lang: string) => api(path, { token: t.alice, headers: { 'Accept-Language': lang } });
+
+  it('get the code their words say exactly (the migration); the others keep their English words in every language', async () => {
+    await deploy(t.admin, oneStep('lang_old_end', users('bob')));
+    const defId = (await api(`${D}/key/lang_old_end`, { token: t.admin })).body.data.id;
+    const rows: Array<[words: string, code: string | null, params: unknown, zh: string]> = [
+      ['Withdrawn by applicant', 'end.withdrawn', {}, '申请人已撤回'],
+      ['Terminated by an administrator', 'end.terminated', { reason: null }, '管理员已终止'],
+      [
+        'Completed by an administrator: paid twice',
+        'end.completed',
+        { reason: 'paid twice' },
+        '管理员已直接办结：paid twice',
+      ],
+      ['Rejected at Approve: no budget', null, null, 'Rejected at Approve: no budget'],
+    ];
+    const { Client } = createRequire(import.meta.url)('pg');
+    const db = new Client({ connectionString: inject('databaseUrl') });
+    await db.connect();
+    const ids: string[] = [];
+    try {
+      for (const [i, [words]] of rows.entries()) {
+        const id = `old-end-${Date.now()}-${i}`;
+        await db.query(
+          `insert into instances_archive (id, tenant_id, workflow_id, definition_id, process_key, process_version, process_name,
+             status, initiator_id, variables, start_time, end_time, end_reason)
+           values ($1, $2, $3, $4, 'lang_old_end', 1, 'Process lang_old_end', 'terminated', 'alice', '{}', now(), now(), $5)`,
+          [id, tenantId, `approval-${tenantId}-${id}`, defId, words],
+        );
+        ids.push(id);
+      }
+      for (const sql of endingBackfill('instances_archive')) await db.query(sql);
+    } finally {
+      await db.end();
+    }
+    for (const [i, [words, code, params, zh]] of rows.entries()) {
+      const inChinese = await get(`${I}/${ids[i]}`, 'zh-CN');
+      expect(inChinese.status, JSON.stringify(inChinese.body)).toBe(200);
+      expect(inChinese.body.data, words).toMatchObject({ endCode: code, endParams: params, endReason: zh });
+      expect((await get(`${I}/${ids[i]}`, 'en')).body.data.endReason).toBe(words);
+    }
   });
 });
 

@@ -1,30 +1,38 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
+ * The codes of instances that ended before codes existed, where their words say one exactly
+ * (withdrawn; terminated or completed by an administrator, with the reason they gave). Rejections
+ * and sub-process endings name a node or a process in their words: they keep their words only.
+ */
+export function endingBackfill(table: string): string[] {
+  const out = [
+    `update ${table} set end_code = 'end.withdrawn', end_params = '{}'::jsonb
+     where end_code is null and end_reason = 'Withdrawn by applicant'`,
+  ];
+  for (const [code, words] of [
+    ['end.terminated', 'Terminated by an administrator'],
+    ['end.completed', 'Completed by an administrator'],
+  ])
+    out.push(
+      `update ${table} set end_code = '${code}', end_params = jsonb_build_object('reason', null)
+       where end_code is null and end_reason = '${words}'`,
+      `update ${table} set end_code = '${code}', end_params = jsonb_build_object('reason', substr(end_reason, ${words.length + 3}))
+       where end_code is null and starts_with(end_reason, '${words}: ')`,
+    );
+  return out;
+}
+
+/**
  * Why an instance ended, as a code and its parameters (dsl/ending.ts) beside the English
  * `end_reason`, so every reader gets it in their own language. Instances that ended before keep
- * only their words, except the few whose words say their code exactly (withdrawn; terminated or
- * completed by an administrator, with the reason they gave).
+ * their words, and get the code their words say exactly (endingBackfill).
  */
 export class Migration20261125000500EndingCodes extends Migration {
   override up(): void {
     for (const t of ['instances', 'instances_archive']) {
       this.addSql(`alter table ${t} add column end_code text, add column end_params jsonb`);
-      this.addSql(
-        `update ${t} set end_code = 'end.withdrawn', end_params = '{}'::jsonb where end_reason = 'Withdrawn by applicant'`,
-      );
-      for (const [code, words] of [
-        ['end.terminated', 'Terminated by an administrator'],
-        ['end.completed', 'Completed by an administrator'],
-      ]) {
-        this.addSql(
-          `update ${t} set end_code = '${code}', end_params = jsonb_build_object('reason', null) where end_reason = '${words}'`,
-        );
-        this.addSql(
-          `update ${t} set end_code = '${code}', end_params = jsonb_build_object('reason', substr(end_reason, ${words.length + 3}))
-           where starts_with(end_reason, '${words}: ')`,
-        );
-      }
+      for (const sql of endingBackfill(t)) this.addSql(sql);
     }
   }
 
