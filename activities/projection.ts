@@ -27,14 +27,15 @@ function instancePart(s: ProjectionSnapshot): Part {
   return {
     name: 'i',
     sql: `insert into instances (id, tenant_id, workflow_id, definition_id, process_key, process_version, process_name, business_key,
-       status, initiator_id, variables, current_nodes, start_time, end_time, end_reason, detail, seq, updated_at)
-     select ?, ?, ?, ?, ?, ?::int, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::timestamptz, ?::timestamptz, ?, ?::jsonb, ?::bigint, now()
+       status, initiator_id, variables, current_nodes, start_time, end_time, end_reason, end_code, end_params, detail, seq, updated_at)
+     select ?, ?, ?, ?, ?, ?::int, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::timestamptz, ?::timestamptz, ?, ?, ?::jsonb, ?::jsonb, ?::bigint, now()
      where ${LIVE}
      on conflict (id) do update set
        workflow_id = excluded.workflow_id, definition_id = excluded.definition_id,
        process_version = excluded.process_version, process_name = excluded.process_name,
        status = excluded.status, initiator_id = excluded.initiator_id, variables = excluded.variables,
        current_nodes = excluded.current_nodes, end_time = excluded.end_time, end_reason = excluded.end_reason,
+       end_code = excluded.end_code, end_params = excluded.end_params,
        detail = excluded.detail, seq = excluded.seq, updated_at = now()
      where instances.seq < excluded.seq`,
     params: [
@@ -53,6 +54,9 @@ function instancePart(s: ProjectionSnapshot): Part {
       i.startTime,
       i.endTime,
       i.endReason,
+      // Absent in snapshots made before ending codes (an activity retried from an older history).
+      i.endCode ?? null,
+      i.endParams ? JSON.stringify(i.endParams) : null,
       j(i.detail),
       s.seq,
       i.id,

@@ -126,7 +126,18 @@ export const Instance = z
     currentNodes: z.array(z.string()),
     startTime: IsoDate,
     endTime: IsoDate.nullable(),
-    endReason: z.string().nullable(),
+    endReason: z.string().nullable().openapi({
+      description:
+        "why it ended, in the caller's language (said from `endCode` and `endParams`); instances that ended before codes existed: the English words recorded then; null while running and when it simply completed",
+    }),
+    endCode: z.string().nullable().openapi({
+      description:
+        'why it ended, as a stable code: `end.withdrawn`, `end.terminated`, `end.completed` (by an administrator), `end.rejected`, `end.subProcess`; null while running, when it simply completed, and for instances that ended before codes existed',
+    }),
+    endParams: z.record(z.string(), z.unknown()).nullable().openapi({
+      description:
+        "the code's parameters (`reason` an administrator gave, `nodeId`/`nodeName`/`comment` of a rejection, `targetId`/`status` of a sub-process); clients word them in their language",
+    }),
     failure: z.union([InstanceFailure, z.null()]).openapi({
       description: 'status `failed`: why, and where (a re-drive runs the node again); null otherwise',
     }),

@@ -26,6 +26,8 @@ export function instanceView(r: any): Instance {
     startTime: iso(r.start_time)!,
     endTime: iso(r.end_time),
     endReason: r.end_reason as string | null,
+    endCode: (r.end_code ?? null) as string | null,
+    endParams: (r.end_params ?? null) as Record<string, unknown> | null,
     failure: failureOf(r.status, r.detail),
   };
 }

@@ -232,6 +232,90 @@ describe('the console in Simplified Chinese', () => {
     await shot(page, 'zh-trail-codes-page');
   });
 
+  it('an ended instance says why in Chinese (from its ending code), and the directory sets the tenant default language', async () => {
+    const key = `end_zh_${randomUUID().slice(0, 6)}`;
+    const dsl = {
+      ruleChain: { id: key, name: '采购申请', root: true, additionalInfo: { category: '测试' } },
+      metadata: {
+        firstNodeIndex: 0,
+        nodes: [
+          { id: 'start', type: 'startTask', name: '发起' },
+          {
+            id: 'manager',
+            type: 'userTask',
+            name: '经理审批',
+            configuration: { approver: { type: 'user', userIds: ['bob'] } },
+          },
+          { id: 'end', type: 'end', name: '结束' },
+        ],
+        connections: [
+          { fromId: 'start', toId: 'manager', type: 'Success' },
+          { fromId: 'manager', toId: 'end', type: 'Success' },
+        ],
+      },
+    };
+    const admin = await login('admin', 'admin', TENANT);
+    expect((await api('/api/v1/workflow/process-definitions/deploy', { token: admin, body: { dsl } })).status).toBe(
+      201,
+    );
+    const alice = await login('alice', 'demo', TENANT);
+    const bob = await login('bob', 'demo', TENANT);
+    const started = await api('/api/v1/workflow/process-instances/start', {
+      token: alice,
+      body: { processKey: key, variables: {}, businessKey: `BK-${randomUUID().slice(0, 8)}` },
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const id = started.body.data.instanceId as string;
+    const todo = await api('/api/v1/workflow/process-instances/todo?pageSize=200', { token: bob });
+    const task = todo.body.data.items.find((x: any) => x.instanceId === id);
+    const rejected = await api(`/api/v1/workflow/tasks/${task.id}/reject`, {
+      token: bob,
+      body: { comment: '预算不足' },
+    });
+    expect(rejected.status, JSON.stringify(rejected.body)).toBe(200);
+
+    const page = await as('alice', 'zh-CN');
+    await page.goto(`${baseUrl()}/instances/${id}`);
+    await page.waitForSelector('[data-testid=end-reason]');
+    expect(await page.getAttribute('[data-testid=end-reason]', 'data-code')).toBe('end.rejected');
+    expect((await page.textContent('[data-testid=end-reason]'))?.trim()).toBe(
+      zhCN.ending['end.rejected']({ nodeId: 'manager', nodeName: '经理审批', comment: '预算不足' }),
+    );
+    // The English words the API keeps (endReason for an English caller) are not shown.
+    expect(await page.locator('[data-testid=instance-header]').innerText()).not.toContain('Rejected at');
+    await expectChinese(page);
+    await page
+      .locator('[data-testid=instance-header]')
+      .screenshot({ path: path.join(SCREENSHOTS, 'i18n-zh-end-reason.png') });
+
+    // The tenant's default language: shown and changed on the directory page, in Chinese.
+    const before = (await api('/api/v1/tenant-settings', { token: admin })).body.data.defaultLocale;
+    const directory = await as('admin', 'zh-CN');
+    await directory.goto(`${baseUrl()}/admin/directory`);
+    await directory.waitForSelector('#tenant-language [data-testid=tenant-locale]:not([disabled])');
+    expect(await directory.textContent('#tenant-language-h')).toBe(zhCN.admin.tenantLanguage);
+    expect(await directory.locator('#tenant-language').innerText()).toContain(zhCN.admin.tenantLanguageHelp);
+    expect(await directory.inputValue('[data-testid=tenant-locale]')).toBe(before ?? '');
+    await directory.selectOption('[data-testid=tenant-locale]', 'zh-CN');
+    await directory.click('[data-action=save-tenant-language]');
+    await directory.waitForSelector('[data-testid=tenant-language-saved]');
+    expect((await api('/api/v1/tenant-settings', { token: admin })).body.data).toEqual({ defaultLocale: 'zh-CN' });
+    await directory
+      .locator('#tenant-language')
+      .screenshot({ path: path.join(SCREENSHOTS, 'i18n-zh-tenant-language.png') });
+    await shot(directory, 'zh-directory');
+    await directory.reload();
+    await directory.waitForSelector('#tenant-language [data-testid=tenant-locale]:not([disabled])');
+    expect(await directory.inputValue('[data-testid=tenant-locale]')).toBe('zh-CN');
+    // Back as it was, for the other tests on this stack.
+    const reset = await api('/api/v1/tenant-settings', {
+      method: 'PUT',
+      token: admin,
+      body: { defaultLocale: before },
+    });
+    expect(reset.status).toBe(200);
+  });
+
   for (const lang of ['zh-CN', 'en-GB'] as const) {
     it(`the process with Chinese names (请假流程) deploys, shows and runs in ${lang}`, async () => {
       const tag = lang === 'zh-CN' ? 'gflow-zh' : 'gflow-en';

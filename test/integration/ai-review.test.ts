@@ -256,6 +256,11 @@ describe('verdicts', () => {
       30_000,
     );
     expect(inst.status).toBe('rejected');
+    expect(inst).toMatchObject({
+      endCode: 'end.aiRejected',
+      endParams: { nodeId: 'ai', nodeName: 'AI pre-check' },
+      endReason: 'Rejected by the AI pre-review at AI pre-check',
+    });
     expect((await reviewEntry(id)).detail).toMatchObject({
       code: 'ai.reject',
       summary: 'Hotel over the city limit by 40%.',

@@ -449,6 +449,8 @@ describe('sub-process outcomes', () => {
     );
     expect(inst.status).toBe('terminated');
     expect(inst.endReason).toContain('rejected');
+    expect(inst.endCode).toBe('end.subProcess');
+    expect(inst.endParams).toMatchObject({ status: 'rejected' });
   });
 });
 

@@ -1,7 +1,9 @@
 // How the language of an answer is chosen (docs/http.md "Languages"): the user's locale, else the
 // request's Accept-Language, else the tenant's default (GET/PUT /tenant-settings), else English —
 // and what changes is only words. The engine's trail entries carry codes and params (dsl/history.ts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createRequire } from 'node:module';
+import { endingBackfill } from '../../src/db/migrations/Migration20261125000600EndingCodes.js';
 import { startReceiver, type Receiver } from '../helpers/http-receiver.js';
 import { api, createDemoLikeTenant, expectError, login } from '../helpers/api.js';
 import { deploy, example, instance, myTask, actOk, oneStep, start, eventually } from '../helpers/flow.js';
@@ -157,6 +159,118 @@ describe('2xx answers carry their sentences in the caller language', () => {
     expect(list.body.data.items[0].assignmentReason.text).toBe('alice 的主管（第 1 级）');
     const english = await api(`/api/v1/workflow/tasks/${task.id}`, { token: t.bob, headers: en });
     expect(english.body.data.assignmentReason.text).toBe('manager of alice (level 1)');
+  });
+});
+
+describe("an instance's end reason: a code and params, worded in the caller language", () => {
+  const zh = { 'Accept-Language': 'zh-CN' };
+  const en = { 'Accept-Language': 'en' };
+  const get = (path: string, headers: Record<string, string>, token = t.alice) => api(path, { token, headers });
+  const I = '/api/v1/workflow/process-instances';
+
+  it('a rejection: endCode and endParams the same in every language, endReason in Chinese for zh-CN, the recorded English for en', async () => {
+    await deploy(t.admin, oneStep('lang_end', users('bob')));
+    const id = await start(t.alice, 'lang_end', {}, `END-${Date.now()}`);
+    const res = await actOk(t.bob, (await myTask(t.bob, id)).id, 'reject', { comment: '预算不足' });
+    expect(res.instance.status).toBe('rejected');
+    const code = {
+      endCode: 'end.rejected',
+      endParams: { nodeId: 'approve', nodeName: 'Approve', comment: '预算不足' },
+    };
+
+    const inChinese = await get(`${I}/${id}`, zh);
+    expect(inChinese.status).toBe(200);
+    expect(inChinese.body.data).toMatchObject({
+      ...code,
+      status: 'rejected',
+      endReason: '在“Approve”被驳回：预算不足',
+    });
+    const inEnglish = await get(`${I}/${id}`, en);
+    expect(inEnglish.body.data).toMatchObject({ ...code, endReason: 'Rejected at Approve: 预算不足' });
+
+    // The same in the approval detail and in the lists.
+    expect((await get(`${I}/${id}/detail`, zh)).body.data.instance).toMatchObject({
+      ...code,
+      endReason: '在“Approve”被驳回：预算不足',
+    });
+    const mine = (await get(`${I}/applications?pageSize=200`, zh)).body.data.items.find((i: any) => i.id === id);
+    expect(mine).toMatchObject({ ...code, endReason: '在“Approve”被驳回：预算不足' });
+    const all = (await get(`${I}?pageSize=200`, en, t.admin)).body.data.items.find((i: any) => i.id === id);
+    expect(all).toMatchObject({ ...code, endReason: 'Rejected at Approve: 预算不足' });
+    // No header: alice has no locale of her own, the tenant's default (zh-CN) decides.
+    expect((await api(`${I}/${id}`, { token: t.alice })).body.data.endReason).toBe('在“Approve”被驳回：预算不足');
+  });
+
+  it("an administrator's termination with a reason, and a withdrawal", async () => {
+    await deploy(t.admin, oneStep('lang_end_admin', users('bob')));
+    const terminated = await start(t.alice, 'lang_end_admin', {}, `END-T-${Date.now()}`);
+    const stop = await api(`${I}/${terminated}/terminate`, { token: t.admin, body: { reason: '重复提交' } });
+    expect(stop.status, JSON.stringify(stop.body)).toBe(200);
+    const one = await eventually(
+      () => get(`${I}/${terminated}`, zh).then((r) => r.body.data),
+      (i) => i.status === 'terminated',
+    );
+    expect(one).toMatchObject({
+      endCode: 'end.terminated',
+      endParams: { reason: '重复提交' },
+      endReason: '管理员已终止：重复提交',
+    });
+    expect((await get(`${I}/${terminated}`, en)).body.data.endReason).toBe('Terminated by an administrator: 重复提交');
+
+    const withdrawn = await start(t.alice, 'lang_end_admin', {}, `END-W-${Date.now()}`);
+    expect((await api(`${I}/${withdrawn}/withdraw`, { token: t.alice, body: {} })).status).toBe(200);
+    const two = await eventually(
+      () => get(`${I}/${withdrawn}`, zh).then((r) => r.body.data),
+      (i) => i.status === 'terminated',
+    );
+    expect(two).toMatchObject({ endCode: 'end.withdrawn', endParams: {}, endReason: '申请人已撤回' });
+    expect((await get(`${I}/${withdrawn}`, en)).body.data.endReason).toBe('Withdrawn by applicant');
+  });
+});
+
+describe('instances that ended before ending codes', () => {
+  const I = '/api/v1/workflow/process-instances';
+  const get = (path: string, lang: string) => api(path, { token: t.alice, headers: { 'Accept-Language': lang } });
+
+  it('get the code their words say exactly (the migration); the others keep their English words in every language', async () => {
+    await deploy(t.admin, oneStep('lang_old_end', users('bob')));
+    const defId = (await api(`${D}/key/lang_old_end`, { token: t.admin })).body.data.id;
+    const rows: Array<[words: string, code: string | null, params: unknown, zh: string]> = [
+      ['Withdrawn by applicant', 'end.withdrawn', {}, '申请人已撤回'],
+      ['Terminated by an administrator', 'end.terminated', { reason: null }, '管理员已终止'],
+      [
+        'Completed by an administrator: paid twice',
+        'end.completed',
+        { reason: 'paid twice' },
+        '管理员已直接办结：paid twice',
+      ],
+      ['Rejected at Approve: no budget', null, null, 'Rejected at Approve: no budget'],
+    ];
+    const { Client } = createRequire(import.meta.url)('pg');
+    const db = new Client({ connectionString: inject('databaseUrl') });
+    await db.connect();
+    const ids: string[] = [];
+    try {
+      for (const [i, [words]] of rows.entries()) {
+        const id = `old-end-${Date.now()}-${i}`;
+        await db.query(
+          `insert into instances_archive (id, tenant_id, workflow_id, definition_id, process_key, process_version, process_name,
+             status, initiator_id, variables, start_time, end_time, end_reason)
+           values ($1, $2, $3, $4, 'lang_old_end', 1, 'Process lang_old_end', 'terminated', 'alice', '{}', now(), now(), $5)`,
+          [id, tenantId, `approval-${tenantId}-${id}`, defId, words],
+        );
+        ids.push(id);
+      }
+      for (const sql of endingBackfill('instances_archive')) await db.query(sql);
+    } finally {
+      await db.end();
+    }
+    for (const [i, [words, code, params, zh]] of rows.entries()) {
+      const inChinese = await get(`${I}/${ids[i]}`, 'zh-CN');
+      expect(inChinese.status, JSON.stringify(inChinese.body)).toBe(200);
+      expect(inChinese.body.data, words).toMatchObject({ endCode: code, endParams: params, endReason: zh });
+      expect((await get(`${I}/${ids[i]}`, 'en')).body.data.endReason).toBe(words);
+    }
   });
 });
 

@@ -514,7 +514,7 @@ describe('task actions', () => {
       expect(res.task).toMatchObject({ id: task.id, status: 'cancelled', result: 'withdrawn' });
       expect(res.instance).toEqual({ id, status: 'terminated' });
       const inst = await instance(t.alice, id);
-      expect(inst.endReason).toBe('Withdrawn by applicant');
+      expect(inst).toMatchObject({ endReason: 'Withdrawn by applicant', endCode: 'end.withdrawn', endParams: {} });
       expect(inst.trail.map((e: any) => e.type)).toContain('withdraw');
       expect(await openIn(t.bob, id)).toHaveLength(0);
       expect(

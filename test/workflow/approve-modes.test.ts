@@ -67,7 +67,13 @@ describe.concurrent('approve modes', () => {
       ['carol', 'rejected'],
       ['erin', 'cancelled'],
     ]);
-    expect(h.projection.of(instanceId).instance.status).toBe('rejected');
+    // Why it ended: a code with params (dsl/ending.ts), the English words as before.
+    expect(h.projection.of(instanceId).instance).toMatchObject({
+      status: 'rejected',
+      endCode: 'end.rejected',
+      endParams: { nodeId: 'approve', nodeName: 'Node approve', comment: null },
+      endReason: 'Rejected at Node approve',
+    });
   });
 
   it('sequential: one after another in resolved order; a rejection stops', async () => {

@@ -117,7 +117,14 @@ describe.concurrent('validators', () => {
     });
     const p = h.projection.of(instanceId);
     expect(p.archived).toBe(true);
-    expect(p.instance).toMatchObject({ status: 'terminated', endReason: 'Withdrawn by applicant', currentNodes: [] });
+    // The ending as a code with params (dsl/ending.ts), the English words beside it as before.
+    expect(p.instance).toMatchObject({
+      status: 'terminated',
+      endReason: 'Withdrawn by applicant',
+      endCode: 'end.withdrawn',
+      endParams: {},
+      currentNodes: [],
+    });
     expect(p.tasks.get(task.id)).toMatchObject({ status: 'cancelled', result: 'withdrawn' });
     expect(h.projection.trailTypes(instanceId)).toEqual(['start', 'assign', 'withdraw']);
     expect(await h.handle(instanceId).result()).toMatchObject({ status: 'terminated' });

@@ -8,6 +8,7 @@ import * as m from '../messages.js';
 import { type Engine } from './engine.js';
 import { decide } from './user-task.js';
 import { said } from '../../dsl/history.js';
+import { ending } from '../../dsl/ending.js';
 import type { ActionResult, TaskState } from './types.js';
 
 export function fault(type: ErrorCode, message: string): never {
@@ -235,7 +236,7 @@ export function registerCoreActions(engine: Engine) {
     m.withdraw,
     (input) => {
       engine.trail('withdraw', { userId: input.actor.userId, comment: input.reason ?? null });
-      engine.end('terminated', 'Withdrawn by applicant', 'withdrawn');
+      engine.end('terminated', ending('end.withdrawn', {}), 'withdrawn');
       return settle(engine, null);
     },
     {
@@ -249,17 +250,17 @@ export function registerCoreActions(engine: Engine) {
   );
 
   const endings = [
-    [m.terminate, 'terminated', 'terminate', 'Terminated by an administrator'],
-    [m.completeInstance, 'completed', 'complete', 'Completed by an administrator'],
+    [m.terminate, 'terminated', 'terminate', 'end.terminated'],
+    [m.completeInstance, 'completed', 'complete', 'end.completed'],
   ] as const;
-  for (const [def, status, type, reason] of endings) {
+  for (const [def, status, type, code] of endings) {
     onUpdate(
       engine,
       def as typeof m.terminate,
       (input) => {
         if (engine.ended) return settle(engine, null);
         engine.trail(type, { userId: input.actor.userId, comment: input.reason ?? null });
-        engine.end(status, input.reason ? `${reason}: ${input.reason}` : reason);
+        engine.end(status, ending(code, { reason: input.reason || null }));
         return settle(engine, null);
       },
       {

@@ -7,6 +7,7 @@ import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { AiAgentConfig, DslNode } from '../../dsl/index.js';
 import { renderTemplate } from '../../dsl/templates.js';
 import { said } from '../../dsl/history.js';
+import { ending } from '../../dsl/ending.js';
 import type { Activities } from '../../activities/index.js';
 import type { AgentAnswer } from '../../activities/ai-agent.js';
 import { type Engine, Halt, type NodeRun, type Token } from './engine.js';
@@ -168,7 +169,7 @@ function reject(engine: Engine, token: Token, node: DslNode): Promise<Step> | St
     return resubmit(engine, token, first, engine.newRun(node.id, token.id));
   }
   if (hasEdge(engine, node.id, 'Reject')) return { follow: 'Reject' };
-  engine.end('rejected', `Rejected by the AI pre-review at ${nodeName(node)}`);
+  engine.end('rejected', ending('end.aiRejected', { nodeId: node.id, nodeName: node.name?.trim() || null }));
   throw new Halt();
 }
 

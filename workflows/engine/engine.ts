@@ -20,6 +20,7 @@ import type {
 } from './types.js';
 import { OPEN_TASK_STATUSES } from './types.js';
 import type { AheadInFlight, ApproversAhead } from './approvers-ahead.js';
+import { endingText, type Ending } from '../../dsl/ending.js';
 
 /** Thrown inside a path when the instance ended under it; unwinds that path quietly. */
 export class Halt extends Error {
@@ -102,7 +103,10 @@ export class Engine {
   variables: Record<string, unknown>;
   status: InstanceStatus = 'active';
   endTime: string | null = null;
+  /** The ending's English words (the `endReason` older clients and histories read). */
   endReason: string | null = null;
+  /** Why the instance ended, as a code and params (dsl/ending.ts); null while running or when it completed. */
+  ending: Ending | null = null;
   detail: Record<string, unknown> | null = null;
 
   tasks: Record<string, TaskState> = {};
@@ -467,8 +471,8 @@ export class Engine {
     this.touch();
   }
 
-  /** Ends the instance: open tasks close, every path halts. */
-  end(status: InstanceStatus, reason: string | null, taskResult: TaskResult = 'cancelled') {
+  /** Ends the instance: open tasks close, every path halts. `why`: the ending's code and params (null: it simply completed). */
+  end(status: InstanceStatus, why: Ending | null, taskResult: TaskResult = 'cancelled') {
     if (this.ended) return;
     for (const t of this.openTasks()) {
       if (t.status === 'suspended' && t.suspendedFrom) t.status = t.suspendedFrom;
@@ -477,7 +481,10 @@ export class Engine {
     for (const run of Object.values(this.runs)) if (!run.outcome) run.outcome = 'cancelled';
     this.status = status;
     this.endTime = this.now();
-    this.endReason = reason;
+    // Recorded as a code with params; the English words beside it are the ones written before codes.
+    // Only the projection's input and Update answers carry them (no command): running instances replay unchanged.
+    this.ending = why;
+    this.endReason = why ? endingText(why.code, why.params as never) : null;
     this.ended = true;
     this.touch();
     // The outcome to the initiator (not when they withdrew it themselves). Adds to the projection's
@@ -508,6 +515,8 @@ export class Engine {
       startTime: this.info.startTime,
       endTime: this.endTime,
       endReason: this.endReason,
+      endCode: this.ending?.code ?? null,
+      endParams: this.ending?.params ?? null,
       detail: this.detail,
     };
   }

@@ -10,6 +10,7 @@ import { delay, delayWait, httpCall, serviceTask, subProcess } from './system-no
 import { nodeName } from './details.js';
 import { said } from '../../dsl/history.js';
 import { aiAgent } from './ai-agent.js';
+import { ending } from '../../dsl/ending.js';
 
 /**
  * Node steps the instance may take without any path really waiting (a park for a person, a
@@ -212,7 +213,7 @@ async function onReject(engine: Engine, token: Token, node: DslNode, run: NodeRu
   if (strategy !== 'terminate' && hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
   engine.end(
     'rejected',
-    run.comment ? `Rejected at ${node.name ?? node.id}: ${run.comment}` : `Rejected at ${node.name ?? node.id}`,
+    ending('end.rejected', { nodeId: node.id, nodeName: node.name ?? null, comment: run.comment || null }),
   );
   throw new Halt();
 }

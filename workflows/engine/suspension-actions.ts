@@ -6,6 +6,7 @@ import { fault, findTask, requireRunning, requireSwitch, settle, requireLive } f
 import { evaluate } from './user-task.js';
 import { URGE_INTERVAL_MS, refuse, trailOf, runOf, defineTaskAction } from './task-rules.js';
 import type { TaskState } from './types.js';
+import { ending } from '../../dsl/ending.js';
 
 // ---------- suspension ----------
 
@@ -78,7 +79,7 @@ export function registerSuspensionActions(engine: Engine) {
       notified.delete(input.actor.userId);
       for (const userId of notified) engine.notify(userId, 'instance_withdrawn', null, { by: input.actor.userId });
       engine.trail('withdraw', trailOf(task, input.actor, input.reason, { via: 'task' }));
-      engine.end('terminated', 'Withdrawn by applicant', 'withdrawn');
+      engine.end('terminated', ending('end.withdrawn', {}), 'withdrawn');
     },
   );
 

@@ -13,6 +13,7 @@ import { causeMessage, hasEdge, NodeFailure, type Step } from './flow.js';
 import { said } from '../../dsl/history.js';
 import { GFLOW_HTTP_OUTPUT, type TaskState } from './types.js';
 import { mergeOutput } from './output-merge.js';
+import { ending } from '../../dsl/ending.js';
 
 export async function delay(engine: Engine, token: Token, node: DslNode): Promise<Step> {
   const raw = ((node.configuration ?? {}) as { delayMs?: number | string }).delayMs ?? 0;
@@ -324,6 +325,6 @@ export async function subProcess(engine: Engine, token: Token, node: DslNode): P
     return { follow: 'Success' };
   }
   if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
-  engine.end('terminated', `Sub-process ${cfg.targetId} ended as ${result.status}`);
+  engine.end('terminated', ending('end.subProcess', { targetId: cfg.targetId, status: result.status }));
   throw new Halt();
 }

@@ -3,6 +3,7 @@
 import type { NotificationKind } from '../notification-kinds.js';
 import type { MigrationPlan, ProcessDocument } from '../../dsl/index.js';
 import type { ApproversAhead } from './approvers-ahead.js';
+import type { EndingCode } from '../../dsl/ending.js';
 
 // The status lists are declared once here; the HTTP schemas (src/shapes.ts) enumerate them too.
 export const INSTANCE_STATUSES = [
@@ -154,7 +155,11 @@ export interface InstanceRow {
   currentNodes: string[];
   startTime: string;
   endTime: string | null;
+  /** The ending's English words (as written before codes existed). */
   endReason: string | null;
+  /** Why it ended, as a code (dsl/ending.ts); absent in snapshots made before codes existed. */
+  endCode?: EndingCode | null;
+  endParams?: Record<string, unknown> | null;
   detail: Record<string, unknown> | null;
 }
 

@@ -14,6 +14,7 @@ import { Migration20261125000200NotificationPreferences } from './Migration20261
 import { Migration20261125000300Languages } from './Migration20261125000300Languages.js';
 import { Migration20261125000400NotificationTemplates } from './Migration20261125000400NotificationTemplates.js';
 import { Migration20261125000500AiAgents } from './Migration20261125000500AiAgents.js';
+import { Migration20261125000600EndingCodes } from './Migration20261125000600EndingCodes.js';
 
 /**
  * Every migration, in order. Listed explicitly so the same list runs from TypeScript and from dist/; the name given
@@ -36,4 +37,5 @@ export const migrationsList = [
   { name: 'Migration20261125000300Languages', class: Migration20261125000300Languages },
   { name: 'Migration20261125000400NotificationTemplates', class: Migration20261125000400NotificationTemplates },
   { name: 'Migration20261125000500AiAgents', class: Migration20261125000500AiAgents },
+  { name: 'Migration20261125000600EndingCodes', class: Migration20261125000600EndingCodes },
 ];

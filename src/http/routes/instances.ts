@@ -10,9 +10,17 @@ import { Task } from './tasks.schemas.js';
 import * as s from './instances.schemas.js';
 import { variableWrites } from './shared-endpoints.js';
 import type { AppDeps } from '../../context.js';
+import { instanceIn } from '../answer-words.js';
+import { requestLocale, type ApiLocale } from '../locale.js';
 
 const tags = ['process-instances'];
 const starters = [Permissions.INSTANCE_START, Permissions.CREATE];
+
+/** A page of instances, each end reason in the caller's language. */
+const inList = <T extends { items: s.Instance[] }>(locale: ApiLocale, found: T): T => ({
+  ...found,
+  items: found.items.map((i) => instanceIn(locale, i)),
+});
 
 export function instanceRoutes(deps: AppDeps) {
   const r = createRouter();
@@ -29,7 +37,10 @@ export function instanceRoutes(deps: AppDeps) {
       response: s.Started,
       responseDescription: 'Started',
     },
-    ({ principal, body }) => instances.startInstance(deps, principal, body),
+    async ({ principal, body, c }) => {
+      const started = await instances.startInstance(deps, principal, body);
+      return { ...started, instance: instanceIn(requestLocale(c), started.instance) };
+    },
   );
   endpoint(
     r,
@@ -41,7 +52,7 @@ export function instanceRoutes(deps: AppDeps) {
       query: s.InstanceQuery,
       response: page(s.Instance),
     },
-    ({ principal, query }) => instances.listInstances(deps, principal, query),
+    async ({ principal, query, c }) => inList(requestLocale(c), await instances.listInstances(deps, principal, query)),
   );
   // The caller's lists: one page each, narrowed by the query.
   for (const [path, summary, query, row, list] of [
@@ -56,8 +67,17 @@ export function instanceRoutes(deps: AppDeps) {
     ['/cc', 'Instances copied to me', PageQuery, s.CcRecord, instances.ccList],
     ['/applications', 'Instances I started', s.ApplicationsQuery, s.Instance, instances.applications],
   ] as const) {
-    endpoint(r, { method: 'get', path, tags, summary, query, response: page(row) }, ({ principal, query: q }) =>
-      (list as (d: AppDeps, p: typeof principal, q: unknown) => Promise<unknown>)(deps, principal, q),
+    endpoint(
+      r,
+      { method: 'get', path, tags, summary, query, response: page(row) },
+      async ({ principal, query: q, c }) => {
+        const found = await (list as (d: AppDeps, p: typeof principal, q: unknown) => Promise<unknown>)(
+          deps,
+          principal,
+          q,
+        );
+        return row === s.Instance ? inList(requestLocale(c), found as { items: s.Instance[] }) : found;
+      },
     );
   }
   endpoint(
@@ -70,7 +90,8 @@ export function instanceRoutes(deps: AppDeps) {
       params: s.IdParam,
       response: s.InstanceWithTrail,
     },
-    ({ principal, params }) => instances.getInstance(deps, principal, params.id),
+    async ({ principal, params, c }) =>
+      instanceIn(requestLocale(c), await instances.getInstance(deps, principal, params.id)),
   );
   endpoint(
     r,
@@ -82,7 +103,10 @@ export function instanceRoutes(deps: AppDeps) {
       params: s.IdParam,
       response: s.InstanceDetail,
     },
-    ({ principal, params }) => instances.getDetail(deps, principal, params.id),
+    async ({ principal, params, c }) => {
+      const detail = await instances.getDetail(deps, principal, params.id);
+      return { ...detail, instance: instanceIn(requestLocale(c), detail.instance) };
+    },
   );
   endpoint(
     r,
@@ -95,7 +119,8 @@ export function instanceRoutes(deps: AppDeps) {
       params: s.IdParam,
       response: s.Instance,
     },
-    ({ principal, params }) => instances.submitDraft(deps, principal, params.id),
+    async ({ principal, params, c }) =>
+      instanceIn(requestLocale(c), await instances.submitDraft(deps, principal, params.id)),
   );
 
   // Lifecycle actions (who may is decided by the service: the initiator or workflow:instance:manage)

@@ -11,7 +11,7 @@ import { fromBrowser, matchLocale } from '../../../ui/src/i18n/locale.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
-/** Every param any history code takes, with values that hold no English words. */
+/** Every param any history or ending code takes, with values that hold no English words. */
 const HISTORY_SAMPLE = {
   nodeId: 'n1',
   nodeName: '经理审批',
@@ -33,6 +33,7 @@ const HISTORY_SAMPLE = {
   to: 'u3',
   nodes: ['n1', 'n2'],
   joinId: 'j1',
+  comment: 'x4',
 };
 
 type Shape = string | { [k: string]: Shape };
@@ -58,8 +59,8 @@ describe('console catalogues', () => {
     // Product names and technical words that stay as written.
     const keep = /\b(Temporal|Web|UI|HTTP|JSON|DSL|URL|GFlow|ID|key|msg|approvers|new_process)\b/gi;
     for (const [key, value] of leaves(zhCN)) {
-      // The engine's history sentences take their code's params (dsl/history.ts); the others positional values.
-      const args = key.startsWith('history.') ? [HISTORY_SAMPLE] : ['1', 2, 3];
+      // The engine's history and ending sentences take their code's params (dsl/history.ts, dsl/ending.ts); the others positional values.
+      const args = key.startsWith('history.') || key.startsWith('ending.') ? [HISTORY_SAMPLE] : ['1', 2, 3];
       const sample =
         typeof value === 'function' ? String((value as (...a: unknown[]) => unknown)(...args)) : String(value);
       expect(sample.trim(), key).not.toBe('');

@@ -1,10 +1,14 @@
-// The engine's trail entries are codes and params (dsl/history.ts); the console words them in the
-// reader's language (ui/src/features/instance/history.ts) and never parses English sentences.
+// The engine's trail entries and an instance's ending are codes and params (dsl/history.ts,
+// dsl/ending.ts); the console words them in the reader's language (ui/src/features/instance/history.ts),
+// the API's `endReason` in the caller's (src/http/answer-words.ts), and neither parses English sentences.
 import { describe, expect, it } from 'vitest';
 import { HISTORY_CODES, historyComment, isHistoryCode, said } from '../../../dsl/history.js';
 import { en } from '../../../ui/src/i18n/en.js';
 import { zhCN } from '../../../ui/src/i18n/zh-CN.js';
-import { commentOf, historyText, whyText } from '../../../ui/src/features/instance/history.js';
+import { commentOf, endText, historyText, whyText } from '../../../ui/src/features/instance/history.js';
+import { ENDING_CODES, ending, endingText, isEndingCode } from '../../../dsl/ending.js';
+import { zhCNEndings } from '../../../dsl/ending.zh-CN.js';
+import { instanceIn } from '../../../src/http/answer-words.js';
 
 const names: Record<string, string> = { mgr: '经理审批', hr: 'HR审批', a: '分支甲', b: '分支乙' };
 const nameOf = (id: string) => names[id] ?? id;
@@ -96,5 +100,94 @@ describe('why this approver', () => {
   it('an older entry without a recorded rule shows its words as written', () => {
     expect(whyText({ reason: 'user: listed in userIds' }, zhCN)).toBe('user: listed in userIds');
     expect(whyText(null, zhCN)).toBeNull();
+  });
+});
+
+describe('ending codes (why an instance ended)', () => {
+  it('every code has a sentence in each console catalogue and in the API words, and nothing more', () => {
+    const codes = [...ENDING_CODES].sort();
+    expect(codes).toEqual([
+      'end.aiRejected',
+      'end.completed',
+      'end.rejected',
+      'end.subProcess',
+      'end.terminated',
+      'end.withdrawn',
+    ]);
+    expect(Object.keys(en.ending).sort()).toEqual(codes);
+    expect(Object.keys(zhCN.ending).sort()).toEqual(codes);
+    expect(Object.keys(zhCNEndings).sort()).toEqual(codes);
+    expect(isEndingCode('end.rejected')).toBe(true);
+    expect(isEndingCode('reject.backTo')).toBe(false);
+    expect(isEndingCode('constructor')).toBe(false);
+  });
+
+  it('keeps the English endReason word for word as the engine wrote it before codes (API compatibility)', () => {
+    expect(endingText('end.withdrawn', {})).toBe('Withdrawn by applicant');
+    expect(endingText('end.terminated', { reason: null })).toBe('Terminated by an administrator');
+    expect(endingText('end.terminated', { reason: 'duplicate' })).toBe('Terminated by an administrator: duplicate');
+    expect(endingText('end.completed', { reason: null })).toBe('Completed by an administrator');
+    expect(endingText('end.completed', { reason: 'paid' })).toBe('Completed by an administrator: paid');
+    expect(endingText('end.rejected', { nodeId: 'mgr', nodeName: 'Manager', comment: 'busy week' })).toBe(
+      'Rejected at Manager: busy week',
+    );
+    expect(endingText('end.rejected', { nodeId: 'mgr', nodeName: null, comment: null })).toBe('Rejected at mgr');
+    expect(endingText('end.subProcess', { targetId: 'child', status: 'rejected' })).toBe(
+      'Sub-process child ended as rejected',
+    );
+    expect(endingText('end.aiRejected', { nodeId: 'ai', nodeName: 'AI pre-check' })).toBe(
+      'Rejected by the AI pre-review at AI pre-check',
+    );
+    expect(ending('end.withdrawn', {})).toEqual({ code: 'end.withdrawn', params: {} });
+  });
+
+  const ended = (code: string, params: Record<string, unknown>, endReason = 'English words no one parses') => ({
+    endReason,
+    endCode: code,
+    endParams: params,
+  });
+
+  it('the console words the ending in the reader language: node names, statuses in words, a person’s words as written', () => {
+    const rejected = ended('end.rejected', { nodeId: 'mgr', nodeName: null, comment: '预算不足' });
+    expect(endText(rejected, zhCN, nameOf)).toBe('在“经理审批”被驳回：预算不足');
+    expect(endText(rejected, en, nameOf)).toBe('Rejected at 经理审批: 预算不足');
+    const named = ended('end.rejected', { nodeId: 'mgr', nodeName: '部门经理', comment: null });
+    expect(endText(named, zhCN, nameOf)).toBe('在“部门经理”被驳回');
+    expect(endText(ended('end.withdrawn', {}), zhCN)).toBe('申请人已撤回');
+    expect(endText(ended('end.terminated', { reason: '重复提交' }), zhCN)).toBe('管理员已终止：重复提交');
+    expect(endText(ended('end.completed', { reason: null }), en)).toBe('Completed by an administrator');
+    expect(endText(ended('end.subProcess', { targetId: 'child', status: 'rejected' }), zhCN)).toBe(
+      '子流程 child 以“已驳回”结束',
+    );
+    expect(endText(ended('end.subProcess', { targetId: 'child', status: 'rejected' }), en)).toBe(
+      'Sub-process child ended: Rejected',
+    );
+  });
+
+  it('an instance that ended before codes (or with a code this console does not know) shows its words as written', () => {
+    expect(endText({ endReason: 'Rejected at Manager' }, zhCN)).toBe('Rejected at Manager');
+    expect(endText({ endReason: 'Future words', endCode: 'end.future', endParams: {} }, zhCN)).toBe('Future words');
+    expect(endText({ endReason: null, endCode: null, endParams: null }, zhCN)).toBeNull();
+  });
+
+  it('the API says endReason in the caller language; code, params and the English words stay', () => {
+    const inst = {
+      id: 'i1',
+      ...ended(
+        'end.rejected',
+        { nodeId: 'mgr', nodeName: '经理审批', comment: 'too expensive' },
+        'Rejected at 经理审批: too expensive',
+      ),
+    };
+    expect(instanceIn('zh-CN', inst)).toEqual({ ...inst, endReason: '在“经理审批”被驳回：too expensive' });
+    expect(instanceIn('en', inst)).toBe(inst);
+    const old = { endReason: 'Withdrawn by applicant', endCode: null, endParams: null };
+    expect(instanceIn('zh-CN', old)).toBe(old);
+    expect(instanceIn('zh-CN', { endReason: null, endCode: null, endParams: null }).endReason).toBeNull();
+    for (const code of ENDING_CODES)
+      expect(
+        instanceIn('zh-CN', ended(code, { nodeId: 'n', targetId: 't', status: 'failed' })).endReason,
+        code,
+      ).toMatch(/[\u4e00-\u9fff]/);
   });
 });

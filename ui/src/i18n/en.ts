@@ -1,11 +1,18 @@
 // Every string the console shows, in English: the reference catalogue. Every other language is
 // typed as `Catalogue`, so TypeScript refuses a missing key (docs/console.md "Languages").
 import type { HistoryCode, HistoryParams } from '@dsl/history.js';
+import type { EndingCode, EndingParams } from '@dsl/ending.js';
 
 const plural = new Intl.PluralRules('en');
 
 /** The engine's own trail entries (dsl/history.ts), one sentence per code; node ids arrive as names. */
 export type HistoryWords = { [C in HistoryCode]: (p: HistoryParams[C]) => string };
+
+/**
+ * Why an instance ended (dsl/ending.ts), one sentence per code. `nodeName` arrives as the node's
+ * name, `status` as the status in words; a reason or comment a person wrote is shown as written.
+ */
+export type EndingWords = { [C in EndingCode]: (p: EndingParams[C]) => string };
 
 const list = (items: string[]) => new Intl.ListFormat('en', { type: 'conjunction' }).format(items);
 
@@ -314,6 +321,15 @@ export const en = {
     'instance.forceResumed': (p) =>
       `${p.actor} resumed the flow past ${p.joinId}; branches given up: ${list(p.branches)}.`,
   } satisfies HistoryWords,
+  ending: {
+    'end.withdrawn': () => 'Withdrawn by the applicant',
+    'end.terminated': (p) =>
+      p.reason ? `Terminated by an administrator: ${p.reason}` : 'Terminated by an administrator',
+    'end.completed': (p) => (p.reason ? `Completed by an administrator: ${p.reason}` : 'Completed by an administrator'),
+    'end.rejected': (p) => `Rejected at ${p.nodeName ?? p.nodeId}${p.comment ? `: ${p.comment}` : ''}`,
+    'end.aiRejected': (p) => `Rejected by the AI pre-review at ${p.nodeName ?? p.nodeId}`,
+    'end.subProcess': (p) => `Sub-process ${p.targetId} ended: ${p.status}`,
+  } satisfies EndingWords,
   status: {
     draft: 'Draft',
     active: 'Active',
@@ -392,6 +408,12 @@ export const en = {
     deleted: 'Deleted.',
     confirmDelete: (what: string) => `Delete ${what}? This cannot be undone.`,
     forbidden: 'You do not have permission to see this page.',
+    tenantLanguage: 'Default language of the tenant',
+    tenantLanguageHelp:
+      'The language of the console, the service’s messages, e-mail and chat for everyone in this tenant who has not chosen one in My settings and whose browser asks for none the console speaks.',
+    tenantLanguageNone: 'Not set (English)',
+    saveTenantLanguage: 'Save default language',
+    tenantLanguageAdminOnly: 'Only an administrator of the approval center may change it.',
     dsl: 'Definition document (DSL)',
     stats: {
       todo: 'To do',

@@ -294,6 +294,14 @@ export const zhCN: Catalogue = {
     'instance.forceResumed': (p) =>
       `${p.actor} 强制越过汇聚节点 ${p.joinId} 继续流转；放弃的分支：${list(p.branches)}。`,
   },
+  ending: {
+    'end.withdrawn': () => '申请人已撤回',
+    'end.terminated': (p) => (p.reason ? `管理员已终止：${p.reason}` : '管理员已终止'),
+    'end.completed': (p) => (p.reason ? `管理员已直接办结：${p.reason}` : '管理员已直接办结'),
+    'end.rejected': (p) => `在“${p.nodeName ?? p.nodeId}”被驳回${p.comment ? `：${p.comment}` : ''}`,
+    'end.aiRejected': (p) => `在“${p.nodeName ?? p.nodeId}”被 AI 预审驳回`,
+    'end.subProcess': (p) => `子流程 ${p.targetId} 以“${p.status}”结束`,
+  },
   status: {
     draft: '草稿',
     active: '审批中',
@@ -372,6 +380,12 @@ export const zhCN: Catalogue = {
     deleted: '已删除。',
     confirmDelete: (what: string) => `确定删除 ${what}？此操作不可撤销。`,
     forbidden: '你没有查看此页面的权限。',
+    tenantLanguage: '租户默认语言',
+    tenantLanguageHelp:
+      '本租户中未在“我的设置”里选择语言、且浏览器语言不在控制台支持之列的人，控制台、系统提示、邮件和聊天消息都使用此语言。',
+    tenantLanguageNone: '未设置（英语）',
+    saveTenantLanguage: '保存默认语言',
+    tenantLanguageAdminOnly: '仅审批中心管理员可以修改。',
     dsl: '流程定义文档（DSL）',
     stats: {
       todo: '待办',

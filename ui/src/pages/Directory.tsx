@@ -1,12 +1,13 @@
-// The directory for admins (system:directory:manage): users, roles and departments, each listed
-// with create and edit forms; users are deactivated (and activated again), roles and departments
-// deleted (the API refuses one still in use, shown in words next to the button).
+// The directory for admins (system:directory:manage): the tenant's default language, then users,
+// roles and departments, each listed with create and edit forms; users are deactivated (and
+// activated again), roles and departments deleted (the API refuses one still in use, shown in words
+// next to the button).
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { t } from '../i18n';
+import { LOCALES, LOCALE_NAMES, adoptTenantLocale, t, type Locale } from '../i18n';
 import { api, call, errorText } from '../lib/api';
-import { ListTable, Section, useAsync } from '../components/ui';
 import { session } from '../lib/session';
+import { ListTable, Section, useAsync } from '../components/ui';
 import { NetworkAllowlist } from '../features/settings/NetworkAllowlist';
 
 type Kind = 'user' | 'role' | 'dept';
@@ -300,6 +301,80 @@ function Listing<T extends Row>({
   );
 }
 
+/**
+ * The tenant's default language (GET/PUT /api/v1/tenant-settings): the last choice for everyone of
+ * the tenant with no language of their own and a browser asking for none of ours. Anyone here sees
+ * it; an administrator (workflow:admin) changes it.
+ */
+function TenantLanguage() {
+  const settings = useAsync(() => call(api.GET('/api/v1/tenant-settings')), []);
+  const [choice, setChoice] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState(false);
+  const canChange = session.get()?.can.admin === true;
+  const value = choice ?? settings.data?.defaultLocale ?? '';
+  const save = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    setSaved(false);
+    try {
+      const done = await call(
+        api.PUT('/api/v1/tenant-settings', { body: { defaultLocale: (value || null) as Locale | null } }),
+      );
+      setSaved(true);
+      // This browser keeps it as its own last choice too (a reload only when nothing else decides).
+      adoptTenantLocale(done.defaultLocale);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Section title={t.admin.tenantLanguage} id="tenant-language" error={settings.error ?? error}>
+      <p class="muted">{t.admin.tenantLanguageHelp}</p>
+      <form class="filters" onSubmit={(e) => void save(e)}>
+        <div class="field">
+          <label for="tenant-locale">{t.admin.tenantLanguage}</label>
+          <select
+            id="tenant-locale"
+            data-testid="tenant-locale"
+            value={value}
+            disabled={!settings.data || !canChange}
+            onChange={(e) => {
+              setSaved(false);
+              setChoice((e.currentTarget as HTMLSelectElement).value);
+            }}
+          >
+            <option value="">{t.admin.tenantLanguageNone}</option>
+            {LOCALES.map((l) => (
+              <option key={l} value={l} lang={l}>
+                {LOCALE_NAMES[l]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button
+          type="submit"
+          class="primary"
+          data-action="save-tenant-language"
+          disabled={busy || !settings.data || !canChange}
+        >
+          {t.admin.saveTenantLanguage}
+        </button>
+        {saved && (
+          <span class="ok" role="status" data-testid="tenant-language-saved">
+            {t.admin.saved}
+          </span>
+        )}
+      </form>
+      {!canChange && <p class="muted small">{t.admin.tenantLanguageAdminOnly}</p>}
+    </Section>
+  );
+}
+
 export function Directory() {
   const users = useAsync(() => call(api.GET('/api/v1/users', { params: { query: { pageSize: 200 } } })), []);
   const roles = useAsync(() => call(api.GET('/api/v1/roles', { params: { query: { pageSize: 200 } } })), []);
@@ -308,6 +383,7 @@ export function Directory() {
   return (
     <>
       <h1>{t.admin.directory}</h1>
+      <TenantLanguage />
       <Listing
         kind="user"
         title={t.admin.users}

@@ -9,7 +9,7 @@ import { ErrorText, Loading, Section, Status, fmtTime, useAsync } from '../compo
 import { Diagram, type NodeState } from '../components/Diagram';
 import { FormFields, apiFieldErrors, fieldsOf, validate, type Values } from '../components/FormFields';
 import { ActionPanel } from '../components/Actions';
-import { commentOf, historyText, whyText } from '../features/instance/history';
+import { commentOf, endText, historyText, whyText } from '../features/instance/history';
 import { AiReviewNote, aiReviewText } from '../features/ai-review/AiReviewNote';
 
 function detailWords(e: TrailEntry): string | null {
@@ -141,6 +141,7 @@ export function InstancePage({ id }: { id: string }) {
   const namespace =
     document.querySelector<HTMLMetaElement>('meta[name="app-temporal-namespace"]')?.content || 'default';
   const workflowId = `approval-${s.tenantId}-${instance.id}`;
+  const endReason = endText(instance, t, nameOf);
   const known = [
     ...new Set(
       [...trail.map((e) => e.userId), ...(tasks.data ?? []).map((x) => x.assignee), instance.initiatorId].filter(
@@ -178,10 +179,12 @@ export function InstancePage({ id }: { id: string }) {
               <dd>{fmtTime(instance.endTime)}</dd>
             </>
           )}
-          {instance.endReason && (
+          {endReason && (
             <>
               <dt>{t.instance.endReason}</dt>
-              <dd>{instance.endReason}</dd>
+              <dd data-testid="end-reason" data-code={instance.endCode ?? undefined}>
+                {endReason}
+              </dd>
             </>
           )}
           <dt>{t.instance.process}</dt>

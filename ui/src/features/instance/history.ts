@@ -2,6 +2,7 @@
 // engine records (dsl/history.ts, the `assign` entry's `detail.why`), never from English sentences.
 // Entries recorded before codes existed have none: they show their words as written.
 import { isHistoryCode, type HistoryCode, type HistoryParams } from '@dsl/history.js';
+import { isEndingCode, type EndingCode, type EndingParams } from '@dsl/ending.js';
 import type { Catalogue } from '../../i18n/en.js';
 
 export interface EntryLike {
@@ -84,4 +85,24 @@ export function whyText(detail: Record<string, unknown> | null | undefined, word
     default:
       return typeof detail?.reason === 'string' ? detail.reason : null;
   }
+}
+
+/**
+ * Why the instance ended, from the code and params the engine records (dsl/ending.ts), in the
+ * reader's language; an instance that ended before codes existed shows its words as written.
+ */
+export function endText(
+  instance: { endReason: string | null; endCode?: string | null; endParams?: Record<string, unknown> | null },
+  words: Catalogue,
+  nameOf: (nodeId: string) => string = (id) => id,
+): string | null {
+  if (!isEndingCode(instance.endCode)) return instance.endReason;
+  const params: Record<string, unknown> = { ...(instance.endParams ?? {}) };
+  if (instance.endCode === 'end.rejected') params.nodeName = params.nodeName ?? nameOf(str(params.nodeId));
+  if (instance.endCode === 'end.subProcess') {
+    const status = str(params.status);
+    params.status = (words.status as Record<string, string>)[status] ?? status;
+  }
+  const say = words.ending[instance.endCode] as (p: EndingParams[EndingCode]) => string;
+  return say(params as EndingParams[EndingCode]);
 }
