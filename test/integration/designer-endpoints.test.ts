@@ -75,7 +75,7 @@ describe('POST /process-definitions/validate', () => {
     doc.metadata.nodes.push(
       node('lost', 'userTask', { approver: { type: 'role' } }),
       node('calc', 'serviceTask', { functionName: 'noSuchFunction' }),
-      node('odd', 'aiAgent'),
+      node('odd', 'mcpTool'),
     );
     doc.metadata.nodes.find((n: any) => n.id === 'approve').configuration.candidateType = 'user';
     const before = await written();
