@@ -9,18 +9,29 @@ export type HistoryWords = { [C in HistoryCode]: (p: HistoryParams[C]) => string
 
 const list = (items: string[]) => new Intl.ListFormat('en', { type: 'conjunction' }).format(items);
 
-/** An aiAgent node's review in the catalogue's words: "AI pre-review: passed — <summary>". */
-export function aiReviewWords(
-  words: { title: string; verdict: Record<string, string>; by: (user: string) => string },
-  p: HistoryParams['ai.review'],
-): string {
-  const more = p.summary || p.error || (p.by ? words.by(p.by) : '');
+type AiReviewCatalogue = {
+  title: string;
+  /** Between the title and the verdict: ": " in English, a full-width colon in Chinese. */
+  colon: string;
+  verdict: Record<string, string>;
+  by: (user: string) => string;
+};
+
+/** An aiAgent node's review in two parts: the verdict ("AI pre-review: passed") and what it says. */
+export function aiReviewParts(words: AiReviewCatalogue, p: HistoryParams['ai.review']): { head: string; more: string } {
   const verdict = words.verdict[p.verdict] ?? p.verdict ?? '';
-  return `${words.title}: ${verdict}${more ? ` — ${more}` : ''}`;
+  return { head: `${words.title}${words.colon}${verdict}`, more: p.summary || p.error || (p.by ? words.by(p.by) : '') };
+}
+
+/** An aiAgent node's review in the catalogue's words: "AI pre-review: passed — <summary>". */
+export function aiReviewWords(words: AiReviewCatalogue, p: HistoryParams['ai.review']): string {
+  const { head, more } = aiReviewParts(words, p);
+  return `${head}${more ? ` — ${more}` : ''}`;
 }
 
 const aiReviewEn = {
   title: 'AI pre-review',
+  colon: ': ',
   verdict: {
     PASS: 'passed',
     REJECT: 'rejected',

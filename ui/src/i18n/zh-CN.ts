@@ -8,6 +8,7 @@ const request = (p: Payload) => [p.processName ?? p.processKey, p.businessKey].f
 
 const aiReviewZh = {
   title: 'AI 预审',
+  colon: '：',
   verdict: {
     PASS: '通过',
     REJECT: '驳回',
