@@ -1,14 +1,15 @@
 // AI pre-review (docs/ai-review.md) over real HTTP, a real Temporal server and a real model
-// protocol: an OpenAI-compatible chat-completions server inside this test answers from a script
-// chosen by the `SCENARIO:<name>` the node's customPrompt puts into the prompt.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+// protocol: an OpenAI-compatible chat-completions server inside this test (test/helpers/model-server.ts)
+// answers from a script chosen by the `SCENARIO:<name>` the node's customPrompt puts into the prompt.
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createDemoLikeTenant, expectError } from '../helpers/api.js';
 import { act, actOk, deploy, eventually, instance, myTask, start } from '../helpers/flow.js';
 import { graphDoc as doc, node, user, wire } from '../helpers/dsl.js';
-import { startReceiver, type Receiver } from '../helpers/http-receiver.js';
+import { startReceiver } from '../helpers/http-receiver.js';
+import { startModelServer, type ModelScript, type ModelServer } from '../helpers/model-server.js';
 import { temporalClient } from '../helpers/temporal.js';
 
 const AGENTS = '/api/v1/ai-agents';
@@ -18,16 +19,11 @@ const API_KEY = 'sk-test-7f3a9c2e-never-shown';
 const client = temporalClient();
 let t: Record<string, string>;
 let tenantId: string;
-let model: Receiver;
+let model: ModelServer;
 let n = 0;
 const key = () => `ai${++n}`;
 
-interface Script {
-  /** Answers in turn; the last one repeats. A number is an HTTP status answered instead. */
-  answers: Array<string | number>;
-  delayMs?: number;
-}
-const scripts: Record<string, Script> = {
+const scripts: Record<string, ModelScript> = {
   pass: { answers: ['The amount is within the travel budget and the receipts match.\nAI_DECISION: PASS'] },
   reject: { answers: ['Hotel over the city limit by 40%.\nAI_DECISION: REJECT'] },
   starter: { answers: ['The cost centre is missing.\nAI_DECISION: REJECT'] },
@@ -41,38 +37,6 @@ const scripts: Record<string, Script> = {
   },
   echoKey: { answers: [401] },
 };
-/** Requests the model server received, per scenario. */
-const received: Record<string, Array<{ auth: string | undefined; body: any }>> = {};
-
-function completion(content: string, modelName: string) {
-  return JSON.stringify({
-    id: `chatcmpl-${Date.now()}`,
-    object: 'chat.completion',
-    created: Math.floor(Date.now() / 1000),
-    model: modelName,
-    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
-  });
-}
-
-function answerChat(req: IncomingMessage, text: string, res: ServerResponse) {
-  if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return res.writeHead(404).end();
-  const body = JSON.parse(text);
-  const user = body.messages.find((m: any) => m.role === 'user')?.content ?? '';
-  const scenario = /SCENARIO:(\w+)/.exec(user)?.[1] ?? 'pass';
-  const seen = (received[scenario] ??= []);
-  seen.push({ auth: req.headers.authorization, body });
-  const script = scripts[scenario];
-  const answer = script.answers[Math.min(seen.length - 1, script.answers.length - 1)];
-  setTimeout(() => {
-    if (res.destroyed) return;
-    if (typeof answer === 'number')
-      // A hostile or careless server echoing the credentials it got.
-      return res.writeHead(answer).end(`bad credentials: ${req.headers.authorization}`);
-    res.writeHead(200, { 'content-type': 'application/json' }).end(completion(answer, body.model));
-  }, script.delayMs ?? 0);
-}
-
 const aiNode = (scenario: string, config: Record<string, unknown> = {}) =>
   node(
     'ai',
@@ -110,13 +74,13 @@ beforeAll(async () => {
   const tenant = await createDemoLikeTenant('ai');
   t = tenant.tokens;
   tenantId = tenant.tenantId;
-  model = await startReceiver(answerChat);
+  model = await startModelServer(scripts);
   const res = await api(AGENTS, {
     token: t.admin,
     body: {
       agentId: 'precheck',
       name: 'Expense pre-check',
-      baseUrl: `http://localhost:${model.port}/v1`,
+      baseUrl: model.baseUrl,
       model: 'test-model',
       systemPrompt: 'You pre-review expense claims.',
       temperature: 0,
@@ -157,7 +121,7 @@ describe('the agents catalogue', () => {
       method: 'PUT',
       token: t.admin,
       body: {
-        baseUrl: `http://localhost:${model.port}/v1`,
+        baseUrl: model.baseUrl,
         model: 'test-model',
         systemPrompt: 'You pre-review expense claims.',
         temperature: 0,
@@ -218,7 +182,7 @@ describe('verdicts', () => {
         reused: false,
       },
     });
-    const call = received.pass.at(-1)!;
+    const call = model.received.pass.at(-1)!;
     expect(call.auth).toBe(`Bearer ${API_KEY}`);
     expect(call.body).toMatchObject({ model: 'test-model', temperature: 0, stream: false });
     expect(call.body.messages[0]).toEqual({ role: 'system', content: 'You pre-review expense claims.' });
@@ -275,7 +239,7 @@ describe('verdicts', () => {
       30_000,
     );
     expect(first[0]).toMatchObject({ assignee: 'alice', activityId: 's' });
-    expect(received.starter).toHaveLength(1);
+    expect(model.received.starter).toHaveLength(1);
     await actOk(t.alice, first[0].id, 'complete');
     const second = await eventually(
       () => openTasks(id),
@@ -287,7 +251,7 @@ describe('verdicts', () => {
       ['REJECT', false],
       ['REJECT', true],
     ]);
-    expect(received.starter).toHaveLength(1);
+    expect(model.received.starter).toHaveLength(1);
     // Changed input → a new call.
     await actOk(t.alice, second.find((y) => y.kind === 'resubmit')!.id, 'complete', {
       variables: { title: 'Trip to Bonn' },
@@ -297,7 +261,7 @@ describe('verdicts', () => {
       (x) => x.length === 3,
       30_000,
     );
-    expect(received.starter).toHaveLength(2);
+    expect(model.received.starter).toHaveLength(2);
   });
 
   it('an unclear answer goes to the failureHandler: approved → on, rejected → the reject strategy', async () => {
@@ -365,7 +329,7 @@ describe('verdicts', () => {
     );
     expect(task[0].assignee).toBe('carol');
     expect((await reviewEntry(id)).detail.code).toBe('ai.failed');
-    expect(received.slow.length).toBe(3); // the activity's three attempts
+    expect(model.received.slow.length).toBe(3); // the activity's three attempts
     await actOk(t.carol, task[0].id, 'approve');
     await eventually(
       () => openTasks(id),
@@ -384,7 +348,7 @@ describe('verdicts', () => {
     expect((await reviewEntry(id)).detail.code).toBe('ai.async');
     // The call is still made, without the verdict protocol.
     const call = await eventually(
-      async () => received.async?.at(-1),
+      async () => model.received.async?.at(-1),
       (c) => c !== undefined,
       30_000,
     );
@@ -436,7 +400,7 @@ describe('verdicts', () => {
     );
     expect(inst.failure.reason).toContain('answered 401');
     expect(inst.failure.reason).toContain('Bearer ***');
-    expect(received.echoKey.at(-1)!.auth).toBe(`Bearer ${API_KEY}`); // the server did get it
+    expect(model.received.echoKey.at(-1)!.auth).toBe(`Bearer ${API_KEY}`); // the server did get it
     const detail = await api(`${INSTANCES}/${id}/detail`, { token: t.admin });
     const stuck = await api(`${INSTANCES}/stuck?pageSize=200`, { token: t.admin });
     expect(JSON.stringify([inst, detail.body, stuck.body])).not.toContain(API_KEY);
@@ -500,7 +464,7 @@ describe('re-drive', () => {
       (i) => i.status === 'failed',
       30_000,
     );
-    expect(received.flaky).toHaveLength(3);
+    expect(model.received.flaky).toHaveLength(3);
     const res = await api(`${INSTANCES}/${id}/re-drive`, { token: t.admin, body: { reason: 'model back' } });
     expect(res.status).toBe(200);
     await eventually(
@@ -508,7 +472,7 @@ describe('re-drive', () => {
       (x) => x.some((y) => y.activityId === 'review'),
       30_000,
     );
-    expect(received.flaky).toHaveLength(4);
+    expect(model.received.flaky).toHaveLength(4);
     expect((await act(t.bob, (await myTask(t.bob, id)).id, 'approve')).status).toBe(200);
   });
 });

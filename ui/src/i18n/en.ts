@@ -16,18 +16,29 @@ export type EndingWords = { [C in EndingCode]: (p: EndingParams[C]) => string };
 
 const list = (items: string[]) => new Intl.ListFormat('en', { type: 'conjunction' }).format(items);
 
-/** An aiAgent node's review in the catalogue's words: "AI pre-review: passed — <summary>". */
-export function aiReviewWords(
-  words: { title: string; verdict: Record<string, string>; by: (user: string) => string },
-  p: HistoryParams['ai.review'],
-): string {
-  const more = p.summary || p.error || (p.by ? words.by(p.by) : '');
+type AiReviewCatalogue = {
+  title: string;
+  /** Between the title and the verdict: ": " in English, a full-width colon in Chinese. */
+  colon: string;
+  verdict: Record<string, string>;
+  by: (user: string) => string;
+};
+
+/** An aiAgent node's review in two parts: the verdict ("AI pre-review: passed") and what it says. */
+export function aiReviewParts(words: AiReviewCatalogue, p: HistoryParams['ai.review']): { head: string; more: string } {
   const verdict = words.verdict[p.verdict] ?? p.verdict ?? '';
-  return `${words.title}: ${verdict}${more ? ` — ${more}` : ''}`;
+  return { head: `${words.title}${words.colon}${verdict}`, more: p.summary || p.error || (p.by ? words.by(p.by) : '') };
+}
+
+/** An aiAgent node's review in the catalogue's words: "AI pre-review: passed — <summary>". */
+export function aiReviewWords(words: AiReviewCatalogue, p: HistoryParams['ai.review']): string {
+  const { head, more } = aiReviewParts(words, p);
+  return `${head}${more ? ` — ${more}` : ''}`;
 }
 
 const aiReviewEn = {
   title: 'AI pre-review',
+  colon: ': ',
   verdict: {
     PASS: 'passed',
     REJECT: 'rejected',
@@ -273,9 +284,22 @@ export const en = {
   aiReview: aiReviewEn,
   allowlist: {
     title: 'Private network allowlist',
-    help: 'Private hosts, addresses or CIDRs (10.0.0.0/8, erp.intranet.example, *.intranet.example) that HTTP calls, webhooks and AI agents of this tenant may reach, one per line. Loopback, link-local and cloud metadata addresses stay refused.',
-    entries: 'Entries',
-    save: 'Save the allowlist',
+    help: 'Private hosts, addresses and networks that HTTP calls, webhooks and AI agents of this tenant may reach. Anything not listed on a private network is refused; loopback, link-local and cloud metadata addresses stay refused whatever is listed.',
+    entry: 'Host, address or CIDR',
+    entryHelp: (cidr: string, host: string, suffix: string) =>
+      `An address or a network such as ${cidr}, a host name such as ${host}, or ${suffix} for its sub-domains.`,
+    description: 'Description',
+    descriptionOptional: 'Description (optional)',
+    addedBy: 'Added by',
+    add: 'Add to the allowlist',
+    remove: 'Remove',
+    removeLabel: (entry: string) => `Remove ${entry} from the allowlist`,
+    empty: 'No entries: calls to private addresses are refused.',
+    added: (entry: string) => `${entry} added: calls may reach it from now on.`,
+    removed: (entry: string) => `${entry} removed: calls to it are refused from now on.`,
+    duplicate: (entry: string) => `${entry} is already listed.`,
+    invalid: (entry: string) =>
+      `“${entry}” was not added: write a host name (optionally *.domain), an IPv4 or IPv6 address or a CIDR such as 10.0.0.0/8.`,
   },
   reason: {
     manager: (level: string, of: string) =>

@@ -8,6 +8,7 @@ const request = (p: Payload) => [p.processName ?? p.processKey, p.businessKey].f
 
 const aiReviewZh = {
   title: 'AI 预审',
+  colon: '：',
   verdict: {
     PASS: '通过',
     REJECT: '驳回',
@@ -248,9 +249,22 @@ export const zhCN: Catalogue = {
   aiReview: aiReviewZh,
   allowlist: {
     title: '内网地址白名单',
-    help: '本租户的 HTTP 调用、回调与 AI 智能体可以访问的内网主机、地址或网段（如 10.0.0.0/8），每行一项；主机名可写 *. 开头的通配。回环、链路本地与云元数据地址始终拒绝。',
-    entries: '条目',
-    save: '保存白名单',
+    help: '本租户的 HTTP 调用、回调与 AI 智能体可以访问的内网主机、地址与网段。内网中未列出的地址一律拒绝；回环、链路本地与云元数据地址无论是否列出都始终拒绝。',
+    entry: '主机、地址或网段',
+    entryHelp: (cidr: string, host: string, suffix: string) =>
+      `地址或网段（如 ${cidr}）、主机名（如 ${host}），或 ${suffix}（其下所有子域名）。`,
+    description: '说明',
+    descriptionOptional: '说明（选填）',
+    addedBy: '添加人',
+    add: '加入白名单',
+    remove: '移除',
+    removeLabel: (entry: string) => `从白名单移除 ${entry}`,
+    empty: '暂无条目：访问内网地址的调用一律拒绝。',
+    added: (entry: string) => `已添加 ${entry}：此后的调用可以访问它。`,
+    removed: (entry: string) => `已移除 ${entry}：此后访问它的调用将被拒绝。`,
+    duplicate: (entry: string) => `${entry} 已在白名单中。`,
+    invalid: (entry: string) =>
+      `未添加“${entry}”：请填写主机名（可用 *.域名 通配）、IP 地址，或 10.0.0.0/8 这样的网段。`,
   },
   reason: {
     manager: (level: string, of: string) => (level === '1' ? `${of} 的直属主管` : `${of} 的第 ${level} 级主管`),
