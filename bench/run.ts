@@ -151,7 +151,11 @@ function describeEvent(e: proto.temporal.api.history.v1.IHistoryEvent): string {
   return detail ? `${name} ${detail}` : name;
 }
 
-/** Events per instance, by type, and how long the worker held workflow tasks (server timestamps). */
+/**
+ * Events per instance, by type, how long workflow tasks waited for a worker (scheduled → started)
+ * and how long the worker held them (started → completed), by server timestamps; the tasks that
+ * accepted an Update (an approve) separately, since a request waits on exactly those.
+ */
 async function histories(client: Client, workflowIds: string[]) {
   const pick = workflowIds
     .filter((_, i) => i % Math.max(1, Math.floor(workflowIds.length / HISTORY_SAMPLE)) === 0)
@@ -160,6 +164,9 @@ async function histories(client: Client, workflowIds: string[]) {
   let events = 0;
   const firstWft: number[] = [];
   const laterWft: number[] = [];
+  const pickup: number[] = [];
+  const updatePickup: number[] = [];
+  const updateHeld: number[] = [];
   // One instance's events in order (markers by name, upserts by key), kept in the JSON: where the events go.
   let example: string[] = [];
   for (const id of pick) {
@@ -168,15 +175,32 @@ async function histories(client: Client, workflowIds: string[]) {
     events += list.length;
     if (!example.length) example = list.map(describeEvent);
     const started = new Map<number, number>();
+    const scheduled = new Map<number, number>();
+    const waited = new Map<number, number>();
+    let last: { waited?: number; held: number } | null = null;
     let first = true;
     for (const e of list) {
       const name = eventName(e.eventType);
       byType[name] = (byType[name] ?? 0) + 1;
-      if (name === 'WORKFLOW_TASK_STARTED') started.set(Number(e.eventId), tsMs(e.eventTime));
+      if (name === 'WORKFLOW_TASK_SCHEDULED') scheduled.set(Number(e.eventId), tsMs(e.eventTime));
+      if (name === 'WORKFLOW_TASK_STARTED') {
+        started.set(Number(e.eventId), tsMs(e.eventTime));
+        const at = scheduled.get(Number(e.workflowTaskStartedEventAttributes?.scheduledEventId));
+        if (at !== undefined) waited.set(Number(e.eventId), tsMs(e.eventTime) - at);
+      }
       if (name === 'WORKFLOW_TASK_COMPLETED') {
-        const from = started.get(Number(e.workflowTaskCompletedEventAttributes?.startedEventId));
+        const startedId = Number(e.workflowTaskCompletedEventAttributes?.startedEventId);
+        const from = started.get(startedId);
         if (from !== undefined) (first ? firstWft : laterWft).push(tsMs(e.eventTime) - from);
+        if (!first && waited.has(startedId)) pickup.push(waited.get(startedId)!);
+        last = from === undefined ? null : { waited: waited.get(startedId), held: tsMs(e.eventTime) - from };
         first = false;
+      }
+      // The Update's acceptance follows the completion of the task that ran its handler.
+      if (name === 'WORKFLOW_EXECUTION_UPDATE_ACCEPTED' && last) {
+        if (last.waited !== undefined) updatePickup.push(last.waited);
+        updateHeld.push(last.held);
+        last = null;
       }
     }
   }
@@ -192,6 +216,9 @@ async function histories(client: Client, workflowIds: string[]) {
     example,
     firstWorkflowTaskMs: stats(firstWft),
     laterWorkflowTaskMs: stats(laterWft),
+    laterWorkflowTaskPickupMs: stats(pickup),
+    updateWorkflowTaskPickupMs: stats(updatePickup),
+    updateWorkflowTaskHeldMs: stats(updateHeld),
   };
 }
 
@@ -687,6 +714,9 @@ if (report.service && report.bare) {
     'history events/instance',
     'first workflow task held p50 (ms)',
     'later workflow tasks held p50 (ms)',
+    'later workflow tasks pickup p50 / p95 (ms)',
+    'approve (Update) task pickup p50 / p95 (ms)',
+    'approve (Update) task held p50 / p95 (ms)',
   ];
   // The bare phases have no HTTP server or read model: those rows sit idle there.
   const column = (p: PhaseResult, service: boolean): string[] => [
@@ -703,6 +733,9 @@ if (report.service && report.bare) {
     String(p.history.eventsPerInstance),
     f(p.history.firstWorkflowTaskMs.p50),
     f(p.history.laterWorkflowTaskMs.p50),
+    `${f(p.history.laterWorkflowTaskPickupMs.p50)} / ${f(p.history.laterWorkflowTaskPickupMs.p95)}`,
+    `${f(p.history.updateWorkflowTaskPickupMs.p50)} / ${f(p.history.updateWorkflowTaskPickupMs.p95)}`,
+    `${f(p.history.updateWorkflowTaskHeldMs.p50)} / ${f(p.history.updateWorkflowTaskHeldMs.p95)}`,
   ];
   const columns = [column(s, true), column(b, false), ...(r3 ? [column(r3, false)] : [])];
   const rows = names.map((name, i) => [name, ...columns.map((c) => c[i])]);
