@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, createDemoLikeTenant } from '../helpers/api.js';
-import { ConsoleBrowser, SCREENSHOTS, screenshots } from '../helpers/console-browser.js';
+import { ConsoleBrowser, SCREENSHOTS, screenshots, englishCatalogueTexts } from '../helpers/console-browser.js';
 import { deploy, eventually, start } from '../helpers/flow.js';
 import { node, user, wire } from '../helpers/dsl.js';
 import { startModelServer, type ModelServer } from '../helpers/model-server.js';
@@ -25,18 +25,7 @@ let tokens: Record<string, string>;
 const as = (who: string, locale: 'en-GB' | 'zh-CN' = 'en-GB'): Promise<Page> =>
   browser.as(who, { tenant: tenantId, password: who === 'admin' ? 'secret-admin' : `pw-${who}`, locale });
 
-/** English catalogue strings that differ from their Chinese (4+ letters), as i18n.test.ts checks them. */
-const englishTexts = (() => {
-  const out = new Set<string>();
-  const walk = (a: unknown, b: unknown) => {
-    if (typeof a === 'string' && typeof b === 'string') {
-      if (a !== b && /[A-Za-z]{4,}/.test(a)) out.add(a);
-    } else if (a && typeof a === 'object' && b && typeof b === 'object')
-      for (const k of Object.keys(a)) walk((a as any)[k], (b as any)[k]);
-  };
-  walk(en, zhCN);
-  return [...out];
-})();
+const englishTexts = englishCatalogueTexts(en, zhCN);
 
 function englishIn(text: string): string[] {
   return englishTexts.filter((s) =>

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, login } from '../helpers/api.js';
-import { ConsoleBrowser, SCREENSHOTS, screenshots } from '../helpers/console-browser.js';
+import { ConsoleBrowser, SCREENSHOTS, screenshots, englishCatalogueTexts } from '../helpers/console-browser.js';
 import { en } from '../../ui/src/i18n/en.js';
 import { zhCN } from '../../ui/src/i18n/zh-CN.js';
 
@@ -21,18 +21,7 @@ const shot = screenshots('i18n-');
 /** A fresh browser speaking `lang` (navigator.languages), logged in as `user`. */
 const as = (user: string, lang: 'zh-CN' | 'en-GB'): Promise<Page> => browser.as(user, { locale: lang });
 
-/** The English strings of the catalogue that differ from their Chinese (longer than 3 letters, so no "Id"). */
-const englishTexts = (() => {
-  const out = new Set<string>();
-  const walk = (a: unknown, b: unknown) => {
-    if (typeof a === 'string' && typeof b === 'string') {
-      if (a !== b && /[A-Za-z]{4,}/.test(a)) out.add(a);
-    } else if (a && typeof a === 'object' && b && typeof b === 'object')
-      for (const k of Object.keys(a)) walk((a as any)[k], (b as any)[k]);
-  };
-  walk(en, zhCN);
-  return [...out];
-})();
+const englishTexts = englishCatalogueTexts(en, zhCN);
 
 /** The page's visible text holds no English catalogue sentence and no raw key (`inbox.todo`, `undefined`). */
 async function expectChinese(page: Page) {

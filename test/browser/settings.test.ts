@@ -8,6 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, baseUrl, createDemoLikeTenant } from '../helpers/api.js';
 import { launchChromium } from '../helpers/chromium-launch.js';
+import { englishCatalogueTexts } from '../helpers/console-browser.js';
 import { en } from '../../ui/src/i18n/en.js';
 import { zhCN } from '../../ui/src/i18n/zh-CN.js';
 
@@ -38,18 +39,7 @@ async function as(user: string, lang: 'zh-CN' | 'en-GB', tenant = tenantId): Pro
   return page;
 }
 
-/** English catalogue strings that differ from their Chinese (4+ letters). */
-const englishTexts = (() => {
-  const out = new Set<string>();
-  const walk = (a: unknown, b: unknown) => {
-    if (typeof a === 'string' && typeof b === 'string') {
-      if (a !== b && /[A-Za-z]{4,}/.test(a)) out.add(a);
-    } else if (a && typeof a === 'object' && b && typeof b === 'object')
-      for (const k of Object.keys(a)) walk((a as any)[k], (b as any)[k]);
-  };
-  walk(en, zhCN);
-  return [...out];
-})();
+const englishTexts = englishCatalogueTexts(en, zhCN);
 
 const prefsOf = async (user: string) =>
   (await api('/api/v1/me/notification-preferences', { token: tokens[user] })).body.data;

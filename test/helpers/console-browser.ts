@@ -69,3 +69,16 @@ export class ConsoleBrowser {
     await this.browser?.close();
   }
 }
+
+/** The English catalogue strings that differ from their Chinese (4+ letters, so no "Id"): none may show on a zh-CN page. */
+export function englishCatalogueTexts(en: object, zhCN: object): string[] {
+  const out = new Set<string>();
+  const walk = (a: unknown, b: unknown) => {
+    if (typeof a === 'string' && typeof b === 'string') {
+      if (a !== b && /[A-Za-z]{4,}/.test(a)) out.add(a);
+    } else if (a && typeof a === 'object' && b && typeof b === 'object')
+      for (const k of Object.keys(a)) walk((a as any)[k], (b as any)[k]);
+  };
+  walk(en, zhCN);
+  return [...out];
+}
