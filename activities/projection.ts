@@ -19,7 +19,7 @@ interface Part {
   params: unknown[];
 }
 
-/** Every insert below is skipped once the instance is archived (checked under the write's lock). */
+/** The instance and task upserts are skipped once the instance is archived (checked under the write's lock). */
 const LIVE = `not exists (select 1 from instances_archive where id = ?)`;
 
 function instancePart(s: ProjectionSnapshot): Part {
@@ -37,7 +37,8 @@ function instancePart(s: ProjectionSnapshot): Part {
        current_nodes = excluded.current_nodes, end_time = excluded.end_time, end_reason = excluded.end_reason,
        end_code = excluded.end_code, end_params = excluded.end_params,
        detail = excluded.detail, seq = excluded.seq, updated_at = now()
-     where instances.seq < excluded.seq`,
+     where instances.seq < excluded.seq
+     returning id`,
     params: [
       i.id,
       i.tenantId,
@@ -90,11 +91,17 @@ async function closeLinks(em: EntityManager, s: ProjectionSnapshot) {
 const rows = (list: unknown[]) => JSON.stringify(list);
 
 /**
- * Every task of the snapshot in one upsert; each row still only moves forward (seq). The tasks'
+ * Every task of the snapshot in one upsert; each row still only moves forward (seq). Written to
+ * `tasks_archive` instead when the instance is archived already: a state written after the final
+ * one (engine version 4 lets two callers write in either order) still lands. The tasks'
  * assignment reasons from this snapshot's trail ride along (a newer reason wins); the part returns
  * the ids of the rows it wrote, so only reasons for rows it did not write need a statement.
  */
-function tasksPart(s: ProjectionSnapshot, reasons: Map<string, { reason: string }>): Part | null {
+function tasksPart(
+  s: ProjectionSnapshot,
+  reasons: Map<string, { reason: string }>,
+  table: 'tasks' | 'tasks_archive' = 'tasks',
+): Part | null {
   if (!s.tasks.length) return null;
   const i = s.instance;
   // One row per id (the highest seq): an upsert may not touch a row twice in one statement.
@@ -126,8 +133,8 @@ function tasksPart(s: ProjectionSnapshot, reasons: Map<string, { reason: string 
     seq: t.seq,
   }));
   return {
-    name: 't',
-    sql: `insert into tasks (id, tenant_id, instance_id, process_key, process_name, business_key, initiator_id, activity_id, name, kind,
+    name: table === 'tasks' ? 't' : 'ta',
+    sql: `insert into ${table} (id, tenant_id, instance_id, process_key, process_name, business_key, initiator_id, activity_id, name, kind,
        assignee, candidates, status, result, parent_task_id, owner, added_by, due_date, create_time, end_time, comment, variables,
        form_permissions, action_permissions, assignment_reason, seq)
      select r.id, ?, ?, ?, ?, ?, ?, r.activity_id, r.name, r.kind, r.assignee, r.candidates::jsonb, r.status, r.result, r.parent_task_id,
@@ -136,22 +143,22 @@ function tasksPart(s: ProjectionSnapshot, reasons: Map<string, { reason: string 
      from jsonb_to_recordset(?::jsonb) as r(id text, activity_id text, name text, kind text, assignee text, candidates text, status text,
        result text, parent_task_id text, owner text, added_by text, due_date text, create_time text, end_time text, comment text,
        variables text, form_permissions text, action_permissions text, assignment_reason text, seq text)
-     where ${LIVE}
+     where ${table === 'tasks' ? LIVE : `not ${LIVE}`}
      on conflict (id) do update set
        process_name = excluded.process_name, activity_id = excluded.activity_id, name = excluded.name,
        form_permissions = excluded.form_permissions, action_permissions = excluded.action_permissions,
        assignee = excluded.assignee, candidates = excluded.candidates, status = excluded.status, result = excluded.result,
        owner = excluded.owner, due_date = excluded.due_date, end_time = excluded.end_time, comment = excluded.comment,
        variables = excluded.variables, seq = excluded.seq,
-       assignment_reason = case when coalesce((excluded.assignment_reason->>'seq')::bigint, -1) > coalesce((tasks.assignment_reason->>'seq')::bigint, -1)
-         then excluded.assignment_reason else tasks.assignment_reason end
-     where tasks.seq < excluded.seq
+       assignment_reason = case when coalesce((excluded.assignment_reason->>'seq')::bigint, -1) > coalesce((${table}.assignment_reason->>'seq')::bigint, -1)
+         then excluded.assignment_reason else ${table}.assignment_reason end
+     where ${table}.seq < excluded.seq
      returning id`,
     params: [i.tenantId, i.id, i.processKey, i.processName, i.businessKey, i.initiatorId, rows(list), i.id],
   };
 }
 
-/** Trail entries and copies: insert-if-absent parts. */
+/** Trail entries and copies: insert-if-absent parts (also after the archive: they are events, written whenever they arrive). */
 function eventParts(s: ProjectionSnapshot): Part[] {
   const i = s.instance;
   const parts: Part[] = [];
@@ -174,9 +181,8 @@ function eventParts(s: ProjectionSnapshot): Part[] {
       sql: `insert into trail (id, tenant_id, instance_id, type, activity_id, task_id, user_id, comment, time, detail, code, params, seq)
        select r.id, ?, ?, r.type, r.activity_id, r.task_id, r.user_id, r.comment, r.time::timestamptz, r.detail::jsonb, r.code, r.params::jsonb, r.seq::bigint
        from jsonb_to_recordset(?::jsonb) as r(id text, type text, activity_id text, task_id text, user_id text, comment text, time text, detail text, code text, params text, seq text)
-       where ${LIVE}
        on conflict (id) do nothing`,
-      params: [i.tenantId, i.id, rows(list), i.id],
+      params: [i.tenantId, i.id, rows(list)],
     });
   }
   if (s.cc.length) {
@@ -184,13 +190,11 @@ function eventParts(s: ProjectionSnapshot): Part[] {
       name: 'cc',
       sql: `insert into cc_records (tenant_id, instance_id, activity_id, user_id, cc_time)
        select ?, ?, r.activity_id, r.user_id, r.cc_time::timestamptz from jsonb_to_recordset(?::jsonb) as r(activity_id text, user_id text, cc_time text)
-       where ${LIVE}
        on conflict do nothing`,
       params: [
         i.tenantId,
         i.id,
         rows(s.cc.map((c) => ({ activity_id: c.activityId, user_id: c.userId, cc_time: c.ccTime }))),
-        i.id,
       ],
     });
   }
@@ -199,19 +203,49 @@ function eventParts(s: ProjectionSnapshot): Part[] {
 
 /**
  * The instance, its tasks, trail entries and copies in one statement (data-modifying CTEs: one
- * round trip instead of four). Answers whether the instance is archived (then nothing was
- * written) and which task rows were written.
+ * round trip instead of four), and the write-ahead intent it settles deleted. Answers whether the
+ * instance is archived (then only events and archived tasks were written), which task rows were
+ * written, whether the instance row moved, and the status it had before.
  */
-async function writeState(em: EntityManager, s: ProjectionSnapshot, reasons: Map<string, { reason: string }>) {
+async function writeState(
+  em: EntityManager,
+  s: ProjectionSnapshot,
+  reasons: Map<string, { reason: string }>,
+  intent: string | undefined,
+) {
   const tasks = tasksPart(s, reasons);
-  const parts = [instancePart(s), ...(tasks ? [tasks] : []), ...eventParts(s)];
-  const [row] = await em.execute<Array<{ archived: boolean; written: string[] }>>(
+  const archivedTasks = tasksPart(s, reasons, 'tasks_archive');
+  const parts = [
+    // Every part reads the rows as they were before the statement: `old` is the row before this write.
+    { name: 'old', sql: `select status, seq from instances where id = ?`, params: [s.instance.id] },
+    instancePart(s),
+    ...(tasks ? [tasks] : []),
+    ...(archivedTasks ? [archivedTasks] : []),
+    ...eventParts(s),
+    ...(intent ? [{ name: 'wi', sql: `delete from projection_intents where update_id = ?`, params: [intent] }] : []),
+  ];
+  const [row] = await em.execute<
+    Array<{
+      archived: boolean;
+      written: string[];
+      moved: boolean;
+      before_status: string | null;
+      before_seq: string | null;
+    }>
+  >(
     `with ${parts.map((p) => `${p.name} as (${p.sql})`).join(',\n')}
      select exists (select 1 from instances_archive where id = ?) as archived,
-       ${tasks ? `coalesce((select jsonb_agg(id) from t), '[]'::jsonb)` : `'[]'::jsonb`} as written`,
+       ${tasks ? `coalesce((select jsonb_agg(id) from t), '[]'::jsonb)` : `'[]'::jsonb`} as written,
+       exists (select 1 from i) as moved, (select status from old) as before_status, (select seq from old) as before_seq`,
     [...parts.flatMap((p) => p.params), s.instance.id],
   );
-  return { archived: row.archived, written: new Set(row.written) };
+  return {
+    archived: row.archived,
+    written: new Set(row.written),
+    moved: row.moved,
+    // The server inserts the row at start with seq 0: the first projected state starts the instance.
+    before: row.before_seq !== null && Number(row.before_seq) > 0 ? row.before_status : null,
+  };
 }
 
 /** Notifications: inserted and NOTIFYed in one statement. */
@@ -337,36 +371,24 @@ async function archive(em: EntityManager, instanceId: string) {
 
 /**
  * One snapshot into the read model, in one transaction under the instance's lock. Written by the
- * workflow's projection activity and, for engine-version-2 Updates, by the caller that got the
- * Update's answer (src/services/engine-client.ts), whichever comes first. `skipIfWritten`: skip a
- * snapshot whose sequence number the instance row already has — every written snapshot covers
- * the changes since the last completed projection, so a row at that seq means all of this
- * snapshot's changes are written. Not for a rebuild, which rewrites rows an intact instance row
- * would skip.
+ * workflow's projection activity, by the caller that got an Update's answer
+ * (src/services/engine-client.ts), by the sweeper and by a rebuild. Every part is idempotent and
+ * only moves forward (newer-seq upserts, insert-if-absent events), so writes of one instance may
+ * come twice and in any order: engine version 2 has two writers of each answered state, version 4
+ * one writer per state but callers that finish in any order. `intent`: the write-ahead intent
+ * (projection_intents) this write settles, deleted in the same statement.
  */
 export async function writeProjection(
   orm: Orm,
   snapshot: ProjectionSnapshot,
-  opts: { skipIfWritten?: boolean; writer?: 'worker' | 'server' } = {},
+  opts: { writer?: 'worker' | 'server' | 'sweeper'; intent?: string } = {},
 ) {
-  // The status the row had before this write (null: never projected yet), for the instance counters.
-  let before: string | null | undefined;
-  let changed = false;
+  let transition: { before: string | null } | null = null;
   const write = () =>
     orm.em.fork().transactional(async (em) => {
-      const id = snapshot.instance.id;
-      // Serialise writes of one instance; an archived instance takes no more writes.
-      await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [id]);
-      if (opts.skipIfWritten) {
-        const [row] = await em.execute<Array<{ seq: string; status: string }>>(
-          `select seq, status from instances where id = ?`,
-          [id],
-        );
-        if (row && Number(row.seq) >= Number(snapshot.seq)) return;
-        // The server inserts the row at start with seq 0: the first projected state starts the instance.
-        before = row && Number(row.seq) > 0 ? row.status : null;
-      }
-      changed = await writeSnapshot(em, snapshot);
+      // Serialise writes of one instance; an archived instance takes no more row writes.
+      await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [snapshot.instance.id]);
+      transition = await writeSnapshot(em, snapshot, opts.intent);
     });
   await inSpan('projection.write', { 'approval.writer': opts.writer ?? 'rebuild' }, write).catch((err: unknown) => {
     if (opts.writer) recordProjectionWrite(opts.writer, 'error');
@@ -374,16 +396,25 @@ export async function writeProjection(
   });
   if (opts.writer) recordProjectionWrite(opts.writer, 'ok');
   // After the commit: a rolled-back write counts nothing.
-  if (changed && before !== undefined)
-    recordInstanceTransition(snapshot.instance.processKey, before, snapshot.instance.status);
+  const moved = transition as { before: string | null } | null;
+  if (moved && opts.writer)
+    recordInstanceTransition(snapshot.instance.processKey, moved.before, snapshot.instance.status);
 }
 
-/** The writes of one snapshot inside the caller's transaction; false when the instance is archived. */
-async function writeSnapshot(em: EntityManager, snapshot: ProjectionSnapshot): Promise<boolean> {
+/** The writes of one snapshot inside the caller's transaction; the instance's transition when its row moved. */
+async function writeSnapshot(
+  em: EntityManager,
+  snapshot: ProjectionSnapshot,
+  intent?: string,
+): Promise<{ before: string | null } | null> {
   const id = snapshot.instance.id;
   const reasons = reasonsOf(snapshot);
-  const { archived, written } = await writeState(em, snapshot, reasons);
-  if (archived) return false;
+  const { archived, written, moved, before } = await writeState(em, snapshot, reasons, intent);
+  if (archived) {
+    // A state that arrives after the final one: its events and tasks are in; messages still go out.
+    await notify(em, snapshot);
+    return null;
+  }
   if (snapshot.trail.some((e) => e.type === 'transfer' && e.detail?.kind === 'initiator'))
     await followInitiator(em, id);
   await closeLinks(em, snapshot);
@@ -393,7 +424,7 @@ async function writeSnapshot(em: EntityManager, snapshot: ProjectionSnapshot): P
   for (const id of written) reasons.delete(id);
   await updateReasons(em, id, reasons);
   if (snapshot.ended) await archive(em, id);
-  return true;
+  return moved ? { before } : null;
 }
 
 export function createProjectionActivities(deps: ActivityDeps) {
@@ -407,7 +438,7 @@ export function createProjectionActivities(deps: ActivityDeps) {
       /** Approver look-ups of the userTasks that may start next (workflows/engine/approvers-ahead.ts). */
       approversAhead?: ApproverInput[];
     }): Promise<{ approversAhead?: Array<ResolvedApprovers | null> }> {
-      await writeProjection(deps.orm, snapshot, { skipIfWritten: true, writer: 'worker' });
+      await writeProjection(deps.orm, snapshot, { writer: 'worker' });
       // Recorded state → read model: from when the workflow task that recorded it scheduled this activity.
       recordProjectionLag((Date.now() - Context.current().info.scheduledTimestampMs) / 1000);
       if (!approversAhead?.length) return {};

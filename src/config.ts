@@ -81,6 +81,12 @@ export const configSchema = z.object({
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Whether this worker also runs the notification dispatcher (docs/channels.md). */
   NOTIFY_DISPATCHER: bool.default(true),
+  /** The worker also sweeps write-ahead intents (src/services/projection-sweeper.ts). */
+  PROJECTION_SWEEP: bool.default(true),
+  /** An intent this old (ms) is a write that may be missing: the sweeper writes the instance. */
+  PROJECTION_SWEEP_GRACE_MS: z.coerce.number().int().min(100).default(5000),
+  /** How often (ms) the sweeper looks for such intents. */
+  PROJECTION_SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).default(2000),
   /** Deliveries one dispatcher claims at a time and sends at once. */
   NOTIFY_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
   /** Attempts per delivery in all; after the last it is `failed` in the delivery log. */

@@ -6,6 +6,7 @@ import type { Orm } from './db/orm.js';
 import type { Logger } from './logger.js';
 import type { TokenService } from './infra/tokens.js';
 import type { ProjectionSnapshot } from '../workflows/engine/types.js';
+import type { IntentLog } from './services/projection-intents.js';
 
 export interface Principal {
   tenantId: string;
@@ -24,8 +25,13 @@ export interface AppDeps {
   config: Config;
   orm: Orm;
   temporal: Client;
-  /** Writes the state an Update answered with to the read model (src/services/engine-client.ts). */
-  writeState(state: ProjectionSnapshot): Promise<void>;
+  /**
+   * Writes the state an Update answered with to the read model (src/services/engine-client.ts),
+   * deleting the write-ahead intent of Update `intent` in the same statement.
+   */
+  writeState(state: ProjectionSnapshot, intent?: string): Promise<void>;
+  /** Write-ahead intents of Updates (src/services/projection-intents.ts). */
+  intents: IntentLog;
   tokens: TokenService;
   logger: Logger;
 }

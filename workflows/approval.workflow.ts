@@ -1,12 +1,5 @@
 // One process instance: interprets the deployed DSL snapshot until the instance ends.
-import {
-  allHandlersFinished,
-  condition,
-  continueAsNew,
-  patched,
-  setHandler,
-  upsertSearchAttributes,
-} from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, patched, setHandler } from '@temporalio/workflow';
 import { Engine } from './engine/engine.js';
 import { DURABLE_PROJECTION, PATHS_BEFORE_UPDATES, legacyProjection, projection } from './engine/activities.js';
 import { canCarry, resumeAll, spawn } from './engine/interpreter.js';
@@ -16,11 +9,10 @@ import { registerAdminActions } from './engine/admin-actions.js';
 import { registerMigration } from './engine/migration.js';
 import * as m from './messages.js';
 import { registerReadModelQuery } from './read-model.js';
-import { InstanceStatus } from './search-attributes.js';
-import { refreshDetails } from './engine/details.js';
+import { refreshDetails, showState } from './engine/details.js';
 import { inputsAhead } from './engine/user-task.js';
 import { APPROVERS_AHEAD_TTL_MS, aheadKey, approversAhead, keepAhead } from './engine/approvers-ahead.js';
-import type { ProjectionSnapshot, StartInput } from './engine/types.js';
+import { CALLER_WRITES, type ProjectionSnapshot, type StartInput } from './engine/types.js';
 
 export interface ApprovalOutcome {
   status: string;
@@ -34,6 +26,7 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
   if (!input.carried && input.approversAhead) engine.approversAhead = input.approversAhead;
   const version = input.engineVersion ?? 0;
   engine.answersWithState = version >= 2;
+  engine.callerWrites = version >= CALLER_WRITES;
   engine.engineVersion = version;
   // Runs started with an engine version take its paths without patch markers. Older runs replay as
   // recorded: before DURABLE_PROJECTION, a local-activity projection and no start hold (their
@@ -63,7 +56,8 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
 
   // Main logic
   // The start already set InstanceStatus=active; a continued run re-asserts its carried status.
-  const projector = project(engine, durable, versioned && !input.carried ? 'active' : '');
+  engine.shownStatus = versioned && !input.carried ? 'active' : '';
+  const projector = project(engine, durable);
   if (!durable) engine.hold();
   if (input.carried) resumeAll(engine);
   else {
@@ -102,27 +96,29 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
   return { status: engine.status, variables: engine.variables };
 }
 
-/** Mirrors every settled state into PostgreSQL, in order, until the final (archiving) write. */
-async function project(engine: Engine, durable: boolean, status: string): Promise<void> {
+/**
+ * Mirrors every settled state into PostgreSQL, in order, until the final (archiving) write.
+ * Engine version 4: a state an Update hands to its caller (Engine.handOver) is not projected
+ * here; this waits until no Update handler runs, so the changes an Update is about to answer
+ * with are not written twice, and then takes whatever no answer carried (timers, service
+ * functions, http calls, Updates from the Web UI).
+ */
+async function project(engine: Engine, durable: boolean): Promise<void> {
+  const due = () =>
+    engine.seq > engine.projectedSeq && engine.quiet() && (!engine.callerWrites || allHandlersFinished());
   for (;;) {
-    await condition(() => engine.seq > engine.projectedSeq && engine.quiet());
+    await condition(() => due() || (engine.ended && engine.projectedSeq >= engine.seq));
+    if (!due()) return; // ended, and the Update that ended it handed the final state to its caller
     const snapshot = engine.snapshot();
     // Engine version 2 answers Updates before their projection: the status search attribute goes
     // with the answer's workflow task, not after the projection (older runs replay as recorded).
-    if (engine.answersWithState) status = showState(engine, status);
+    if (engine.answersWithState) showState(engine);
     if (durable) await projectWithLookUps(engine, snapshot);
     else await legacyProjection.project({ tenantId: engine.info.tenantId, snapshot });
     engine.markProjected(snapshot);
-    if (!engine.answersWithState) status = showState(engine, status);
+    if (!engine.answersWithState) showState(engine);
     if (snapshot.ended && engine.projectedSeq >= engine.seq) return;
   }
-}
-
-/** The Web UI's current details and the status search attribute follow the state; answers the status shown. */
-function showState(engine: Engine, shown: string): string {
-  refreshDetails(engine);
-  if (engine.status !== shown) upsertSearchAttributes([{ key: InstanceStatus, value: engine.status }]);
-  return engine.status;
 }
 
 /** The projection activity, which also looks up the approvers of the userTasks that may come next. */

@@ -3,7 +3,7 @@
 // A query: it reads the workflow's state and changes nothing (no history events, replay-safe).
 import { defineQuery, setHandler } from '@temporalio/workflow';
 import type { Engine } from './engine/engine.js';
-import type { ProjectionSnapshot } from './engine/types.js';
+import type { ProjectionSnapshot, SweepState } from './engine/types.js';
 
 /**
  * The instance row and every task of the current state, as one projection snapshot without trail,
@@ -11,18 +11,35 @@ import type { ProjectionSnapshot } from './engine/types.js';
  */
 export const readModelState = defineQuery<ProjectionSnapshot>('readModelState');
 
+/**
+ * For the sweeper (src/services/projection-sweeper.ts, engine version 4): the whole state, the
+ * events of the last answered states (an Update's caller may have died before writing them), and
+ * the ids of the Updates this run answered — an intent whose Update is among them is settled by
+ * writing this.
+ */
+export const sweepState = defineQuery<SweepState>('sweepState');
+
+function wholeState(engine: Engine): ProjectionSnapshot {
+  const tasks = Object.values(engine.tasks);
+  return {
+    seq: engine.seq,
+    instance: engine.instanceRow(),
+    tasks,
+    ...engine.permissionsOf(tasks),
+    trail: [],
+    cc: [],
+    notifications: [],
+    ended: engine.ended,
+  };
+}
+
 export function registerReadModelQuery(engine: Engine) {
-  setHandler(readModelState, () => {
-    const tasks = Object.values(engine.tasks);
-    return {
-      seq: engine.seq,
-      instance: engine.instanceRow(),
-      tasks,
-      ...engine.permissionsOf(tasks),
-      trail: [],
-      cc: [],
-      notifications: [],
-      ended: engine.ended,
-    };
-  });
+  setHandler(readModelState, () => wholeState(engine));
+  setHandler(sweepState, () => ({
+    ...wholeState(engine),
+    trail: engine.answered.flatMap((a) => a.trail),
+    cc: engine.answered.flatMap((a) => a.cc),
+    notifications: engine.answered.flatMap((a) => a.notifications),
+    updateIds: engine.recentUpdates.map((u) => u.id),
+  }));
 }

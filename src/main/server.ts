@@ -8,6 +8,7 @@ import { createTemporalClient } from '../temporal/client.js';
 import { createApp } from '../http/app.js';
 import { startNotificationSocket } from '../http/notification-socket.js';
 import { MAX_HEADER_BYTES } from '../input-rules.js';
+import { pgIntentLog } from '../services/projection-intents.js';
 import { writeProjection } from '../../activities/projection.js';
 import { enableMetrics } from '../observability/metrics.js';
 import { startMetricsListener } from '../observability/metrics-endpoint.js';
@@ -53,7 +54,8 @@ export async function runServer(config: Config = loadConfig()) {
     config,
     orm,
     temporal,
-    writeState: (state) => writeProjection(orm, state, { skipIfWritten: true, writer: 'server' }),
+    writeState: (state, intent) => writeProjection(orm, state, { writer: 'server', intent }),
+    intents: pgIntentLog(orm),
     tokens: new TokenService(config),
     logger,
   });

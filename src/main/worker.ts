@@ -12,7 +12,8 @@ import { loadConfig, type Config } from '../config.js';
 import { createLogger } from '../logger.js';
 import { createOrm } from '../db/orm.js';
 import { createActivities } from '../../activities/index.js';
-import { connectionOptions } from '../temporal/client.js';
+import { connectionOptions, createTemporalClient } from '../temporal/client.js';
+import { ProjectionSweeper } from '../services/projection-sweeper.js';
 import { Dispatcher } from '../notifications/dispatcher.js';
 import { enableMetrics } from '../observability/metrics.js';
 import { fetchedSource, startMetricsListener } from '../observability/metrics-endpoint.js';
@@ -142,9 +143,24 @@ export async function runWorker(config: Config = loadConfig()) {
     ? new Dispatcher({ orm, config, logger, databaseUrl: config.DATABASE_URL })
     : null;
   await dispatcher?.start();
+  // Write-ahead intents left by a server that died between an Update's answer and its write
+  // (engine version 4, docs/engine.md "Read model"): plain async I/O too, any number of workers.
+  const sweepClient = config.PROJECTION_SWEEP ? createTemporalClient(config) : null;
+  const sweeper = sweepClient
+    ? new ProjectionSweeper({
+        orm,
+        temporal: sweepClient,
+        logger,
+        graceMs: config.PROJECTION_SWEEP_GRACE_MS,
+        intervalMs: config.PROJECTION_SWEEP_INTERVAL_MS,
+      })
+    : null;
+  sweeper?.start();
   // Worker.run() resolves after SIGINT/SIGTERM once in-flight tasks are done (the SDK's shutdown signals).
   await worker.run();
   await dispatcher?.stop();
+  await sweeper?.stop();
+  await sweepClient?.connection.close();
   await metrics?.stop();
   await connection.close();
   await orm.close();

@@ -112,7 +112,7 @@ const projectionLag = new Histogram({
 });
 const projectionWrites = new Counter({
   name: 'approval_projection_writes_total',
-  help: 'Read-model writes by writer (the worker activity, the server with an Update answer) and outcome',
+  help: 'Read-model writes by writer (the worker activity, the server with an Update answer, the intent sweeper) and outcome',
   labelNames: ['writer', 'outcome'],
   registers: [registry],
 });
@@ -120,7 +120,7 @@ const projectionWrites = new Counter({
 export function recordProjectionLag(lagSeconds: number) {
   if (enabled) projectionLag.observe(Math.max(0, lagSeconds));
 }
-export function recordProjectionWrite(writer: 'worker' | 'server', outcome: 'ok' | 'error') {
+export function recordProjectionWrite(writer: 'worker' | 'server' | 'sweeper', outcome: 'ok' | 'error') {
   if (enabled) projectionWrites.inc({ writer, outcome });
 }
 

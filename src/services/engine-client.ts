@@ -1,5 +1,6 @@
 // The HTTP side's access to instance workflows: start, and Updates with idempotency.
 import { randomUUID } from 'node:crypto';
+import { existsSync, rmSync } from 'node:fs';
 import {
   WithStartWorkflowOperation,
   WorkflowNotFoundError,
@@ -13,24 +14,71 @@ import type { Config } from '../config.js';
 import * as m from '../../workflows/messages.js';
 import * as sa from '../../workflows/search-attributes.js';
 import { staticDetailsOf, staticSummaryOf } from '../../workflows/ui-metadata.js';
-import { ENGINE_VERSION, type ActionResult, type StartInput } from '../../workflows/engine/types.js';
+import {
+  ENGINE_VERSION,
+  type ActionResult,
+  type ProjectionSnapshot,
+  type StartInput,
+} from '../../workflows/engine/types.js';
 import type { AppDeps, Principal } from '../context.js';
 import { holds, Permissions } from './permissions.js';
 import { recordUpdate } from '../observability/metrics.js';
 
 export { workflowIdOf } from '../../workflows/search-attributes.js';
 
-/** What starting instances and sending them Updates needs: the client, and where answered state goes. */
-export type EngineAccess = Pick<AppDeps, 'temporal' | 'writeState'>;
+/** What starting instances and sending them Updates needs: the client, where answered state goes, the intents. */
+export type EngineAccess = Pick<AppDeps, 'temporal' | 'writeState' | 'intents'>;
+
+/** What a caller may learn of the state an Update answered with, once it is written. */
+export type StateSeen = (state: ProjectionSnapshot) => void;
 
 /**
  * An answer without its state, once that state is in the read model: what the caller reads next
- * shows the action (read-your-writes). The state never leaves this module.
+ * shows the action (read-your-writes). The write deletes the Update's write-ahead intent. An
+ * answer without state (an older run whose projection writes it, or a repeat of an answered
+ * Update after continue-as-new) leaves the intent to the sweeper, which writes from the workflow.
  */
-async function answered(engine: EngineAccess, result: ActionResult): Promise<ActionResult> {
+async function answered(
+  engine: EngineAccess,
+  updateId: string,
+  result: ActionResult,
+  seen?: StateSeen,
+): Promise<ActionResult> {
   const { state, ...answer } = result;
-  if (state) await engine.writeState(state);
+  if (state) {
+    faultBeforeWrite();
+    await engine.writeState(state, updateId);
+    seen?.(state);
+  }
   return answer;
+}
+
+/**
+ * Fault injection for the crash test (test/integration/crash.test.ts): with
+ * FAULT_KILL_BEFORE_STATE_WRITE naming a flag file, the server that finds the file there when an
+ * Update's answer arrives removes it and dies by SIGKILL before writing the answered state — the
+ * one moment the write-ahead intent and the sweeper exist for. Unset in production.
+ */
+function faultBeforeWrite() {
+  const flag = process.env.FAULT_KILL_BEFORE_STATE_WRITE;
+  if (!flag || !existsSync(flag)) return;
+  rmSync(flag, { force: true });
+  process.kill(process.pid, 'SIGKILL');
+}
+
+/**
+ * Sends an Update whose intent is recorded, and drops the intent when the workflow refused the
+ * Update (a validator or handler failure changes nothing). Anything else — a timeout, Temporal
+ * unavailable — may have run it, so the intent stays for the sweeper.
+ */
+async function withIntent<T>(engine: EngineAccess, updateId: string, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError || err instanceof WorkflowNotFoundError)
+      await engine.intents.drop(updateId).catch(() => {});
+    throw err;
+  }
 }
 
 /** The Update's round trip, answer written, into approval_update_duration_seconds by action. */
@@ -74,23 +122,46 @@ export async function startInstanceWorkflow(
     staticSummary: staticSummaryOf(instance),
     staticDetails: staticDetailsOf(instance),
   });
+  const updateId = `start-${instance.id}`;
+  await engine.intents.record(updateId, instance.tenantId, instance.id);
   return timed('start', async () =>
     answered(
       engine,
-      await engine.temporal.workflow.executeUpdateWithStart(m.sync, {
-        startWorkflowOperation: start,
-        updateId: `start-${instance.id}`,
-      }),
+      updateId,
+      await withIntent(engine, updateId, () =>
+        engine.temporal.workflow.executeUpdateWithStart(m.sync, { startWorkflowOperation: start, updateId }),
+      ),
     ),
   );
 }
 
 /**
- * Runs an Update on a live instance. `scopedKey` is the Idempotency-Key already scoped to the
- * caller and the request and bound to its body (src/http/idempotency.ts), never the raw header:
- * a raw key would let another user's or another task's request with the same key receive this
- * request's answer instead of taking effect. Without one, every call is a new Update.
+ * The id an Update is sent with. `scopedKey` is the Idempotency-Key already scoped to the caller
+ * and the request and bound to its body (src/http/idempotency.ts), never the raw header: a raw
+ * key would let another user's or another task's request with the same key receive this
+ * request's answer instead of taking effect. Without one, every call is a new Update:
+ * "approve-by-bob-<uuid>", so the Web UI's Update events read as who did what. The workflow
+ * knows these shapes (workflows/engine/actions.ts, callerWrites).
  */
+export function updateIdOf(def: UpdateDefinition<ActionResult, [never]>, arg: unknown, scopedKey?: string): string {
+  const actorId = (arg as { actor?: { userId?: unknown } } | undefined)?.actor?.userId;
+  return scopedKey
+    ? `${def.name}:${scopedKey}`
+    : typeof actorId === 'string'
+      ? `${def.name}-by-${actorId}-${randomUUID()}`
+      : `${def.name}-${randomUUID()}`;
+}
+
+export interface UpdateOptions {
+  /** The id to send with (updateIdOf), when the caller recorded its intent itself. */
+  updateId?: string;
+  /** The caller recorded the intent with its own look-up (one round trip for both). */
+  intentRecorded?: boolean;
+  /** Sees the answered state once it is written. */
+  seen?: StateSeen;
+}
+
+/** Runs an Update on a live instance: intent, Update (re-sent while transient), state written, answer. */
 export async function runUpdate<A>(
   engine: EngineAccess,
   tenantId: string,
@@ -98,18 +169,21 @@ export async function runUpdate<A>(
   def: UpdateDefinition<ActionResult, [A]>,
   arg: A,
   scopedKey?: string,
+  opts: UpdateOptions = {},
 ): Promise<ActionResult> {
   const handle = engine.temporal.workflow.getHandle(sa.workflowIdOf(tenantId, instanceId));
-  // Without a key: "approve-by-bob-<uuid>", so the Web UI's Update events read as who did what.
-  const actorId = (arg as { actor?: { userId?: unknown } } | undefined)?.actor?.userId;
-  const updateId = scopedKey
-    ? `${def.name}:${scopedKey}`
-    : typeof actorId === 'string'
-      ? `${def.name}-by-${actorId}-${randomUUID()}`
-      : `${def.name}-${randomUUID()}`;
+  const updateId = opts.updateId ?? updateIdOf(def as never, arg, scopedKey);
+  if (!opts.intentRecorded) await engine.intents.record(updateId, tenantId, instanceId);
   try {
     return await timed(def.name, async () =>
-      answered(engine, await retryUpdate(() => handle.executeUpdate(def, { args: [arg], updateId }))),
+      answered(
+        engine,
+        updateId,
+        await withIntent(engine, updateId, () =>
+          retryUpdate(() => handle.executeUpdate(def, { args: [arg], updateId })),
+        ),
+        opts.seen,
+      ),
     );
   } catch (err) {
     if (

@@ -2,10 +2,12 @@
 import type { UpdateDefinition } from '@temporalio/common';
 import { AppError } from '../errors.js';
 import type { AppDeps, Principal } from '../context.js';
-import type { ActionResult } from '../../workflows/engine/types.js';
+import type { ActionResult, ProjectionSnapshot } from '../../workflows/engine/types.js';
 import type { TaskRef } from '../../workflows/messages.js';
 import type { TaskQuery } from '../shapes.js';
-import { actorOf, runUpdate } from './engine-client.js';
+import { actorOf, runUpdate, updateIdOf } from './engine-client.js';
+import { RECORD_INTENT_SELECT } from './projection-intents.js';
+import { reasonsFromEntry } from './assignment-reason.js';
 import { checkInstanceWrite } from './form-values.js';
 import { holds, Permissions } from './permissions.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -129,7 +131,12 @@ export async function getTask(deps: AppDeps, principal: Principal, id: string, o
   return row;
 }
 
-/** Sends one task action to the instance's workflow; answers the task and instance after it. */
+/**
+ * Sends one task action to the instance's workflow; answers the task and instance after it. One
+ * PostgreSQL round trip before the Update (the task, with the Update's write-ahead intent in the
+ * same statement) and none after it but the write of the answered state: the answer's state has
+ * the task as the action left it (docs/performance.md).
+ */
 export async function taskAction<A extends TaskRef>(
   deps: AppDeps,
   principal: Principal,
@@ -139,32 +146,81 @@ export async function taskAction<A extends TaskRef>(
   idempotencyKey?: string,
 ) {
   const em = deps.orm.em.fork();
-  const row = await actionableTask(deps, em, principal, taskId);
-  const variables = (body as { variables?: unknown }).variables;
-  if (variables && typeof variables === 'object' && !Array.isArray(variables))
-    await checkInstanceWrite(em, principal.tenantId, row.instance_id, variables as Record<string, unknown>);
   const actor = actorOf(principal);
-  const result = await runUpdate(
-    deps,
-    principal.tenantId,
-    row.instance_id,
-    def,
-    { ...body, actor, taskId } as A,
-    idempotencyKey,
-  );
-  // The task and its instance after the action, in one read (either may have moved to the archive).
+  const arg = { ...body, actor, taskId } as A;
+  const updateId = updateIdOf(def as never, arg, idempotencyKey);
+  const row = await actionableTask(deps, em, principal, taskId, updateId);
+  const intentRecorded = row.intent_recorded === true;
+  let written: ProjectionSnapshot | null = null;
+  let result: ActionResult;
+  try {
+    const variables = (body as { variables?: unknown }).variables;
+    if (variables && typeof variables === 'object' && !Array.isArray(variables))
+      await checkInstanceWrite(em, principal.tenantId, row.instance_id, variables as Record<string, unknown>);
+    result = await runUpdate(deps, principal.tenantId, row.instance_id, def, arg, idempotencyKey, {
+      updateId,
+      intentRecorded,
+      seen: (state) => (written = state),
+    });
+  } catch (err) {
+    // Refused before the Update was sent: its intent has nothing to wait for.
+    if (err instanceof AppError && intentRecorded) await deps.intents.drop(updateId).catch(() => {});
+    throw err;
+  }
+  const answer = taskAfter(row, written, taskId) ?? (await readTaskAfter(em, principal.tenantId, taskId, row));
+  return {
+    task: taskView(answer.task),
+    instance: { id: row.instance_id as string, status: written ? result.instanceStatus : answer.instanceStatus },
+    ...(result.removed ? { removed: result.removed, kept: result.kept } : {}),
+  };
+}
+
+/**
+ * The task row as the answered state left it: the row read before, with the fields the state
+ * carries, and an assignment reason from the state's trail when it has a newer one. Null when
+ * there is no state (an older run, or a repeated answer).
+ */
+function taskAfter(row: any, state: ProjectionSnapshot | null, taskId: string) {
+  if (!state) return null;
+  const t = state.tasks.find((x) => x.id === taskId);
+  if (!t) return { task: row, instanceStatus: state.instance.status };
+  let reason = row.assignment_reason;
+  for (const e of state.trail)
+    for (const [id, r] of reasonsFromEntry(e))
+      if (id === taskId && Number(e.seq) > Number(reason?.seq ?? -1)) reason = { ...r, seq: Number(e.seq) };
+  return {
+    task: {
+      ...row,
+      activity_id: t.activityId,
+      name: t.name,
+      kind: t.kind,
+      assignee: t.assignee,
+      candidates: t.candidates,
+      status: t.status,
+      result: t.result,
+      parent_task_id: t.parentTaskId,
+      owner: t.owner,
+      due_date: t.dueDate,
+      create_time: t.createTime,
+      end_time: t.endTime,
+      comment: t.comment,
+      assignment_reason: reason,
+    },
+    instanceStatus: state.instance.status,
+  };
+}
+
+/** The task and its instance after the action, in one read (either may have moved to the archive). */
+async function readTaskAfter(em: EntityManager, tenantId: string, taskId: string, row: any) {
   const [after] = await em.execute(
     `select t.*, i.status as instance_status from ${ALL_TASKS} t join ${ALL_INSTANCES} i on i.id = t.instance_id where t.tenant_id = ? and t.id = ? and not t.deleted`,
-    [principal.tenantId, taskId],
+    [tenantId, taskId],
   );
-  const task = after ?? row;
-  const instanceStatus = after
-    ? (after.instance_status as string)
-    : ((await findInstanceRow(em, principal.tenantId, row.instance_id)).status as string);
   return {
-    task: taskView(task),
-    instance: { id: row.instance_id as string, status: instanceStatus },
-    ...(result.removed ? { removed: result.removed, kept: result.kept } : {}),
+    task: after ?? row,
+    instanceStatus: after
+      ? (after.instance_status as string)
+      : ((await findInstanceRow(em, tenantId, row.instance_id)).status as string),
   };
 }
 
@@ -174,10 +230,19 @@ export async function taskAction<A extends TaskRef>(
  * member). A task not there is looked up as getTask does, so the answers stay the same:
  * 404 for what the caller may not see, 409 for a task whose instance has ended.
  */
-async function actionableTask(deps: AppDeps, em: EntityManager, principal: Principal, taskId: string) {
+async function actionableTask(
+  deps: AppDeps,
+  em: EntityManager,
+  principal: Principal,
+  taskId: string,
+  updateId: string,
+) {
+  // The Update's write-ahead intent rides on the look-up (nothing is inserted for no task).
   const [row] = await em.execute(
-    `select *, false as archived from tasks where tenant_id = ? and id = ? and not deleted`,
-    [principal.tenantId, taskId],
+    `with t as (select *, false as archived from tasks where tenant_id = ? and id = ? and not deleted),
+       wi as (${RECORD_INTENT_SELECT} from t on conflict (update_id) do nothing)
+     select t.*, true as intent_recorded from t`,
+    [principal.tenantId, taskId, updateId],
   );
   if (!row) {
     const found = await getTask(deps, principal, taskId);
@@ -194,7 +259,9 @@ async function actionableTask(deps: AppDeps, em: EntityManager, principal: Princ
     (c.userIds ?? []).includes(actor.userId) ||
     (c.roleIds ?? []).some((r: string) => actor.roles.includes(r)) ||
     (c.deptIds ?? []).includes(actor.deptId ?? '');
-  if (!named && !(await isParticipant(em, principal.tenantId, row.instance_id, actor)))
+  if (!named && !(await isParticipant(em, principal.tenantId, row.instance_id, actor))) {
+    await deps.intents.drop(updateId).catch(() => {});
     throw new AppError('NOT_FOUND', `No task ${taskId}`);
+  }
   return row;
 }

@@ -1,10 +1,19 @@
 // Nothing acknowledged is lost when a process crashes: its own stack, processes killed with SIGKILL.
+import { existsSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+// @ts-expect-error -- pg ships no types here
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../scripts/stack.js';
 import { example } from '../helpers/flow.js';
 
 let stack: Stack;
 const tokens: Record<string, string> = {};
+/** While this file exists, the server dies by SIGKILL before writing the next Update's answered state (engine-client.ts). */
+const killFlag = path.join(os.tmpdir(), `crash-before-write-${process.pid}`);
+/** The sweeper looks often here, and only at intents 3 s old: a test sees the gap before it is swept. */
+const SWEEP = { PROJECTION_SWEEP_GRACE_MS: '3000', PROJECTION_SWEEP_INTERVAL_MS: '500' };
 
 async function call(p: string, token?: string, body?: unknown) {
   const res = await fetch(`${stack.baseUrl}${p}`, {
@@ -44,7 +53,11 @@ const approvers = async (id: string) =>
     .map((e: any) => e.userId);
 
 beforeAll(async () => {
-  stack = await startStack({ name: 'crash', logLevel: 'error' });
+  stack = await startStack({
+    name: 'crash',
+    logLevel: process.env.CRASH_LOG_LEVEL ?? 'error',
+    env: { FAULT_KILL_BEFORE_STATE_WRITE: killFlag, ...SWEEP },
+  });
   for (const u of ['admin', 'alice', 'bob', 'erin']) {
     tokens[u] = (
       await call('/api/v1/auth/login', undefined, {
@@ -84,6 +97,56 @@ describe('crashes', () => {
     const bobTask = await taskOf('bob', id);
     expect(bobTask).toBeTruthy();
     expect((await approve('bob', bobTask, {})).body.data.instance.status).toBe('completed');
+  }, 120_000);
+
+  it('a server killed between an Update and its write: the sweeper writes the state, once, within its interval', async () => {
+    const id = await startLeave(5);
+    const bobTask = await taskOf('bob', id);
+    const db = new pg.Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    try {
+      writeFileSync(killFlag, '');
+      // The workflow records bob's approval and answers; the server dies before it writes it.
+      await expect(approve('bob', bobTask, {})).rejects.toThrow();
+      expect(existsSync(killFlag)).toBe(false);
+      const killedAt = Date.now();
+      const trail = async () =>
+        (await db.query(`select type, user_id from trail where instance_id = $1 order by seq`, [id])).rows;
+      const intents = async () =>
+        (await db.query(`select update_id from projection_intents where instance_id = $1`, [id])).rows;
+      // The gap the intent is for: recorded in Temporal, missing from PostgreSQL, the intent waiting.
+      expect((await trail()).filter((e: { type: string }) => e.type === 'approve')).toEqual([]);
+      expect((await intents()).map((r: { update_id: string }) => r.update_id)).toEqual([
+        expect.stringMatching(/^approve-by-bob-/),
+      ]);
+      // No server is running: the worker's sweeper alone closes it.
+      while ((await intents()).length && Date.now() - killedAt < 30_000) await new Promise((r) => setTimeout(r, 200));
+      const sweptAfterMs = Date.now() - killedAt;
+      expect(await intents()).toEqual([]);
+      expect(sweptAfterMs).toBeLessThan(30_000);
+      console.info(`crash test: the sweeper wrote the missing state ${sweptAfterMs} ms after the kill (grace 3000 ms)`);
+      expect((await trail()).filter((e: { type: string }) => e.type === 'approve')).toEqual([
+        { type: 'approve', user_id: 'bob' },
+      ]);
+      const open = await db.query(`select assignee, status from tasks where instance_id = $1 and status = 'active'`, [
+        id,
+      ]);
+      expect(open.rows.map((r: { assignee: string }) => r.assignee)).toEqual(['erin']);
+      // erin's message about her task came from the sweep too, once.
+      const told = await db.query(
+        `select count(*)::int as n from notifications where instance_id = $1 and user_id = 'erin' and kind = 'task_assigned'`,
+        [id],
+      );
+      expect(told.rows[0].n).toBe(1);
+    } finally {
+      await db.end();
+    }
+    const server = await stack.crash('server'); // already gone: crash() just waits for the exit
+    await server.restart();
+    expect(await approvers(id)).toEqual(['bob']);
+    const erinTask = await taskOf('erin', id);
+    expect((await approve('erin', erinTask, {})).body.data.instance.status).toBe('completed');
+    expect(await approvers(id)).toEqual(['bob', 'erin']);
   }, 120_000);
 
   it('a worker crash right after an acknowledged approval keeps it', async () => {

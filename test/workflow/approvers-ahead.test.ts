@@ -1,5 +1,6 @@
 // Approvers looked up ahead by the projection (workflows/engine/approvers-ahead.ts): the next
-// userTask takes them instead of a local activity, only for exactly the same look-up input.
+// userTask takes them instead of a local activity, only for exactly the same look-up input. Since
+// engine version 4 an Update's state has no projection activity, so only timer and service states look ahead.
 import { describe, expect, it } from 'vitest';
 import { useHarness, m } from './support/harness.js';
 import { linear, steps, users } from './support/dsl.js';
@@ -17,24 +18,30 @@ function lookUps() {
 
 // One instance at a time: the fakes' call log is shared by the file.
 describe.sequential('approvers looked up ahead', () => {
-  it('a 3-step chain looks up only its first node itself; the next two come with the projections', async () => {
+  it('a 3-step chain: no projection activity at all (engine version 4); each node looks its approvers up itself', async () => {
     const before = lookUps();
+    const projections = () => h.fakes.calls.filter((c) => c.name === 'project').length;
+    const projected = projections();
     const { instanceId } = await h.start(linear('ahead_chain', steps(users('bob'), users('erin'), users('carol'))));
     await h.decide(instanceId, 'bob');
     await h.decide(instanceId, 'erin');
     expect(await h.decide(instanceId, 'carol')).toMatchObject({ instanceStatus: 'completed' });
     const after = lookUps();
-    expect(after.own.length - before.own.length).toBe(1);
-    // After the start (n2) and after bob's approval (n3); nothing after the last node.
-    expect(after.ahead.slice(before.ahead.length).map((c) => c.input)).toMatchObject([
-      [{ approver: { type: 'user', userIds: ['erin'] } }],
-      [{ approver: { type: 'user', userIds: ['carol'] } }],
+    // Every state was answered to its caller, who wrote it: the projection activity never ran, so
+    // nothing looked ahead either, and each node resolved its approvers in the Update's own task.
+    expect(projections() - projected).toBe(0);
+    expect(after.ahead.length - before.ahead.length).toBe(0);
+    expect(after.own.slice(before.own.length).map((c) => c.input)).toMatchObject([
+      { approver: { type: 'user', userIds: ['bob'] } },
+      { approver: { type: 'user', userIds: ['erin'] } },
+      { approver: { type: 'user', userIds: ['carol'] } },
     ]);
     expect(h.projection.tasks(instanceId).map((t) => [t.assignee, t.result])).toEqual([
       ['bob', 'approved'],
       ['erin', 'approved'],
       ['carol', 'approved'],
     ]);
+    expect(h.projection.of(instanceId).archived).toBe(true);
   });
 
   it('an initiatorSelect node whose variables changed since the look-up looks up its approvers itself', async () => {

@@ -1,7 +1,8 @@
 // Update handlers: each validator refuses an illegal action before anything is written to
 // history; each handler applies the action, then returns once the instance is settled
 // (next tasks exist or it ended) and the read model has it.
-import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, condition, currentUpdateInfo, setHandler } from '@temporalio/workflow';
+import { showState } from './details.js';
 import { onUpdate } from './handlers.js';
 import type { ErrorCode } from '../../src/errors.js';
 import * as m from '../messages.js';
@@ -27,6 +28,14 @@ export async function settle(
   taskId: string | null,
   extra: Partial<ActionResult> = {},
 ): Promise<ActionResult> {
+  const update = currentUpdateInfo();
+  // Engine version 4: the service's server writes what it is answered, so no projection follows.
+  if (engine.callerWrites && update && callerWrites(update)) {
+    await condition(() => engine.quiet());
+    const state = engine.handOver(update.id);
+    showState(engine);
+    return { taskId, instanceStatus: engine.status, ...extra, state };
+  }
   // When a roll-over is due the answer waits for the projection after all, so the run settles
   // between Updates and can continue as new even under a stream of them.
   if (engine.answersWithState && !engine.rollDue()) {
@@ -35,6 +44,20 @@ export async function settle(
   }
   await condition(() => engine.settled());
   return { taskId, instanceStatus: engine.status, ...extra };
+}
+
+/**
+ * Whether an Update comes from the service's server, which writes the state it is answered
+ * (src/services/engine-client.ts names them `<update>:<key>`, `<update>-…`, and `start-<instance>`
+ * for the start's `sync`). An Update with any other id — sent from the Temporal Web UI or CLI —
+ * has nobody to write its state, so the projection activity does.
+ */
+export function callerWrites(update: { id: string; name: string }): boolean {
+  return (
+    update.id.startsWith(`${update.name}:`) ||
+    update.id.startsWith(`${update.name}-`) ||
+    (update.name === 'sync' && update.id.startsWith('start-'))
+  );
 }
 
 export function requireRunning(engine: Engine) {

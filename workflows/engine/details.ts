@@ -2,7 +2,8 @@
 // built-in __temporal_workflow_metadata query): who or what it waits for, where, since when — or
 // where it failed and why. Also the summaries of its timers and activities. Deterministic: built
 // from engine state and workflow time only.
-import { setCurrentDetails, workflowInfo } from '@temporalio/workflow';
+import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { InstanceStatus } from '../search-attributes.js';
 import { staticSummaryOf } from '../ui-metadata.js';
 import type { DslNode } from '../../dsl/index.js';
 import type { Engine } from './engine.js';
@@ -124,4 +125,11 @@ function openLines(engine: Engine): string[] {
 /** Publishes the current details (cheap; no command, no history event). */
 export function refreshDetails(engine: Engine) {
   setCurrentDetails(currentDetails(engine));
+}
+
+/** The Web UI's current details and the status search attribute follow the state (upserted only on a change). */
+export function showState(engine: Engine) {
+  refreshDetails(engine);
+  if (engine.status !== engine.shownStatus) upsertSearchAttributes([{ key: InstanceStatus, value: engine.status }]);
+  engine.shownStatus = engine.status;
 }

@@ -4,6 +4,7 @@ import type { NotificationKind } from '../notification-kinds.js';
 import { condition, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { DslNode, ProcessDocument } from '../../dsl/index.js';
 import type {
+  AnsweredEvents,
   Candidates,
   CarriedState,
   CcRecord,
@@ -97,6 +98,28 @@ export interface Region {
 
 export const emptyCandidates = (): Candidates => ({ userIds: [], roleIds: [], deptIds: [] });
 
+/**
+ * How many answered states' events a run keeps (Engine.handOver). The sweeper reads them within
+ * seconds of a lost write; this many more Updates on one instance in that time would be needed
+ * to push one out.
+ */
+const ANSWERED_KEPT = 32;
+
+/** Two snapshots as one: `later`'s rows win, events of both. */
+function mergeSnapshots(earlier: ProjectionSnapshot, later: ProjectionSnapshot): ProjectionSnapshot {
+  const tasks = new Map(earlier.tasks.map((t) => [t.id, t]));
+  for (const t of later.tasks) tasks.set(t.id, t);
+  return {
+    ...later,
+    tasks: [...tasks.values()],
+    formPermissions: { ...earlier.formPermissions, ...later.formPermissions },
+    actionPermissions: { ...earlier.actionPermissions, ...later.actionPermissions },
+    trail: [...earlier.trail, ...later.trail],
+    cc: [...earlier.cc, ...later.cc],
+    notifications: [...earlier.notifications, ...later.notifications],
+  };
+}
+
 export class Engine {
   readonly info: InstanceInfo;
   doc: ProcessDocument;
@@ -139,6 +162,14 @@ export class Engine {
 
   /** Engine version 2: Updates answer with their state once quiet, not after the projection (settle). */
   answersWithState = false;
+  /** Engine version 4: the service's server writes the state its Update answered; no projection activity follows. */
+  callerWrites = false;
+  /** Engine version 4: the events of the last answers, kept for the sweeper (AnsweredEvents). */
+  answered: AnsweredEvents[] = [];
+  /** The InstanceStatus search attribute as last upserted ('' before the first). */
+  shownStatus = '';
+  /** What the Updates answered so far in the current workflow task (by its history length) carried. */
+  private handedInTask: { at: number; state: ProjectionSnapshot } | null = null;
   /** StartInput.engineVersion (0 for runs started before versions existed): behaviour changes read it. */
   engineVersion = 0;
   /** Continue as new once the history has this many events (StartInput.historyLimit). */
@@ -172,6 +203,7 @@ export class Engine {
       seq: this.seq,
       trailCounter: this.trailCounter,
       recentUpdates: this.recentUpdates.slice(-100),
+      ...(this.callerWrites ? { answered: this.answered } : {}),
     };
   }
 
@@ -194,6 +226,7 @@ export class Engine {
       seq: c.seq,
       projectedSeq: c.seq,
       recentUpdates: c.recentUpdates,
+      answered: c.answered ?? [],
     });
     e.trailCounter = c.trailCounter;
     return e;
@@ -547,6 +580,27 @@ export class Engine {
       notifications: [...this.pendingNotifications],
       ended: this.ended,
     };
+  }
+
+  /**
+   * Engine version 4: `snapshot` goes to the caller of Update `updateId`, which writes it; the
+   * projection will not. Its events are kept for the sweeper while the write may still be missing.
+   */
+  handOver(updateId: string): ProjectionSnapshot {
+    const snapshot = this.snapshot();
+    // Updates answered in one workflow task share its changes: each answer carries all of them, so
+    // every caller reads its own action once it has written (read-your-writes), whichever writes first.
+    const at = workflowInfo().historyLength;
+    const prior = this.handedInTask?.at === at ? this.handedInTask.state : null;
+    const state = prior ? mergeSnapshots(prior, snapshot) : snapshot;
+    this.handedInTask = { at, state };
+    this.markProjected(snapshot);
+    const { seq, trail, cc, notifications } = snapshot;
+    if (trail.length || cc.length || notifications.length) {
+      this.answered.push({ updateId, seq, trail, cc, notifications });
+      if (this.answered.length > ANSWERED_KEPT) this.answered.splice(0, this.answered.length - ANSWERED_KEPT);
+    }
+    return state;
   }
 
   markProjected(snapshot: ProjectionSnapshot) {

@@ -119,9 +119,16 @@ export interface InstanceInfo {
  *    durable projection still follows (docs/engine.md, "Read model").
  * 3: httpCall keeps the answer object itself under its reservedKey like GFlow (a non-object answer
  *    as text) and the status beside it (`<reservedKey>Status`); aiAgent nodes (docs/ai-review.md).
+ * 4: the state an Update of the service's server produced is written by that server alone: no
+ *    projection activity follows it (one workflow task per action). A write-ahead intent in
+ *    PostgreSQL and the sweeper close the gap of a server that dies before it writes
+ *    (docs/engine.md, "Read model").
  * Runs started without it (before version 1) take the patched() paths they were recorded with.
  */
-export const ENGINE_VERSION = 3;
+export const ENGINE_VERSION = 4;
+
+/** Engine version from which the caller of an Update writes its state alone (no projection activity). */
+export const CALLER_WRITES = 4;
 
 /** Engine version from which httpCall stores its answer like GFlow (workflows/engine/system-nodes.ts). */
 export const GFLOW_HTTP_OUTPUT = 3;
@@ -189,6 +196,27 @@ export interface CarriedState {
   seq: number;
   trailCounter: number;
   recentUpdates: Array<{ id: string; result: unknown }>;
+  /** Engine version 4: the events of the last answered states, for the sweeper (absent before). */
+  answered?: AnsweredEvents[];
+}
+
+/**
+ * The appended rows (trail, copies, notifications) of a state an Update's answer carried to its
+ * caller (engine version 4). Kept for the last few answers, because the workflow's state alone
+ * does not hold them: if the caller died before writing, the sweeper writes them from here.
+ */
+export interface AnsweredEvents {
+  updateId: string;
+  seq: number;
+  trail: TrailEntry[];
+  cc: CcRecord[];
+  notifications: NotificationRecord[];
+}
+
+/** The `sweepState` query's answer: the whole state, the kept events, and the Updates the run answered. */
+export interface SweepState extends ProjectionSnapshot {
+  /** Ids of the Updates this run (and the runs it continued) completed, most recent last. */
+  updateIds: string[];
 }
 
 /** Who the approvers are for one userTask, and why. */

@@ -80,12 +80,13 @@ export interface ProjectedInstance {
 export class FakeProjection {
   readonly instances = new Map<string, ProjectedInstance>();
 
-  /** Same ordering rules as activities/projection.ts: rows only move forward by seq, events once by id. */
-  apply(snapshot: ProjectionSnapshot, opts: { skipIfWritten?: boolean } = {}) {
+  /**
+   * Same rules as activities/projection.ts: rows only move forward by seq, events once by id, in
+   * any order; after the archive the instance row is final, tasks and events still land.
+   */
+  apply(snapshot: ProjectionSnapshot) {
     const id = snapshot.instance.id;
     let p = this.instances.get(id);
-    if (p?.archived) return;
-    if (opts.skipIfWritten && p && p.instanceSeq >= snapshot.seq) return;
     if (!p) {
       p = {
         instance: snapshot.instance,
@@ -100,7 +101,7 @@ export class FakeProjection {
       this.instances.set(id, p);
     }
     p.snapshots.push(structuredClone(snapshot));
-    if (snapshot.seq > p.instanceSeq) {
+    if (snapshot.seq > p.instanceSeq && !p.archived) {
       p.instance = structuredClone(snapshot.instance);
       p.instanceSeq = snapshot.seq;
     }
@@ -221,7 +222,7 @@ export function createFakeActivities(directory: Directory = defaultDirectory()):
   const activities: Activities = {
     async project({ snapshot, approversAhead }) {
       calls.push({ name: 'project', input: snapshot.seq });
-      projection.apply(snapshot, { skipIfWritten: true });
+      projection.apply(snapshot);
       if (!approversAhead?.length) return {};
       calls.push({ name: 'approversAhead', input: approversAhead });
       return { approversAhead: await Promise.all(approversAhead.map((input) => resolve(input).catch(() => null))) };

@@ -102,7 +102,13 @@ export async function startHarness(
   const config = { TEMPORAL_TASK_QUEUE: taskQueue } as Config;
   const client = env.client;
   // Answered state goes to the fake read model, as the server writes it to PostgreSQL.
-  const engine: EngineAccess = { temporal: client, writeState: async (state) => fakes.projection.apply(state) };
+  // No intents here: these tests keep the server alive, so nothing is left to sweep (the sweeper has
+  // its own tests against PostgreSQL and a killed server).
+  const engine: EngineAccess = {
+    temporal: client,
+    writeState: async (state) => fakes.projection.apply(state),
+    intents: { record: async () => {}, drop: async () => {} },
+  };
   const users = new Map(fakes.directory.users.map((u) => [u.id, u]));
 
   const actor = (userId: string, extra: Partial<Actor> = {}): Actor => ({

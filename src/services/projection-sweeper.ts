@@ -1,0 +1,127 @@
+// The sweeper of write-ahead intents (engine version 4, docs/engine.md "Read model"). An intent
+// older than the grace period is an Update whose answered state may be recorded in Temporal but
+// missing from PostgreSQL: the server that sent it died, or its write failed. The sweeper asks the
+// workflow (`sweepState`: the whole state plus the events of its last answers) and writes that —
+// every part of a write is idempotent, so writing what is already there changes nothing. Any
+// number of sweepers may run: each claims intents with a lease under SKIP LOCKED.
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Orm } from '../db/orm.js';
+import type { Logger } from '../logger.js';
+import { writeProjection } from '../../activities/projection.js';
+import { sweepState } from '../../workflows/read-model.js';
+import { workflowIdOf } from '../../workflows/search-attributes.js';
+
+export interface SweeperOptions {
+  orm: Orm;
+  temporal: Client;
+  logger: Logger;
+  /** An intent this old may be a missing write. */
+  graceMs: number;
+  /** Between sweeps. */
+  intervalMs: number;
+  /**
+   * An intent whose Update the workflow does not know after this long is dropped: the Update never
+   * ran (the server died before sending it, or it was refused and the drop was lost). Longer than an
+   * Update can stay in flight (src/services/engine-client.ts re-sends for at most 60 s).
+   */
+  abandonMs?: number;
+  batch?: number;
+}
+
+interface Intent {
+  update_id: string;
+  tenant_id: string;
+  instance_id: string;
+  age_ms: number;
+}
+
+export interface SweepReport {
+  /** Instances written from their workflow's answer. */
+  written: number;
+  /** Intents settled (their Update's state is written, or it never ran). */
+  settled: number;
+  /** Intents left for a later sweep (their Update may still be in flight). */
+  kept: number;
+}
+
+/** One sweep: claims due intents, writes their instances, settles what it can. */
+export async function sweepOnce(opts: SweeperOptions): Promise<SweepReport> {
+  const em = opts.orm.em.fork();
+  const abandonMs = opts.abandonMs ?? 120_000;
+  const claimed = await em.execute<Intent[]>(
+    `update projection_intents p set lease_until = now() + interval '30 seconds'
+     from (select update_id from projection_intents
+           where created_at < now() - make_interval(secs => ?) and (lease_until is null or lease_until < now())
+           order by created_at limit ? for update skip locked) due
+     where p.update_id = due.update_id
+     returning p.update_id, p.tenant_id, p.instance_id, (extract(epoch from now() - p.created_at) * 1000)::float8 as age_ms`,
+    [opts.graceMs / 1000, opts.batch ?? 50],
+  );
+  const report: SweepReport = { written: 0, settled: 0, kept: 0 };
+  const byInstance = new Map<string, Intent[]>();
+  for (const i of claimed) byInstance.set(i.instance_id, [...(byInstance.get(i.instance_id) ?? []), i]);
+  for (const intents of byInstance.values()) {
+    const { tenant_id: tenantId, instance_id: instanceId } = intents[0];
+    let known: Set<string>;
+    try {
+      const state = await opts.temporal.workflow.getHandle(workflowIdOf(tenantId, instanceId)).query(sweepState);
+      const { updateIds, ...snapshot } = state;
+      await writeProjection(opts.orm, snapshot, { writer: 'sweeper' });
+      report.written++;
+      known = new Set(updateIds);
+    } catch (err) {
+      // A run started before engine version 4 has no such query: its projection activity writes
+      // every state, so there is nothing to sweep. A workflow that does not exist never started.
+      if (
+        !(err instanceof WorkflowNotFoundError) &&
+        !/sweepState|unknown query|query.*not.*registered/i.test(String(err))
+      ) {
+        opts.logger.warn({ err, instanceId }, 'intent sweep: the workflow did not answer; will retry');
+        report.kept += intents.length;
+        continue;
+      }
+      known = new Set(intents.map((i) => i.update_id));
+    }
+    const settle = intents.filter((i) => known.has(i.update_id) || i.age_ms > abandonMs).map((i) => i.update_id);
+    const keep = intents.filter((i) => !settle.includes(i.update_id)).map((i) => i.update_id);
+    const ids = (list: string[]) => [JSON.stringify(list)];
+    const inList = `update_id = any(array(select jsonb_array_elements_text(?::jsonb)))`;
+    if (settle.length) await em.execute(`delete from projection_intents where ${inList}`, ids(settle));
+    // Released, not held for the lease: an Update still in flight is looked at again next sweep.
+    if (keep.length) await em.execute(`update projection_intents set lease_until = null where ${inList}`, ids(keep));
+    report.settled += settle.length;
+    report.kept += keep.length;
+  }
+  return report;
+}
+
+/** Sweeps every `intervalMs` until stopped. */
+export class ProjectionSweeper {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(private readonly opts: SweeperOptions) {}
+
+  start() {
+    const tick = () => {
+      if (this.stopped) return;
+      this.running = sweepOnce(this.opts)
+        .then((r) => {
+          if (r.written) this.opts.logger.info(r, 'intent sweep: wrote missing read-model states');
+        })
+        .catch((err: unknown) => this.opts.logger.warn({ err }, 'intent sweep failed; will retry'))
+        .finally(() => {
+          this.running = null;
+          if (!this.stopped) this.timer = setTimeout(tick, this.opts.intervalMs);
+        });
+    };
+    this.timer = setTimeout(tick, this.opts.intervalMs);
+  }
+
+  async stop() {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+}
