@@ -60,6 +60,12 @@ const OPEN_INSTANCES = env('BENCH_OPEN', 300);
 const PROFILE = process.env.BENCH_PROFILE === '1';
 /** BENCH_BARE_RECORD=0 skips phase 1c (bare Temporal plus one no-op activity per recorded state). */
 const BARE_RECORD = process.env.BENCH_BARE_RECORD !== '0';
+/**
+ * BENCH_BARE_INTENT=0 skips phase 1d: bare Temporal plus exactly engine version 4's mechanism —
+ * a write-ahead intent inserted before each Update, and after its answer one statement that
+ * writes a state row and deletes the intent (the caller's write, no activity).
+ */
+const BARE_INTENT = process.env.BENCH_BARE_INTENT !== '0';
 /** BENCH_ONLY=scale: skip part 1 (service vs bare Temporal and the 500-node views), only the read model at scale. */
 const ONLY_SCALE = process.env.BENCH_ONLY === 'scale';
 /** BENCH_ONLY=delivery: only the delivery phase (part 3). */
@@ -529,37 +535,69 @@ try {
     // 1c. the same with one no-op activity per recorded state: the floor of a durable projection.
     const bareQueue = `bench-bare-${process.pid}`;
     baselineWorker = await startBaselineWorker(stack.temporalAddress, stack.namespace, bareQueue);
-    const bareOne = (recordEachState: boolean) => async (i: number, rec: Recorder | null) => {
-      const workflowId = `bare${recordEachState ? 'rec' : ''}-${run}-${rec ? 'm' : 'w'}-${i}`;
-      await timed(rec?.start ?? null, () =>
-        client.workflow.executeUpdateWithStart(bare.sync, {
-          startWorkflowOperation: new WithStartWorkflowOperation(bare.bareApproval, {
-            workflowId,
-            taskQueue: bareQueue,
-            args: [{ approvers: APPROVERS, recordEachState }],
-            workflowIdConflictPolicy: 'USE_EXISTING',
-          }),
-          updateId: `start-${workflowId}`,
-        }),
+    // 1d's write-ahead intent: the service's projection_intents table, and a state row per instance.
+    const intentDb = orm.em.fork();
+    if (BARE_INTENT)
+      await intentDb.execute(`create table if not exists bench_bare_state (id text primary key, step int not null)`);
+    const withIntent = async <T extends bare.BareState>(
+      intent: boolean,
+      workflowId: string,
+      updateId: string,
+      send: () => Promise<T>,
+    ): Promise<T> => {
+      if (!intent) return send();
+      const em = orm.em.fork();
+      await em.execute(
+        `insert into projection_intents (update_id, tenant_id, instance_id) values (?, 'bench', ?) on conflict do nothing`,
+        [updateId, workflowId],
       );
-      rec?.ids.push(workflowId);
-      const handle = client.workflow.getHandle(workflowId);
-      for (const user of APPROVERS) {
-        const state = await timed(rec?.todo ?? null, () => handle.query(bare.current));
-        if (state.assignee !== user) throw new Error(`${workflowId}: expected ${user}'s turn, found ${state.assignee}`);
-        await timed(rec?.approve ?? null, () =>
-          handle.executeUpdate(bare.approve, {
-            args: [{ taskId: state.taskId!, userId: user }],
-            updateId: randomUUID(),
-          }),
-        );
-      }
+      const state = await send();
+      await em.execute(
+        `with w as (insert into bench_bare_state (id, step) values (?, ?) on conflict (id) do update set step = excluded.step),
+           d as (delete from projection_intents where update_id = ?)
+         select 1`,
+        [workflowId, state.step, updateId],
+      );
+      return state;
     };
+    const bareOne =
+      (recordEachState: boolean, intent = false) =>
+      async (i: number, rec: Recorder | null) => {
+        const workflowId = `bare${recordEachState ? 'rec' : ''}${intent ? 'wi' : ''}-${run}-${rec ? 'm' : 'w'}-${i}`;
+        await timed(rec?.start ?? null, () =>
+          withIntent(intent, workflowId, `start-${workflowId}`, () =>
+            client.workflow.executeUpdateWithStart(bare.sync, {
+              startWorkflowOperation: new WithStartWorkflowOperation(bare.bareApproval, {
+                workflowId,
+                taskQueue: bareQueue,
+                args: [{ approvers: APPROVERS, recordEachState }],
+                workflowIdConflictPolicy: 'USE_EXISTING',
+              }),
+              updateId: `start-${workflowId}`,
+            }),
+          ),
+        );
+        rec?.ids.push(workflowId);
+        const handle = client.workflow.getHandle(workflowId);
+        for (const user of APPROVERS) {
+          const state = await timed(rec?.todo ?? null, () => handle.query(bare.current));
+          if (state.assignee !== user)
+            throw new Error(`${workflowId}: expected ${user}'s turn, found ${state.assignee}`);
+          const updateId = randomUUID();
+          await timed(rec?.approve ?? null, () =>
+            withIntent(intent, workflowId, updateId, () =>
+              handle.executeUpdate(bare.approve, { args: [{ taskId: state.taskId!, userId: user }], updateId }),
+            ),
+          );
+        }
+      };
     const barePids = () => ({ ...stack.pids(), worker: baselineWorker!.pid! });
     const baseline = await phase('bare Temporal', barePids, bareOne(false), (id) => id, client);
     report.bare = baseline;
     if (BARE_RECORD)
       report.bareRecord = await phase('bare + 1 activity/state', barePids, bareOne(true), (id) => id, client);
+    if (BARE_INTENT)
+      report.bareIntent = await phase('bare + write-ahead intent', barePids, bareOne(false, true), (id) => id, client);
     await stopChild(baselineWorker);
 
     const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
@@ -699,6 +737,7 @@ if (report.service && report.bare) {
   const s: PhaseResult = report.service;
   const b: PhaseResult = report.bare;
   const r3: PhaseResult | undefined = report.bareRecord;
+  const r4: PhaseResult | undefined = report.bareIntent;
   const cpu = (p: PhaseResult, k: string) => f(p.cpuMsPerInstance[k]);
   const names = [
     'start p50 / p95 / p99 (ms)',
@@ -737,7 +776,12 @@ if (report.service && report.bare) {
     `${f(p.history.updateWorkflowTaskPickupMs.p50)} / ${f(p.history.updateWorkflowTaskPickupMs.p95)}`,
     `${f(p.history.updateWorkflowTaskHeldMs.p50)} / ${f(p.history.updateWorkflowTaskHeldMs.p95)}`,
   ];
-  const columns = [column(s, true), column(b, false), ...(r3 ? [column(r3, false)] : [])];
+  const columns = [
+    column(s, true),
+    column(b, false),
+    ...(r3 ? [column(r3, false)] : []),
+    ...(r4 ? [column(r4, false)] : []),
+  ];
   const rows = names.map((name, i) => [name, ...columns.map((c) => c[i])]);
   const widths = rows[0].map((_, i) => Math.max(i === 0 ? 0 : 13, ...rows.map((r) => r[i].length)));
   const print = (cells: string[]) =>
@@ -750,7 +794,13 @@ if (report.service && report.bare) {
   console.log(
     `\n${N} instances (3-step sequential approval) at concurrency ${CONCURRENCY}, after ${WARMUP} warm-up; load average before ${loadBefore}, after ${s.loadAverageAfter} / ${b.loadAverageAfter}`,
   );
-  print(['metric', 'service', 'bare Temporal', ...(r3 ? ['bare + 1 activity/state'] : [])]);
+  print([
+    'metric',
+    'service',
+    'bare Temporal',
+    ...(r3 ? ['bare + 1 activity/state'] : []),
+    ...(r4 ? ['bare + write-ahead intent'] : []),
+  ]);
   for (const r of rows) print(r);
   console.log('');
   for (const [k, r] of Object.entries(report.ratios as Record<string, { value: number; target: string }>)) {

@@ -24,7 +24,19 @@ export interface VerifiedClaims extends TokenClaims {
 const OWN_ALG = 'HS256';
 const IDP_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'EdDSA'];
 
+/**
+ * Verified tokens are kept for a short while, so a request does not verify its token's signature
+ * again (docs/auth.md "Token cache"). The rule: only a token that verified is kept; it is used
+ * until its own `exp` (never longer) and at most VERIFIED_TTL_MS after it was verified, so a
+ * signing key the identity provider withdrew stops being accepted within that time. Who the
+ * token's user is and what they may do is not in here: that is the principal cache's (5 s,
+ * cleared by a directory write on this replica).
+ */
+export const VERIFIED_TTL_MS = 60_000;
+const VERIFIED_MAX = 10_000;
+
 export class TokenService {
+  private readonly verified = new Map<string, { claims: VerifiedClaims; until: number }>();
   private readonly secret: Uint8Array;
   private readonly jwks?: ReturnType<typeof createRemoteJWKSet>;
 
@@ -50,6 +62,18 @@ export class TokenService {
   }
 
   async verify(token: string): Promise<VerifiedClaims> {
+    const now = Date.now();
+    const kept = this.verified.get(token);
+    if (kept && kept.until > now) return kept.claims;
+    if (kept) this.verified.delete(token);
+    const claims = await this.verifySignature(token);
+    // Oldest first out when full (a Map iterates in insertion order).
+    if (this.verified.size >= VERIFIED_MAX) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, { claims, until: Math.min(claims.exp * 1000, now + VERIFIED_TTL_MS) });
+    return claims;
+  }
+
+  private async verifySignature(token: string): Promise<VerifiedClaims> {
     let payload: JWTPayload;
     try {
       const header = decodeProtectedHeader(token);
