@@ -225,7 +225,22 @@ async function histories(client: Client, workflowIds: string[]) {
     laterWorkflowTaskPickupMs: stats(pickup),
     updateWorkflowTaskPickupMs: stats(updatePickup),
     updateWorkflowTaskHeldMs: stats(updateHeld),
+    updateWorkflowTaskPickupHistogram: histogram(updatePickup),
   };
+}
+
+/** Bucket edges (ms) of the pickup histogram: how long an approve's workflow task waited for a worker. */
+const PICKUP_BUCKETS = [2, 5, 10, 20, 50, 100, 200];
+/** Share of samples per bucket, "≤2 ms 61% | ≤5 ms 20% | … | >200 ms 1%". */
+function histogram(ms: number[]): string {
+  if (!ms.length) return '—';
+  const counts = new Array<number>(PICKUP_BUCKETS.length + 1).fill(0);
+  for (const v of ms) {
+    const i = PICKUP_BUCKETS.findIndex((edge) => v <= edge);
+    counts[i === -1 ? PICKUP_BUCKETS.length : i]++;
+  }
+  const label = (i: number) => (i < PICKUP_BUCKETS.length ? `≤${PICKUP_BUCKETS[i]}` : `>${PICKUP_BUCKETS.at(-1)}`);
+  return counts.map((c, i) => `${label(i)} ${Math.round((c / ms.length) * 100)}%`).join(' | ');
 }
 
 interface PhaseResult {
@@ -813,6 +828,14 @@ if (report.service && report.bare) {
       `ratio ${k.padEnd(15)} service/bare = ${r.value.toFixed(2)}${r.target ? `   target ${r.target}: ${met ? 'met' : 'NOT met'}` : ''}`,
     );
   }
+  console.log('approve (Update) workflow task pickup, share of tasks by wait (ms):');
+  for (const [name, p] of [
+    ['service', s],
+    ['bare', b],
+    ...(r3 ? [['bare + 1 activity/state', r3]] : []),
+    ...(r4 ? [['bare + write-ahead intent', r4]] : []),
+  ] as Array<[string, PhaseResult]>)
+    console.log(`  ${name.padEnd(26)} ${p.history.updateWorkflowTaskPickupHistogram}`);
   console.log(`history events by type, service: ${JSON.stringify(s.history.byType)}`);
   console.log(`history events by type, bare:    ${JSON.stringify(b.history.byType)}`);
   if (r3 && report.ratiosToFloor) {
