@@ -99,13 +99,12 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
 /**
  * Mirrors every settled state into PostgreSQL, in order, until the final (archiving) write.
  * Engine version 4: a state an Update hands to its caller (Engine.handOver) is not projected
- * here; this waits until no Update handler runs, so the changes an Update is about to answer
+ * here; this waits while an Update whose caller writes runs, so the changes it is about to answer
  * with are not written twice, and then takes whatever no answer carried (timers, service
- * functions, http calls, Updates from the Web UI).
+ * functions, http calls, Updates from the Web UI, which may wait for this projection).
  */
 async function project(engine: Engine, durable: boolean): Promise<void> {
-  const due = () =>
-    engine.seq > engine.projectedSeq && engine.quiet() && (!engine.callerWrites || allHandlersFinished());
+  const due = () => engine.seq > engine.projectedSeq && engine.quiet() && engine.callerUpdates === 0;
   for (;;) {
     await condition(() => due() || (engine.ended && engine.projectedSeq >= engine.seq));
     if (!due()) return; // ended, and the Update that ended it handed the final state to its caller

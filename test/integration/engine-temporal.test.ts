@@ -57,9 +57,10 @@ describe('Temporal view of an instance', () => {
     );
   });
 
-  it('a new run records no patch markers and, for listed approvers, no approver look-up of its own', async () => {
-    // docs/engine.md: the engine version replaces patched() in new runs; the server looks up the first
-    // node's approvers, the projection the next node's (approvers-ahead).
+  it('a new run (engine version 4) records no patch markers and no projection activity: one workflow task per action', async () => {
+    // docs/engine.md: the engine version replaces patched() in new runs; since version 4 the server
+    // that sent an Update writes its state, so no activity follows; the server looks up the first
+    // node's approvers, each later node looks its own up (a local activity in the decision's task).
     const key = `ev-${Date.now()}`;
     await deploy(t.admin, linear(key, steps(users('bob'), users('carol'))));
     const id = await start(t.alice, key, {});
@@ -70,14 +71,19 @@ describe('Temporal view of an instance', () => {
       e.markerRecordedEventAttributes ? [e.markerRecordedEventAttributes.markerName] : [],
     );
     const upserts = events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes);
-    expect(markers).toEqual([]);
+    // carol's node looked its approvers up itself; no patch marker.
+    expect(markers).toEqual(['core_local_activity']);
+    expect(events.filter((e) => e.activityTaskScheduledEventAttributes)).toEqual([]);
+    // The start and two decisions: an Update each, one workflow task each (a task may time out and be retried under load).
+    expect(events.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes)).toHaveLength(3);
+    expect(events.filter((e) => e.workflowTaskCompletedEventAttributes).length).toBeLessThanOrEqual(4);
     expect(
       upserts.map((e) =>
         Object.keys(e.upsertWorkflowSearchAttributesEventAttributes!.searchAttributes!.indexedFields!),
       ),
     ).toEqual([['InstanceStatus']]);
     expect((await instance(t.alice, id)).status).toBe('completed');
-    await record('engine-v1-approvers-ahead', wfId(id));
+    await record('engine-v4-caller-writes', wfId(id));
   });
 
   it('continues as new when the history grows, carrying tasks, trail order and Update answers', async () => {

@@ -3,7 +3,8 @@
 // (next tasks exist or it ended) and the read model has it.
 import { ApplicationFailure, condition, currentUpdateInfo, setHandler } from '@temporalio/workflow';
 import { showState } from './details.js';
-import { onUpdate } from './handlers.js';
+import { callerWrites } from './caller-writes.js';
+import { counted, onUpdate } from './handlers.js';
 import type { ErrorCode } from '../../src/errors.js';
 import * as m from '../messages.js';
 import { type Engine } from './engine.js';
@@ -44,20 +45,6 @@ export async function settle(
   }
   await condition(() => engine.settled());
   return { taskId, instanceStatus: engine.status, ...extra };
-}
-
-/**
- * Whether an Update comes from the service's server, which writes the state it is answered
- * (src/services/engine-client.ts names them `<update>:<key>`, `<update>-…`, and `start-<instance>`
- * for the start's `sync`). An Update with any other id — sent from the Temporal Web UI or CLI —
- * has nobody to write its state, so the projection activity does.
- */
-export function callerWrites(update: { id: string; name: string }): boolean {
-  return (
-    update.id.startsWith(`${update.name}:`) ||
-    update.id.startsWith(`${update.name}-`) ||
-    (update.name === 'sync' && update.id.startsWith('start-'))
-  );
 }
 
 export function requireRunning(engine: Engine) {
@@ -184,7 +171,7 @@ function applyDecision(engine: Engine, input: m.DecisionInput, decision: 'approv
 }
 
 export function registerCoreActions(engine: Engine) {
-  setHandler(m.sync, () => settle(engine, null));
+  setHandler(m.sync, () => counted(engine, () => settle(engine, null)));
 
   for (const [def, decision] of [
     [m.approve, 'approve'],

@@ -164,6 +164,8 @@ export class Engine {
   answersWithState = false;
   /** Engine version 4: the service's server writes the state its Update answered; no projection activity follows. */
   callerWrites = false;
+  /** Engine version 4: Update handlers running whose caller writes their state (handlers.ts); the projection waits for them. */
+  callerUpdates = 0;
   /** Engine version 4: the events of the last answers, kept for the sweeper (AnsweredEvents). */
   answered: AnsweredEvents[] = [];
   /** The InstanceStatus search attribute as last upserted ('' before the first). */

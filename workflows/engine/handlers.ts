@@ -3,6 +3,7 @@
 import { currentUpdateInfo, setHandler } from '@temporalio/workflow';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { Engine } from './engine.js';
+import { callerWrites } from './caller-writes.js';
 import type { ActionResult } from './types.js';
 
 type ArgOf<D> = D extends UpdateDefinition<ActionResult, [infer A]> ? A : never;
@@ -24,7 +25,7 @@ export function onUpdate<D extends UpdateDefinition<ActionResult, [any]>>(
     async (input: A) => {
       const prior = seen();
       if (prior) return prior.result as ActionResult;
-      const result = await handler(input);
+      const result = await counted(engine, () => handler(input));
       const id = currentUpdateInfo()?.id;
       // Remembered without its state: the projection has it long before a retry after continue-as-new.
       const { state: _state, ...kept } = result;
@@ -38,4 +39,16 @@ export function onUpdate<D extends UpdateDefinition<ActionResult, [any]>>(
       },
     },
   );
+}
+
+/** Engine version 4: while an Update whose caller writes its state runs, the projection waits (approval.workflow.ts). */
+export async function counted<T>(engine: Engine, run: () => Promise<T>): Promise<T> {
+  const update = currentUpdateInfo();
+  const callerWriting = engine.callerWrites && update !== undefined && callerWrites(update);
+  if (callerWriting) engine.callerUpdates++;
+  try {
+    return await run();
+  } finally {
+    if (callerWriting) engine.callerUpdates--;
+  }
 }
