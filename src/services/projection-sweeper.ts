@@ -44,6 +44,13 @@ export interface SweepReport {
   kept: number;
 }
 
+/** How long the sweeper waits for a workflow's answer. */
+const QUERY_DEADLINE_MS = 10_000;
+/** An intent whose workflow has not answered a query for this long is given up (see sweepOnce). */
+const GIVE_UP_MS = 3_600_000;
+const IN_LIST = `update_id = any(array(select jsonb_array_elements_text(?::jsonb)))`;
+const ids = (list: string[]) => [JSON.stringify(list)];
+
 /** One sweep: claims due intents, writes their instances, settles what it can. */
 export async function sweepOnce(opts: SweeperOptions): Promise<SweepReport> {
   const em = opts.orm.em.fork();
@@ -64,7 +71,8 @@ export async function sweepOnce(opts: SweeperOptions): Promise<SweepReport> {
     const { tenant_id: tenantId, instance_id: instanceId } = intents[0];
     let known: Set<string>;
     try {
-      const state = await opts.temporal.workflow.getHandle(workflowIdOf(tenantId, instanceId)).query(sweepState);
+      const handle = opts.temporal.workflow.getHandle(workflowIdOf(tenantId, instanceId));
+      const state = await opts.temporal.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(sweepState));
       const { updateIds, ...snapshot } = state;
       await writeProjection(opts.orm, snapshot, { writer: 'sweeper' });
       report.written++;
@@ -84,11 +92,9 @@ export async function sweepOnce(opts: SweeperOptions): Promise<SweepReport> {
     }
     const settle = intents.filter((i) => known.has(i.update_id) || i.age_ms > abandonMs).map((i) => i.update_id);
     const keep = intents.filter((i) => !settle.includes(i.update_id)).map((i) => i.update_id);
-    const ids = (list: string[]) => [JSON.stringify(list)];
-    const inList = `update_id = any(array(select jsonb_array_elements_text(?::jsonb)))`;
-    if (settle.length) await em.execute(`delete from projection_intents where ${inList}`, ids(settle));
+    if (settle.length) await em.execute(`delete from projection_intents where ${IN_LIST}`, ids(settle));
     // Released, not held for the lease: an Update still in flight is looked at again next sweep.
-    if (keep.length) await em.execute(`update projection_intents set lease_until = null where ${inList}`, ids(keep));
+    if (keep.length) await em.execute(`update projection_intents set lease_until = null where ${IN_LIST}`, ids(keep));
     report.settled += settle.length;
     report.kept += keep.length;
   }

@@ -161,9 +161,9 @@ describe('Temporal view of an instance', () => {
     await api(`/api/v1/workflow/process-instances/${id2}/withdraw`, { token: t.alice, body: {} });
     expect((await instance(t.alice, id2)).status).toBe('terminated');
     void carol;
-    await record('leave-countersign', wfId(id));
-    await record('leave-withdrawn', wfId(id2));
-    await record('expense-fork-join-delegate', wfId(id3));
-    if (canRun) await record('sequential-continued-as-new', canRun.workflowId, canRun.runId);
+    await record('leave-countersign-v4', wfId(id));
+    await record('leave-withdrawn-v4', wfId(id2));
+    await record('expense-fork-join-delegate-v4', wfId(id3));
+    if (canRun) await record('sequential-continued-as-new-v4', canRun.workflowId, canRun.runId);
   });
 });

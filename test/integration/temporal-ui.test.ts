@@ -107,8 +107,10 @@ describe('Temporal Web UI metadata', () => {
     expect(
       summaries.some((s) => /^remind bob at Manager approval \(due \d{4}-\d\d-\d\d \d\d:\d\d UTC\)$/.test(s!)),
     ).toBe(true);
-    expect(summaries.some((s) => /^read model #\d+: active, /.test(s!))).toBe(true);
-    expect(summaries.some((s) => /^read model #\d+: completed.*\(final\)$/.test(s!))).toBe(true);
+    // Engine version 4: every state here came with an Update's answer and its server wrote it, so
+    // no read-model activity ran (a timer's or a service's state still gets one, summarised
+    // "read model #<seq>: …": the next test's failed http call).
+    expect(summaries.filter((s) => /^read model #/.test(s!))).toEqual([]);
     const updateIds = events
       .map((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.meta?.updateId)
       .filter(Boolean);
