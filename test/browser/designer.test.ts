@@ -62,11 +62,16 @@ describe('process designer', () => {
     expect(await admin.locator('[data-split=condition_1] [data-branch]').count()).toBe(3);
     await select(admin, 'condition_1');
     await admin.fill('#condition_1-case-0', 'msg.days <= 3');
-    // A case on an unknown variable: a problem on the node and in the list, then fixed.
+    // A case on an unknown variable: a warning (the DSL's rule) on the node and in the list, the
+    // server's too; it does not block Publish (deploy accepts it). Then fixed.
     await admin.fill('#condition_1-case-1', 'msg.dayz > 3 && msg.days <= 7');
-    await admin.waitForSelector('[data-testid=designer-problems] li[data-code="condition.unknownVariable"]');
-    expect(await admin.getAttribute('[data-node-id=condition_1]', 'class')).toMatch(/bad/);
-    expect(await admin.getAttribute('[data-tool=publish]', 'disabled')).not.toBeNull();
+    const warned = 'li[data-code="condition.unknownVariable"][data-severity=warning]';
+    await admin.waitForSelector(`[data-testid=designer-problems] > ul ${warned}`);
+    await admin.waitForSelector(`[data-testid=server-problems] ${warned}`);
+    expect(await admin.getAttribute('[data-node-id=condition_1]', 'class')).toMatch(/warned/);
+    expect(await admin.getAttribute('[data-node-id=condition_1]', 'class')).not.toMatch(/bad/);
+    expect(await problemCount(admin)).toBe(0);
+    expect(await admin.getAttribute('[data-tool=publish]', 'disabled')).toBeNull();
     await shot(admin, 'problem');
     await admin.fill('#condition_1-case-1', 'msg.days > 3 && msg.days <= 7');
     await admin.waitForSelector('[data-testid=designer-problems] li[data-code="condition.unknownVariable"]', {

@@ -4,7 +4,7 @@ import { useMemo } from 'preact/hooks';
 import { layoutDsl, wrapLabel } from '../../../components/Diagram';
 import { t } from '../../../i18n';
 import type { Doc } from '../model/doc';
-import type { DesignProblem } from '../model/problems';
+import { isWarning, type DesignProblem } from '../model/problems';
 import s from '../designer.module.css';
 import type { SimMark } from './NodeCard';
 
@@ -63,10 +63,12 @@ export function GraphView({
       ))}
       {laid.nodes.map(({ node, x, y, w, h }) => {
         const bad = problems?.get(node.id)?.length;
+        const errors = problems?.get(node.id)?.some((p) => !isWarning(p));
         const mark = marks?.get(node.id);
         const cls = [
           s.gnode,
-          bad && s.bad,
+          errors && s.bad,
+          bad && !errors && s.warned,
           selected === node.id && s.selected,
           sim?.has(node.id) && s.onPath,
           mark && s[mark],
