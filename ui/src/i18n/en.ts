@@ -513,6 +513,9 @@ export const en = {
     problems: (n: number) => (n === 0 ? 'No problems.' : `${n} ${plural.select(n) === 'one' ? 'problem' : 'problems'}`),
     serverProblems: 'The server found problems',
     serverOk: 'The server accepts this process.',
+    insertOn: (from: string, to: string) => `Add a step between ${from} and ${to}`,
+    graphHelp:
+      'The + on a connection adds a step there. Drag a node to move it, or focus it (Tab) and use the arrow keys (Shift for bigger steps).',
     serverWarnings: 'The server accepts this process, with warnings',
     warning: 'Warning',
     warnings: (n: number) => `${n} ${plural.select(n) === 'one' ? 'warning' : 'warnings'} (Publish is not blocked).`,

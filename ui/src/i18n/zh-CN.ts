@@ -474,6 +474,9 @@ export const zhCN: Catalogue = {
     problems: (n: number) => (n === 0 ? '没有问题。' : `${n} 个问题`),
     serverProblems: '服务端发现问题',
     serverOk: '服务端校验通过。',
+    insertOn: (from: string, to: string) => `在“${from}”和“${to}”之间添加步骤`,
+    graphHelp:
+      '点击连线上的 + 可在此处添加步骤。拖动节点即可移动，也可以用制表键（⇥）选中节点后按方向键移动（按住上档键 ⇧ 移动得更多）。',
     serverWarnings: '服务端校验通过，但有警告',
     warning: '警告',
     warnings: (n: number) => `${n} 个警告（不影响发布）。`,

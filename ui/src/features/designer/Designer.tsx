@@ -205,7 +205,11 @@ function Editor({ opened, onSaved }: { opened: Opened; onSaved: (d: Definition) 
       )}
       <div class={s.work}>
         <div class={s.canvas} ref={canvas} data-testid="canvas">
-          {!tree && <p class="muted small">{t.designer.graphMode}</p>}
+          {!tree && (
+            <p class="muted small" id="graph-mode">
+              {t.designer.graphMode} {t.designer.graphHelp}
+            </p>
+          )}
           <div class={s.zoom} ref={inner} style={{ zoom }}>
             {tree ? (
               <FlowEditor doc={doc} tree={tree} store={store} problems={grouped} selected={st.selected} sim={marks} />
@@ -217,6 +221,7 @@ function Editor({ opened, onSaved }: { opened: Opened; onSaved: (d: Definition) 
                 onSelect={store.select}
                 sim={marks}
                 title={doc.ruleChain?.name ?? ''}
+                editor={store}
               />
             )}
           </div>

@@ -40,13 +40,19 @@ export function ProblemList({
       {problems.length > 0 && <ul class="problems">{errorsFirst(problems).map(item)}</ul>}
       {server && server.length > 0 && (
         <>
-          <p class={serverErrors > 0 ? 'error' : 'small'}>{serverErrors > 0 ? d.serverProblems : d.serverWarnings}:</p>
+          {/* Warnings only: the server accepts it, and says with what. */}
+          <p
+            class={serverErrors > 0 ? 'error' : 'ok small'}
+            data-testid={serverErrors === 0 && errors === 0 ? 'server-ok' : undefined}
+          >
+            {serverErrors > 0 ? d.serverProblems : d.serverWarnings}:
+          </p>
           <ul class="problems" data-testid="server-problems">
             {errorsFirst(server).map(item)}
           </ul>
         </>
       )}
-      {server && serverErrors === 0 && errors === 0 && (
+      {server && server.length === 0 && errors === 0 && (
         <p class="ok small" data-testid="server-ok">
           {d.serverOk}
         </p>
