@@ -18,6 +18,7 @@ export {
   type FormProblem,
   type FieldValueProblem,
 } from './forms.js';
+export { formVariables, processWarnings, unknownIn, unknownVariableProblems } from './variables.js';
 export { validateProcess, compileProcess, type CompileProcessResult, type ValidateOptions } from './validate.js';
 export {
   validateConditions,

@@ -128,6 +128,9 @@ const messages = {
   'switch.noConnection': (p: { relation: string }) => `no outgoing connection of type "${p.relation}"`,
   /** `error` is the expression compiler's words. */
   'condition.invalid': (p: { expression: string; error: string }) => p.error,
+  /** A warning (variables.ts): deploy accepts it. */
+  'condition.unknownVariable': (p: { variable: string }) =>
+    `msg.${p.variable} is not a field of the process form, and no earlier step sets it`,
   // embedded forms (forms.ts)
   'form.invalid': (p: SchemaIssue) => `invalid (${p.issue})`,
   'form.duplicateSection': (p: { id: string }) => `duplicate section "${p.id}"`,

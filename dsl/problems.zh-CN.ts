@@ -89,6 +89,7 @@ export const zhCNProblems: Messages = {
   'switch.noCases': () => '至少需要一个条件',
   'switch.noConnection': (p) => `没有类型为“${p.relation}”的出口连线`,
   'condition.invalid': (p) => p.error,
+  'condition.unknownVariable': (p) => `msg.${p.variable} 不是流程表单的字段，之前也没有步骤设置它`,
   'form.invalid': (p) => `无效（${p.issue}）`,
   'form.duplicateSection': (p) => `分组“${p.id}”重复`,
   'form.duplicateField': (p) => `字段“${p.name}”重复`,

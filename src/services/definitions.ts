@@ -5,6 +5,7 @@ import {
   finding,
   parseProcess,
   problemAt,
+  processWarnings,
   validateConditions,
   validateExpressions,
   type Problem,
@@ -41,8 +42,13 @@ function invalid(problems: Problem[]): AppError {
   );
 }
 
-/** What the deploy validator found: the normalised document, or every problem and the refusal deploy answers with. */
-export type CheckedProcess = { ok: true; doc: ProcessDocument } | { ok: false; problems: Problem[]; refusal: AppError };
+/**
+ * What the deploy validator found: the normalised document, or every problem and the refusal deploy
+ * answers with; either way the warnings (dsl/variables.ts), which never refuse.
+ */
+export type CheckedProcess = { warnings: Problem[] } & (
+  { ok: true; doc: ProcessDocument } | { ok: false; problems: Problem[]; refusal: AppError }
+);
 
 /** The document with its stored form (`formType: "system"`), or as it is with the 422 an unknown form gets. */
 async function withSystemForm(em: EntityManager, tenantId: string, dsl: unknown) {
@@ -65,12 +71,17 @@ export async function checkProcess(em: EntityManager, tenantId: string, dsl: unk
     functions: await callableNames(em, tenantId),
     agents: await agentIds(em, tenantId),
   });
+  const parsed = result.ok ? result.doc : parseProcess(resolved).doc;
+  const warnings = parsed ? processWarnings(parsed) : [];
   // Deploy stops at an unknown form (422 FORM_UNKNOWN); the list still names what else is wrong.
   if (unknownForm) {
     const formProblems = (unknownForm.data as { problems: Problem[] }).problems;
-    return { ok: false, problems: [...formProblems, ...(result.ok ? [] : result.problems)], refusal: unknownForm };
+    const problems = [...formProblems, ...(result.ok ? [] : result.problems)];
+    return { ok: false, problems, refusal: unknownForm, warnings };
   }
-  return result.ok ? result : { ok: false, problems: result.problems, refusal: invalid(result.problems) };
+  return result.ok
+    ? { ...result, warnings }
+    : { ok: false, problems: result.problems, refusal: invalid(result.problems), warnings };
 }
 
 /** Full validation (as at deploy): the normalised document, or deploy's 422 with every problem. */
@@ -83,7 +94,12 @@ async function compile(em: EntityManager, tenantId: string, dsl: unknown): Promi
 /** POST /validate: the deploy validator's verdict, nothing written (docs/definitions.md#live-validation). */
 export async function validateDefinition(em: EntityManager, tenantId: string, dsl: DslInput) {
   const checked = await checkProcess(em, tenantId, dsl);
-  const problems = checked.ok ? [] : checked.problems;
+  const errors = checked.ok ? [] : checked.problems;
+  // Warnings are listed after the errors and leave `valid` true: deploy accepts them.
+  const problems = [
+    ...errors.map((p) => ({ ...p, severity: 'error' as const })),
+    ...checked.warnings.map((p) => ({ ...p, severity: 'warning' as const })),
+  ];
   return { valid: checked.ok, problems: problems.map((p) => ({ ...p, field: p.field || null })) };
 }
 

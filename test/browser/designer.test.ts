@@ -62,11 +62,16 @@ describe('process designer', () => {
     expect(await admin.locator('[data-split=condition_1] [data-branch]').count()).toBe(3);
     await select(admin, 'condition_1');
     await admin.fill('#condition_1-case-0', 'msg.days <= 3');
-    // A case on an unknown variable: a problem on the node and in the list, then fixed.
+    // A case on an unknown variable: a warning (the DSL's rule) on the node and in the list, the
+    // server's too; it does not block Publish (deploy accepts it). Then fixed.
     await admin.fill('#condition_1-case-1', 'msg.dayz > 3 && msg.days <= 7');
-    await admin.waitForSelector('[data-testid=designer-problems] li[data-code="condition.unknownVariable"]');
-    expect(await admin.getAttribute('[data-node-id=condition_1]', 'class')).toMatch(/bad/);
-    expect(await admin.getAttribute('[data-tool=publish]', 'disabled')).not.toBeNull();
+    const warned = 'li[data-code="condition.unknownVariable"][data-severity=warning]';
+    await admin.waitForSelector(`[data-testid=designer-problems] > ul ${warned}`);
+    await admin.waitForSelector(`[data-testid=server-problems] ${warned}`);
+    expect(await admin.getAttribute('[data-node-id=condition_1]', 'class')).toMatch(/warned/);
+    expect(await admin.getAttribute('[data-node-id=condition_1]', 'class')).not.toMatch(/bad/);
+    expect(await problemCount(admin)).toBe(0);
+    expect(await admin.getAttribute('[data-tool=publish]', 'disabled')).toBeNull();
     await shot(admin, 'problem');
     await admin.fill('#condition_1-case-1', 'msg.days > 3 && msg.days <= 7');
     await admin.waitForSelector('[data-testid=designer-problems] li[data-code="condition.unknownVariable"]', {
@@ -239,6 +244,77 @@ describe('process designer', () => {
     // The server agrees: it publishes.
     await admin.click('[data-tool=publish]');
     await admin.waitForSelector('[data-testid=designer-outcome]:has-text("Published")');
+  });
+
+  it('edits a process with a return edge in the graph view: a step on a connection, nodes moved by drag and by keys, saved', async () => {
+    const dsl = JSON.parse(readFileSync(path.join(root, 'examples', 'leave-request.json'), 'utf8'));
+    dsl.ruleChain.id = `graph_edit_${randomUUID().slice(0, 6)}`;
+    dsl.metadata.connections.push({ fromId: 'manager_and_hr', toId: 'start', type: 'Reject' });
+    const draft = await api(DEFS, { token: await token('admin'), body: { dsl } });
+    expect(draft.status, JSON.stringify(draft.body)).toBe(201);
+    const admin = await as('admin');
+    await admin.goto(`${baseUrl()}/admin/designer/${draft.body.data.id}`);
+    await admin.waitForSelector('[data-testid=graph]');
+    const graphNode = (id: string) => admin.locator(`[data-testid=graph] [data-node-id=${id}]`);
+    /** Where a node is drawn: its top-left corner in the graph's coordinates. */
+    const corner = async (id: string) => {
+      const [x, y] = /translate\(([-\d.]+),([-\d.]+)\)/
+        .exec((await graphNode(id).getAttribute('transform'))!)!
+        .slice(1);
+      return { x: Number(x), y: Number(y) };
+    };
+
+    // The + on the connection notify_hr → end, with the keyboard: Tab to it, Enter, pick Approver.
+    const plus = admin.locator('[data-testid=graph] [data-edge][data-from=notify_hr][data-to=end]');
+    await plus.focus();
+    await admin.keyboard.press('Enter');
+    await admin.waitForSelector('[data-edge-menu] [data-kind=approver]');
+    expect(await admin.$('[data-edge-menu] [data-kind=end]')).toBeNull();
+    await shot(admin, 'graph-insert-menu');
+    await admin.click('[data-edge-menu] [data-kind=approver]');
+    await graphNode('approver_1').waitFor();
+    await admin.waitForSelector('[data-panel-node=approver_1]'); // the new step is selected
+
+    // Drag the new step 150 px to the right; then notify_hr 20 px down with the arrow keys.
+    const dragged = await corner('approver_1');
+    const keyed = await corner('notify_hr');
+    const box = (await graphNode('approver_1').boundingBox())!;
+    await admin.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await admin.mouse.down();
+    await admin.mouse.move(box.x + box.width / 2 + 150, box.y + box.height / 2, { steps: 8 });
+    await admin.mouse.up();
+    await graphNode('notify_hr').focus();
+    await admin.keyboard.press('ArrowDown');
+    await admin.keyboard.press('ArrowDown');
+    await expect.poll(async () => (await corner('approver_1')).x - (await corner('end')).x).toBeGreaterThan(100);
+    await admin.waitForSelector('[data-testid=server-ok]');
+    await shot(admin, 'graph-edited');
+
+    await admin.click('[data-tool=save]');
+    await admin.waitForSelector('[data-testid=designer-outcome]:has-text("saved")');
+    const saved = (await api(`${DEFS}/${draft.body.data.id}`, { token: await token('admin') })).body.data.dsl;
+    const edgesOf = (d: any) => d.metadata.connections.map((c: any) => `${c.fromId}>${c.toId}:${c.type}`).sort();
+    expect(edgesOf(saved)).toEqual(
+      [
+        ...edgesOf(dsl).filter((e: string) => e !== 'notify_hr>end:Success'),
+        'notify_hr>approver_1:Success',
+        'approver_1>end:Success',
+      ].sort(),
+    );
+    const info = (id: string) => saved.metadata.nodes.find((n: any) => n.id === id).additionalInfo;
+    expect(saved.metadata.nodes.map((n: any) => n.id)).toEqual([
+      ...dsl.metadata.nodes.map((n: any) => n.id),
+      'approver_1',
+    ]);
+    // Every node is pinned where it was drawn; the dragged and the keyed ones where they were put.
+    for (const n of saved.metadata.nodes) expect(typeof n.additionalInfo?.layoutX).toBe('number');
+    expect(Math.abs(info('approver_1').layoutX - (dragged.x + 150))).toBeLessThanOrEqual(2);
+    expect(Math.abs(info('approver_1').layoutY - dragged.y)).toBeLessThanOrEqual(2);
+    expect(Math.abs(info('notify_hr').layoutY - (keyed.y + 20))).toBeLessThanOrEqual(1);
+    expect(info('start').formPermissions).toEqual(dsl.metadata.nodes[0].additionalInfo.formPermissions);
+    // Opened again: drawn at the saved coordinates, still the graph.
+    await admin.reload();
+    await admin.waitForSelector('[data-testid=graph] [data-node-id=approver_1]');
   });
 
   it('every example, and a graph that is not a tree, opens and saves unchanged', async () => {

@@ -97,7 +97,9 @@ describe('POST /process-definitions/validate', () => {
     expect(byCode('approver.idsRequired').params).toEqual({ type: 'role', list: 'roleIds' });
     expect(byCode('node.functionUnknown').params).toEqual({ name: 'noSuchFunction' });
     expect(byCode('condition.invalid').params).toMatchObject({ expression: 'msg.amount >' });
-    for (const p of problems) expect(Object.keys(p).sort()).toEqual(['code', 'field', 'message', 'nodeId', 'params']);
+    for (const p of problems)
+      expect(Object.keys(p).sort()).toEqual(['code', 'field', 'message', 'nodeId', 'params', 'severity']);
+    expect(new Set(problems.map((p: any) => p.severity))).toEqual(new Set(['error']));
 
     // Deploy answers as it always did, with the same problems.
     const deployed = await api(`${D}/deploy`, { token: designer, body: { dsl: doc } });
@@ -107,6 +109,44 @@ describe('POST /process-definitions/validate', () => {
       problems.map((p: any) => [p.nodeId, p.field, p.message]),
     );
     expect(await written()).toEqual(before);
+  });
+
+  it('a case on a variable nobody declares is a warning: valid stays true, in the caller’s language, and deploy accepts it', async () => {
+    // The form declares amount; the case reads msg.amout (a typo) and nothing before the switch sets variables.
+    const doc = small('v_warn', ['msg.amout > 100']) as any;
+    doc.ruleChain.additionalInfo = { formType: 'design', form: { fields: [{ name: 'amount', type: 'number' }] } };
+    const warning = {
+      nodeId: 'route',
+      field: 'configuration.cases[0].case',
+      code: 'condition.unknownVariable',
+      params: { variable: 'amout' },
+      message: 'msg.amout is not a field of the process form, and no earlier step sets it',
+      severity: 'warning',
+    };
+    const res = await validate({ dsl: doc });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ valid: true, problems: [warning] });
+    const zh = await api(`${D}/validate`, {
+      token: designer,
+      body: { dsl: doc },
+      headers: { 'Accept-Language': 'zh-CN' },
+    });
+    expect(zh.body.data.problems).toEqual([
+      { ...warning, message: 'msg.amout 不是流程表单的字段，之前也没有步骤设置它' },
+    ]);
+    // An error next to it: valid is false, errors first, the warning still listed.
+    const both = small('v_warn2', ['msg.amout > 100', 'msg.amount >']) as any;
+    both.ruleChain.additionalInfo = doc.ruleChain.additionalInfo;
+    const mixed = await validate({ dsl: both });
+    expect(mixed.body.data.valid).toBe(false);
+    expect(mixed.body.data.problems.map((p: any) => [p.code, p.severity])).toEqual([
+      ['condition.invalid', 'error'],
+      ['condition.unknownVariable', 'warning'],
+    ]);
+    // Deploy accepts the document with only the warning: older GFlow processes keep deploying.
+    const deployed = await api(`${D}/deploy`, { token: designer, body: { dsl: doc } });
+    expect(deployed.status, JSON.stringify(deployed.body)).toBe(201);
+    expect(deployed.body.data.key).toBe('v_warn');
   });
 
   it('checks the limits and the stored form as deploy does', async () => {
@@ -119,6 +159,7 @@ describe('POST /process-definitions/validate', () => {
         code: 'limit.nodes',
         params: { count: 602, max: 500 },
         message: 'has 602 nodes; at most 500 are allowed',
+        severity: 'error',
       },
     ]);
 
@@ -133,6 +174,7 @@ describe('POST /process-definitions/validate', () => {
       code: 'process.formUnknown',
       params: { key: 'no-such-form' },
       message: 'unknown form "no-such-form"',
+      severity: 'error',
     });
     expectError(await api(`${D}/deploy`, { token: designer, body: { dsl: noForm } }), 422, 42251);
   });

@@ -96,12 +96,18 @@ export const ValidationProblem = z
     field: z.string().nullable().openapi({ description: 'dotted path, e.g. configuration.cases[0].case' }),
     code: z.enum(PROBLEM_CODES).openapi({ description: 'stable: the designer renders a problem from code and params' }),
     params: z.record(z.string(), z.unknown()),
-    message: z.string().openapi({ description: 'the problem in English' }),
+    message: z.string().openapi({ description: 'the problem in the language of Accept-Language (en, zh-CN)' }),
+    severity: z.enum(['error', 'warning']).openapi({
+      description: 'error: deploy refuses the document; warning: deploy accepts it (e.g. condition.unknownVariable)',
+    }),
   })
   .openapi('ValidationProblem');
 
 export const ValidationReport = z
-  .object({ valid: z.boolean(), problems: z.array(ValidationProblem) })
+  .object({
+    valid: z.boolean().openapi({ description: 'true when no problem is an error (warnings only, or none)' }),
+    problems: z.array(ValidationProblem),
+  })
   .openapi('ValidationReport');
 
 // ---------- simulate ----------

@@ -259,6 +259,43 @@ describe('commands and their undo', () => {
     expect(undo(execute(historyOf(forked), { name: 'copy', run: () => twice.doc })).doc).toBe(forked);
   });
 
+  it('copy a block holding a block: every node inside (nested split, its join) gets a fresh id, once', () => {
+    // start → condition_1 [case1: inclusive_1 (its join_1), Default: –] → end
+    let doc = insertAt(empty(), afterStart(empty()), 'condition', names).doc;
+    doc = setCase(doc, 'condition_1', 0, 'true');
+    const case1 = split(toTree(doc)!.items, 'condition_1').branches[0]!;
+    doc = insertAt(doc, [case1.entry], 'inclusive', names).doc;
+    doc = setCase(doc, 'inclusive_1', 0, 'true');
+    const block = idsIn([split(toTree(doc)!.items, 'condition_1')]);
+    expect(block).toEqual(['condition_1', 'inclusive_1', 'join_1']);
+
+    const { doc: next, id } = copyItem(doc, toTree(doc), 'condition_1');
+    expect(id).toBe('condition_2');
+    const all = next.metadata.nodes.map((n) => n.id);
+    expect(new Set(all).size).toBe(all.length);
+    const copied = all.filter((i) => !doc.metadata.nodes.some((n) => n.id === i));
+    expect(copied.sort()).toEqual(['condition_2', 'inclusive_2', 'join_2']);
+    // the copy sits right after the block, the same shape, and the process still validates
+    const top = toTree(next)!.items;
+    expect(ids(top)).toEqual(['start', 'condition_1', 'condition_2', 'end']);
+    expect(idsIn([top[2]!])).toEqual(['condition_2', 'inclusive_2', 'join_2']);
+    expect((split(top, 'condition_2').branches[0]!.items[0] as SplitItem).joinId).toBe('join_2');
+    expect(problemsOf(next)).toEqual([]);
+    // copying again: fresh ids again, never one already used
+    const again = copyItem(next, toTree(next), 'condition_2').doc;
+    const ids3 = again.metadata.nodes.map((n) => n.id);
+    expect(new Set(ids3).size).toBe(ids3.length);
+    expect(ids3).toEqual(expect.arrayContaining(['condition_3', 'inclusive_3', 'join_3']));
+  });
+
+  it('a block whose branches end the process has nothing after it: copy leaves it as it is', () => {
+    let doc = insertAt(empty(), afterStart(empty()), 'condition', names).doc;
+    const case1 = split(toTree(doc)!.items, 'condition_1').branches[0]!;
+    doc = insertAt(doc, [case1.entry], 'end', names).doc; // case1 ends on its own: the block takes the end
+    expect(split(toTree(doc)!.items, 'condition_1').exits).toEqual([]);
+    expect(copyItem(doc, toTree(doc), 'condition_1')).toEqual({ doc, id: null });
+  });
+
   it('add, reorder and remove branches of a switch, an inclusive and a fork', () => {
     const doc = examples.find(([f]) => f === 'leave-request.json')![1];
     const added = addBranch(doc, toTree(doc)!, 'route_by_days', names);

@@ -23,7 +23,7 @@ import { ProblemList } from './components/ProblemList';
 import { SimulatePanel, simMarks } from './components/SimulatePanel';
 import { Toolbar } from './components/Toolbar';
 import { emptyDoc, type Doc } from './model/doc';
-import { byNode, type DesignProblem } from './model/problems';
+import { byNode, isWarning, type DesignProblem } from './model/problems';
 import { NodePanel } from './panels/NodePanel';
 import { ProcessPanel } from './panels/ProcessPanel';
 import { DesignerStore, treeOf } from './store';
@@ -172,7 +172,8 @@ function Editor({ opened, onSaved }: { opened: Opened; onSaved: (d: Definition) 
   };
 
   const selected = st.selected ? doc.metadata.nodes.find((n) => n.id === st.selected) : undefined;
-  const blocking = problems.length > 0 || (server?.length ?? 0) > 0;
+  // Warnings (deploy accepts them) do not block Publish: only errors, the browser's or the server's.
+  const blocking = problems.some((p) => !isWarning(p)) || (server ?? []).some((p) => !isWarning(p));
   return (
     <div class={s.designer} onKeyDown={onKeyDown}>
       <h1>
@@ -204,7 +205,11 @@ function Editor({ opened, onSaved }: { opened: Opened; onSaved: (d: Definition) 
       )}
       <div class={s.work}>
         <div class={s.canvas} ref={canvas} data-testid="canvas">
-          {!tree && <p class="muted small">{t.designer.graphMode}</p>}
+          {!tree && (
+            <p class="muted small" id="graph-mode">
+              {t.designer.graphMode} {t.designer.graphHelp}
+            </p>
+          )}
           <div class={s.zoom} ref={inner} style={{ zoom }}>
             {tree ? (
               <FlowEditor doc={doc} tree={tree} store={store} problems={grouped} selected={st.selected} sim={marks} />
@@ -216,6 +221,7 @@ function Editor({ opened, onSaved }: { opened: Opened; onSaved: (d: Definition) 
                 onSelect={store.select}
                 sim={marks}
                 title={doc.ruleChain?.name ?? ''}
+                editor={store}
               />
             )}
           </div>

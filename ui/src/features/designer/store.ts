@@ -8,6 +8,7 @@ import type { Doc } from './model/doc';
 import { setNodeField, setProcessField } from './model/edit';
 import { execute, historyOf, redo, undo, type History } from './model/history';
 import type { AddKind, KindNames } from './model/kinds';
+import { insertOnConnection, moveNode, type Point } from './model/layout';
 import { problemsOf, type DesignProblem } from './model/problems';
 import { copyItem, deleteItem, insertAt, moveItem } from './model/structure';
 import { toTree, type Tree } from './model/tree';
@@ -104,6 +105,12 @@ export class DesignerStore extends Store<DesignerState> {
       return tree ? moveItem(d, tree, id, dir) : d;
     });
   copy = (id: string) => this.run('copy', (d) => copyItem(d, treeOf(d), id));
+  // The graph view's own: a step on connection `index`; a node moved (`drawn`: where it is drawn now).
+  insertOnEdge = (index: number, kind: AddKind) =>
+    this.run('insert', (d) => insertOnConnection(d, index, kind, names()));
+  /** `mergeKey`: arrow-key steps on one node within a second make one undo entry. */
+  moveNode = (id: string, dx: number, dy: number, drawn: ReadonlyMap<string, Point>, mergeKey?: string) =>
+    this.run('moveNode', (d) => moveNode(d, id, dx, dy, drawn), mergeKey);
   branch = {
     add: (id: string) => this.run('addBranch', (d) => (treeOf(d) ? addBranch(d, treeOf(d)!, id, names()) : d)),
     remove: (id: string, index: number) =>

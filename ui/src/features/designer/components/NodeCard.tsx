@@ -4,7 +4,7 @@
 import { Component } from 'preact';
 import { t } from '../../../i18n';
 import type { Node } from '../model/doc';
-import type { DesignProblem } from '../model/problems';
+import { isWarning, type DesignProblem } from '../model/problems';
 import type { DesignerStore } from '../store';
 import s from '../designer.module.css';
 import { summary } from './summary';
@@ -38,7 +38,15 @@ export class NodeCard extends Component<CardProps> {
   render({ node, store, problems, selected, sim, up, down, copy, remove, split }: CardProps) {
     const d = t.designer;
     const label = node.name || node.id;
-    const cls = [s.card, s[`k_${node.type}`], selected && s.selected, problems?.length && s.bad, sim && s.onPath]
+    const errors = problems?.some((p) => !isWarning(p));
+    const cls = [
+      s.card,
+      s[`k_${node.type}`],
+      selected && s.selected,
+      errors && s.bad,
+      problems?.length && !errors && s.warned,
+      sim && s.onPath,
+    ]
       .filter(Boolean)
       .join(' ');
     return (
@@ -52,7 +60,7 @@ export class NodeCard extends Component<CardProps> {
         >
           <span class={s.kind}>
             {d.types[node.type] ?? node.type}
-            {problems?.length ? <span class={s.warn}> ⚠ {problems.length}</span> : null}
+            {problems?.length ? <span class={errors ? s.warn : s.warnSoft}> ⚠ {problems.length}</span> : null}
           </span>
           <span class={s.name}>{label}</span>
           <span class={s.sum}>{summary(node)}</span>

@@ -1,7 +1,13 @@
-// Every problem, listed; choosing one selects its step. The server's own verdict follows.
+// Every problem, listed; choosing one selects its step. The server's own verdict follows. Errors
+// first; warnings (deploy accepts them, e.g. a case on an undeclared variable) after, marked so.
 import { t } from '../../../i18n';
-import type { DesignProblem } from '../model/problems';
+import { isWarning, type DesignProblem } from '../model/problems';
 import { problemText } from '../problemText';
+
+const errorsFirst = (list: readonly DesignProblem[]) => [
+  ...list.filter((p) => !isWarning(p)),
+  ...list.filter(isWarning),
+];
 
 export function ProblemList({
   problems,
@@ -14,28 +20,39 @@ export function ProblemList({
 }) {
   const d = t.designer;
   const item = (p: DesignProblem) => (
-    <li data-node-id={p.nodeId ?? ''} data-code={p.code ?? ''}>
+    <li data-node-id={p.nodeId ?? ''} data-code={p.code ?? ''} data-severity={p.severity ?? 'error'}>
+      {isWarning(p) && <strong>{d.warning}: </strong>}
       <button type="button" class="link" onClick={() => onSelect(p.nodeId)}>
         {p.nodeId ?? d.processSettings}
       </button>{' '}
       <code>{p.field}</code> {problemText(p)}
     </li>
   );
+  const errors = problems.filter((p) => !isWarning(p)).length;
+  const warnings = problems.length - errors;
+  const serverErrors = server?.filter((p) => !isWarning(p)).length ?? 0;
   return (
     <section class="card" aria-labelledby="problems-h" data-testid="designer-problems">
-      <h2 id="problems-h" aria-live="polite" data-count={problems.length}>
-        {d.problems(problems.length)}
+      <h2 id="problems-h" aria-live="polite" data-count={errors} data-warnings={warnings}>
+        {d.problems(errors)}
+        {warnings > 0 && ` ${d.warnings(warnings)}`}
       </h2>
-      {problems.length > 0 && <ul class="problems">{problems.map(item)}</ul>}
+      {problems.length > 0 && <ul class="problems">{errorsFirst(problems).map(item)}</ul>}
       {server && server.length > 0 && (
         <>
-          <p class="error">{d.serverProblems}:</p>
+          {/* Warnings only: the server accepts it, and says with what. */}
+          <p
+            class={serverErrors > 0 ? 'error' : 'ok small'}
+            data-testid={serverErrors === 0 && errors === 0 ? 'server-ok' : undefined}
+          >
+            {serverErrors > 0 ? d.serverProblems : d.serverWarnings}:
+          </p>
           <ul class="problems" data-testid="server-problems">
-            {server.map(item)}
+            {errorsFirst(server).map(item)}
           </ul>
         </>
       )}
-      {server && server.length === 0 && problems.length === 0 && (
+      {server && server.length === 0 && errors === 0 && (
         <p class="ok small" data-testid="server-ok">
           {d.serverOk}
         </p>

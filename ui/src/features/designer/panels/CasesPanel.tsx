@@ -3,17 +3,29 @@
 import { useEffect, useState } from 'preact/hooks';
 import { formVariableTypes } from '@dsl/conditions.js';
 import { compileCondition } from '@dsl/expressions.js';
+import { formVariables } from '@dsl/variables.js';
 import { t } from '../../../i18n';
 import { checkConditions } from '../api';
 import type { Doc, Node } from '../model/doc';
-import { formVariables, unknownIn } from '../model/variables';
+import type { DesignProblem } from '../model/problems';
+import { problemText } from '../problemText';
 import type { DesignerStore } from '../store';
 import s from '../designer.module.css';
 import { Text } from './controls';
 
 type ServerResult = { nodeId: string; caseIndex: number; valid: boolean; error: string | null };
 
-export function CasesPanel({ node, doc, store }: { node: Node; doc: Doc; store: DesignerStore }) {
+export function CasesPanel({
+  node,
+  doc,
+  store,
+  problems,
+}: {
+  node: Node;
+  doc: Doc;
+  store: DesignerStore;
+  problems: DesignProblem[] | undefined;
+}) {
   const f = t.designer.f;
   const cases: Array<{ case: string; then: string }> = Array.isArray((node.configuration as any)?.cases)
     ? (node.configuration as any).cases
@@ -50,12 +62,14 @@ export function CasesPanel({ node, doc, store }: { node: Node; doc: Doc; store: 
       </datalist>
       {cases.map((c, i) => {
         const compiled = compileCondition(c.case ?? '', types);
-        const unknown = compiled.ok ? (vars.length ? unknownIn(c.case, vars) : []) : null;
-        const error = !compiled.ok
-          ? compiled.error
-          : unknown?.length
-            ? unknown.map((v) => f.unknownVariable(v)).join(' ')
-            : null;
+        // The DSL's own warning (dsl/variables.ts), as the problem list shows it: a variable nobody sets.
+        const warning = compiled.ok
+          ? (problems ?? [])
+              .filter((p) => p.code === 'condition.unknownVariable' && p.field === `configuration.cases[${i}].case`)
+              .map(problemText)
+              .join(' ')
+          : '';
+        const error = !compiled.ok ? compiled.error : warning || null;
         const remote = server?.find((r) => r.nodeId === node.id && r.caseIndex === i + 1);
         const hint = `${node.id}-case-${i}-hint`;
         return (
@@ -69,7 +83,12 @@ export function CasesPanel({ node, doc, store }: { node: Node; doc: Doc; store: 
               describedBy={hint}
               onValue={(v) => store.setCase(node.id, i, v)}
             />
-            <p id={hint} class={error ? 'error small' : 'ok small'} aria-live="polite" data-testid="case-check">
+            <p
+              id={hint}
+              class={!compiled.ok ? 'error small' : warning ? `${s.warnText} small` : 'ok small'}
+              aria-live="polite"
+              data-testid="case-check"
+            >
               {error ?? f.caseOk}
               {remote && !remote.valid && remote.error !== error && ` (${remote.error})`}
             </p>

@@ -2,7 +2,7 @@
 // the problems found on it.
 import { t } from '../../../i18n';
 import type { Doc, Node } from '../model/doc';
-import type { DesignProblem } from '../model/problems';
+import { isWarning, type DesignProblem } from '../model/problems';
 import type { DesignerStore } from '../store';
 import { CasesPanel } from './CasesPanel';
 import { Text } from './controls';
@@ -32,7 +32,8 @@ export function NodePanel({
       {problems?.length ? (
         <ul class="problems" role="alert">
           {problems.map((x) => (
-            <li>
+            <li data-severity={x.severity ?? 'error'}>
+              {isWarning(x) && <strong>{t.designer.warning}: </strong>}
               <code>{x.field}</code> {problemText(x)}
             </li>
           ))}
@@ -54,7 +55,7 @@ export function NodePanel({
       {node.type === 'userTask' && <UserTaskPanel {...p} doc={doc} />}
       {node.type === 'startTask' && <FieldPermissions {...p} doc={doc} />}
       {node.type === 'ccTask' && <CcPanel {...p} />}
-      {(node.type === 'switch' || node.type === 'inclusive') && <CasesPanel {...p} doc={doc} />}
+      {(node.type === 'switch' || node.type === 'inclusive') && <CasesPanel {...p} doc={doc} problems={problems} />}
       {node.type === 'serviceTask' && <ServicePanel {...p} />}
       {node.type === 'httpCall' && <HttpPanel {...p} />}
       {node.type === 'aiAgent' && <AiAgentPanel {...p} />}
