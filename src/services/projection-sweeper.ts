@@ -84,8 +84,18 @@ export async function sweepOnce(opts: SweeperOptions): Promise<SweepReport> {
         !(err instanceof WorkflowNotFoundError) &&
         !/sweepState|unknown query|query.*not.*registered/i.test(String(err))
       ) {
-        opts.logger.warn({ err, instanceId }, 'intent sweep: the workflow did not answer; will retry');
-        report.kept += intents.length;
+        // A workflow that answers no query (its workflow task keeps failing, no worker polls) makes
+        // no progress either: asked again after a pause, given up after an hour — a repair
+        // (re-drive, /process-instances/stuck) answers with its state, which its caller writes.
+        const old = intents.filter((i) => i.age_ms > GIVE_UP_MS).map((i) => i.update_id);
+        await em.execute(
+          `update projection_intents set lease_until = now() + interval '5 minutes' where ${IN_LIST}`,
+          ids(intents.map((i) => i.update_id)),
+        );
+        if (old.length) await em.execute(`delete from projection_intents where ${IN_LIST}`, ids(old));
+        opts.logger.warn({ err, instanceId }, 'intent sweep: the workflow did not answer; asked again in 5 minutes');
+        report.kept += intents.length - old.length;
+        report.settled += old.length;
         continue;
       }
       known = new Set(intents.map((i) => i.update_id));
