@@ -441,7 +441,8 @@ describe('lists: one rule (docs/contract.md "Lists: one rule")', () => {
   };
 
   it('answers a plain array on exactly the operations the rule names', () => {
-    const named = [...rule.matchAll(/`GET (\/[^`]+)`/g)].map((m) => m[1]);
+    const sentence = rule.slice(rule.indexOf('exactly three'), rule.indexOf('Variables read'));
+    const named = [...sentence.matchAll(/`GET (\/[^`]+)`/g)].map((m) => m[1]);
     expect(named).toHaveLength(3);
     expect(rule).toContain('exactly three');
     const { arrays } = lists();
@@ -458,5 +459,18 @@ describe('lists: one rule (docs/contract.md "Lists: one rule")', () => {
       const params = op.parameters.map((p: Schema) => `${p.in}.${p.name}`);
       expect(params, route).toEqual(expect.arrayContaining(['query.page', 'query.pageSize']));
     }
+  });
+});
+
+describe('the document states what docs/service-functions.md and docs/monitoring.md say', () => {
+  it('re-drive: a node still running is 409 INVALID_STATE, the callId format, the failure an instance carries', () => {
+    const redrive = doc.paths['/api/v1/workflow/process-instances/{id}/re-drive'].post;
+    expect(redrive.description).toContain('409 `INVALID_STATE`');
+    expect(redrive.description).toContain('waits for an external result');
+    expect(redrive.description).toContain('`<workflowId>:<nodeId>:<visit>`');
+    expect(redrive.responses['409']).toBeDefined();
+    const instance = deref(doc.components.schemas.Instance);
+    const failure = (instance.properties.failure.anyOf ?? [instance.properties.failure]).map(deref);
+    expect(failure.some((s: Schema) => s.properties?.reason && s.properties?.failedNode)).toBe(true);
   });
 });
