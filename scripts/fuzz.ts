@@ -13,6 +13,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { createOrm } from '../src/db/orm.js';
 import { seed } from '../src/services/seed.js';
+import { hashPassword } from '../src/infra/passwords.js';
 import { deployDemoProcesses } from '../src/services/demo-processes.js';
 import { TOOLS_DIR } from '../src/runtime/temporal-cli.js';
 import { CHANNEL_KINDS } from '../src/notifications/messages/index.js';
@@ -181,6 +182,20 @@ async function restoreIdentities(orm: Awaited<ReturnType<typeof createOrm>>) {
     `update users set active = true, roles = '["employee"]' where tenant_id = 'demo' and id = 'alice'`,
   );
   await conn.execute(`update roles set permissions = '["*"]' where code = 'admin' and tenant_id in ('system', 'demo')`);
+  // A pass that is fed real user ids (passConfig) also renames them and changes their passwords
+  // (PATCH /users/alice): the next pass logs in with the seeded username and password (user id = username).
+  for (const who of Object.values(IDENTITIES)) {
+    await conn.execute(
+      `update users set username = username || '.' || id where tenant_id = ? and username = ? and id <> ?`,
+      [who.tenantId, who.username, who.username],
+    );
+    await conn.execute(`update users set username = ?, password_hash = ? where tenant_id = ? and id = ?`, [
+      who.username,
+      await hashPassword(who.password),
+      who.tenantId,
+      who.username,
+    ]);
+  }
 }
 
 const IDENTITIES_INTACT = `
