@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync, closeSync
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createOrm } from '../src/db/orm.js';
-import { seed } from '../src/services/seed.js';
+import { EMPLOYEE, seed } from '../src/services/seed.js';
 import { hashPassword } from '../src/infra/passwords.js';
 import { deployDemoProcesses } from '../src/services/demo-processes.js';
 import { TOOLS_DIR } from '../src/runtime/temporal-cli.js';
@@ -182,6 +182,11 @@ async function restoreIdentities(orm: Awaited<ReturnType<typeof createOrm>>) {
     `update users set active = true, roles = '["employee"]' where tenant_id = 'demo' and id = 'alice'`,
   );
   await conn.execute(`update roles set permissions = '["*"]' where code = 'admin' and tenant_id in ('system', 'demo')`);
+  // Fed real role codes, a pass also rewrites alice's role (PATCH /roles/employee): the next
+  // pass's fixtures start instances as alice.
+  await conn.execute(`update roles set permissions = ? where code = 'employee' and tenant_id = 'demo'`, [
+    JSON.stringify(EMPLOYEE),
+  ]);
   // A pass that is fed real user ids (passConfig) also renames them and changes their passwords
   // (PATCH /users/alice): the next pass logs in with the seeded username and password (user id = username).
   for (const who of Object.values(IDENTITIES)) {
