@@ -130,14 +130,19 @@ export function endpoint<
   );
 }
 
-/** `POST /{id}/<action>` for each `[action, summary]`: the state changes of a resource share one shape. */
+/**
+ * `POST /{id}/<action>` for each `[action, summary, description?]`: the state changes of a resource
+ * share one shape.
+ */
 export function actionEndpoints<A extends string, P extends z.ZodType, B extends z.ZodType | undefined = undefined>(
   router: ReturnType<typeof createRouter>,
-  actions: readonly (readonly [A, string])[],
-  spec: Omit<EndpointSpec<P, undefined, B>, 'method' | 'path' | 'summary'>,
+  actions: readonly (readonly [A, string, string?])[],
+  spec: Omit<EndpointSpec<P, undefined, B>, 'method' | 'path' | 'summary' | 'description'>,
   run: (action: A, input: EndpointInput<P, undefined, B>) => Promise<unknown>,
 ) {
-  for (const [action, summary] of actions) {
-    endpoint(router, { ...spec, method: 'post', path: `/{id}/${action}`, summary }, (input) => run(action, input));
+  for (const [action, summary, description] of actions) {
+    endpoint(router, { ...spec, method: 'post', path: `/{id}/${action}`, summary, description }, (input) =>
+      run(action, input),
+    );
   }
 }

@@ -3,7 +3,13 @@ import { Department, Role, Tenant, User } from '../db/entities/index.js';
 import { hashPassword } from '../infra/passwords.js';
 import { Permissions, SYSTEM_TENANT } from './permissions.js';
 
-const EMPLOYEE = [Permissions.INSTANCE_START, Permissions.CREATE, Permissions.OPERATE, Permissions.DEFINITION_READ];
+/** The demo tenant's `employee` role (scripts/fuzz.ts puts it back after a pass). */
+export const EMPLOYEE = [
+  Permissions.INSTANCE_START,
+  Permissions.CREATE,
+  Permissions.OPERATE,
+  Permissions.DEFINITION_READ,
+];
 
 const DEMO_DEPARTMENTS = [
   { id: 'eng', name: 'Engineering', leaderId: 'bob' },

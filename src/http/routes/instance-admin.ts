@@ -36,6 +36,13 @@ export function instanceAdminRoutes(deps: AppDeps) {
       [
         're-drive',
         'Re-drive (workflow:admin): a failed node runs again; a userTask nobody can act on resolves its approvers again (never duplicating open tasks)',
+        'A node whose call is still being attempted (a service function, `serviceTask` or `httpCall` that Temporal ' +
+          'retries, or whose task queue no worker has polled yet) is running, not failed: 409 `INVALID_STATE` ' +
+          '"The instance is not stuck: <node> (<type>) waits for an external result", and nothing changes. Once the ' +
+          'last attempt has failed (the instance is `failed`, its `failure` names the node), a re-drive calls the ' +
+          'function again: a fresh set of attempts with the same `callId` (`<workflowId>:<nodeId>:<visit>`, the ' +
+          'workflow id being `approval-<tenantId>-<instanceId>`; docs/service-functions.md). With nothing to ' +
+          're-drive, the 409 names what the instance waits on.',
       ],
       [
         'force-resume',

@@ -50,7 +50,11 @@ export const TemplateBody = z
   })
   .strict()
   .openapi('NotificationTemplateParts', {
-    description: 'The parts the tenant overrides; the parts not given are the default’s. `{}` is the default again',
+    description:
+      'The parts the tenant overrides; the parts not given are the default’s. `{}` is the default again. ' +
+      'Each part is a Liquid template: it must parse, name only the variables and filters of the message, and ' +
+      'render to the form its description gives (`facts`, `actions`); checked on save and on preview, ' +
+      'else 422 TEMPLATE_INVALID naming the part and line',
   });
 
 const FullParts = z
