@@ -319,7 +319,7 @@ async function notifyClaimed(em: EntityManager, s: ProjectionSnapshot) {
 }
 
 /** Each task's assignment reason from this snapshot's trail (the latest entry wins). */
-function reasonsOf(s: Pick<ProjectionSnapshot, 'trail'>) {
+export function reasonsOf(s: Pick<ProjectionSnapshot, 'trail'>) {
   const latest = new Map<string, { id: string; reason: string; seq: number }>();
   for (const e of s.trail) {
     for (const [taskId, reason] of reasonsFromEntry(e)) {

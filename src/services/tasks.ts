@@ -7,7 +7,7 @@ import type { TaskRef } from '../../workflows/messages.js';
 import type { TaskQuery } from '../shapes.js';
 import { actorOf, runUpdate, updateIdOf } from './engine-client.js';
 import { RECORD_INTENT_SELECT } from './projection-intents.js';
-import { reasonsFromEntry } from './assignment-reason.js';
+import { reasonsOf } from '../../activities/projection.js';
 import { checkInstanceWrite } from './form-values.js';
 import { holds, Permissions } from './permissions.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -184,10 +184,10 @@ function taskAfter(row: any, state: ProjectionSnapshot | null, taskId: string) {
   if (!state) return null;
   const t = state.tasks.find((x) => x.id === taskId);
   if (!t) return { task: row, instanceStatus: state.instance.status };
-  let reason = row.assignment_reason;
-  for (const e of state.trail)
-    for (const [id, r] of reasonsFromEntry(e))
-      if (id === taskId && Number(e.seq) > Number(reason?.seq ?? -1)) reason = { ...r, seq: Number(e.seq) };
+  // The projection's own rule: the newest reason in the state's trail, unless the row has a newer one.
+  const newer = reasonsOf(state).get(taskId);
+  const reason =
+    newer && newer.seq > Number(row.assignment_reason?.seq ?? -1) ? JSON.parse(newer.reason) : row.assignment_reason;
   return {
     task: {
       ...row,
