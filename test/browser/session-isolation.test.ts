@@ -212,10 +212,15 @@ describe('one tab, two sessions', () => {
     await second.goto(`${baseUrl()}/inbox/todo`);
     await second.waitForSelector('[data-testid=whoami]');
     await second.click('button:has-text("Log out")');
-    // The first tab leaves the demo session at once: the login form, nothing of demo on it.
+    // The person switches between the tabs as they use them: a hidden tab runs no animation frames,
+    // which every click there waits for, and is throttled under load (the case took 18 s before).
+    // The first tab has left the demo session: the login form, nothing of demo on it.
+    await first.bringToFront();
     await first.waitForSelector('input[name=username]');
     expect((await first.textContent('body')) ?? '').not.toContain(demo.typedBk);
+    await second.bringToFront();
     await logIn(second, other.tenantId, 'admin', other.password);
+    await first.bringToFront();
     // ...and follows the other tab's new login with a fresh page of that session.
     await expect
       .poll(() => first.textContent('[data-testid=whoami]').catch(() => null))

@@ -183,11 +183,20 @@ describe('production topology (compose configuration, real Temporal server)', ()
     try {
       await metricsAndTraces(otlp);
     } finally {
+      // A failed assertion must not leave its instance running into the other cases' counts.
+      if (observabilityOpen)
+        await ok(`/api/v1/workflow/process-instances/${observabilityOpen}/terminate`, {
+          token: tokens.admin,
+          body: { reason: 'observability case failed' },
+        }).catch(() => undefined);
       await stack.restartWith({});
       await otlp.stop();
     }
     timings.observabilitySeconds = (Date.now() - started) / 1000;
   });
+
+  /** The instance the observability case leaves failed until its end (terminated there). */
+  let observabilityOpen: string | undefined;
 
   async function metricsAndTraces(otlp: Awaited<ReturnType<typeof startOtlpReceiver>>) {
     const urls = [...stack.metricsUrls.server, ...stack.metricsUrls.worker];
@@ -225,6 +234,7 @@ describe('production topology (compose configuration, real Temporal server)', ()
     const approveServer = turn % stack.baseUrls.length;
     await act('bob', task.id, 'approve', { comment: 'fine' });
     const failId = await startInstance('alice', failKey, {}, 'OBS-2');
+    observabilityOpen = failId;
     const deadline = Date.now() + 60_000;
     while ((await trailOf(failId)).status !== 'failed') {
       if (Date.now() > deadline) throw new Error('the webhook instance did not fail');
@@ -336,9 +346,16 @@ describe('production topology (compose configuration, real Temporal server)', ()
         .filter((sp) => sp.role === 'server' && sp.name === 'POST /api/v1/workflow/process-instances/start')
         .map((sp) => sp.traceId),
     );
-    const activity = otlp.spans.find(
-      (sp) => startTraces.has(sp.traceId) && sp.role === 'worker' && sp.name === 'RunActivity:project',
-    );
+    // The worker exports its spans in batches: the activity's may arrive after the approve's trace.
+    let activity: ReceivedSpan | undefined;
+    for (
+      const until = Date.now() + 30_000;
+      !activity && Date.now() < until;
+      await new Promise((r) => setTimeout(r, 500))
+    )
+      activity = otlp.spans.find(
+        (sp) => startTraces.has(sp.traceId) && sp.role === 'worker' && sp.name === 'RunActivity:project',
+      );
     expect(activity).toBeDefined();
     expect(
       otlp.spans.some(
@@ -355,6 +372,7 @@ describe('production topology (compose configuration, real Temporal server)', ()
       body: { reason: 'observability case done' },
     });
     expect((await trailOf(failId)).status).toBe('terminated');
+    observabilityOpen = undefined;
     await stack.shell(`temporal workflow result --workflow-id "approval-demo-${failId}"`, {
       TEMPORAL_CLI_TIMEOUT: '60s',
     });
