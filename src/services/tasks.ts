@@ -150,9 +150,7 @@ export async function taskAction<A extends TaskRef>(
   const actor = actorOf(principal);
   const updateId = updateIdOf(def as never, { actor }, idempotencyKey);
   const row = await actionableTask(deps, em, principal, taskId, updateId);
-  // The directory facts are the server's own read, never the caller's.
-  const { directory: _fromCaller, ...fields } = body as Omit<A, 'actor' | 'taskId'> & { directory?: unknown };
-  const arg = { ...fields, actor, taskId, ...(row.directory ? { directory: row.directory } : {}) } as A;
+  const arg = { ...body, actor, taskId, ...(row.directory ? { directory: row.directory } : {}) } as A;
   const intentRecorded = row.intent_recorded === true;
   let written: ProjectionSnapshot | null = null;
   let result: ActionResult;
