@@ -5,6 +5,7 @@ import { Context } from '@temporalio/activity';
 import { OPEN_TASK_STATUSES, type ProjectionSnapshot, type ResolvedApprovers } from '../workflows/engine/types.js';
 import type { ActivityDeps } from './index.js';
 import type { Orm } from '../src/db/orm.js';
+import { bound } from '../src/db/bound.js';
 import { pgDirectory, resolveEach, type ApproverInput } from './approvers.js';
 import { reasonsFromEntry } from '../src/services/assignment-reason.js';
 import { recordInstanceTransition, recordProjectionLag, recordProjectionWrite } from '../src/observability/metrics.js';
@@ -67,7 +68,8 @@ function instancePart(s: ProjectionSnapshot): Part {
 
 /** A handover can change the initiator (docs/task-actions.md): the task rows carry it for the list filters. */
 async function followInitiator(em: EntityManager, instanceId: string) {
-  await em.execute(
+  await bound(
+    em,
     `update tasks t set initiator_id = i.initiator_id from instances i
      where i.id = ? and t.instance_id = i.id and t.initiator_id <> i.initiator_id`,
     [instanceId],
@@ -78,7 +80,8 @@ async function followInitiator(em: EntityManager, instanceId: string) {
 async function closeLinks(em: EntityManager, s: ProjectionSnapshot) {
   const closed = s.tasks.filter((t) => !OPEN_TASK_STATUSES.includes(t.status)).map((t) => t.id);
   if (!closed.length) return;
-  await em.execute(
+  await bound(
+    em,
     // A link being used holds its row until its decision is projected: skipped here, it is marked used.
     `update approval_links set closed_at = now() where id in (
        select id from approval_links where task_id = any(array(select jsonb_array_elements_text(?::jsonb))) and closed_at is null
@@ -224,15 +227,16 @@ async function writeState(
     ...eventParts(s),
     ...(intent ? [{ name: 'wi', sql: `delete from projection_intents where update_id = ?`, params: [intent] }] : []),
   ];
-  const [row] = await em.execute<
-    Array<{
+  const [row] = await bound<
+    {
       archived: boolean;
       written: string[];
       moved: boolean;
       before_status: string | null;
       before_seq: string | null;
-    }>
+    }
   >(
+    em,
     `with ${parts.map((p) => `${p.name} as (${p.sql})`).join(',\n')}
      select exists (select 1 from instances_archive where id = ?) as archived,
        ${tasks ? `coalesce((select jsonb_agg(id) from t), '[]'::jsonb)` : `'[]'::jsonb`} as written,
@@ -260,7 +264,8 @@ async function notify(em: EntityManager, s: ProjectionSnapshot) {
       payload: j({ ...n.payload, processKey: i.processKey, processName: i.processName, businessKey: i.businessKey }),
     }));
     // Every server replica LISTENs and pushes to its WebSocket clients: one NOTIFY per new row, payload as before, in insertion order.
-    await em.execute(
+    await bound(
+    em,
       `with ins as (
          insert into notifications (dedupe_key, tenant_id, user_id, kind, instance_id, task_id, payload)
          select r.key, ?, r.user_id, r.kind, ?, r.task_id, r.payload::jsonb
@@ -300,7 +305,8 @@ async function notifyClaimed(em: EntityManager, s: ProjectionSnapshot) {
     .filter((c) => c !== null);
   if (!claims.length) return;
   const ids = (field: string) => `array(select jsonb_array_elements_text(coalesce(c.candidates->'${field}', '[]')))`;
-  await em.execute(
+  await bound(
+    em,
     `with c as (
        select r.trail_id, r.task_id, r.claimer, r.activity_id, r.name, r.candidates::jsonb as candidates
        from jsonb_to_recordset(?::jsonb) as r(trail_id text, task_id text, claimer text, activity_id text, name text, candidates text)
@@ -338,7 +344,8 @@ async function updateReasons(
   reasons: Map<string, { id: string; reason: string; seq: number }>,
 ) {
   if (!reasons.size) return;
-  await em.execute(
+  await bound(
+    em,
     `update tasks t set assignment_reason = r.reason::jsonb
      from jsonb_to_recordset(?::jsonb) as r(id text, reason text, seq bigint)
      where t.id = r.id and t.instance_id = ? and coalesce((t.assignment_reason->>'seq')::bigint, -1) < r.seq`,
@@ -351,7 +358,8 @@ async function updateReasons(
  * `npm run rebuild-read-model`, whose snapshots carry no trail (the trail table is kept).
  */
 export async function restoreAssignmentReasons(em: EntityManager, instanceId: string) {
-  const trail = await em.execute(
+  const trail = await bound(
+    em,
     `select id, type, task_id as "taskId", user_id as "userId", detail, seq from trail where instance_id = ? order by seq`,
     [instanceId],
   );
@@ -360,7 +368,8 @@ export async function restoreAssignmentReasons(em: EntityManager, instanceId: st
 
 /** The move to the archive in one statement (every part reads the same snapshot: the copies see the rows the deletes remove). */
 async function archive(em: EntityManager, instanceId: string) {
-  await em.execute(
+  await bound(
+    em,
     `with ia as (insert into instances_archive select * from instances where id = ? on conflict (id) do nothing),
        ta as (insert into tasks_archive select * from tasks where instance_id = ? on conflict (id) do nothing),
        dt as (delete from tasks where instance_id = ?)
@@ -387,7 +396,7 @@ export async function writeProjection(
   const write = () =>
     orm.em.fork().transactional(async (em) => {
       // Serialise writes of one instance; an archived instance takes no more row writes.
-      await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [snapshot.instance.id]);
+      await bound(em, `select pg_advisory_xact_lock(hashtext(?))`, [snapshot.instance.id]);
       transition = await writeSnapshot(em, snapshot, opts.intent);
     });
   await inSpan('projection.write', { 'approval.writer': opts.writer ?? 'rebuild' }, write).catch((err: unknown) => {

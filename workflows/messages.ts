@@ -1,7 +1,6 @@
 // Messages of the approval workflow, declared once and shared by the workflow and the HTTP side.
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { MigrationState, ProcessDocument } from '../dsl/index.js';
-import type { DirectorySnapshot } from './engine/directory-snapshot.js';
 import type { ActionResult, InstanceStatus } from './engine/types.js';
 
 /** Who acts, as the server established it (the workflow checks object-level rules). */
@@ -24,8 +23,6 @@ export interface Actor {
 export interface TaskRef {
   actor: Actor;
   taskId: string;
-  /** Set by the server only: directory facts read with the task, for the nodes the action starts (engine/directory-snapshot.ts). */
-  directory?: DirectorySnapshot;
 }
 
 /** approve, reject, complete (DecisionBody): `comment` is the trail comment. approve/reject only:

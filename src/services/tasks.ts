@@ -6,7 +6,6 @@ import type { ActionResult, ProjectionSnapshot } from '../../workflows/engine/ty
 import type { TaskRef } from '../../workflows/messages.js';
 import type { TaskQuery } from '../shapes.js';
 import { actorOf, runUpdate, updateIdOf } from './engine-client.js';
-import { DIRECTORY_SNAPSHOT_CTES, DIRECTORY_SNAPSHOT_SELECT } from './directory-snapshot.js';
 import { RECORD_INTENT_SELECT } from './projection-intents.js';
 import { reasonsOf } from '../../activities/projection.js';
 import { checkInstanceWrite } from './form-values.js';
@@ -148,9 +147,9 @@ export async function taskAction<A extends TaskRef>(
 ) {
   const em = deps.orm.em.fork();
   const actor = actorOf(principal);
-  const updateId = updateIdOf(def as never, { actor }, idempotencyKey);
+  const arg = { ...body, actor, taskId } as A;
+  const updateId = updateIdOf(def as never, arg, idempotencyKey);
   const row = await actionableTask(deps, em, principal, taskId, updateId);
-  const arg = { ...body, actor, taskId, ...(row.directory ? { directory: row.directory } : {}) } as A;
   const intentRecorded = row.intent_recorded === true;
   let written: ProjectionSnapshot | null = null;
   let result: ActionResult;
@@ -238,13 +237,11 @@ async function actionableTask(
   taskId: string,
   updateId: string,
 ) {
-  // The Update's write-ahead intent and the directory facts the next nodes may need ride on the
-  // look-up (nothing is inserted for no task).
+  // The Update's write-ahead intent rides on the look-up (nothing is inserted for no task).
   const [row] = await em.execute(
-    `with recursive t as (select *, false as archived from tasks where tenant_id = ? and id = ? and not deleted),
-       wi as (${RECORD_INTENT_SELECT} from t on conflict (update_id) do nothing),
-       ${DIRECTORY_SNAPSHOT_CTES}
-     select t.*, true as intent_recorded, ${DIRECTORY_SNAPSHOT_SELECT} as directory from t`,
+    `with t as (select *, false as archived from tasks where tenant_id = ? and id = ? and not deleted),
+       wi as (${RECORD_INTENT_SELECT} from t on conflict (update_id) do nothing)
+     select t.*, true as intent_recorded from t`,
     [principal.tenantId, taskId, updateId],
   );
   if (!row) {

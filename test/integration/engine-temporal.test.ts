@@ -60,8 +60,7 @@ describe('Temporal view of an instance', () => {
   it('a new run (engine version 4) records no patch markers and no projection activity: one workflow task per action', async () => {
     // docs/engine.md: the engine version replaces patched() in new runs; since version 4 the server
     // that sent an Update writes its state, so no activity follows; the server looks up the first
-    // node's approvers, and each decision brings the directory facts the server read with its task,
-    // which the next node's rule applies to (no local activity; engine/directory-snapshot.ts).
+    // node's approvers, each later node looks its own up (a local activity in the decision's task).
     const key = `ev-${Date.now()}`;
     await deploy(t.admin, linear(key, steps(users('bob'), users('carol'))));
     const id = await start(t.alice, key, {});
@@ -72,16 +71,8 @@ describe('Temporal view of an instance', () => {
       e.markerRecordedEventAttributes ? [e.markerRecordedEventAttributes.markerName] : [],
     );
     const upserts = events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes);
-    // No patch marker, and no look-up of carol's node of its own.
-    expect(markers).toEqual([]);
-    expect(events.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes).length).toBe(3);
-    const approveArgs = events
-      .filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'approve')
-      .map((e) => e.workflowExecutionUpdateAcceptedEventAttributes!.acceptedRequest!.input!.args!.payloads![0]!.data!)
-      .map((data) => JSON.parse(Buffer.from(data).toString('utf8')));
-    // What the server read with bob's task: alice and her chain, and the users the definition names.
-    expect(approveArgs[0].directory.asked).toEqual(expect.arrayContaining(['alice', 'bob', 'carol']));
-    expect(approveArgs[0].directory.users.map((u: { id: string }) => u.id)).toContain('carol');
+    // carol's node looked its approvers up itself; no patch marker.
+    expect(markers).toEqual(['core_local_activity']);
     expect(events.filter((e) => e.activityTaskScheduledEventAttributes)).toEqual([]);
     // The start and two decisions: an Update each, one workflow task each (a task may time out and be retried under load).
     expect(events.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes)).toHaveLength(3);
@@ -92,7 +83,7 @@ describe('Temporal view of an instance', () => {
       ),
     ).toEqual([['InstanceStatus']]);
     expect((await instance(t.alice, id)).status).toBe('completed');
-    await record('engine-v4-directory-facts', wfId(id));
+    await record('engine-v4-caller-writes', wfId(id));
   });
 
   it('continues as new when the history grows, carrying tasks, trail order and Update answers', async () => {

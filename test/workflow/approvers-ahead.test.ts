@@ -1,10 +1,7 @@
 // Approvers looked up ahead by the projection (workflows/engine/approvers-ahead.ts): the next
 // userTask takes them instead of a local activity, only for exactly the same look-up input. Since
-// engine version 4 an Update's state has no projection activity, so only timer and service states look ahead;
-// a server's task action sends the directory facts it read with the task instead
-// (workflows/engine/directory-snapshot.ts).
+// engine version 4 an Update's state has no projection activity, so only timer and service states look ahead.
 import { describe, expect, it, vi } from 'vitest';
-import type { DirectorySnapshot } from '../../workflows/engine/directory-snapshot.js';
 import { useHarness, m } from './support/harness.js';
 import { linear, steps, users } from './support/dsl.js';
 
@@ -16,26 +13,6 @@ function lookUps() {
   return {
     own: calls.filter((c) => c.name === 'resolveApprovers'),
     ahead: calls.filter((c) => c.name === 'approversAhead'),
-  };
-}
-
-/** What src/services/tasks.ts reads with a task: these users and the initiator's manager chain. */
-function facts(initiator: string, listed: string[]): DirectorySnapshot {
-  const byId = new Map(h.fakes.directory.users.map((u) => [u.id, u]));
-  const asked = new Set([initiator, ...listed]);
-  const rows = new Map<string, DirectorySnapshot['users'][number]>();
-  const add = (id: string) => {
-    const u = byId.get(id);
-    if (u) rows.set(id, { id, manager_id: u.managerId ?? null, dept_id: u.deptId ?? null, active: u.active !== false });
-    return u;
-  };
-  for (let u = add(initiator); u?.managerId; u = add(u.managerId)) asked.add(u.managerId);
-  for (const id of listed) add(id);
-  const dept = byId.get(initiator)?.deptId;
-  return {
-    asked: [...asked].sort(),
-    users: [...rows.values()],
-    deptLeaders: dept ? { [dept]: h.fakes.directory.departments[dept] ?? null } : {},
   };
 }
 
@@ -95,38 +72,5 @@ describe.sequential('approvers looked up ahead', () => {
       { approver: { type: 'initiatorSelect', userIds: ['carol'] } },
     ]);
     expect(h.projection.openTasks(instanceId).map((t) => t.assignee)).toEqual(['carol']);
-  });
-
-  it("a decision with the server's directory facts: the next nodes apply their rules to them and look nothing up", async () => {
-    const manager = { approver: { type: 'manager', levels: 2 } };
-    const { instanceId } = await h.start(linear('ahead_facts', steps(users('bob'), users('erin'), manager)));
-    const before = lookUps();
-    const known = facts('alice', ['bob', 'erin']);
-    for (const user of ['bob', 'erin']) {
-      const [task] = h.projection.openTasks(instanceId);
-      await h.act(instanceId, m.approve, { actor: h.actor(user), taskId: task.id, directory: known });
-    }
-    // erin from the listed users, carol as alice's level-2 manager (alice -> bob -> carol): no local activity.
-    expect(lookUps().own.length - before.own.length).toBe(0);
-    expect(h.projection.openTasks(instanceId).map((t) => t.assignee)).toEqual(['carol']);
-    const reasons = h.projection
-      .of(instanceId)
-      .trail.filter((e) => e.type === 'assign')
-      .map((e) => JSON.stringify(e.detail));
-    expect(reasons.at(-1)).toContain('level 2 manager of alice');
-  });
-
-  it('a rule the facts do not cover (a role pool) looks its approvers up itself, as without them', async () => {
-    const pool = { approver: { type: 'role', roleIds: ['finance'] } };
-    const { instanceId } = await h.start(linear('ahead_facts_pool', steps(users('bob'), pool)));
-    const before = lookUps();
-    const [task] = h.projection.openTasks(instanceId);
-    await h.act(instanceId, m.approve, { actor: h.actor('bob'), taskId: task.id, directory: facts('alice', []) });
-    expect(
-      lookUps()
-        .own.slice(before.own.length)
-        .map((c) => c.input),
-    ).toMatchObject([{ approver: { type: 'role', roleIds: ['finance'] } }]);
-    expect(h.projection.openTasks(instanceId).map((t) => t.candidates)).toMatchObject([{ roleIds: ['finance'] }]);
   });
 });

@@ -100,7 +100,6 @@ export function registerAdminActions(engine: Engine) {
       const stuck = targets.filter((w) => w.state === 'stuck');
       // A repair runs nodes against the directory as it is now (an admin may have just fixed it).
       engine.approversAhead = null;
-      engine.directory = null;
       for (const w of stuck) {
         // The path wakes from its userTask and runs the node again: approvers are resolved afresh.
         engine.cancelRun(w.run!);
@@ -147,7 +146,6 @@ export function registerAdminActions(engine: Engine) {
     m.forceResume,
     (input) => {
       engine.approversAhead = null; // as for a re-drive
-      engine.directory = null;
 
       for (const plan of openRegions(engine).map((r) => planRegion(engine, r))) {
         if (!plan.ok) continue;

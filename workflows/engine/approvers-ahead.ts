@@ -10,7 +10,7 @@
 // reaches a node at most that much later than a look-up at the node's own start would.
 // Deterministic: the results are the recorded output of the projection activity (or the start
 // input), the age is workflow time.
-import type { ApproverInput } from './approver-rules.js';
+import type { ApproverInput } from '../../activities/approvers.js';
 import type { Engine } from './engine.js';
 import type { ResolvedApprovers } from './types.js';
 

@@ -21,7 +21,6 @@ import type {
 } from './types.js';
 import { OPEN_TASK_STATUSES } from './types.js';
 import type { AheadInFlight, ApproversAhead } from './approvers-ahead.js';
-import type { DirectorySnapshot } from './directory-snapshot.js';
 import { endingText, type Ending } from '../../dsl/ending.js';
 
 /** Thrown inside a path when the instance ended under it; unwinds that path quietly. */
@@ -182,8 +181,6 @@ export class Engine {
   approversAhead: ApproversAhead | null = null;
   /** The look-ups the projection in flight is making (approvers-ahead.ts). */
   aheadInFlight: AheadInFlight | null = null;
-  /** Directory facts the last server action brought (directory-snapshot.ts); not carried. */
-  directory: { at: number; snapshot: DirectorySnapshot } | null = null;
 
   /** Answers of recent Updates by id, so a retry after continue-as-new gets the first answer. */
   recentUpdates: Array<{ id: string; result: unknown }> = [];

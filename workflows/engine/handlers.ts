@@ -4,7 +4,6 @@ import { currentUpdateInfo, setHandler } from '@temporalio/workflow';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { Engine } from './engine.js';
 import { callerWrites } from './caller-writes.js';
-import { keepDirectory, snapshotOf } from './directory-snapshot.js';
 import type { ActionResult } from './types.js';
 
 type ArgOf<D> = D extends UpdateDefinition<ActionResult, [infer A]> ? A : never;
@@ -26,8 +25,6 @@ export function onUpdate<D extends UpdateDefinition<ActionResult, [any]>>(
     async (input: A) => {
       const prior = seen();
       if (prior) return prior.result as ActionResult;
-      const directory = snapshotOf(input);
-      if (directory) keepDirectory(engine, directory);
       const result = await counted(engine, () => handler(input));
       const id = currentUpdateInfo()?.id;
       // Remembered without its state: the projection has it long before a retry after continue-as-new.

@@ -3,9 +3,8 @@ import { condition, patched } from '@temporalio/workflow';
 import type { DslNode } from '../../dsl/index.js';
 import { resolveTemplateValue } from '../../dsl/templates.js';
 import { walk } from '../../dsl/graph.js';
-import type { ApproverInput } from './approver-rules.js';
+import type { ApproverInput } from '../../activities/approvers.js';
 import { approversAheadOrInFlight } from './approvers-ahead.js';
-import { approversFromSnapshot } from './directory-snapshot.js';
 import { type Engine, emptyCandidates, type ApproveMode, type NodeRun } from './engine.js';
 import { local } from './activities.js';
 import { nodeName, shortTime } from './details.js';
@@ -235,7 +234,6 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
   const input = approverInput(engine, node);
   const resolved =
     (await approversAheadOrInFlight(engine, input)) ??
-    (await approversFromSnapshot(engine, input)) ??
     (await local.resolveApprovers.executeWithOptions({ summary: `resolve approvers for ${nodeName(node)}` }, [input]));
 
   const mode: ApproveMode = cfg.approveMode ?? 'single';
