@@ -3,6 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Candidates, ResolvedApprovers } from '../workflows/engine/types.js';
 import type { ActivityDeps } from './index.js';
+import { bound } from '../src/db/bound.js';
 
 export interface ApproverInput {
   tenantId: string;
@@ -30,13 +31,15 @@ export interface DirectoryLookups {
 
 const ids = (list: string[]) => JSON.stringify(list);
 
-/** The tenant's directory in PostgreSQL. */
+/** The tenant's directory in PostgreSQL: prepared statements (src/db/prepared.ts), one per node that looks its approvers up. */
 export function pgDirectory(em: EntityManager, tenantId: string): DirectoryLookups {
   const users = async (list: string[]) => {
     if (!list.length) return new Map<string, DirectoryUser>();
-    const rows = await em.execute<DirectoryUser[]>(
+    const rows = await bound<DirectoryUser>(
+      em,
       `select id, manager_id, dept_id, active from users where tenant_id = ? and id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
       [tenantId, ids(list)],
+      { prepare: true },
     );
     return new Map(rows.map((r) => [r.id, r]));
   };
@@ -44,28 +47,34 @@ export function pgDirectory(em: EntityManager, tenantId: string): DirectoryLooku
     users,
     user: async (id) => (await users([id])).get(id) ?? null,
     async poolMembers(pool) {
-      const rows = await em.execute<{ id: string }[]>(
+      const rows = await bound<{ id: string }>(
+        em,
         `select id from users where tenant_id = ? and active and (
            jsonb_exists_any(roles, array(select jsonb_array_elements_text(?::jsonb))) or dept_id = any(array(select jsonb_array_elements_text(?::jsonb))) or id = any(array(select jsonb_array_elements_text(?::jsonb)))) order by id`,
         [tenantId, ids(pool.roleIds), ids(pool.deptIds), ids(pool.userIds)],
+        { prepare: true },
       );
       return rows.map((r) => r.id);
     },
     async tenantAdmins() {
-      const rows = await em.execute<{ id: string }[]>(
+      const rows = await bound<{ id: string }>(
+        em,
         `select distinct u.id from users u
            join roles r on r.tenant_id = u.tenant_id and jsonb_exists(u.roles, r.code)
          where u.tenant_id = ? and u.active and (jsonb_exists(r.permissions, '*') or jsonb_exists(r.permissions, 'workflow:admin'))
          order by u.id`,
         [tenantId],
+        { prepare: true },
       );
       return rows.map((r) => r.id);
     },
     async deptLeader(deptId) {
       if (!deptId) return null;
-      const rows = await em.execute<{ leader_id: string | null }[]>(
+      const rows = await bound<{ leader_id: string | null }>(
+        em,
         `select leader_id from departments where tenant_id = ? and id = ?`,
         [tenantId, deptId],
+        { prepare: true },
       );
       return rows[0]?.leader_id ?? null;
     },

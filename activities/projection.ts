@@ -13,6 +13,10 @@ import { inSpan } from '../src/observability/tracing.js';
 
 const j = (v: unknown) => JSON.stringify(v ?? null);
 
+/** The write's statements: values bound, plans kept per connection (src/db/prepared.ts); every one has a fixed result shape. */
+const prepared = <T = Record<string, unknown>>(em: EntityManager, sql: string, params: unknown[]) =>
+  bound<T>(em, sql, params, { prepare: true });
+
 /** One `name as (statement)` of the projection's write, with its parameters in order. */
 interface Part {
   name: string;
@@ -68,7 +72,7 @@ function instancePart(s: ProjectionSnapshot): Part {
 
 /** A handover can change the initiator (docs/task-actions.md): the task rows carry it for the list filters. */
 async function followInitiator(em: EntityManager, instanceId: string) {
-  await bound(
+  await prepared(
     em,
     `update tasks t set initiator_id = i.initiator_id from instances i
      where i.id = ? and t.instance_id = i.id and t.initiator_id <> i.initiator_id`,
@@ -80,7 +84,7 @@ async function followInitiator(em: EntityManager, instanceId: string) {
 async function closeLinks(em: EntityManager, s: ProjectionSnapshot) {
   const closed = s.tasks.filter((t) => !OPEN_TASK_STATUSES.includes(t.status)).map((t) => t.id);
   if (!closed.length) return;
-  await bound(
+  await prepared(
     em,
     // A link being used holds its row until its decision is projected: skipped here, it is marked used.
     `update approval_links set closed_at = now() where id in (
@@ -227,15 +231,13 @@ async function writeState(
     ...eventParts(s),
     ...(intent ? [{ name: 'wi', sql: `delete from projection_intents where update_id = ?`, params: [intent] }] : []),
   ];
-  const [row] = await bound<
-    {
-      archived: boolean;
-      written: string[];
-      moved: boolean;
-      before_status: string | null;
-      before_seq: string | null;
-    }
-  >(
+  const [row] = await prepared<{
+    archived: boolean;
+    written: string[];
+    moved: boolean;
+    before_status: string | null;
+    before_seq: string | null;
+  }>(
     em,
     `with ${parts.map((p) => `${p.name} as (${p.sql})`).join(',\n')}
      select exists (select 1 from instances_archive where id = ?) as archived,
@@ -264,8 +266,8 @@ async function notify(em: EntityManager, s: ProjectionSnapshot) {
       payload: j({ ...n.payload, processKey: i.processKey, processName: i.processName, businessKey: i.businessKey }),
     }));
     // Every server replica LISTENs and pushes to its WebSocket clients: one NOTIFY per new row, payload as before, in insertion order.
-    await bound(
-    em,
+    await prepared(
+      em,
       `with ins as (
          insert into notifications (dedupe_key, tenant_id, user_id, kind, instance_id, task_id, payload)
          select r.key, ?, r.user_id, r.kind, ?, r.task_id, r.payload::jsonb
@@ -305,7 +307,7 @@ async function notifyClaimed(em: EntityManager, s: ProjectionSnapshot) {
     .filter((c) => c !== null);
   if (!claims.length) return;
   const ids = (field: string) => `array(select jsonb_array_elements_text(coalesce(c.candidates->'${field}', '[]')))`;
-  await bound(
+  await prepared(
     em,
     `with c as (
        select r.trail_id, r.task_id, r.claimer, r.activity_id, r.name, r.candidates::jsonb as candidates
@@ -344,7 +346,7 @@ async function updateReasons(
   reasons: Map<string, { id: string; reason: string; seq: number }>,
 ) {
   if (!reasons.size) return;
-  await bound(
+  await prepared(
     em,
     `update tasks t set assignment_reason = r.reason::jsonb
      from jsonb_to_recordset(?::jsonb) as r(id text, reason text, seq bigint)
@@ -358,7 +360,7 @@ async function updateReasons(
  * `npm run rebuild-read-model`, whose snapshots carry no trail (the trail table is kept).
  */
 export async function restoreAssignmentReasons(em: EntityManager, instanceId: string) {
-  const trail = await bound(
+  const trail = await prepared(
     em,
     `select id, type, task_id as "taskId", user_id as "userId", detail, seq from trail where instance_id = ? order by seq`,
     [instanceId],
@@ -368,7 +370,7 @@ export async function restoreAssignmentReasons(em: EntityManager, instanceId: st
 
 /** The move to the archive in one statement (every part reads the same snapshot: the copies see the rows the deletes remove). */
 async function archive(em: EntityManager, instanceId: string) {
-  await bound(
+  await prepared(
     em,
     `with ia as (insert into instances_archive select * from instances where id = ? on conflict (id) do nothing),
        ta as (insert into tasks_archive select * from tasks where instance_id = ? on conflict (id) do nothing),
@@ -396,7 +398,7 @@ export async function writeProjection(
   const write = () =>
     orm.em.fork().transactional(async (em) => {
       // Serialise writes of one instance; an archived instance takes no more row writes.
-      await bound(em, `select pg_advisory_xact_lock(hashtext(?))`, [snapshot.instance.id]);
+      await prepared(em, `select pg_advisory_xact_lock(hashtext(?))`, [snapshot.instance.id]);
       transition = await writeSnapshot(em, snapshot, opts.intent);
     });
   await inSpan('projection.write', { 'approval.writer': opts.writer ?? 'rebuild' }, write).catch((err: unknown) => {

@@ -105,13 +105,15 @@ export interface StatementRow {
   calls: number;
   totalMs: number;
   meanMs: number;
+  /** Planning time (pg_stat_statements.track_planning): statements with inlined values are planned on every call. */
+  planMs: number;
   rows: number;
 }
 
 export async function topStatements(orm: Orm, limit = 15): Promise<StatementRow[]> {
   const rows = await orm.em.fork().execute<any[]>(
-    `select query, calls, total_exec_time, mean_exec_time, rows from pg_stat_statements
-      where query not ilike '%pg_stat_statements%' order by total_exec_time desc limit ?`,
+    `select query, calls, total_exec_time, mean_exec_time, total_plan_time, rows from pg_stat_statements
+      where query not ilike '%pg_stat_statements%' order by total_exec_time + total_plan_time desc limit ?`,
     [limit],
   );
   return rows.map((r) => ({
@@ -119,6 +121,7 @@ export async function topStatements(orm: Orm, limit = 15): Promise<StatementRow[
     calls: Number(r.calls),
     totalMs: Math.round(Number(r.total_exec_time)),
     meanMs: Math.round(Number(r.mean_exec_time) * 100) / 100,
+    planMs: Math.round(Number(r.total_plan_time ?? 0)),
     rows: Number(r.rows),
   }));
 }

@@ -430,7 +430,7 @@ const stack: Stack & { adminPassword: string; demoPassword: string; baseUrls: st
               workerNodeArgs: ['--cpu-prof', '--cpu-prof-dir', path.join(profileDir, 'service-worker')],
               serverNodeArgs: ['--cpu-prof', '--cpu-prof-dir', path.join(profileDir, 'service-server')],
               // pg_stat_statements for the top statements (plans: EXPLAIN (GENERIC_PLAN) of the slowest, below).
-              pgSettings: { shared_preload_libraries: 'pg_stat_statements' },
+              pgSettings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_planning': 'on' },
             }
           : {}),
       }).then((embedded) => ({
@@ -903,10 +903,12 @@ if (report.profile) {
     }
   }
   for (const [phaseName, rows] of Object.entries(statements)) {
-    console.log(`\npg_stat_statements, ${phaseName} (top by total time): calls, total ms, mean ms`);
+    console.log(
+      `\npg_stat_statements, ${phaseName} (top by execution + planning time): calls, total ms, mean ms, planning ms`,
+    );
     for (const r of rows.slice(0, 12))
       console.log(
-        `  ${String(r.calls).padStart(6)} ${String(r.totalMs).padStart(7)} ${String(r.meanMs).padStart(8)}  ${r.query.slice(0, 150)}`,
+        `  ${String(r.calls).padStart(6)} ${String(r.totalMs).padStart(7)} ${String(r.meanMs).padStart(8)} ${String(r.planMs).padStart(8)}  ${r.query.slice(0, 150)}`,
       );
   }
 }

@@ -2,6 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { entities } from './entities/index.js';
 import { migrationsList } from './migrations/index.js';
+import { preparingClient } from './prepared.js';
 
 export type Orm = MikroORM;
 
@@ -24,6 +25,8 @@ export async function createOrm(databaseUrl: string, opts: { poolMax?: number } 
     },
     allowGlobalContext: false,
     pool: { max: opts.poolMax ?? 10 },
+    // Statements marked by bound(…, { prepare: true }) go out as named ones (src/db/prepared.ts).
+    driverOptions: { Client: preparingClient() },
     debug: false,
   });
 }

@@ -32,6 +32,7 @@ import { digestMessageIdOf, planDigests, renderDigest } from './digest.js';
 import { verdictFor } from './preference-policy.js';
 import { preferencesOf } from './preferences.js';
 import { recordDelivery } from '../observability/metrics.js';
+import { bound } from '../db/bound.js';
 
 const OPEN_TASK = ['pending', 'active', 'waiting', 'suspended'];
 
@@ -182,9 +183,11 @@ export class Dispatcher {
     await planDigests(this.opts.orm, this.now() ?? new Date(), this.opts.tenantId).catch((err) =>
       this.opts.logger.warn({ err: (err as Error).message }, 'notification dispatcher: could not plan digests'),
     );
-    const rows = await this.opts.orm.em.fork().execute<DeliveryRow[]>(
+    // Prepared: every dispatcher runs it several times a second, idle or not (src/db/prepared.ts).
+    const rows = await bound<DeliveryRow>(
+      this.opts.orm.em.fork(),
       `update notification_deliveries d
-          set status = 'sending', lease_owner = ?, lease_until = now() + ? * interval '1 second',
+          set status = 'sending', lease_owner = ?, lease_until = now() + ?::int * interval '1 second',
               attempts = d.attempts + 1, updated_at = now()
         where d.id in (
           select id from notification_deliveries
@@ -192,7 +195,7 @@ export class Dispatcher {
               or (status = 'sending' and lease_until < now()))
              and (?::text is null or tenant_id = ?)
            order by next_attempt_at, id
-           limit ? for update skip locked)
+           limit ?::int for update skip locked)
         returning d.id, d.tenant_id, d.notification_id, d.channel_id, d.user_id, d.attempts, d.link_id,
                   d.digest_date::text as digest_date, d.digest_links`,
       [
@@ -203,6 +206,7 @@ export class Dispatcher {
         this.opts.tenantId ?? null,
         config.NOTIFY_CONCURRENCY,
       ],
+      { prepare: true },
     );
     if (!rows.length) return 0;
     // The claims stay held while their sends last, however long: renewed every third of the lease.

@@ -6,6 +6,7 @@ import type { ActionResult, ProjectionSnapshot } from '../../workflows/engine/ty
 import type { TaskRef } from '../../workflows/messages.js';
 import type { TaskQuery } from '../shapes.js';
 import { actorOf, runUpdate, updateIdOf } from './engine-client.js';
+import { bound } from '../db/bound.js';
 import { RECORD_INTENT_SELECT } from './projection-intents.js';
 import { reasonsOf } from '../../activities/projection.js';
 import { checkInstanceWrite } from './form-values.js';
@@ -238,7 +239,8 @@ async function actionableTask(
   updateId: string,
 ) {
   // The Update's write-ahead intent rides on the look-up (nothing is inserted for no task).
-  const [row] = await em.execute(
+  const [row] = await bound<any>(
+    em,
     `with t as (select *, false as archived from tasks where tenant_id = ? and id = ? and not deleted),
        wi as (${RECORD_INTENT_SELECT} from t on conflict (update_id) do nothing)
      select t.*, true as intent_recorded from t`,
