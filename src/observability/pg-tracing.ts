@@ -8,8 +8,8 @@ const WRAPPED = Symbol.for('approval-service.pg-traced');
 
 type Query = (this: { database?: string }, ...args: unknown[]) => unknown;
 
-/** The statement's first keyword (SELECT, INSERT, WITH …) as the span name. */
-const operationOf = (sql: string) => /^\s*([a-z]+)/i.exec(sql)?.[1]?.toUpperCase() ?? 'SQL';
+/** The statement's first keyword (SELECT, INSERT, WITH …) as the span name, after a leading comment (src/db/prepared.ts). */
+export const operationOf = (sql: string) => /^\s*(?:\/\*.*?\*\/\s*)?([a-z]+)/is.exec(sql)?.[1]?.toUpperCase() ?? 'SQL';
 
 export function tracePg(tracer: Tracer) {
   const pg = createRequire(import.meta.url)('pg') as { Client: { prototype: Record<string | symbol, unknown> } };

@@ -341,22 +341,35 @@ describe('production topology (compose configuration, real Temporal server)', ()
     ).toBe(true);
     // The worker's projection activity runs in the workflow's own trace (the start's): the activity
     // span and its PostgreSQL statements hang under the start request.
-    const startTraces = new Set(
-      otlp.spans
-        .filter((sp) => sp.role === 'server' && sp.name === 'POST /api/v1/workflow/process-instances/start')
-        .map((sp) => sp.traceId),
-    );
-    // The worker exports its spans in batches: the activity's may arrive after the approve's trace.
+    const startTraces = () =>
+      new Set(
+        otlp.spans
+          .filter((sp) => sp.role === 'server' && sp.name === 'POST /api/v1/workflow/process-instances/start')
+          .map((sp) => sp.traceId),
+      );
+    // Spans come in batches from four processes: the activity's and the start's may arrive late.
     let activity: ReceivedSpan | undefined;
     for (
       const until = Date.now() + 30_000;
       !activity && Date.now() < until;
       await new Promise((r) => setTimeout(r, 500))
-    )
+    ) {
+      const starts = startTraces();
       activity = otlp.spans.find(
-        (sp) => startTraces.has(sp.traceId) && sp.role === 'worker' && sp.name === 'RunActivity:project',
+        (sp) => starts.has(sp.traceId) && sp.role === 'worker' && sp.name === 'RunActivity:project',
       );
-    expect(activity).toBeDefined();
+    }
+    // What was received, by trace, when the activity is missing from a start's trace.
+    const received = () =>
+      JSON.stringify(
+        otlp.spans
+          .filter((sp) => !sp.attributes['db.system'])
+          .map(
+            (sp) =>
+              `${sp.role}:${startTraces().has(sp.traceId) ? 'start' : sp.traceId.slice(0, 8)}:${sp.name}:${sp.parentSpanId ? 'child' : 'root'}`,
+          ),
+      );
+    expect(activity, received()).toBeDefined();
     expect(
       otlp.spans.some(
         (sp) => sp.traceId === activity!.traceId && sp.role === 'worker' && sp.attributes['db.system'] === 'postgresql',

@@ -1,6 +1,8 @@
 // src/db/bound.ts: `?` placeholders numbered for PostgreSQL's bind parameters.
 import { describe, expect, it } from 'vitest';
 import { numbered } from '../../src/db/bound.js';
+import { PREPARE_MARK } from '../../src/db/prepared.js';
+import { operationOf } from '../../src/observability/pg-tracing.js';
 
 describe('numbered placeholders', () => {
   it('numbers every ? in order', () => {
@@ -21,5 +23,13 @@ describe('numbered placeholders', () => {
   it("refuses MikroORM's ?? identifier placeholder and an unterminated quote", () => {
     expect(() => numbered('select ?? from t')).toThrow(/identifier placeholder/);
     expect(() => numbered("select 'open")).toThrow(/unterminated/);
+  });
+});
+
+describe('span names of statements', () => {
+  it("a prepared statement's span is named by its first keyword, past the mark", () => {
+    expect(operationOf(`${PREPARE_MARK}with old as (select 1) select 2`)).toBe('WITH');
+    expect(operationOf('  select 1')).toBe('SELECT');
+    expect(operationOf('/* a\ncomment */ update t set x = 1')).toBe('UPDATE');
   });
 });
