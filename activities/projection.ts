@@ -101,15 +101,12 @@ const rows = (list: unknown[]) => JSON.stringify(list);
  * Every task of the snapshot in one upsert; each row still only moves forward (seq). Written to
  * `tasks_archive` instead when the instance is archived already: a state written after the final
  * one (engine version 4 lets two callers write in either order) still lands. The tasks'
- * assignment reasons from this snapshot's trail ride along (a newer reason wins); the part returns
- * the ids of the rows it wrote, so only reasons for rows it did not write need a statement.
+ * assignment reasons from this snapshot's trail ride along (a newer reason wins); the `t` part
+ * returns the ids of the rows it wrote, so only reasons for rows it did not write need a statement.
+ * The rows travel once (`tk`), read by both upserts.
  */
-function tasksPart(
-  s: ProjectionSnapshot,
-  reasons: Map<string, { reason: string }>,
-  table: 'tasks' | 'tasks_archive' = 'tasks',
-): Part | null {
-  if (!s.tasks.length) return null;
+function taskParts(s: ProjectionSnapshot, reasons: Map<string, { reason: string }>): Part[] {
+  if (!s.tasks.length) return [];
   const i = s.instance;
   // One row per id (the highest seq): an upsert may not touch a row twice in one statement.
   const byId = new Map<string, (typeof s.tasks)[number]>();
@@ -139,17 +136,15 @@ function tasksPart(
     assignment_reason: reasons.get(t.id)?.reason ?? null,
     seq: t.seq,
   }));
-  return {
-    name: table === 'tasks' ? 't' : 'ta',
+  const upsert = (name: string, table: 'tasks' | 'tasks_archive'): Part => ({
+    name,
     sql: `insert into ${table} (id, tenant_id, instance_id, process_key, process_name, business_key, initiator_id, activity_id, name, kind,
        assignee, candidates, status, result, parent_task_id, owner, added_by, due_date, create_time, end_time, comment, variables,
        form_permissions, action_permissions, assignment_reason, seq)
      select r.id, ?, ?, ?, ?, ?, ?, r.activity_id, r.name, r.kind, r.assignee, r.candidates::jsonb, r.status, r.result, r.parent_task_id,
        r.owner, r.added_by, r.due_date::timestamptz, r.create_time::timestamptz, r.end_time::timestamptz, r.comment, r.variables::jsonb,
        r.form_permissions::jsonb, r.action_permissions::jsonb, r.assignment_reason::jsonb, r.seq::bigint
-     from jsonb_to_recordset(?::jsonb) as r(id text, activity_id text, name text, kind text, assignee text, candidates text, status text,
-       result text, parent_task_id text, owner text, added_by text, due_date text, create_time text, end_time text, comment text,
-       variables text, form_permissions text, action_permissions text, assignment_reason text, seq text)
+     from tk r
      where ${table === 'tasks' ? LIVE : `not ${LIVE}`}
      on conflict (id) do update set
        process_name = excluded.process_name, activity_id = excluded.activity_id, name = excluded.name,
@@ -161,8 +156,19 @@ function tasksPart(
          then excluded.assignment_reason else ${table}.assignment_reason end
      where ${table}.seq < excluded.seq
      returning id`,
-    params: [i.tenantId, i.id, i.processKey, i.processName, i.businessKey, i.initiatorId, rows(list), i.id],
-  };
+    params: [i.tenantId, i.id, i.processKey, i.processName, i.businessKey, i.initiatorId, i.id],
+  });
+  return [
+    {
+      name: 'tk',
+      sql: `select * from jsonb_to_recordset(?::jsonb) as r(id text, activity_id text, name text, kind text, assignee text,
+         candidates text, status text, result text, parent_task_id text, owner text, added_by text, due_date text, create_time text,
+         end_time text, comment text, variables text, form_permissions text, action_permissions text, assignment_reason text, seq text)`,
+      params: [rows(list)],
+    },
+    upsert('t', 'tasks'),
+    upsert('ta', 'tasks_archive'),
+  ];
 }
 
 /** Trail entries and copies: insert-if-absent parts (also after the archive: they are events, written whenever they arrive). */
@@ -220,14 +226,12 @@ async function writeState(
   reasons: Map<string, { reason: string }>,
   intent: string | undefined,
 ) {
-  const tasks = tasksPart(s, reasons);
-  const archivedTasks = tasksPart(s, reasons, 'tasks_archive');
+  const tasks = taskParts(s, reasons);
   const parts = [
     // Every part reads the rows as they were before the statement: `old` is the row before this write.
     { name: 'old', sql: `select status, seq from instances where id = ?`, params: [s.instance.id] },
     instancePart(s),
-    ...(tasks ? [tasks] : []),
-    ...(archivedTasks ? [archivedTasks] : []),
+    ...tasks,
     ...eventParts(s),
     ...(intent ? [{ name: 'wi', sql: `delete from projection_intents where update_id = ?`, params: [intent] }] : []),
   ];
@@ -241,7 +245,7 @@ async function writeState(
     em,
     `with ${parts.map((p) => `${p.name} as (${p.sql})`).join(',\n')}
      select exists (select 1 from instances_archive where id = ?) as archived,
-       ${tasks ? `coalesce((select jsonb_agg(id) from t), '[]'::jsonb)` : `'[]'::jsonb`} as written,
+       ${tasks.length ? `coalesce((select jsonb_agg(id) from t), '[]'::jsonb)` : `'[]'::jsonb`} as written,
        exists (select 1 from i) as moved, (select status from old) as before_status, (select seq from old) as before_seq`,
     [...parts.flatMap((p) => p.params), s.instance.id],
   );

@@ -1,0 +1,138 @@
+// The projection's write (activities/projection.ts) in the order engine version 4 allows: two
+// callers may write their answered states in either order, so a state can arrive after the final,
+// archiving one. Rows only move forward by seq; a late state's tasks land in tasks_archive and its
+// events still land. Written with the prepared statements of src/db/prepared.ts, on the stack's
+// PostgreSQL.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { writeProjection } from '../../activities/projection.js';
+import { createOrm, type Orm } from '../../src/db/orm.js';
+import type { ProjectionSnapshot, TaskState } from '../../workflows/engine/types.js';
+
+let orm: Orm;
+beforeAll(async () => {
+  orm = await createOrm(inject('databaseUrl'));
+});
+afterAll(async () => {
+  await orm.close();
+});
+
+const time = '2026-11-26T05:00:00.000Z';
+
+function task(id: string, seq: number, fields: Partial<TaskState>): TaskState & { seq: number } {
+  return {
+    id,
+    activityId: 'approve',
+    name: 'Approve',
+    kind: 'approval',
+    assignee: 'bob',
+    candidates: { userIds: [], roleIds: [], deptIds: [] },
+    status: 'active',
+    result: null,
+    parentTaskId: null,
+    owner: null,
+    addedBy: null,
+    dueDate: null,
+    createTime: time,
+    endTime: null,
+    comment: null,
+    variables: {},
+    runId: 'r1',
+    suspendedFrom: null,
+    seq,
+    ...fields,
+  };
+}
+
+function state(instanceId: string, seq: number, ended: boolean, tasks: TaskState[]): ProjectionSnapshot {
+  return {
+    seq,
+    instance: {
+      id: instanceId,
+      tenantId: 'order-test',
+      workflowId: `approval-order-test-${instanceId}`,
+      definitionId: 'def-order-test',
+      processKey: 'order_test',
+      processVersion: 1,
+      processName: 'Order test',
+      businessKey: null,
+      status: ended ? 'completed' : 'active',
+      initiatorId: 'alice',
+      variables: { seq },
+      currentNodes: ended ? [] : ['approve'],
+      startTime: time,
+      endTime: ended ? time : null,
+      endReason: ended ? 'approved' : null,
+      detail: null,
+    },
+    tasks,
+    formPermissions: {},
+    actionPermissions: {},
+    trail: [
+      {
+        id: `${instanceId}-e${seq}`,
+        type: ended ? 'approve' : 'assign',
+        activityId: 'approve',
+        taskId: `${instanceId}-t1`,
+        userId: 'bob',
+        comment: null,
+        time,
+        detail: null,
+        seq,
+      } as ProjectionSnapshot['trail'][number],
+    ],
+    cc: [],
+    notifications: [],
+    ended,
+  };
+}
+
+const rowsOf = async (sql: string, params: unknown[]) => orm.em.fork().execute<any[]>(sql, params);
+
+describe('projection writes in either order', () => {
+  it('the final state first, then an earlier one: the earlier lands in the archive and moves nothing back', async () => {
+    const id = randomUUID();
+    const t1 = `${id}-t1`;
+    const final = state(id, 3, true, [task(t1, 3, { status: 'completed', result: 'approved', endTime: time })]);
+    const earlier = state(id, 2, false, [
+      task(t1, 2, { status: 'active' }),
+      task(`${id}-t2`, 2, { assignee: 'erin', activityId: 'hr' }),
+    ]);
+    await writeProjection(orm, final, { writer: 'server' });
+    await writeProjection(orm, earlier, { writer: 'server' });
+
+    expect(await rowsOf(`select count(*)::int as n from tasks where instance_id = ?`, [id])).toEqual([{ n: 0 }]);
+    expect(await rowsOf(`select count(*)::int as n from instances where id = ?`, [id])).toEqual([{ n: 0 }]);
+    const archived = await rowsOf(
+      `select id, status, result, seq::int as seq from tasks_archive where instance_id = ? order by id`,
+      [id],
+    );
+    // t1 keeps the final state's row (seq 3); the earlier state's other task still lands.
+    expect(archived).toEqual([
+      { id: t1, status: 'completed', result: 'approved', seq: 3 },
+      { id: `${id}-t2`, status: 'active', result: null, seq: 2 },
+    ]);
+    const [inst] = await rowsOf(`select status, seq::int as seq from instances_archive where id = ?`, [id]);
+    expect(inst).toEqual({ status: 'completed', seq: 3 });
+    // Both states' trail entries are in, once each.
+    const trail = await rowsOf(`select id from trail where instance_id = ? order by seq`, [id]);
+    expect(trail.map((r: { id: string }) => r.id)).toEqual([`${id}-e2`, `${id}-e3`]);
+  });
+
+  it('in order, and the same state twice: each row once, at its newest seq', async () => {
+    const id = randomUUID();
+    const t1 = `${id}-t1`;
+    const first = state(id, 1, false, [task(t1, 1, { status: 'active' })]);
+    const second = state(id, 2, false, [task(t1, 2, { status: 'active', assignee: 'erin' })]);
+    await writeProjection(orm, first, { writer: 'server' });
+    await writeProjection(orm, second, { writer: 'server' });
+    await writeProjection(orm, first, { writer: 'server' });
+    expect(await rowsOf(`select assignee, seq::int as seq from tasks where instance_id = ?`, [id])).toEqual([
+      { assignee: 'erin', seq: 2 },
+    ]);
+    expect(await rowsOf(`select seq::int as seq, variables from instances where id = ?`, [id])).toEqual([
+      { seq: 2, variables: { seq: 2 } },
+    ]);
+    expect(await rowsOf(`select count(*)::int as n from trail where instance_id = ?`, [id])).toEqual([{ n: 2 }]);
+  });
+});
