@@ -26,7 +26,7 @@ const IDP_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'EdDSA']
 
 /**
  * Verified tokens are kept for a short while, so a request does not verify its token's signature
- * again (docs/auth.md "Token cache"). The rule: only a token that verified is kept; it is used
+ * again (docs/http.md, "Authentication"). The rule: only a token that verified is kept; it is used
  * until its own `exp` (never longer) and at most VERIFIED_TTL_MS after it was verified, so a
  * signing key the identity provider withdrew stops being accepted within that time. Who the
  * token's user is and what they may do is not in here: that is the principal cache's (5 s,

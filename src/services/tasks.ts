@@ -164,7 +164,7 @@ export async function taskAction<A extends TaskRef>(
       seen: (state) => (written = state),
     });
   } catch (err) {
-    // Refused before the Update was sent: its intent has nothing to wait for.
+    // Refused (before the Update was sent, or its instance has ended): the intent has nothing to wait for.
     if (err instanceof AppError && intentRecorded) await deps.intents.drop(updateId).catch(() => {});
     throw err;
   }

@@ -1,10 +1,9 @@
 // Update handlers: each validator refuses an illegal action before anything is written to
 // history; each handler applies the action, then returns once the instance is settled
 // (next tasks exist or it ended) and the read model has it.
-import { ApplicationFailure, condition, currentUpdateInfo, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
 import { showState } from './details.js';
-import { callerWrites } from './caller-writes.js';
-import { counted, onUpdate } from './handlers.js';
+import { callerWritingUpdate, counted, onUpdate } from './handlers.js';
 import type { ErrorCode } from '../../src/errors.js';
 import * as m from '../messages.js';
 import { type Engine } from './engine.js';
@@ -29,9 +28,9 @@ export async function settle(
   taskId: string | null,
   extra: Partial<ActionResult> = {},
 ): Promise<ActionResult> {
-  const update = currentUpdateInfo();
+  const update = callerWritingUpdate(engine);
   // Engine version 4: the service's server writes what it is answered, so no projection follows.
-  if (engine.callerWrites && update && callerWrites(update)) {
+  if (update) {
     await condition(() => engine.quiet());
     const state = engine.handOver(update.id);
     showState(engine);

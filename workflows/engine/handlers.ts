@@ -41,10 +41,15 @@ export function onUpdate<D extends UpdateDefinition<ActionResult, [any]>>(
   );
 }
 
+/** The running Update, when its caller writes the state it is answered (engine version 4); else undefined. */
+export function callerWritingUpdate(engine: Engine) {
+  const update = currentUpdateInfo();
+  return engine.callerWrites && update !== undefined && callerWrites(update) ? update : undefined;
+}
+
 /** Engine version 4: while an Update whose caller writes its state runs, the projection waits (approval.workflow.ts). */
 export async function counted<T>(engine: Engine, run: () => Promise<T>): Promise<T> {
-  const update = currentUpdateInfo();
-  const callerWriting = engine.callerWrites && update !== undefined && callerWrites(update);
+  const callerWriting = callerWritingUpdate(engine) !== undefined;
   if (callerWriting) engine.callerUpdates++;
   try {
     return await run();

@@ -33,6 +33,9 @@ function along(points: readonly Point[], f: number): Point {
   return points[0] ?? { x: 0, y: 0 };
 }
 
+/** Where a connection's "+" sits: beside the label when there is one (the label sits at the middle). */
+const plusAt = (e: Laid['edges'][number]) => along(e.points, e.label ? 0.3 : 0.5);
+
 /** Where each node is drawn: its top-left corner in layout coordinates. */
 const corners = (laid: Laid) => new Map(laid.nodes.map((n) => [n.node.id, { x: n.x - n.w / 2, y: n.y - n.h / 2 }]));
 
@@ -222,8 +225,7 @@ export function GraphView({
         !drag?.moved &&
         laid.edges.map((e) => {
           const index = connections.indexOf(e.c);
-          // Beside the label when there is one (the label sits at the middle).
-          const p = along(e.points, e.label ? 0.3 : 0.5);
+          const p = plusAt(e);
           return (
             <g
               class={s.gplus}
@@ -253,7 +255,7 @@ export function GraphView({
   );
   if (!editor) return graph;
   const open = menu !== null ? laid.edges.find((e) => connections.indexOf(e.c) === menu) : undefined;
-  const at = open ? along(open.points, open.label ? 0.3 : 0.5) : null;
+  const at = open ? plusAt(open) : null;
   // The menu opens beside its +, turned back inside the graph near its right or bottom edge.
   const where = at && {
     x: at.x + MENU.w + 14 > laid.width ? Math.max(0, at.x - MENU.w - 14) : at.x + 14,

@@ -6,26 +6,14 @@ import { compileCondition } from '@dsl/expressions.js';
 import { formVariables } from '@dsl/variables.js';
 import { t } from '../../../i18n';
 import { checkConditions } from '../api';
-import type { Doc, Node } from '../model/doc';
-import type { DesignProblem } from '../model/problems';
 import { problemText } from '../problemText';
-import type { DesignerStore } from '../store';
 import s from '../designer.module.css';
 import { Text } from './controls';
+import type { NodePanelProps } from './NodePanel';
 
 type ServerResult = { nodeId: string; caseIndex: number; valid: boolean; error: string | null };
 
-export function CasesPanel({
-  node,
-  doc,
-  store,
-  problems,
-}: {
-  node: Node;
-  doc: Doc;
-  store: DesignerStore;
-  problems: DesignProblem[] | undefined;
-}) {
+export function CasesPanel({ node, doc, store, problems }: NodePanelProps) {
   const f = t.designer.f;
   const cases: Array<{ case: string; then: string }> = Array.isArray((node.configuration as any)?.cases)
     ? (node.configuration as any).cases

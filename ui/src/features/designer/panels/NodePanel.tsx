@@ -11,17 +11,15 @@ import { AiAgentPanel, CcPanel, DelayPanel, HttpPanel, JoinPanel, ServicePanel, 
 import { UserTaskPanel } from './UserTaskPanel';
 import { problemText } from '../problemText';
 
-export function NodePanel({
-  node,
-  doc,
-  store,
-  problems,
-}: {
+/** What the selected step's panels get: the step, the document, the store and the step's problems. */
+export interface NodePanelProps {
   node: Node;
   doc: Doc;
   store: DesignerStore;
   problems: DesignProblem[] | undefined;
-}) {
+}
+
+export function NodePanel({ node, doc, store, problems }: NodePanelProps) {
   const f = t.designer.f;
   const p = { node, store };
   return (
