@@ -1,5 +1,6 @@
 // CEL environments: one for evaluation (msg and metadata as maps) and cached typed ones for
-// checking conditions against a form's field types. Built once per module; deterministic.
+// checking conditions against a form's field types. Built on first use, then kept: a workflow
+// evaluates its modules anew for every instance, and most definitions have no condition.
 import { Environment } from '@marcbachmann/cel-js';
 import { patternMatches } from './matches.js';
 
@@ -29,13 +30,24 @@ function coreEnvironment(): Environment {
   return env;
 }
 
-const core = coreEnvironment();
-export const runtime = core.clone().registerVariable('msg', 'map').registerVariable('metadata', 'map');
-const checking = core.clone();
-// Typed form fields may still be absent: allow comparing them with null while checking.
-for (const type of ['double', 'int', 'string', 'bool', 'list', 'map']) {
-  checking.registerOperator(`${type} == null`, (a: unknown) => a === null);
+let built: { runtime: Environment; checking: Environment } | undefined;
+function environments(): { runtime: Environment; checking: Environment } {
+  if (built) return built;
+  const core = coreEnvironment();
+  const checking = core.clone();
+  // Typed form fields may still be absent: allow comparing them with null while checking.
+  for (const type of ['double', 'int', 'string', 'bool', 'list', 'map']) {
+    checking.registerOperator(`${type} == null`, (a: unknown) => a === null);
+  }
+  built = { runtime: core.clone().registerVariable('msg', 'map').registerVariable('metadata', 'map'), checking };
+  return built;
 }
+
+/** The environment conditions are evaluated in: msg and metadata as maps. */
+export function runtimeEnvironment(): Environment {
+  return environments().runtime;
+}
+
 const typedEnvironments = new Map<string, Environment>();
 
 const CEL_TYPES = new Set([
@@ -84,7 +96,7 @@ export function typedEnvironment(schema: Record<string, string>): Environment {
   const key = JSON.stringify(Object.entries(schema).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   let env = typedEnvironments.get(key);
   if (!env) {
-    env = checking.clone().registerVariable({ name: 'msg', schema }).registerVariable('metadata', 'map');
+    env = environments().checking.clone().registerVariable({ name: 'msg', schema }).registerVariable('metadata', 'map');
     if (typedEnvironments.size >= 50) typedEnvironments.delete(typedEnvironments.keys().next().value!);
     typedEnvironments.set(key, env);
   }

@@ -2,7 +2,7 @@
 // library's structural limits, type-checked, held to the run-time bounds in expression-guards,
 // and evaluated over msg/metadata only.
 import type { ASTNode, TypeCheckResult } from '@marcbachmann/cel-js';
-import { celTypeOf, runtime, typedEnvironment } from './cel-environment.js';
+import { celTypeOf, runtimeEnvironment, typedEnvironment } from './cel-environment.js';
 import { celContext } from './cel-values.js';
 import { checkBounds, variableUse, type VariableUse } from './expression-guards.js';
 import { translateExpression } from './translate.js';
@@ -42,7 +42,7 @@ function prepare(src: string, varTypes?: Record<string, string>): Prepared {
   if (src.length > MAX_EXPRESSION_LENGTH)
     throw new Error(`expression is longer than ${MAX_EXPRESSION_LENGTH} characters`);
   const cel = translateExpression(src, { forEngine: true });
-  const program = runtime.parse(cel) as Program;
+  const program = runtimeEnvironment().parse(cel) as Program;
   const checked = program.check(); // also annotates the AST with types for checkBounds
   if (!checked.valid) throw checked.error ?? new Error('does not type-check');
   checkBounds(program.ast);

@@ -5,16 +5,16 @@ import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { otelWorkflowInterceptors } from '../src/observability/worker-telemetry.js';
+import { workflowBundleOptions } from '../src/main/workflow-bundle.js';
 
 const root = path.resolve(import.meta.dirname, '..');
-const workflowsPath = path.join(root, 'workflows', 'index.ts');
 await mkdir(path.join(root, 'dist'), { recursive: true });
 for (const [name, workflowInterceptorModules] of [
   ['workflow-bundle.js', []],
   ['workflow-bundle-traced.js', [otelWorkflowInterceptors]],
 ] as const) {
   const { code } = await bundleWorkflowCode({
-    workflowsPath,
+    ...workflowBundleOptions,
     workflowInterceptorModules: [...workflowInterceptorModules],
   });
   const out = path.join(root, 'dist', name);

@@ -9,6 +9,7 @@ import {
   type WorkerOptions,
 } from '@temporalio/worker';
 import { loadConfig, type Config } from '../config.js';
+import { preloadModules, workflowsPath } from './workflow-bundle.js';
 import { createLogger } from '../logger.js';
 import { createOrm } from '../db/orm.js';
 import { createActivities } from '../../activities/index.js';
@@ -35,7 +36,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 export function workflowSource(
   config: Config,
   traced = false,
-): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
+): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath' | 'bundlerOptions'> {
   const plain =
     config.WORKFLOW_BUNDLE_PATH ??
     (import.meta.filename.endsWith('.js') ? path.join(root, 'workflow-bundle.js') : undefined);
@@ -43,7 +44,7 @@ export function workflowSource(
   if (bundle && existsSync(bundle)) return { workflowBundle: { codePath: path.resolve(bundle) } };
   if (config.WORKFLOW_BUNDLE_PATH) throw new Error(`WORKFLOW_BUNDLE_PATH points to ${bundle}, which does not exist`);
   // From source, the worker bundles the workflows with the interceptors it is given (tracing's).
-  return { workflowsPath: path.join(root, 'workflows', 'index.ts') };
+  return { workflowsPath, bundlerOptions: { preloadModules } };
 }
 
 /** Bounds the worker's memory and concurrency (docs/runtime.md, "Worker sizing"). */

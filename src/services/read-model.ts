@@ -131,7 +131,12 @@ export async function paged<T>(
   );
 }
 
-/** A page from its own count and page statements (each answering `count` / the rows), run side by side. */
+/**
+ * A page from its own count and page statements (each answering `count` / the rows). The first page
+ * is read alone: when it is not full it holds everything, so its length is the total and the count
+ * is never sent (a to-do list, read before every decision, usually fits one page). Otherwise, and
+ * for later pages, the two run side by side.
+ */
 export async function pagedBy<T>(
   em: EntityManager,
   countQuery: { sql: string; params: unknown[] } | (() => Promise<number>),
@@ -139,12 +144,22 @@ export async function pagedBy<T>(
   opts: PageOpts,
   view: (r: any) => T,
 ): Promise<Page<T>> {
-  const total =
+  const total = () =>
     typeof countQuery === 'function'
       ? countQuery()
       : em.execute<Array<{ count: string }>>(countQuery.sql, countQuery.params).then((r) => Number(r[0]?.count ?? 0));
-  const [count, rows] = await Promise.all([total, em.execute(pageQuery.sql, pageQuery.params)]);
-  return { items: rows.map(view), total: count, page: opts.page, pageSize: opts.pageSize };
+  const page = (rows: any[], count: number) => ({
+    items: rows.map(view),
+    total: count,
+    page: opts.page,
+    pageSize: opts.pageSize,
+  });
+  if (opts.page === 1) {
+    const rows = await em.execute(pageQuery.sql, pageQuery.params);
+    return page(rows, rows.length < opts.pageSize ? rows.length : await total());
+  }
+  const [count, rows] = await Promise.all([total(), em.execute(pageQuery.sql, pageQuery.params)]);
+  return page(rows, count);
 }
 
 /**

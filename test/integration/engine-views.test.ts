@@ -152,6 +152,12 @@ describe('instance views', () => {
     expect((await q('businessKey=LIST-B')).body.data.items.map((i: any) => i.id)).toEqual([b]);
     const paged = await q('initiator=carol&pageSize=1&page=2');
     expect(paged.body.data).toMatchObject({ total: 2, page: 2, pageSize: 1 });
+    // A first page that is not full is the total by itself (no count is sent); a full one is counted.
+    expect((await q('initiator=carol&pageSize=3')).body.data).toMatchObject({ total: 2, page: 1 });
+    expect((await q('initiator=carol&pageSize=2')).body.data).toMatchObject({ total: 2, page: 1 });
+    const full = (await q('initiator=carol&pageSize=1')).body.data;
+    expect({ total: full.total, items: full.items.length }).toEqual({ total: 2, items: 1 });
+    expect((await q('initiator=carol&pageSize=1&page=3')).body.data).toMatchObject({ total: 2, items: [] });
     expect(
       (await q(`startedAfter=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).body.data.total,
     ).toBe(0);

@@ -1,14 +1,12 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundleWorkflowCode } from '@temporalio/worker';
-
-const root = path.resolve(import.meta.dirname, '../..');
+import { workflowBundleOptions } from '../../src/main/workflow-bundle.js';
 
 describe('workflow bundle', () => {
   it('bundles workflows/ without Node modules, the ORM or Hono', async () => {
     // The bundler refuses Node built-ins outright; the ORM and Hono would be bundled, so look for them.
     const { code } = await bundleWorkflowCode({
-      workflowsPath: path.join(root, 'workflows', 'index.ts'),
+      ...workflowBundleOptions,
       logger: { info() {}, warn() {}, error() {}, debug() {}, trace() {}, log() {} } as any,
     });
     expect(code.length).toBeGreaterThan(1000);
@@ -22,5 +20,8 @@ describe('workflow bundle', () => {
       expect(code, forbidden).not.toContain(forbidden);
     }
     expect(code).toContain('node_modules/re2js'); // CEL `matches` runs inside the sandbox
+    // The CEL library is evaluated once per worker thread, not once per instance.
+    const preload = code.slice(code.indexOf('function preloadModules()'), code.indexOf('function importWorkflows()'));
+    expect(preload).toContain('@marcbachmann/cel-js');
   }, 120_000);
 });

@@ -6,7 +6,6 @@
 // cache); histories of a plain worker replay on the traced bundle (tracing switched on).
 // With the package's own interceptors the spans' ids drew on the workflow's Math.random and
 // shifted the task ids made after them: the approve of such a task failed on replay.
-import path from 'node:path';
 import { inject, beforeAll, describe, expect, it } from 'vitest';
 import { Resource } from '@opentelemetry/resources';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -14,11 +13,11 @@ import { bundleWorkflowCode, Worker, type ReplayWorkerOptions } from '@temporali
 import type { FunctionBinding } from '../../dsl/index.js';
 import { graphDoc, node, parallelProcess, pickyProcess, wire } from '../helpers/dsl.js';
 import { otelWorkflowInterceptors, tracingWorkerOptions } from '../../src/observability/worker-telemetry.js';
+import { workflowBundleOptions } from '../../src/main/workflow-bundle.js';
 import type { Tracing } from '../../src/observability/tracing.js';
 import { useHarness, m, type Harness } from './support/harness.js';
 import { oneStep, users } from './support/dsl.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const exported = new InMemorySpanExporter();
 const spanProcessor = new SimpleSpanProcessor(exported);
 const resource = new Resource({ 'service.name': 'approval-service-test' });
@@ -36,7 +35,7 @@ beforeAll(async () => {
   // What scripts/bundle-workflows.ts writes to dist/workflow-bundle-traced.js.
   tracedBundle = (
     await bundleWorkflowCode({
-      workflowsPath: path.join(root, 'workflows', 'index.ts'),
+      ...workflowBundleOptions,
       workflowInterceptorModules: [otelWorkflowInterceptors],
       logger: { info() {}, warn() {}, error() {}, debug() {}, trace() {}, log() {} } as never,
     })

@@ -11,6 +11,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { findTemporalCli } from '../../../src/runtime/temporal-cli.js';
 import { createLogger } from '../../../src/logger.js';
 import * as sa from '../../../workflows/search-attributes.js';
+import { workflowBundleOptions } from '../../../src/main/workflow-bundle.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -34,12 +35,13 @@ async function sourcesUnder(dir: string): Promise<string[]> {
 
 /**
  * The workflow bundle, built once and cached under .data/ by a hash of everything it can
- * include (workflows/, src/, the lockfile): bundling takes ~10 s on a busy 2-core machine.
+ * include (workflows/, dsl/, src/, the lockfile): bundling takes ~10 s on a busy 2-core machine.
  */
 async function workflowBundle(): Promise<string> {
   const hash = createHash('sha256');
   for (const file of [
     ...(await sourcesUnder(path.join(root, 'workflows'))),
+    ...(await sourcesUnder(path.join(root, 'dsl'))),
     ...(await sourcesUnder(path.join(root, 'src'))),
     path.join(root, 'package-lock.json'),
   ]) {
@@ -52,7 +54,7 @@ async function workflowBundle(): Promise<string> {
   const dir = path.join(root, '.data', 'workflow-tests');
   const file = path.join(dir, `bundle-${hash.digest('hex').slice(0, 16)}.js`);
   if (existsSync(file)) return file;
-  const { code } = await bundleWorkflowCode({ workflowsPath: path.join(root, 'workflows', 'index.ts'), logger: quiet });
+  const { code } = await bundleWorkflowCode({ ...workflowBundleOptions, logger: quiet });
   await mkdir(dir, { recursive: true });
   const partial = `${file}.${process.pid}.tmp`;
   await writeFile(partial, code);
