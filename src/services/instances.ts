@@ -28,6 +28,7 @@ import {
   pagedBy,
   processFields,
   taskView,
+  TASK_VIEW_COLUMNS,
   todoWhere,
   trailView,
 } from './read-model.js';
@@ -290,7 +291,7 @@ export async function todo(deps: AppDeps, principal: Principal, q: ProcessKeyQue
   const em = deps.orm.em.fork();
   const where = todoWhere(principal.tenantId, actorOf(principal));
   if (q.processKey) where.add('x.process_key = ?', q.processKey);
-  return paged(em, 'tasks', where, 'x.create_time desc, x.id', q, taskView);
+  return paged(em, 'tasks', where, 'x.create_time desc, x.id', q, taskView, TASK_VIEW_COLUMNS);
 }
 
 export async function done(deps: AppDeps, principal: Principal, q: ProcessKeyQuery) {

@@ -5,6 +5,7 @@ import type { Page, PageOpts } from '../paging.js';
 import type { Instance, Task, TrailEntry } from '../shapes.js';
 import type { InstanceStatus, TaskKind, TaskStatus } from '../../workflows/engine/types.js';
 import { assignmentReasonOf } from './assignment-reason.js';
+import { bound } from '../db/bound.js';
 
 export const ALL_INSTANCES = `(select * from instances union all select * from instances_archive)`;
 export const ALL_TASKS = `(select *, false as archived from tasks union all select *, true as archived from tasks_archive)`;
@@ -60,6 +61,32 @@ export function processFields(r: any) {
   };
 }
 
+/** The columns taskView reads: a fixed result shape, so a page of them can be a prepared statement. */
+export const TASK_VIEW_COLUMNS = [
+  'id',
+  'instance_id',
+  'process_key',
+  'process_name',
+  'business_key',
+  'initiator_id',
+  'activity_id',
+  'name',
+  'kind',
+  'assignee',
+  'candidates',
+  'status',
+  'result',
+  'parent_task_id',
+  'owner',
+  'due_date',
+  'create_time',
+  'end_time',
+  'comment',
+  'assignment_reason',
+]
+  .map((c) => `x.${c}`)
+  .join(', ');
+
 export function taskView(r: any): Task {
   return {
     id: r.id as string,
@@ -111,6 +138,10 @@ export class Where {
   }
 }
 
+/**
+ * `columns`: the page selects only these (a fixed result shape) and runs as a prepared statement,
+ * planned once per connection — for the lists read on every action (the to-do list).
+ */
 export async function paged<T>(
   em: EntityManager,
   from: string,
@@ -118,13 +149,15 @@ export async function paged<T>(
   order: string,
   opts: PageOpts,
   view: (r: any) => T,
+  columns?: string,
 ): Promise<Page<T>> {
   return pagedBy(
     em,
     { sql: `select count(*) from ${from} x ${where}`, params: where.params },
     {
-      sql: `select * from ${from} x ${where} order by ${order} limit ? offset ?`,
+      sql: `select ${columns ?? '*'} from ${from} x ${where} order by ${order} limit ? offset ?`,
       params: [...where.params, opts.pageSize, (opts.page - 1) * opts.pageSize],
+      prepare: columns !== undefined,
     },
     opts,
     view,
@@ -140,10 +173,14 @@ export async function paged<T>(
 export async function pagedBy<T>(
   em: EntityManager,
   countQuery: { sql: string; params: unknown[] } | (() => Promise<number>),
-  pageQuery: { sql: string; params: unknown[] },
+  pageQuery: { sql: string; params: unknown[]; prepare?: boolean },
   opts: PageOpts,
   view: (r: any) => T,
 ): Promise<Page<T>> {
+  const rowsOf = () =>
+    pageQuery.prepare
+      ? bound(em, pageQuery.sql, pageQuery.params, { prepare: true })
+      : em.execute(pageQuery.sql, pageQuery.params);
   const total = () =>
     typeof countQuery === 'function'
       ? countQuery()
@@ -155,10 +192,10 @@ export async function pagedBy<T>(
     pageSize: opts.pageSize,
   });
   if (opts.page === 1) {
-    const rows = await em.execute(pageQuery.sql, pageQuery.params);
+    const rows = await rowsOf();
     return page(rows, rows.length < opts.pageSize ? rows.length : await total());
   }
-  const [count, rows] = await Promise.all([total(), em.execute(pageQuery.sql, pageQuery.params)]);
+  const [count, rows] = await Promise.all([total(), rowsOf()]);
   return page(rows, count);
 }
 
