@@ -61,7 +61,7 @@ export function processFields(r: any) {
   };
 }
 
-/** The columns taskView reads: a fixed result shape, so a page of them can be a prepared statement. */
+/** The columns taskView reads (not a task's variables or permissions). */
 export const TASK_VIEW_COLUMNS = [
   'id',
   'instance_id',
@@ -139,8 +139,10 @@ export class Where {
 }
 
 /**
- * `columns`: the page selects only these (a fixed result shape) and runs as a prepared statement,
- * planned once per connection — for the lists read on every action (the to-do list).
+ * `columns`: the page selects only these, with its values bound rather than inlined. The to-do
+ * list, read before every decision, uses it so that it no longer ships each task's form variables.
+ * (Not a prepared statement: PostgreSQL keeps choosing custom plans for it, so it would still
+ * be planned on every call.)
  */
 export async function paged<T>(
   em: EntityManager,
@@ -157,7 +159,7 @@ export async function paged<T>(
     {
       sql: `select ${columns ?? '*'} from ${from} x ${where} order by ${order} limit ? offset ?`,
       params: [...where.params, opts.pageSize, (opts.page - 1) * opts.pageSize],
-      prepare: columns !== undefined,
+      bind: columns !== undefined,
     },
     opts,
     view,
@@ -173,14 +175,12 @@ export async function paged<T>(
 export async function pagedBy<T>(
   em: EntityManager,
   countQuery: { sql: string; params: unknown[] } | (() => Promise<number>),
-  pageQuery: { sql: string; params: unknown[]; prepare?: boolean },
+  pageQuery: { sql: string; params: unknown[]; bind?: boolean },
   opts: PageOpts,
   view: (r: any) => T,
 ): Promise<Page<T>> {
   const rowsOf = () =>
-    pageQuery.prepare
-      ? bound(em, pageQuery.sql, pageQuery.params, { prepare: true })
-      : em.execute(pageQuery.sql, pageQuery.params);
+    pageQuery.bind ? bound(em, pageQuery.sql, pageQuery.params) : em.execute(pageQuery.sql, pageQuery.params);
   const total = () =>
     typeof countQuery === 'function'
       ? countQuery()
