@@ -8,10 +8,11 @@ export const workflowsPath = path.resolve(import.meta.dirname, '../../workflows/
 /**
  * Libraries evaluated once per worker thread and shared by every workflow in it, instead of once
  * per workflow instance (the SDK gives each instance its own module cache). The CEL library's
- * module scope registers its whole standard library, which was about 5 ms of every instance's
- * first workflow task (docs/performance.md). Only stateless libraries belong here: the SDK
- * deep-freezes them, and state kept in them would leak between instances. (re2js cannot be
- * listed: it declares itself free of side effects, so webpack drops a require whose value is unused.)
+ * module scope registers its whole standard library: it was most of the module evaluation in
+ * every instance's first workflow task (docs/performance.md, third session). Only stateless
+ * libraries belong here: the SDK deep-freezes them, and state kept in them would leak between
+ * instances. (re2js cannot be listed: it declares itself free of side effects, so webpack drops
+ * a require whose value is unused.)
  */
 export const preloadModules = ['@marcbachmann/cel-js'];
 
