@@ -291,7 +291,7 @@ export async function todo(deps: AppDeps, principal: Principal, q: ProcessKeyQue
   const em = deps.orm.em.fork();
   const where = todoWhere(principal.tenantId, actorOf(principal));
   if (q.processKey) where.add('x.process_key = ?', q.processKey);
-  return paged(em, 'tasks', where, 'x.create_time desc, x.id', q, taskView, TASK_VIEW_COLUMNS);
+  return paged(em, 'tasks', where, 'x.create_time desc, x.id', q, taskView, { columns: TASK_VIEW_COLUMNS });
 }
 
 export async function done(deps: AppDeps, principal: Principal, q: ProcessKeyQuery) {

@@ -139,10 +139,11 @@ export class Where {
 }
 
 /**
- * `columns`: the page selects only these, with its values bound rather than inlined. The to-do
- * list, read before every decision, uses it so that it no longer ships each task's form variables.
- * (Not a prepared statement: PostgreSQL keeps choosing custom plans for it, so it would still
- * be planned on every call.)
+ * `hot`: for the to-do list, read before every decision. Its page selects only the columns the task
+ * view reads (not each task's form variables), with its values bound rather than inlined, and its
+ * first page is read before the count, which is sent only when that page is full (see pagedBy).
+ * (Not a prepared statement: PostgreSQL keeps choosing custom plans for it, so it would still be
+ * planned on every call.)
  */
 export async function paged<T>(
   em: EntityManager,
@@ -151,26 +152,28 @@ export async function paged<T>(
   order: string,
   opts: PageOpts,
   view: (r: any) => T,
-  columns?: string,
+  hot?: { columns: string },
 ): Promise<Page<T>> {
   return pagedBy(
     em,
     { sql: `select count(*) from ${from} x ${where}`, params: where.params },
     {
-      sql: `select ${columns ?? '*'} from ${from} x ${where} order by ${order} limit ? offset ?`,
+      sql: `select ${hot?.columns ?? '*'} from ${from} x ${where} order by ${order} limit ? offset ?`,
       params: [...where.params, opts.pageSize, (opts.page - 1) * opts.pageSize],
-      bind: columns !== undefined,
+      bind: hot !== undefined,
     },
     opts,
     view,
+    { countOnlyWhenFull: hot !== undefined },
   );
 }
 
 /**
- * A page from its own count and page statements (each answering `count` / the rows). The first page
- * is read alone: when it is not full it holds everything, so its length is the total and the count
- * is never sent (a to-do list, read before every decision, usually fits one page). Otherwise, and
- * for later pages, the two run side by side.
+ * A page from its own count and page statements (each answering `count` / the rows), run side by
+ * side. With `countOnlyWhenFull` the first page is read alone: when it is not full it holds
+ * everything, so its length is the total and the count is never sent. That saves a statement when
+ * the list fits a page and costs a round trip when it does not, so only the to-do list asks for it
+ * (the others, typically full, keep the two side by side).
  */
 export async function pagedBy<T>(
   em: EntityManager,
@@ -178,6 +181,7 @@ export async function pagedBy<T>(
   pageQuery: { sql: string; params: unknown[]; bind?: boolean },
   opts: PageOpts,
   view: (r: any) => T,
+  { countOnlyWhenFull = false } = {},
 ): Promise<Page<T>> {
   const rowsOf = () =>
     pageQuery.bind ? bound(em, pageQuery.sql, pageQuery.params) : em.execute(pageQuery.sql, pageQuery.params);
@@ -191,7 +195,7 @@ export async function pagedBy<T>(
     page: opts.page,
     pageSize: opts.pageSize,
   });
-  if (opts.page === 1) {
+  if (countOnlyWhenFull && opts.page === 1) {
     const rows = await rowsOf();
     return page(rows, rows.length < opts.pageSize ? rows.length : await total());
   }

@@ -152,12 +152,21 @@ describe('instance views', () => {
     expect((await q('businessKey=LIST-B')).body.data.items.map((i: any) => i.id)).toEqual([b]);
     const paged = await q('initiator=carol&pageSize=1&page=2');
     expect(paged.body.data).toMatchObject({ total: 2, page: 2, pageSize: 1 });
-    // A first page that is not full is the total by itself (no count is sent); a full one is counted.
+    // Totals whether the first page is full or not (the to-do list counts only a full first page).
     expect((await q('initiator=carol&pageSize=3')).body.data).toMatchObject({ total: 2, page: 1 });
     expect((await q('initiator=carol&pageSize=2')).body.data).toMatchObject({ total: 2, page: 1 });
     const full = (await q('initiator=carol&pageSize=1')).body.data;
     expect({ total: full.total, items: full.items.length }).toEqual({ total: 2, items: 1 });
     expect((await q('initiator=carol&pageSize=1&page=3')).body.data).toMatchObject({ total: 2, items: [] });
+    const todo = async (s: string) =>
+      (await api(`/api/v1/workflow/process-instances/todo?${s}`, { token: t.dave })).body.data;
+    const all = await todo('pageSize=100');
+    expect(all.items.map((x: any) => x.instanceId)).toContain(b);
+    expect(all.total).toBe(all.items.length);
+    for (const size of [all.total, all.total + 1])
+      expect(await todo(`pageSize=${size}`)).toMatchObject({ total: all.total, page: 1 });
+    if (all.total > 1) expect(await todo('pageSize=1')).toMatchObject({ total: all.total, items: [all.items[0]] });
+    expect(await todo(`pageSize=1&page=${all.total + 1}`)).toMatchObject({ total: all.total, items: [] });
     expect(
       (await q(`startedAfter=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).body.data.total,
     ).toBe(0);
