@@ -8,9 +8,12 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, login } from '../helpers/api.js';
+import { temporalClient } from '../helpers/temporal.js';
+import { workflowIdOf } from '../../workflows/search-attributes.js';
 import { ConsoleBrowser, demoPassword, screenshots } from '../helpers/console-browser.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
+const temporal = temporalClient();
 const TENANT = 'demo';
 const pw = demoPassword;
 const DEFS = '/api/v1/workflow/process-definitions';
@@ -153,14 +156,24 @@ describe('process designer', () => {
       await page.click('button[data-confirm=approve]');
       await page.waitForSelector('[data-testid=action-ok]');
     }
-    await expect
-      .poll(
-        async () =>
-          (await api(`/api/v1/workflow/process-instances/${instanceId}`, { token: await token('admin') })).body.data
-            ?.status,
-        { timeout: 30_000 },
-      )
-      .toBe('completed');
+    const status = async () =>
+      (await api(`/api/v1/workflow/process-instances/${instanceId}`, { token: await token('admin') })).body.data
+        ?.status;
+    try {
+      await expect.poll(status, { timeout: 60_000 }).toBe('completed');
+    } catch (err) {
+      // Once (of many CI runs) it stayed active past 30 s under load. If it stops again, say where:
+      // the read model's view and the workflow's own (pending activities with their failures).
+      const seen = (await api(`/api/v1/workflow/process-instances/${instanceId}`, { token: await token('admin') })).body
+        .data;
+      const adminToken = await token('admin');
+      const { tid } = JSON.parse(Buffer.from(adminToken.split('.')[1]!, 'base64url').toString()) as { tid: string };
+      const run = await temporal.workflow.getHandle(workflowIdOf(tid, instanceId)).describe();
+      throw new Error(
+        `not completed: ${JSON.stringify({ status: seen.status, currentNodes: seen.currentNodes, trail: seen.trail?.slice(-4), workflow: run.status.name, pending: run.raw.pendingActivities })}`,
+        { cause: err },
+      );
+    }
 
     // A second version: rename a step, publish, and compare it with the first.
     await admin.click('[data-node-id=cc_1] > button[aria-pressed]');
