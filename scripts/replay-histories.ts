@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Runtime, Worker, DefaultLogger } from '@temporalio/worker';
-import { preloadModules, workflowsPath } from '../src/main/workflow-bundle.js';
+import { workflowSourceOptions } from '../src/main/workflow-bundle.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dir = process.argv[2] ? path.resolve(process.argv[2]) : path.join(root, 'test', 'histories');
@@ -13,7 +13,7 @@ const histories = readdirSync(dir)
   .filter((f) => f.endsWith('.json'))
   .map((f) => ({ workflowId: f, history: JSON.parse(readFileSync(path.join(dir, f), 'utf8')) }));
 let failed = 0;
-for await (const r of Worker.runReplayHistories({ workflowsPath, bundlerOptions: { preloadModules } }, histories)) {
+for await (const r of Worker.runReplayHistories(workflowSourceOptions, histories)) {
   if (r.error) failed++;
   console.log(JSON.stringify({ history: r.workflowId, ok: !r.error, error: r.error ? String(r.error) : null }));
 }

@@ -9,7 +9,7 @@ import {
   type WorkerOptions,
 } from '@temporalio/worker';
 import { loadConfig, type Config } from '../config.js';
-import { preloadModules, workflowsPath } from './workflow-bundle.js';
+import { workflowSourceOptions } from './workflow-bundle.js';
 import { createLogger } from '../logger.js';
 import { createOrm } from '../db/orm.js';
 import { createActivities } from '../../activities/index.js';
@@ -44,7 +44,7 @@ export function workflowSource(
   if (bundle && existsSync(bundle)) return { workflowBundle: { codePath: path.resolve(bundle) } };
   if (config.WORKFLOW_BUNDLE_PATH) throw new Error(`WORKFLOW_BUNDLE_PATH points to ${bundle}, which does not exist`);
   // From source, the worker bundles the workflows with the interceptors it is given (tracing's).
-  return { workflowsPath, bundlerOptions: { preloadModules } };
+  return { ...workflowSourceOptions };
 }
 
 /** Bounds the worker's memory and concurrency (docs/runtime.md, "Worker sizing"). */

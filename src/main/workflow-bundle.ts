@@ -1,7 +1,7 @@
 // What every workflow bundle is built from: the worker bundling from source, the prebuilt production
 // bundles (scripts/bundle-workflows.ts) and the tests' bundles.
 import path from 'node:path';
-import type { BundleOptions } from '@temporalio/worker';
+import type { BundleOptions, WorkerOptions } from '@temporalio/worker';
 
 export const workflowsPath = path.resolve(import.meta.dirname, '../../workflows/index.ts');
 
@@ -19,4 +19,10 @@ export const preloadModules = ['@marcbachmann/cel-js'];
 export const workflowBundleOptions: Pick<BundleOptions, 'workflowsPath' | 'preloadModules'> = {
   workflowsPath,
   preloadModules,
+};
+
+/** The same, as a worker (or a replay) that bundles from source takes them. */
+export const workflowSourceOptions: Pick<WorkerOptions, 'workflowsPath' | 'bundlerOptions'> = {
+  workflowsPath,
+  bundlerOptions: { preloadModules },
 };

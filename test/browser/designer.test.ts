@@ -156,19 +156,15 @@ describe('process designer', () => {
       await page.click('button[data-confirm=approve]');
       await page.waitForSelector('[data-testid=action-ok]');
     }
-    const status = async () =>
-      (await api(`/api/v1/workflow/process-instances/${instanceId}`, { token: await token('admin') })).body.data
-        ?.status;
+    const seenNow = async () =>
+      (await api(`/api/v1/workflow/process-instances/${instanceId}`, { token: await token('admin') })).body.data;
     try {
-      await expect.poll(status, { timeout: 60_000 }).toBe('completed');
+      await expect.poll(async () => (await seenNow())?.status, { timeout: 60_000 }).toBe('completed');
     } catch (err) {
       // Once (of many CI runs) it stayed active past 30 s under load. If it stops again, say where:
       // the read model's view and the workflow's own (pending activities with their failures).
-      const seen = (await api(`/api/v1/workflow/process-instances/${instanceId}`, { token: await token('admin') })).body
-        .data;
-      const adminToken = await token('admin');
-      const { tid } = JSON.parse(Buffer.from(adminToken.split('.')[1]!, 'base64url').toString()) as { tid: string };
-      const run = await temporal.workflow.getHandle(workflowIdOf(tid, instanceId)).describe();
+      const seen = await seenNow();
+      const run = await temporal.workflow.getHandle(workflowIdOf(TENANT, instanceId)).describe();
       throw new Error(
         `not completed: ${JSON.stringify({ status: seen.status, currentNodes: seen.currentNodes, trail: seen.trail?.slice(-4), workflow: run.status.name, pending: run.raw.pendingActivities })}`,
         { cause: err },
