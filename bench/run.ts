@@ -66,6 +66,11 @@ const BARE_RECORD = process.env.BENCH_BARE_RECORD !== '0';
  * writes a state row and deletes the intent (the caller's write, no activity).
  */
 const BARE_INTENT = process.env.BENCH_BARE_INTENT !== '0';
+/**
+ * BENCH_BARE_LOOKUP=1 adds phase 1e: bare Temporal plus one no-op local activity in each approve
+ * that opens the next step — what the service's next node spends on looking its approvers up.
+ */
+const BARE_LOOKUP = process.env.BENCH_BARE_LOOKUP === '1';
 /** BENCH_ONLY=scale: skip part 1 (service vs bare Temporal and the 500-node views), only the read model at scale. */
 const ONLY_SCALE = process.env.BENCH_ONLY === 'scale';
 /** BENCH_ONLY=delivery: only the delivery phase (part 3). */
@@ -576,16 +581,16 @@ try {
       return state;
     };
     const bareOne =
-      (recordEachState: boolean, intent = false) =>
+      ({ recordEachState = false, intent = false, lookUpEachStep = false } = {}) =>
       async (i: number, rec: Recorder | null) => {
-        const workflowId = `bare${recordEachState ? 'rec' : ''}${intent ? 'wi' : ''}-${run}-${rec ? 'm' : 'w'}-${i}`;
+        const workflowId = `bare${recordEachState ? 'rec' : ''}${intent ? 'wi' : ''}${lookUpEachStep ? 'la' : ''}-${run}-${rec ? 'm' : 'w'}-${i}`;
         await timed(rec?.start ?? null, () =>
           withIntent(intent, workflowId, `start-${workflowId}`, () =>
             client.workflow.executeUpdateWithStart(bare.sync, {
               startWorkflowOperation: new WithStartWorkflowOperation(bare.bareApproval, {
                 workflowId,
                 taskQueue: bareQueue,
-                args: [{ approvers: APPROVERS, recordEachState }],
+                args: [{ approvers: APPROVERS, recordEachState, lookUpEachStep }],
                 workflowIdConflictPolicy: 'USE_EXISTING',
               }),
               updateId: `start-${workflowId}`,
@@ -607,12 +612,32 @@ try {
         }
       };
     const barePids = () => ({ ...stack.pids(), worker: baselineWorker!.pid! });
-    const baseline = await phase('bare Temporal', barePids, bareOne(false), (id) => id, client);
+    const baseline = await phase('bare Temporal', barePids, bareOne(), (id) => id, client);
     report.bare = baseline;
     if (BARE_RECORD)
-      report.bareRecord = await phase('bare + 1 activity/state', barePids, bareOne(true), (id) => id, client);
+      report.bareRecord = await phase(
+        'bare + 1 activity/state',
+        barePids,
+        bareOne({ recordEachState: true }),
+        (id) => id,
+        client,
+      );
     if (BARE_INTENT)
-      report.bareIntent = await phase('bare + write-ahead intent', barePids, bareOne(false, true), (id) => id, client);
+      report.bareIntent = await phase(
+        'bare + write-ahead intent',
+        barePids,
+        bareOne({ intent: true }),
+        (id) => id,
+        client,
+      );
+    if (BARE_LOOKUP)
+      report.bareLookUp = await phase(
+        'bare + local activity/step',
+        barePids,
+        bareOne({ lookUpEachStep: true }),
+        (id) => id,
+        client,
+      );
     await stopChild(baselineWorker);
 
     const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
@@ -752,7 +777,14 @@ if (report.service && report.bare) {
   const s: PhaseResult = report.service;
   const b: PhaseResult = report.bare;
   const r3: PhaseResult | undefined = report.bareRecord;
-  const r4: PhaseResult | undefined = report.bareIntent;
+  // The other bare variants, each a column of its own.
+  const variants = (
+    [
+      ['bare + 1 activity/state', r3],
+      ['bare + write-ahead intent', report.bareIntent],
+      ['bare + local activity/step', report.bareLookUp],
+    ] as Array<[string, PhaseResult | undefined]>
+  ).filter((v): v is [string, PhaseResult] => v[1] !== undefined);
   const cpu = (p: PhaseResult, k: string) => f(p.cpuMsPerInstance[k]);
   const names = [
     'start p50 / p95 / p99 (ms)',
@@ -791,12 +823,7 @@ if (report.service && report.bare) {
     `${f(p.history.updateWorkflowTaskPickupMs.p50)} / ${f(p.history.updateWorkflowTaskPickupMs.p95)}`,
     `${f(p.history.updateWorkflowTaskHeldMs.p50)} / ${f(p.history.updateWorkflowTaskHeldMs.p95)}`,
   ];
-  const columns = [
-    column(s, true),
-    column(b, false),
-    ...(r3 ? [column(r3, false)] : []),
-    ...(r4 ? [column(r4, false)] : []),
-  ];
+  const columns = [column(s, true), column(b, false), ...variants.map(([, p]) => column(p, false))];
   const rows = names.map((name, i) => [name, ...columns.map((c) => c[i])]);
   const widths = rows[0].map((_, i) => Math.max(i === 0 ? 0 : 13, ...rows.map((r) => r[i].length)));
   const print = (cells: string[]) =>
@@ -809,13 +836,7 @@ if (report.service && report.bare) {
   console.log(
     `\n${N} instances (3-step sequential approval) at concurrency ${CONCURRENCY}, after ${WARMUP} warm-up; load average before ${loadBefore}, after ${s.loadAverageAfter} / ${b.loadAverageAfter}`,
   );
-  print([
-    'metric',
-    'service',
-    'bare Temporal',
-    ...(r3 ? ['bare + 1 activity/state'] : []),
-    ...(r4 ? ['bare + write-ahead intent'] : []),
-  ]);
+  print(['metric', 'service', 'bare Temporal', ...variants.map(([name]) => name)]);
   for (const r of rows) print(r);
   console.log('');
   for (const [k, r] of Object.entries(report.ratios as Record<string, { value: number; target: string }>)) {
@@ -829,12 +850,7 @@ if (report.service && report.bare) {
     );
   }
   console.log('approve (Update) workflow task pickup, share of tasks by wait (ms):');
-  for (const [name, p] of [
-    ['service', s],
-    ['bare', b],
-    ...(r3 ? [['bare + 1 activity/state', r3]] : []),
-    ...(r4 ? [['bare + write-ahead intent', r4]] : []),
-  ] as Array<[string, PhaseResult]>)
+  for (const [name, p] of [['service', s], ['bare', b], ...variants] as Array<[string, PhaseResult]>)
     console.log(`  ${name.padEnd(26)} ${p.history.updateWorkflowTaskPickupHistogram}`);
   console.log(`history events by type, service: ${JSON.stringify(s.history.byType)}`);
   console.log(`history events by type, bare:    ${JSON.stringify(b.history.byType)}`);

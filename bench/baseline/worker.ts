@@ -14,7 +14,7 @@ const worker = await Worker.create({
   namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
   taskQueue,
   workflowsPath: path.join(import.meta.dirname, 'workflows.ts'),
-  activities: { record: async () => undefined } satisfies BareActivities,
+  activities: { record: async () => undefined, lookUp: async () => undefined } satisfies BareActivities,
 });
 // Tells the parent that the bundle is built and polling has begun.
 console.log('baseline worker ready');

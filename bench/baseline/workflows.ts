@@ -7,12 +7,17 @@
 // With `recordEachState`, every Update answers only after one no-op activity has run for the
 // state it produced: the least Temporal needs for a side effect that happens once per recorded
 // state (the service's read-model projection), so its cost is Temporal's own.
+//
+// With `lookUpEachStep`, an approve that opens the next step first runs one no-op local activity
+// (the service's next node looks its approvers up with one: workflows/engine/user-task.ts), so
+// the cost of that mechanism is measured on its own.
 import {
   allHandlersFinished,
   condition,
   defineQuery,
   defineUpdate,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
 } from '@temporalio/workflow';
 
@@ -34,10 +39,16 @@ export const current = defineQuery<BareState>('current');
 
 export interface BareActivities {
   record(state: BareState): Promise<void>;
+  lookUp(step: number): Promise<void>;
 }
 const { record } = proxyActivities<BareActivities>({ startToCloseTimeout: '30s' });
+const { lookUp } = proxyLocalActivities<BareActivities>({ startToCloseTimeout: '30s' });
 
-export async function bareApproval(input: { approvers: string[]; recordEachState?: boolean }): Promise<BareState> {
+export async function bareApproval(input: {
+  approvers: string[];
+  recordEachState?: boolean;
+  lookUpEachStep?: boolean;
+}): Promise<BareState> {
   let step = 0;
   const state = (): BareState => {
     const done = step >= input.approvers.length;
@@ -57,8 +68,9 @@ export async function bareApproval(input: { approvers: string[]; recordEachState
   setHandler(current, () => state());
   setHandler(
     approve,
-    () => {
+    async () => {
       step++;
+      if (input.lookUpEachStep && step < input.approvers.length) await lookUp(step);
       return answer();
     },
     {
