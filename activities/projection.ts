@@ -1,11 +1,11 @@
 // Mirrors a workflow's state into the read model: idempotent, ordered by sequence numbers,
 // one transaction per write; an ended instance moves to the archive tables in the same one.
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { Context } from '@temporalio/activity';
 import { OPEN_TASK_STATUSES, type ProjectionSnapshot, type ResolvedApprovers } from '../workflows/engine/types.js';
 import type { ActivityDeps } from './index.js';
 import type { Orm } from '../src/db/orm.js';
-import { bound } from '../src/db/bound.js';
+import { bound, type Db } from '../src/db/bound.js';
+import { lockedTransaction } from '../src/db/locked-transaction.js';
 import { pgDirectory, resolveEach, type ApproverInput } from './approvers.js';
 import { reasonsFromEntry } from '../src/services/assignment-reason.js';
 import { recordInstanceTransition, recordProjectionLag, recordProjectionWrite } from '../src/observability/metrics.js';
@@ -14,8 +14,8 @@ import { inSpan } from '../src/observability/tracing.js';
 const j = (v: unknown) => JSON.stringify(v ?? null);
 
 /** The write's statements: values bound, plans kept per connection (src/db/prepared.ts); every one has a fixed result shape. */
-const prepared = <T = Record<string, unknown>>(em: EntityManager, sql: string, params: unknown[]) =>
-  bound<T>(em, sql, params, { prepare: true });
+const prepared = <T = Record<string, unknown>>(db: Db, sql: string, params: unknown[]) =>
+  bound<T>(db, sql, params, { prepare: true });
 
 /** One `name as (statement)` of the projection's write, with its parameters in order. */
 interface Part {
@@ -71,27 +71,29 @@ function instancePart(s: ProjectionSnapshot): Part {
 }
 
 /** A handover can change the initiator (docs/task-actions.md): the task rows carry it for the list filters. */
-async function followInitiator(em: EntityManager, instanceId: string) {
+async function followInitiator(db: Db, instanceId: string) {
   await prepared(
-    em,
+    db,
     `update tasks t set initiator_id = i.initiator_id from instances i
      where i.id = ? and t.instance_id = i.id and t.initiator_id <> i.initiator_id`,
     [instanceId],
   );
 }
 
-/** A closed task's approval links die with it (docs/task-actions.md#one-time-approval-links). */
-async function closeLinks(em: EntityManager, s: ProjectionSnapshot) {
+/** A closed task's approval links die with it (docs/task-actions.md#one-time-approval-links); not once archived. */
+function closeLinksParts(s: ProjectionSnapshot): Part[] {
   const closed = s.tasks.filter((t) => !OPEN_TASK_STATUSES.includes(t.status)).map((t) => t.id);
-  if (!closed.length) return;
-  await prepared(
-    em,
-    // A link being used holds its row until its decision is projected: skipped here, it is marked used.
-    `update approval_links set closed_at = now() where id in (
-       select id from approval_links where task_id = any(array(select jsonb_array_elements_text(?::jsonb))) and closed_at is null
-       for update skip locked)`,
-    [JSON.stringify(closed)],
-  );
+  if (!closed.length) return [];
+  return [
+    {
+      name: 'cl',
+      // A link being used holds its row until its decision is projected: skipped here, it is marked used.
+      sql: `update approval_links set closed_at = now() where ${LIVE} and id in (
+         select id from approval_links where task_id = any(array(select jsonb_array_elements_text(?::jsonb))) and closed_at is null
+         for update skip locked)`,
+      params: [s.instance.id, JSON.stringify(closed)],
+    },
+  ];
 }
 
 /** Rows as a jsonb array for jsonb_to_recordset; jsonb values travel as their JSON text and are cast back like a `?::jsonb` parameter. */
@@ -215,13 +217,14 @@ function eventParts(s: ProjectionSnapshot): Part[] {
 }
 
 /**
- * The instance, its tasks, trail entries and copies in one statement (data-modifying CTEs: one
- * round trip instead of four), and the write-ahead intent it settles deleted. Answers whether the
- * instance is archived (then only events and archived tasks were written), which task rows were
- * written, whether the instance row moved, and the status it had before.
+ * The instance, its tasks, trail entries, copies, notifications and closed links in one statement
+ * (data-modifying CTEs: one round trip instead of six), and the write-ahead intent it settles
+ * deleted. Answers whether the instance is archived (then only events, notifications and archived
+ * tasks were written), which task rows were written, whether the instance row moved, and the
+ * status it had before.
  */
 async function writeState(
-  em: EntityManager,
+  db: Db,
   s: ProjectionSnapshot,
   reasons: Map<string, { reason: string }>,
   intent: string | undefined,
@@ -233,8 +236,12 @@ async function writeState(
     instancePart(s),
     ...tasks,
     ...eventParts(s),
+    ...closeLinksParts(s),
+    ...notificationParts(s),
     ...(intent ? [{ name: 'wi', sql: `delete from projection_intents where update_id = ?`, params: [intent] }] : []),
   ];
+  // `nt` selects (pg_notify) rather than modifies: it runs only when the statement reads it.
+  const notified = parts.some((p) => p.name === 'nt');
   const [row] = await prepared<{
     archived: boolean;
     written: string[];
@@ -242,11 +249,12 @@ async function writeState(
     before_status: string | null;
     before_seq: string | null;
   }>(
-    em,
+    db,
     `with ${parts.map((p) => `${p.name} as (${p.sql})`).join(',\n')}
      select exists (select 1 from instances_archive where id = ?) as archived,
        ${tasks.length ? `coalesce((select jsonb_agg(id) from t), '[]'::jsonb)` : `'[]'::jsonb`} as written,
-       exists (select 1 from i) as moved, (select status from old) as before_status, (select seq from old) as before_seq`,
+       exists (select 1 from i) as moved, (select status from old) as before_status, (select seq from old) as before_seq
+       ${notified ? `, (select count(*) from nt) as notified` : ''}`,
     [...parts.flatMap((p) => p.params), s.instance.id],
   );
   return {
@@ -258,30 +266,34 @@ async function writeState(
   };
 }
 
-/** Notifications: inserted and NOTIFYed in one statement. */
-async function notify(em: EntityManager, s: ProjectionSnapshot) {
+/** Notifications: inserted, and NOTIFYed at commit (also after the archive: messages still go out). */
+function notificationParts(s: ProjectionSnapshot): Part[] {
   const i = s.instance;
-  if (s.notifications.length) {
-    const list = s.notifications.map((n) => ({
-      key: n.key,
-      user_id: n.userId,
-      kind: n.kind,
-      task_id: n.taskId,
-      payload: j({ ...n.payload, processKey: i.processKey, processName: i.processName, businessKey: i.businessKey }),
-    }));
-    // Every server replica LISTENs and pushes to its WebSocket clients: one NOTIFY per new row, payload as before, in insertion order.
-    await prepared(
-      em,
-      `with ins as (
-         insert into notifications (dedupe_key, tenant_id, user_id, kind, instance_id, task_id, payload)
+  if (!s.notifications.length) return [];
+  const list = s.notifications.map((n) => ({
+    key: n.key,
+    user_id: n.userId,
+    kind: n.kind,
+    task_id: n.taskId,
+    payload: j({ ...n.payload, processKey: i.processKey, processName: i.processName, businessKey: i.businessKey }),
+  }));
+  return [
+    {
+      name: 'ins',
+      sql: `insert into notifications (dedupe_key, tenant_id, user_id, kind, instance_id, task_id, payload)
          select r.key, ?, r.user_id, r.kind, ?, r.task_id, r.payload::jsonb
          from rows from (jsonb_to_recordset(?::jsonb) as (key text, user_id text, kind text, task_id text, payload text)) with ordinality as r(key, user_id, kind, task_id, payload, n)
          order by r.n
-         on conflict (dedupe_key) do nothing returning id, tenant_id, user_id)
-       select pg_notify('notifications', json_build_object('id', id::text, 'tenantId', tenant_id, 'userId', user_id)::text) from ins order by id`,
-      [i.tenantId, i.id, rows(list)],
-    );
-  }
+         on conflict (dedupe_key) do nothing returning id, tenant_id, user_id`,
+      params: [i.tenantId, i.id, rows(list)],
+    },
+    // Every server replica LISTENs and pushes to its WebSocket clients: one NOTIFY per new row, in insertion order.
+    {
+      name: 'nt',
+      sql: `select pg_notify('notifications', json_build_object('id', id::text, 'tenantId', tenant_id, 'userId', user_id)::text) from ins order by id`,
+      params: [],
+    },
+  ];
 }
 
 /**
@@ -291,7 +303,7 @@ async function notify(em: EntityManager, s: ProjectionSnapshot) {
  * members of a role or department pool are; the entry's id keys the rows, so a repeated
  * projection adds nothing.
  */
-async function notifyClaimed(em: EntityManager, s: ProjectionSnapshot) {
+async function notifyClaimed(db: Db, s: ProjectionSnapshot) {
   const i = s.instance;
   const claims = s.trail
     .filter((e) => e.type === 'claim' && e.taskId && e.userId)
@@ -312,7 +324,7 @@ async function notifyClaimed(em: EntityManager, s: ProjectionSnapshot) {
   if (!claims.length) return;
   const ids = (field: string) => `array(select jsonb_array_elements_text(coalesce(c.candidates->'${field}', '[]')))`;
   await prepared(
-    em,
+    db,
     `with c as (
        select r.trail_id, r.task_id, r.claimer, r.activity_id, r.name, r.candidates::jsonb as candidates
        from jsonb_to_recordset(?::jsonb) as r(trail_id text, task_id text, claimer text, activity_id text, name text, candidates text)
@@ -345,13 +357,13 @@ export function reasonsOf(s: Pick<ProjectionSnapshot, 'trail'>) {
 
 /** Stores reasons on existing task rows; an older reason never overwrites a newer one. */
 async function updateReasons(
-  em: EntityManager,
+  db: Db,
   instanceId: string,
   reasons: Map<string, { id: string; reason: string; seq: number }>,
 ) {
   if (!reasons.size) return;
   await prepared(
-    em,
+    db,
     `update tasks t set assignment_reason = r.reason::jsonb
      from jsonb_to_recordset(?::jsonb) as r(id text, reason text, seq bigint)
      where t.id = r.id and t.instance_id = ? and coalesce((t.assignment_reason->>'seq')::bigint, -1) < r.seq`,
@@ -363,19 +375,19 @@ async function updateReasons(
  * The assignment reasons of an instance's open tasks again, from its stored trail: for
  * `npm run rebuild-read-model`, whose snapshots carry no trail (the trail table is kept).
  */
-export async function restoreAssignmentReasons(em: EntityManager, instanceId: string) {
+export async function restoreAssignmentReasons(db: Db, instanceId: string) {
   const trail = await prepared(
-    em,
+    db,
     `select id, type, task_id as "taskId", user_id as "userId", detail, seq from trail where instance_id = ? order by seq`,
     [instanceId],
   );
-  await updateReasons(em, instanceId, reasonsOf({ trail } as unknown as ProjectionSnapshot));
+  await updateReasons(db, instanceId, reasonsOf({ trail } as unknown as ProjectionSnapshot));
 }
 
 /** The move to the archive in one statement (every part reads the same snapshot: the copies see the rows the deletes remove). */
-async function archive(em: EntityManager, instanceId: string) {
+async function archive(db: Db, instanceId: string) {
   await prepared(
-    em,
+    db,
     `with ia as (insert into instances_archive select * from instances where id = ? on conflict (id) do nothing),
        ta as (insert into tasks_archive select * from tasks where instance_id = ? on conflict (id) do nothing),
        dt as (delete from tasks where instance_id = ?)
@@ -399,11 +411,10 @@ export async function writeProjection(
   opts: { writer?: 'worker' | 'server' | 'sweeper'; intent?: string } = {},
 ) {
   let transition: { before: string | null } | null = null;
+  // Serialise writes of one instance; an archived instance takes no more row writes.
   const write = () =>
-    orm.em.fork().transactional(async (em) => {
-      // Serialise writes of one instance; an archived instance takes no more row writes.
-      await prepared(em, `select pg_advisory_xact_lock(hashtext(?))`, [snapshot.instance.id]);
-      transition = await writeSnapshot(em, snapshot, opts.intent);
+    lockedTransaction(orm, snapshot.instance.id, async (tx) => {
+      transition = await writeSnapshot(tx, snapshot, opts.intent);
     });
   await inSpan('projection.write', { 'approval.writer': opts.writer ?? 'rebuild' }, write).catch((err: unknown) => {
     if (opts.writer) recordProjectionWrite(opts.writer, 'error');
@@ -418,27 +429,22 @@ export async function writeProjection(
 
 /** The writes of one snapshot inside the caller's transaction; the instance's transition when its row moved. */
 async function writeSnapshot(
-  em: EntityManager,
+  db: Db,
   snapshot: ProjectionSnapshot,
   intent?: string,
 ): Promise<{ before: string | null } | null> {
   const id = snapshot.instance.id;
   const reasons = reasonsOf(snapshot);
-  const { archived, written, moved, before } = await writeState(em, snapshot, reasons, intent);
-  if (archived) {
-    // A state that arrives after the final one: its events and tasks are in; messages still go out.
-    await notify(em, snapshot);
-    return null;
-  }
+  // A state that arrives after the final one: its events, archived tasks and messages are in.
+  const { archived, written, moved, before } = await writeState(db, snapshot, reasons, intent);
+  if (archived) return null;
   if (snapshot.trail.some((e) => e.type === 'transfer' && e.detail?.kind === 'initiator'))
-    await followInitiator(em, id);
-  await closeLinks(em, snapshot);
-  await notify(em, snapshot);
-  await notifyClaimed(em, snapshot);
+    await followInitiator(db, id);
+  await notifyClaimed(db, snapshot);
   // Reasons for task rows the upsert did not write (not in this snapshot, or a newer row kept).
   for (const id of written) reasons.delete(id);
-  await updateReasons(em, id, reasons);
-  if (snapshot.ended) await archive(em, id);
+  await updateReasons(db, id, reasons);
+  if (snapshot.ended) await archive(db, id);
   return moved ? { before } : null;
 }
 

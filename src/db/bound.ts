@@ -37,12 +37,20 @@ export function numbered(sql: string): string {
 
 const cache = new Map<string, string>();
 
+/** One connection's or the pool's query runner (kysely's, which MikroORM runs on). */
+export interface Executor {
+  executeQuery(query: CompiledQuery): Promise<{ rows: unknown[] }>;
+}
+
+/** Where a statement runs: an entity manager (its transaction, else the pool) or one connection. */
+export type Db = EntityManager | Executor;
+
 /**
  * Runs `sql` (with `?` placeholders) with its parameters bound; answers the rows. `prepare`: as a
  * named statement whose plan PostgreSQL keeps (src/db/prepared.ts) — only for a fixed result shape.
  */
 export async function bound<T = Record<string, unknown>>(
-  em: EntityManager,
+  db: Db,
   sql: string,
   params: unknown[] = [],
   opts: { prepare?: boolean } = {},
@@ -55,11 +63,10 @@ export async function bound<T = Record<string, unknown>>(
     if (cache.size < 500) cache.set(key, text);
   }
   // In the entity manager's transaction when it has one (em.transactional), else on the pool.
-  const executor = em.getTransactionContext<Executor>() ?? (em.getConnection().getClient() as unknown as Executor);
+  const executor =
+    'executeQuery' in db
+      ? db
+      : (db.getTransactionContext<Executor>() ?? (db.getConnection().getClient() as unknown as Executor));
   const result = await executor.executeQuery(CompiledQuery.raw(text, params));
   return result.rows as T[];
-}
-
-interface Executor {
-  executeQuery(query: CompiledQuery): Promise<{ rows: unknown[] }>;
 }
