@@ -94,10 +94,15 @@ async function timed<T>(action: string, send: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The id of an instance's start Update (update-with-start): one per instance, so a re-sent start attaches. */
+export const startUpdateIdOf = (instanceId: string) => `start-${instanceId}`;
+
+/** `intentRecorded`: the caller inserted the start Update's intent with the instance row. */
 export async function startInstanceWorkflow(
   engine: EngineAccess,
   config: Config,
   input: StartInput,
+  opts: { intentRecorded?: boolean } = {},
 ): Promise<ActionResult> {
   const { instance } = input;
   const start = new WithStartWorkflowOperation('approvalProcess', {
@@ -122,8 +127,8 @@ export async function startInstanceWorkflow(
     staticSummary: staticSummaryOf(instance),
     staticDetails: staticDetailsOf(instance),
   });
-  const updateId = `start-${instance.id}`;
-  await engine.intents.record(updateId, instance.tenantId, instance.id);
+  const updateId = startUpdateIdOf(instance.id);
+  if (!opts.intentRecorded) await engine.intents.record(updateId, instance.tenantId, instance.id);
   return timed('start', async () =>
     answered(
       engine,

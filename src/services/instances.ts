@@ -13,7 +13,8 @@ import { inputsAtStart } from '../../workflows/engine/user-task.js';
 import { pgDirectory, resolveEach } from '../../activities/approvers.js';
 import * as m from '../../workflows/messages.js';
 import { getActiveDefinition } from './definitions.js';
-import { actorOf, runUpdate, startInstanceWorkflow, workflowIdOf } from './engine-client.js';
+import { actorOf, runUpdate, startInstanceWorkflow, startUpdateIdOf, workflowIdOf } from './engine-client.js';
+import { RECORD_INTENT_SELECT } from './projection-intents.js';
 import { holds, Permissions } from './permissions.js';
 import {
   ALL_INSTANCES,
@@ -37,11 +38,17 @@ import type { ApplicationsQuery, Instance, InstanceQuery, ProcessKeyQuery } from
 import { predictUpcoming } from './upcoming.js';
 import { formFor, allowedActions } from './instance-detail.js';
 
-async function insertInstanceRow(em: EntityManager, row: Record<string, unknown>) {
+/**
+ * The new instance's row, answered as findInstanceRow reads it; with `intent`, the start Update's
+ * write-ahead intent rides in the same statement (one round trip for both).
+ */
+async function insertInstanceRow(em: EntityManager, row: Record<string, unknown>, intent?: string) {
   try {
-    await em.execute(
-      `insert into instances (id, tenant_id, workflow_id, definition_id, process_key, process_version, process_name, business_key, status, initiator_id, variables, start_time)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)`,
+    const [inserted] = await em.execute(
+      `with i as (insert into instances (id, tenant_id, workflow_id, definition_id, process_key, process_version, process_name, business_key, status, initiator_id, variables, start_time)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?) returning *)
+       ${intent ? `, wi as (${RECORD_INTENT_SELECT} from (select tenant_id, id as instance_id from i) r on conflict (update_id) do nothing)` : ''}
+       select *, false as archived from i`,
       [
         row.id,
         row.tenantId,
@@ -55,8 +62,10 @@ async function insertInstanceRow(em: EntityManager, row: Record<string, unknown>
         row.initiatorId,
         JSON.stringify(row.variables),
         row.startTime,
+        ...(intent ? [intent] : []),
       ],
     );
+    return inserted;
   } catch (err) {
     if (err instanceof UniqueConstraintViolationException) {
       throw new AppError(
@@ -72,7 +81,7 @@ async function insertInstanceRow(em: EntityManager, row: Record<string, unknown>
  * Starts (or, being idempotent, attaches to) the workflow of an instance row and waits until
  * its first state is in the read model.
  */
-export async function launch(deps: AppDeps, row: any, doc: ProcessDocument) {
+export async function launch(deps: AppDeps, row: any, doc: ProcessDocument, opts: { intentRecorded?: boolean } = {}) {
   const input: StartInput = {
     instance: {
       id: row.id,
@@ -90,7 +99,7 @@ export async function launch(deps: AppDeps, row: any, doc: ProcessDocument) {
     historyLimit: deps.config.WORKFLOW_HISTORY_LIMIT,
   };
   input.approversAhead = await approversAtStart(deps, input);
-  await startInstanceWorkflow(deps, deps.config, input);
+  await startInstanceWorkflow(deps, deps.config, input, opts);
 }
 
 /**
@@ -129,10 +138,10 @@ export async function startInstance(
     variables,
     startTime: new Date().toISOString(),
   };
-  await insertInstanceRow(em, row);
+  const inserted = await insertInstanceRow(em, row, input.draft ? undefined : startUpdateIdOf(id));
   if (!input.draft) {
     try {
-      await launch(deps, await findInstanceRow(em, principal.tenantId, id), def.dsl as unknown as ProcessDocument);
+      await launch(deps, inserted, def.dsl as unknown as ProcessDocument, { intentRecorded: true });
     } catch (err) {
       // Nothing was started: leave no row behind.
       await em.execute(`delete from instances where id = ? and seq = 0`, [id]);
