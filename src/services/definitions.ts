@@ -21,6 +21,8 @@ import { requireRow, type RowLock } from './row-lookup.js';
 import { bindingsFor, callableNames } from './service-functions.js';
 import { agentIds } from './ai-agents.js';
 import { resolveSystemForm } from './forms.js';
+import { definitionOf } from './read-model.js';
+import { bound } from '../db/bound.js';
 
 type DslInput = Record<string, unknown>;
 
@@ -181,6 +183,23 @@ export const getDefinition = (em: EntityManager, tenantId: string, id: string, l
 /** The version instances of `key` start from (404 when none is active). */
 export const getActiveDefinition = (em: EntityManager, tenantId: string, key: string) =>
   requireRow(em, ProcessDefinition, { tenantId, key, status: 'active' }, `active version of process ${key}`);
+
+/**
+ * What a start needs of the active version of `key`: its identity from one narrow row, its DSL and
+ * form from the cache of published definitions (read-model.ts `definitionOf`: they never change),
+ * so a start neither reads nor hydrates the whole definition each time.
+ */
+export async function activeForStart(em: EntityManager, tenantId: string, key: string) {
+  const [row] = await bound<{ id: string; key: string; version: number; name: string }>(
+    em,
+    `select id, key, version, name from process_definitions where tenant_id = ? and key = ? and status = 'active'`,
+    [tenantId, key],
+  );
+  // Deleted between the two reads: as if it had never been active.
+  const published = row ? await definitionOf(em, { definition_id: row.id }) : null;
+  if (!row || !published) throw new AppError('NOT_FOUND', `No active version of process ${key}`);
+  return { ...row, dsl: published.dsl, form: published.form };
+}
 
 const catalogue = versionedCatalogue(ProcessDefinition, 'process', definitionView, 'deployedAt');
 

@@ -12,7 +12,7 @@ import { Engine } from '../../workflows/engine/engine.js';
 import { inputsAtStart } from '../../workflows/engine/user-task.js';
 import { pgDirectory, resolveEach } from '../../activities/approvers.js';
 import * as m from '../../workflows/messages.js';
-import { getActiveDefinition } from './definitions.js';
+import { activeForStart } from './definitions.js';
 import { actorOf, runUpdate, startInstanceWorkflow, startUpdateIdOf, workflowIdOf } from './engine-client.js';
 import { RECORD_INTENT_SELECT } from './projection-intents.js';
 import { holds, Permissions } from './permissions.js';
@@ -120,7 +120,7 @@ export async function startInstance(
   input: { processKey: string; businessKey?: string | null; variables?: Record<string, unknown>; draft?: boolean },
 ) {
   const em = deps.orm.em.fork();
-  const def = await getActiveDefinition(em, principal.tenantId, input.processKey);
+  const def = await activeForStart(em, principal.tenantId, input.processKey);
   const variables = input.variables ?? {};
   checkVariables(def.form, variables, { requireAll: !input.draft });
   const id = randomUUID();
