@@ -14,7 +14,12 @@ import { publicUrl } from '../config.js';
 import type { Orm } from '../db/orm.js';
 import type { Logger } from '../logger.js';
 import { PgListener } from '../infra/pg-listener.js';
-import { NOTIFICATION_CHANNEL } from '../services/notifier.js';
+
+/**
+ * NOTIFYed by the fan-out trigger when it queued a delivery (payload: the tenant); not by
+ * notifications no channel takes, so a dispatcher runs a round only when there is work.
+ */
+export const DELIVERY_CHANNEL = 'notification_deliveries';
 import {
   adapters,
   closeMailTransports,
@@ -101,9 +106,11 @@ export class Dispatcher {
     this.now = opts.clock ?? (() => null);
     this.listener = new PgListener({
       databaseUrl: opts.databaseUrl,
-      channel: NOTIFICATION_CHANNEL,
+      channel: DELIVERY_CHANNEL,
       logger: opts.logger,
-      onPayload: () => this.poke(),
+      onPayload: (tenantId) => {
+        if (!opts.tenantId || tenantId === opts.tenantId) this.poke();
+      },
       onListening: () => this.poke(),
     });
   }

@@ -16,6 +16,7 @@ import { Migration20261125000400NotificationTemplates } from './Migration2026112
 import { Migration20261125000500AiAgents } from './Migration20261125000500AiAgents.js';
 import { Migration20261125000600EndingCodes } from './Migration20261125000600EndingCodes.js';
 import { Migration20261126000100ProjectionIntents } from './Migration20261126000100ProjectionIntents.js';
+import { Migration20261126000200DeliveryWake } from './Migration20261126000200DeliveryWake.js';
 
 /**
  * Every migration, in order. Listed explicitly so the same list runs from TypeScript and from dist/; the name given
@@ -40,4 +41,5 @@ export const migrationsList = [
   { name: 'Migration20261125000500AiAgents', class: Migration20261125000500AiAgents },
   { name: 'Migration20261125000600EndingCodes', class: Migration20261125000600EndingCodes },
   { name: 'Migration20261126000100ProjectionIntents', class: Migration20261126000100ProjectionIntents },
+  { name: 'Migration20261126000200DeliveryWake', class: Migration20261126000200DeliveryWake },
 ];
