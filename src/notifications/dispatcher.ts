@@ -14,12 +14,6 @@ import { publicUrl } from '../config.js';
 import type { Orm } from '../db/orm.js';
 import type { Logger } from '../logger.js';
 import { PgListener } from '../infra/pg-listener.js';
-
-/**
- * NOTIFYed by the fan-out trigger when it queued a delivery (payload: the tenant); not by
- * notifications no channel takes, so a dispatcher runs a round only when there is work.
- */
-export const DELIVERY_CHANNEL = 'notification_deliveries';
 import {
   adapters,
   closeMailTransports,
@@ -38,6 +32,12 @@ import { verdictFor } from './preference-policy.js';
 import { preferencesOf } from './preferences.js';
 import { recordDelivery } from '../observability/metrics.js';
 import { bound } from '../db/bound.js';
+
+/**
+ * NOTIFYed by the fan-out trigger when it queued a delivery (payload: the tenant); not by
+ * notifications no channel takes, so a dispatcher runs a round only when there is work.
+ */
+export const DELIVERY_CHANNEL = 'notification_deliveries';
 
 const OPEN_TASK = ['pending', 'active', 'waiting', 'suspended'];
 
