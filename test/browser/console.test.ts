@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, login } from '../helpers/api.js';
-import { ConsoleBrowser, demoPassword, screenshots } from '../helpers/console-browser.js';
+import { ConsoleBrowser, act, demoPassword, openForm, screenshots } from '../helpers/console-browser.js';
 import { JS_BUDGET_GZIP, uiSize } from '../../scripts/build-ui.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -79,13 +79,6 @@ function linear(key: string, name: string, steps: any[]) {
 }
 
 /** Opens `action`'s form on an instance page, fills in `fields` (selector → text), confirms it and waits until done. */
-async function act(page: Page, action: string, fields: Record<string, string>) {
-  await page.click(`button[data-action=${action}]`);
-  for (const [selector, text] of Object.entries(fields)) await page.fill(selector, text);
-  await page.click(`button[data-confirm=${action}]`);
-  await page.waitForSelector('[data-testid=action-ok]');
-}
-
 /** Picks `dsl` as the JSON file `name` in the definitions page's import form and submits it. */
 async function importFile(page: Page, name: string, dsl: unknown) {
   await page.setInputFiles('#dsl-file', {
@@ -391,7 +384,7 @@ describe('web console', () => {
     ] as const) {
       // Each answer and its live notification reload the instance: act on the settled page.
       await alice.waitForLoadState('networkidle');
-      await alice.click(`button[data-action=${action}]`);
+      await openForm(alice, action);
       await alice.fill(`#${action}-comment`, `${action} from the browser`);
       await alice.click(`button[data-confirm=${action}]`);
       await alice.waitForSelector(`[data-testid=action-ok][data-result-of=${action}]`);

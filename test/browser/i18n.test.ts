@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, login } from '../helpers/api.js';
-import { ConsoleBrowser, SCREENSHOTS, screenshots, englishCatalogueTexts } from '../helpers/console-browser.js';
+import { ConsoleBrowser, SCREENSHOTS, act, screenshots, englishCatalogueTexts } from '../helpers/console-browser.js';
 import { en } from '../../ui/src/i18n/en.js';
 import { zhCN } from '../../ui/src/i18n/zh-CN.js';
 
@@ -42,13 +42,6 @@ async function deploy(file: string) {
     body: { dsl },
   });
   if (r.status !== 201) throw new Error(`deploy failed: ${JSON.stringify(r.body)}`);
-}
-
-async function act(page: Page, action: string, fields: Record<string, string>) {
-  await page.click(`button[data-action=${action}]`);
-  for (const [selector, text] of Object.entries(fields)) await page.fill(selector, text);
-  await page.click(`button[data-confirm=${action}]`);
-  await page.waitForSelector('[data-testid=action-ok]');
 }
 
 /** alice starts `processKey` for 5 days (manager and HR countersign: bob first), bob approves with a comment. */

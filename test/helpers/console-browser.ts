@@ -82,3 +82,33 @@ export function englishCatalogueTexts(en: object, zhCN: object): string[] {
   walk(en, zhCN);
   return [...out];
 }
+
+/**
+ * Opens an action's form. A live update may re-render the panel between Playwright's aim and its
+ * click — seen once under CI load: the click went out, the form never opened, and filling it
+ * waited out its timeout. The button's aria-expanded tells whether the form opened, so only a lost
+ * click is repeated (a second click on an open form would close it).
+ */
+export async function openForm(page: Page, action: string) {
+  const button = page.locator(`button[data-action=${action}]`);
+  // An action without a form (claim, …) runs on the click: never clicked twice here.
+  if ((await button.getAttribute('aria-controls')) === null) throw new Error(`${action} has no form`);
+  const expanded = page.locator(`button[data-action=${action}][aria-expanded=true]`);
+  for (let attempt = 1; ; attempt++) {
+    if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+    try {
+      await expanded.waitFor({ timeout: 5_000 });
+      return;
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+  }
+}
+
+/** Opens `action`'s form, fills `fields` (selector → text), confirms, and waits for the panel's success line. */
+export async function act(page: Page, action: string, fields: Record<string, string>) {
+  await openForm(page, action);
+  for (const [selector, text] of Object.entries(fields)) await page.fill(selector, text);
+  await page.click(`button[data-confirm=${action}]`);
+  await page.waitForSelector('[data-testid=action-ok]');
+}
