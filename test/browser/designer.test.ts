@@ -146,8 +146,16 @@ describe('process designer', () => {
     await alice.click('button[type=submit]');
     await alice.waitForSelector('[data-testid=instance-header]');
     const instanceId = decodeURIComponent(new URL(alice.url()).pathname.split('/').pop()!);
+    // Each approval's HTTP answer, for the diagnostic below.
+    const answers: Array<{ user: string; url: string; status: number; body: string }> = [];
     for (const user of ['bob', 'erin']) {
       const page = await as(user);
+      page.on('response', (r) => {
+        if (r.request().method() === 'POST' && r.url().includes('/approve'))
+          void r
+            .text()
+            .then((body) => answers.push({ user, url: r.url(), status: r.status(), body: body.slice(0, 300) }));
+      });
       await page.goto(`${baseUrl()}/inbox/todo`);
       const row = page.locator(`tr[data-business-key="${bk}"]`);
       await row.waitFor({ timeout: 20_000 });
@@ -161,12 +169,25 @@ describe('process designer', () => {
     try {
       await expect.poll(async () => (await seenNow())?.status, { timeout: 60_000 }).toBe('completed');
     } catch (err) {
-      // Once (of many CI runs) it stayed active past 30 s under load. If it stops again, say where:
-      // the read model's view and the workflow's own (pending activities with their failures).
+      // Twice (of many CI runs) it stayed active: the second time the trail had erin's approval and
+      // not bob's, with the workflow running at the countersign and nothing pending. If it stops
+      // again, say where: each approval's HTTP answer, the read model's view, and the Updates the
+      // workflow's history holds.
       const seen = await seenNow();
-      const run = await temporal.workflow.getHandle(workflowIdOf(TENANT, instanceId)).describe();
+      const handle = temporal.workflow.getHandle(workflowIdOf(TENANT, instanceId));
+      const run = await handle.describe();
+      const updates = [];
+      for (const e of (await handle.fetchHistory()).events ?? [])
+        if (e.workflowExecutionUpdateAcceptedEventAttributes || e.workflowExecutionUpdateCompletedEventAttributes)
+          updates.push({
+            event: e.eventType,
+            update:
+              e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.meta?.updateId ??
+              e.workflowExecutionUpdateCompletedEventAttributes?.meta?.updateId,
+            failure: e.workflowExecutionUpdateCompletedEventAttributes?.outcome?.failure?.message,
+          });
       throw new Error(
-        `not completed: ${JSON.stringify({ status: seen.status, currentNodes: seen.currentNodes, trail: seen.trail?.slice(-4), workflow: run.status.name, pending: run.raw.pendingActivities })}`,
+        `not completed: ${JSON.stringify({ answers, status: seen.status, currentNodes: seen.currentNodes, trail: seen.trail?.map((t: { type: string; userId: string; taskId: string }) => [t.type, t.userId, t.taskId]), workflow: run.status.name, pending: run.raw.pendingActivities, updates })}`,
         { cause: err },
       );
     }
