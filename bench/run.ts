@@ -71,6 +71,12 @@ const BARE_INTENT = process.env.BENCH_BARE_INTENT !== '0';
  * that opens the next step — what the service's next node spends on looking its approvers up.
  */
 const BARE_LOOKUP = process.env.BENCH_BARE_LOOKUP === '1';
+/** Phases 1c–1e: bare Temporal plus one mechanism each; `key` is where the report keeps it. */
+const BARE_VARIANTS = [
+  { on: BARE_RECORD, key: 'bareRecord', name: 'bare + 1 activity/state', options: { recordEachState: true } },
+  { on: BARE_INTENT, key: 'bareIntent', name: 'bare + write-ahead intent', options: { intent: true } },
+  { on: BARE_LOOKUP, key: 'bareLookUp', name: 'bare + local activity/step', options: { lookUpEachStep: true } },
+] as const;
 /** BENCH_ONLY=scale: skip part 1 (service vs bare Temporal and the 500-node views), only the read model at scale. */
 const ONLY_SCALE = process.env.BENCH_ONLY === 'scale';
 /** BENCH_ONLY=delivery: only the delivery phase (part 3). */
@@ -614,30 +620,8 @@ try {
     const barePids = () => ({ ...stack.pids(), worker: baselineWorker!.pid! });
     const baseline = await phase('bare Temporal', barePids, bareOne(), (id) => id, client);
     report.bare = baseline;
-    if (BARE_RECORD)
-      report.bareRecord = await phase(
-        'bare + 1 activity/state',
-        barePids,
-        bareOne({ recordEachState: true }),
-        (id) => id,
-        client,
-      );
-    if (BARE_INTENT)
-      report.bareIntent = await phase(
-        'bare + write-ahead intent',
-        barePids,
-        bareOne({ intent: true }),
-        (id) => id,
-        client,
-      );
-    if (BARE_LOOKUP)
-      report.bareLookUp = await phase(
-        'bare + local activity/step',
-        barePids,
-        bareOne({ lookUpEachStep: true }),
-        (id) => id,
-        client,
-      );
+    for (const v of BARE_VARIANTS)
+      if (v.on) report[v.key] = await phase(v.name, barePids, bareOne(v.options), (id) => id, client);
     await stopChild(baselineWorker);
 
     const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
@@ -777,14 +761,11 @@ if (report.service && report.bare) {
   const s: PhaseResult = report.service;
   const b: PhaseResult = report.bare;
   const r3: PhaseResult | undefined = report.bareRecord;
-  // The other bare variants, each a column of its own.
-  const variants = (
-    [
-      ['bare + 1 activity/state', r3],
-      ['bare + write-ahead intent', report.bareIntent],
-      ['bare + local activity/step', report.bareLookUp],
-    ] as Array<[string, PhaseResult | undefined]>
-  ).filter((v): v is [string, PhaseResult] => v[1] !== undefined);
+  // The other bare variants that ran, each a column of its own.
+  const variants = BARE_VARIANTS.filter((v) => report[v.key]).map((v): [string, PhaseResult] => [
+    v.name,
+    report[v.key] as PhaseResult,
+  ]);
   const cpu = (p: PhaseResult, k: string) => f(p.cpuMsPerInstance[k]);
   const names = [
     'start p50 / p95 / p99 (ms)',

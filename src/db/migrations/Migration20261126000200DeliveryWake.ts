@@ -1,5 +1,12 @@
 import { Migration } from '@mikro-orm/migrations';
 
+/** The fan-out itself, as migration 20261125000100 wrote it: unchanged here. */
+const QUEUE = `insert into notification_deliveries (tenant_id, notification_id, channel_id, user_id, kind)
+        select new.tenant_id, new.id, c.id, new.user_id, new.kind
+        from notification_channels c
+        where c.tenant_id = new.tenant_id and c.enabled and jsonb_exists(c.kinds, new.kind)
+        on conflict do nothing;`;
+
 /**
  * The dispatcher wakes when there is something to send, not on every notification: the fan-out
  * trigger NOTIFYs `notification_deliveries` (payload: the tenant) only when it queued a delivery.
@@ -12,11 +19,7 @@ export class Migration20261126000200DeliveryWake extends Migration {
     this.addSql(`create or replace function notification_fan_out() returns trigger language plpgsql as $$
       declare queued integer;
       begin
-        insert into notification_deliveries (tenant_id, notification_id, channel_id, user_id, kind)
-        select new.tenant_id, new.id, c.id, new.user_id, new.kind
-        from notification_channels c
-        where c.tenant_id = new.tenant_id and c.enabled and jsonb_exists(c.kinds, new.kind)
-        on conflict do nothing;
+        ${QUEUE}
         get diagnostics queued = row_count;
         if queued > 0 then
           perform pg_notify('notification_deliveries', new.tenant_id);
@@ -28,11 +31,7 @@ export class Migration20261126000200DeliveryWake extends Migration {
   override down(): void {
     this.addSql(`create or replace function notification_fan_out() returns trigger language plpgsql as $$
       begin
-        insert into notification_deliveries (tenant_id, notification_id, channel_id, user_id, kind)
-        select new.tenant_id, new.id, c.id, new.user_id, new.kind
-        from notification_channels c
-        where c.tenant_id = new.tenant_id and c.enabled and jsonb_exists(c.kinds, new.kind)
-        on conflict do nothing;
+        ${QUEUE}
         return null;
       end $$`);
   }
