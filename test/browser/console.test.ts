@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, login } from '../helpers/api.js';
-import { ConsoleBrowser, act, demoPassword, openForm, screenshots } from '../helpers/console-browser.js';
+import { ConsoleBrowser, act, demoPassword, openForm, openInboxRow, screenshots } from '../helpers/console-browser.js';
 import { JS_BUDGET_GZIP, uiSize } from '../../scripts/build-ui.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -181,7 +181,7 @@ describe('web console', () => {
     expect(await bob.textContent('[data-testid=todo-badge]')).toMatch(/\d+/);
     await shot(bob, 'inbox-live');
 
-    await row.locator('a').first().click();
+    await openInboxRow(bob, bk, instanceId);
     await bob.waitForSelector('[data-testid=actions] button[data-action=approve]');
     await shot(bob, 'instance-bob');
     await act(bob, 'approve', { '#approve-comment': 'Enjoy the trip' });

@@ -7,7 +7,7 @@ import { SignJWT } from 'jose';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, baseUrl, create, login, systemAdmin } from '../helpers/api.js';
-import { ConsoleBrowser, logIn, screenshots } from '../helpers/console-browser.js';
+import { ConsoleBrowser, logIn, openInboxRow, screenshots } from '../helpers/console-browser.js';
 
 const SESSION_KEY = 'approval-center.session';
 const PROCESS = 'iso_form';
@@ -127,7 +127,7 @@ async function expectNoTraceOfDemo(page: Page, label: string) {
 
   // The instance from the inbox, and its transfer picker: this tenant's directory only.
   await page.click('a[href="/inbox/todo"]');
-  await row.locator('a').first().click();
+  await openInboxRow(page, other.instanceBk);
   await page.click('[data-testid=actions] button[data-action=transfer]');
   await page.waitForSelector('select#transfer-user option');
   const listed = await page.$$eval('select#transfer-user option', (os) =>

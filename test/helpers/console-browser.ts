@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { baseUrl } from './api.js';
 import { launchChromium } from './chromium-launch.js';
 
@@ -81,6 +81,22 @@ export function englishCatalogueTexts(en: object, zhCN: object): string[] {
   };
   walk(en, zhCN);
   return [...out];
+}
+
+/**
+ * Opens the instance of the inbox row for `businessKey` by its link, and checks that the page that
+ * opened is that instance (and `instanceId`, when given) before the test acts on it. Once, in CI, a
+ * click aimed at one row landed on another instance (the list's rows were unkeyed: a live reload
+ * gave the aimed-at link another row's href) and the approval went to the wrong task.
+ */
+export async function openInboxRow(page: Page, businessKey: string, instanceId?: string): Promise<void> {
+  await page.locator(`tr[data-business-key="${businessKey}"] a`).first().click();
+  await page.waitForSelector('[data-testid=instance-header]');
+  const opened = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+  expect(await page.textContent('[data-testid=instance-header] [data-testid=business-key]'), `opened ${opened}`).toBe(
+    businessKey,
+  );
+  if (instanceId !== undefined) expect(opened, `the instance of ${businessKey}`).toBe(instanceId);
 }
 
 /**

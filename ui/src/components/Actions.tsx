@@ -259,6 +259,7 @@ export function ActionPanel({
       <div class="buttons wrap">
         {available.map((a) => (
           <button
+            key={a}
             type="button"
             class={
               a === 'approve' || a === 'claim' ? 'primary' : a === 'reject' || a === 'terminate' ? 'danger' : undefined
@@ -276,6 +277,7 @@ export function ActionPanel({
       {Object.entries(result).map(([a, r]) =>
         r.ok || openForm !== a ? (
           <p
+            key={a}
             class={r.ok ? 'ok' : 'error'}
             role={r.ok ? 'status' : 'alert'}
             data-testid={r.ok ? 'action-ok' : 'action-error'}
@@ -288,7 +290,7 @@ export function ActionPanel({
       {available.map((a) => {
         const r = result[a];
         return (
-          <div>
+          <div key={a}>
             {openForm === a && (
               <form
                 id={`form-${a}`}
@@ -309,14 +311,18 @@ export function ActionPanel({
                       onChange={(e) => setTarget(e.currentTarget.value)}
                     >
                       {returnTargets.map((id) => (
-                        <option value={id}>{nameOf(id)}</option>
+                        <option key={id} value={id}>
+                          {nameOf(id)}
+                        </option>
                       ))}
                       {nodes
                         .filter(
                           (n) => n.type === 'userTask' && !returnTargets.includes(n.id) && n.id !== mine?.activityId,
                         )
                         .map((n) => (
-                          <option value={n.id}>{n.name ?? n.id}</option>
+                          <option key={n.id} value={n.id}>
+                            {n.name ?? n.id}
+                          </option>
                         ))}
                     </select>
                   </Field>
@@ -343,7 +349,7 @@ export function ActionPanel({
                     <legend>{t.action.users}</legend>
                     {signers.length
                       ? signers.map((u) => (
-                          <label class="check">
+                          <label key={u} class="check">
                             <input
                               type="checkbox"
                               name="reduce"

@@ -10,7 +10,7 @@ export function CheckList(p: {
   return (
     <>
       {p.items.map((item) => (
-        <label class="check">
+        <label key={item.id} class="check">
           <input
             type="checkbox"
             name={p.name}

@@ -215,7 +215,13 @@ export function Diagram({
           </marker>
         </defs>
         {laid.edges.map((e) => (
-          <g class="edge" data-from={e.c.fromId} data-to={e.c.toId} data-type={e.c.type}>
+          <g
+            key={`${e.c.fromId}>${e.c.toId}:${e.c.type}`}
+            class="edge"
+            data-from={e.c.fromId}
+            data-to={e.c.toId}
+            data-type={e.c.type}
+          >
             <polyline points={e.points.map((p) => `${p.x},${p.y}`).join(' ')} marker-end="url(#arrow)" />
             {e.label && (
               <g class="edge-label">
@@ -239,6 +245,7 @@ export function Diagram({
           const diamond = node.type === 'switch' || node.type === 'inclusive';
           return (
             <g
+              key={node.id}
               class={`node node-${node.type} state-${state}`}
               data-node-id={node.id}
               data-state={state}

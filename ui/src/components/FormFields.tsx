@@ -182,7 +182,9 @@ function FieldInput({
         <select {...common} value={show(value)} onChange={(e) => set(parse(f, e.currentTarget.value))}>
           <option value="">—</option>
           {(f.options ?? []).map((o) => (
-            <option value={String(optionValue(o))}>{optionLabel(o)}</option>
+            <option key={String(optionValue(o))} value={String(optionValue(o))}>
+              {optionLabel(o)}
+            </option>
           ))}
         </select>
       );
@@ -355,7 +357,7 @@ export function FormFields({
         const list = shown.filter((f) => f.layout?.section === s.id);
         if (!list.length) return null;
         return (
-          <fieldset class="form-section" data-section={s.id}>
+          <fieldset key={s.id} class="form-section" data-section={s.id}>
             {s.title && <legend>{s.title}</legend>}
             {grid(list, s.columns ?? form?.columns)}
           </fieldset>

@@ -73,7 +73,7 @@ export function UserPicker({
           {known
             .filter((k) => !exclude.includes(k))
             .map((k) => (
-              <option value={k} />
+              <option key={k} value={k} />
             ))}
         </datalist>
       </div>
@@ -105,7 +105,9 @@ export function UserPicker({
           aria-label={label}
         >
           {shown.map((p) => (
-            <option value={p.id}>{p.label}</option>
+            <option key={p.id} value={p.id}>
+              {p.label}
+            </option>
           ))}
         </select>
       )}

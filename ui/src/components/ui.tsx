@@ -173,8 +173,10 @@ export function ListTable({
           <tr>
             {columns
               .filter((c) => c !== false)
-              .map((c) => (
-                <th scope="col">{c}</th>
+              .map((c, i) => (
+                <th key={i} scope="col">
+                  {c}
+                </th>
               ))}
           </tr>
         </thead>
@@ -211,7 +213,7 @@ export function useRowActions(reload: () => unknown) {
         {actions
           .filter((a) => a.when !== false)
           .map((a) => (
-            <button type="button" onClick={() => void runFor(id, a)}>
+            <button key={a.label} type="button" onClick={() => void runFor(id, a)}>
               {a.label}
             </button>
           ))}

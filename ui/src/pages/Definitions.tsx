@@ -58,11 +58,13 @@ export function Definitions() {
             t.admin.version,
             t.admin.status,
             t.admin.deployed,
-            <span class="sr-only">{t.instance.actions}</span>,
+            <span key="actions" class="sr-only">
+              {t.instance.actions}
+            </span>,
           ]}
         >
           {list.data?.items.map((d) => (
-            <tr data-definition-key={d.key}>
+            <tr key={d.id} data-definition-key={d.key}>
               <td>
                 <Link href={`/admin/definitions/${encodeURIComponent(d.id)}`}>{d.name}</Link>
                 <div class="muted small">{d.category ?? ''}</div>
@@ -114,7 +116,7 @@ function Versions({ processKey }: { processKey: string }) {
     <Section title={`${t.admin.versions}: ${processKey}`} id="versions" error={v.error}>
       <ul class="plain">
         {v.data?.items.map((d) => (
-          <li>
+          <li key={d.id}>
             <Link href={`/admin/definitions/${encodeURIComponent(d.id)}`}>v{d.version ?? '—'}</Link>{' '}
             <Status value={d.status} /> <span class="muted small">{fmtTime(d.deployedAt ?? d.createdAt)}</span>
           </li>
@@ -250,8 +252,8 @@ function ImportPanel({ onDeployed }: { onDeployed: () => void }) {
         <div role="alert" data-testid="problems">
           <p class="error">{t.admin.problems}:</p>
           <ul class="problems">
-            {problems.map((p) => (
-              <li data-node-id={p.nodeId ?? ''}>
+            {problems.map((p, i) => (
+              <li key={i} data-node-id={p.nodeId ?? ''}>
                 {p.nodeId && <strong>{p.nodeId}</strong>} {p.field && <code>{p.field}</code>} {p.message}
               </li>
             ))}

@@ -142,7 +142,7 @@ function Editor({
         const v = values[f.name];
         if (f.type === 'checkbox')
           return (
-            <label class="check">
+            <label key={f.name} class="check">
               <input
                 id={fid(f.name)}
                 type="checkbox"
@@ -154,7 +154,7 @@ function Editor({
           );
         const required = f.required || (kind === 'user' && f.name === 'password' && isNew);
         return (
-          <label>
+          <label key={f.name}>
             {f.label}
             {required && <span class="muted small"> ({t.common.required})</span>}
             <input
@@ -268,7 +268,7 @@ function Listing<T extends Row>({
         {list.data?.items.map((x) => {
           const key = keyOf(x);
           return (
-            <tr {...rowProps(x)}>
+            <tr key={key} {...rowProps(x)}>
               <td>
                 {nameOf(x)}
                 <RowNote note={note} id={key} />

@@ -227,6 +227,7 @@ export function Inbox({ tab: raw }: { tab: string }) {
       <nav class="tabs" aria-label={t.inbox.title}>
         {tabs.map((name) => (
           <Link
+            key={name}
             href={`/inbox/${name}`}
             aria-current={name === tab ? 'page' : undefined}
             class={name === tab ? 'current' : undefined}
@@ -250,7 +251,9 @@ export function Inbox({ tab: raw }: { tab: string }) {
             {cats.data
               ?.flatMap((c) => c.definitions)
               .map((d) => (
-                <option value={d.key}>{d.name}</option>
+                <option key={d.key} value={d.key}>
+                  {d.name}
+                </option>
               ))}
           </select>
         </label>
@@ -269,6 +272,7 @@ export function Inbox({ tab: raw }: { tab: string }) {
           <div class="buttons">
             {(['approve', 'reject'] as const).map((what) => (
               <button
+                key={what}
                 type="button"
                 class={what === 'approve' ? 'primary' : 'danger'}
                 disabled={busy || !selected.size}
@@ -308,6 +312,7 @@ export function Inbox({ tab: raw }: { tab: string }) {
               </tr>
             </thead>
             <tbody>
+              {/* Keyed by id: a live reload (newest first) must move rows, not hand one row's link to another. */}
               {rows.map((r) => {
                 if (r.kind === 'task') {
                   const task = r.task;
@@ -315,6 +320,7 @@ export function Inbox({ tab: raw }: { tab: string }) {
                   const canPick = task.status === 'active' && task.kind === 'approval' && !decidedHere(task.id);
                   return (
                     <tr
+                      key={`task:${task.id}`}
                       data-task-id={task.id}
                       data-business-key={task.businessKey ?? ''}
                       class={task.status === 'pending' ? 'pool' : undefined}
@@ -384,8 +390,9 @@ export function Inbox({ tab: raw }: { tab: string }) {
                 }
                 if (r.kind === 'cc') {
                   const c = r.cc;
+                  // A copy is one per instance, step and user (cc_records' primary key).
                   return (
-                    <tr class={c.read ? undefined : 'unread'}>
+                    <tr key={`cc:${c.instanceId}:${c.activityId}`} class={c.read ? undefined : 'unread'}>
                       <td>
                         <Link href={`/instances/${encodeURIComponent(c.instanceId)}`}>{c.processName}</Link>
                         {!c.read && <span class="tag">{t.inbox.unread}</span>}
@@ -396,7 +403,7 @@ export function Inbox({ tab: raw }: { tab: string }) {
                 }
                 const i = r.instance;
                 return (
-                  <tr data-instance-id={i.id}>
+                  <tr key={`instance:${i.id}`} data-instance-id={i.id}>
                     <td>
                       <Link href={`/instances/${encodeURIComponent(i.id)}`}>{i.processName}</Link>
                     </td>

@@ -235,7 +235,7 @@ export function InstancePage({ id }: { id: string }) {
                 const said = historyText(e, t, nameOf);
                 const comment = commentOf(e);
                 return (
-                  <li class={`tl tl-${e.type}`} data-type={e.type} data-user={e.userId ?? ''}>
+                  <li key={e.id} class={`tl tl-${e.type}`} data-type={e.type} data-user={e.userId ?? ''}>
                     <time dateTime={e.time}>{fmtTime(e.time)}</time>
                     <div>
                       <strong>{e.userId ?? (e.type === 'assign' ? t.trail.poolAssigned : t.trail.someone)}</strong>{' '}
@@ -269,7 +269,7 @@ export function InstancePage({ id }: { id: string }) {
             ) : (
               <ul class="plain" data-testid="upcoming">
                 {upcoming.map((u) => (
-                  <li>
+                  <li key={u.activityId}>
                     <strong>{u.name}</strong> {u.approvers.length > 0 && <span>— {u.approvers.join(', ')}</span>}
                     {(u.candidates.roleIds.length > 0 || u.candidates.deptIds.length > 0) && (
                       <span>
@@ -407,7 +407,7 @@ function CommentsSection({ tasks, canComment, onDone }: { tasks: Task[]; canComm
       {comments.data && !comments.data.length && <p class="muted">{t.instance.noComments}</p>}
       <ul class="plain">
         {comments.data?.map((c) => (
-          <li>
+          <li key={c.id}>
             <strong>{c.userId}</strong> <time class="muted small">{fmtTime(c.time)}</time>
             <blockquote class="comment">{c.comment}</blockquote>
           </li>

@@ -1,3 +1,4 @@
+import { Fragment } from 'preact';
 import { t } from '../i18n';
 import { api, call } from '../lib/api';
 import { Link } from '../lib/router';
@@ -35,17 +36,17 @@ export function Monitoring() {
         {s && (
           <dl class="facts">
             {['todo', 'claimable', 'overdue', 'ccUnread', 'applicationsRunning', 'doneToday'].map((k) => (
-              <>
+              <Fragment key={k}>
                 <dt>{t.admin.stats[k] ?? k}</dt>
                 <dd>{s[k]}</dd>
-              </>
+              </Fragment>
             ))}
           </dl>
         )}
         {Array.isArray(s?.byProcess) && s.byProcess.length > 0 && (
           <ListTable wrap={false} columns={[t.inbox.process, t.admin.open, t.admin.overdue]}>
             {s.byProcess.map((p: any) => (
-              <tr>
+              <tr key={p.processKey}>
                 <td>{p.processName}</td>
                 <td>{p.open}</td>
                 <td>{p.overdue}</td>
@@ -58,7 +59,7 @@ export function Monitoring() {
         {stuck.data && !stuck.data.items.length && <p class="muted">{t.common.empty}</p>}
         <ListTable>
           {stuck.data?.items.map((i) => (
-            <tr>
+            <tr key={i.id}>
               <td>
                 <Link href={`/instances/${encodeURIComponent(i.id)}`}>{i.processName}</Link>
                 <div class="small muted">{i.businessKey ?? ''}</div>
@@ -91,7 +92,7 @@ export function Monitoring() {
         {overdue.data && !overdue.data.items.length && <p class="muted">{t.common.empty}</p>}
         <ul class="plain">
           {overdue.data?.items.map((x: any) => (
-            <li>
+            <li key={x.id}>
               <Link href={`/instances/${encodeURIComponent(x.instanceId)}`}>{x.name}</Link> —{' '}
               {x.assignee ?? t.inbox.pool} · {t.inbox.due} {fmtTime(x.dueDate)}
             </li>
@@ -104,7 +105,7 @@ export function Monitoring() {
           columns={[t.inbox.process, t.admin.open, t.admin.unclaimed, t.admin.overdue, t.admin.oldest]}
         >
           {backlog.data?.items.map((b: any) => (
-            <tr>
+            <tr key={b.processKey}>
               <td>{b.processName}</td>
               <td>{b.open}</td>
               <td>{b.unclaimed}</td>

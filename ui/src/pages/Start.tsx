@@ -15,10 +15,10 @@ export function StartList() {
       {data && !data.length && <p class="card">{t.start.noProcesses}</p>}
       <div class="grid">
         {data?.map((c) => (
-          <Section title={c.category ?? t.start.uncategorised}>
+          <Section key={c.category ?? ''} title={c.category ?? t.start.uncategorised}>
             <ul class="plain">
               {c.definitions.map((d) => (
-                <li>
+                <li key={d.key}>
                   <Link href={`/start/${encodeURIComponent(d.key)}`} class="process-link">
                     {d.name}
                   </Link>

@@ -29,7 +29,7 @@ export function AiReviewNote({ trail, nameOf }: { trail: TrailEntry[]; nameOf: (
         // The verdict stands out; the model's words follow as written, then the node.
         const { head, more } = aiReviewParts(t.aiReview, p);
         return (
-          <p data-verdict={p.verdict}>
+          <p key={e.activityId} data-verdict={p.verdict}>
             <strong>{head}</strong>
             {more && ` — ${more}`}
             <span class="muted"> · {nameOf(e.activityId!)}</span>

@@ -132,7 +132,7 @@ function SecretState({ channel }: { channel: Channel }) {
       {secrets.map((f) => {
         const set = channel.secretsSet.includes(f.name);
         return (
-          <span class={set ? css.secretSet : css.secretUnset} data-secret={f.name} data-set={String(set)}>
+          <span key={f.name} class={set ? css.secretSet : css.secretUnset} data-secret={f.name} data-set={String(set)}>
             {fieldName(f.name)}: {set ? t.notifyAdmin.secretSet : t.notifyAdmin.secretNotSet}
           </span>
         );
@@ -187,7 +187,9 @@ function Editor({ channel, onDone }: { channel: Channel | null; onDone: (saved: 
           onChange={(e) => set({ type: e.currentTarget.value as ChannelType, remove: {} })}
         >
           {CHANNEL_TYPES.map((type) => (
-            <option value={type}>{typeName(type)}</option>
+            <option key={type} value={type}>
+              {typeName(type)}
+            </option>
           ))}
         </select>
         {!isNew && <span class="muted small">{t.notifyAdmin.typeFixed}</span>}
@@ -196,7 +198,7 @@ function Editor({ channel, onDone }: { channel: Channel | null; onDone: (saved: 
         const stored = channel?.secretsSet.includes(f.name) ?? false;
         const required = f.secret ? isNew && !!f.required : !!f.required;
         return (
-          <div class="field" data-field={f.name}>
+          <div key={f.name} class="field" data-field={f.name}>
             <label for={id(f.name)}>
               {fieldName(f.name)}
               {required && <span class="muted small"> ({t.common.required})</span>}
@@ -214,7 +216,9 @@ function Editor({ channel, onDone }: { channel: Channel | null; onDone: (saved: 
                 onChange={(e) => setValue('tls', e.currentTarget.value)}
               >
                 {['starttls', 'tls', 'none'].map((mode) => (
-                  <option value={mode}>{t.notifyAdmin.tls[mode as 'tls']}</option>
+                  <option key={mode} value={mode}>
+                    {t.notifyAdmin.tls[mode as 'tls']}
+                  </option>
                 ))}
               </select>
             ) : (
@@ -261,7 +265,7 @@ function Editor({ channel, onDone }: { channel: Channel | null; onDone: (saved: 
         >
           <option value="">{t.notifyAdmin.languageDefault}</option>
           {LOCALES.map((l) => (
-            <option value={l} lang={l}>
+            <option key={l} value={l} lang={l}>
               {LOCALE_NAMES[l]}
             </option>
           ))}
@@ -271,7 +275,7 @@ function Editor({ channel, onDone }: { channel: Channel | null; onDone: (saved: 
       <fieldset class={css.kinds}>
         <legend>{t.notifyAdmin.sends}</legend>
         {MESSAGE_KINDS.map((k) => (
-          <label class="check">
+          <label key={k} class="check">
             <input
               type="checkbox"
               name={`kind-${k}`}
@@ -451,7 +455,7 @@ export function Channels() {
             ]}
           >
             {items.map((c) => (
-              <tr data-channel={c.name} data-channel-id={c.id} class={c.enabled ? undefined : 'muted'}>
+              <tr key={c.id} data-channel={c.name} data-channel-id={c.id} class={c.enabled ? undefined : 'muted'}>
                 <td>
                   <strong>{c.name}</strong>
                   {note?.id === c.id && (

@@ -52,7 +52,9 @@ export function Deliveries() {
           <select name="status" value={draft.status} onChange={(e) => set({ status: e.currentTarget.value })}>
             <option value="">{t.notifyAdmin.anyStatus}</option>
             {DELIVERY_STATUSES.map((s) => (
-              <option value={s}>{t.notifyAdmin.statuses[s]}</option>
+              <option key={s} value={s}>
+                {t.notifyAdmin.statuses[s]}
+              </option>
             ))}
           </select>
         </label>
@@ -61,7 +63,9 @@ export function Deliveries() {
           <select name="channelId" value={draft.channelId} onChange={(e) => set({ channelId: e.currentTarget.value })}>
             <option value="">{t.notifyAdmin.anyChannel}</option>
             {channels.data?.items.map((c) => (
-              <option value={c.id}>{c.name}</option>
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
             ))}
           </select>
         </label>
@@ -70,7 +74,9 @@ export function Deliveries() {
           <select name="kind" value={draft.kind} onChange={(e) => set({ kind: e.currentTarget.value })}>
             <option value="">{t.notifyAdmin.anyMessage}</option>
             {[...MESSAGE_KINDS, 'digest'].map((k) => (
-              <option value={k}>{kindName(k)}</option>
+              <option key={k} value={k}>
+                {kindName(k)}
+              </option>
             ))}
           </select>
         </label>
@@ -106,7 +112,7 @@ export function Deliveries() {
             {rows.map((d) => {
               const when = whenNote(d);
               return (
-                <tr data-delivery-id={d.id} data-status={d.status} data-kind={d.kind}>
+                <tr key={d.id} data-delivery-id={d.id} data-status={d.status} data-kind={d.kind}>
                   <td class={css.nowrap}>
                     {fmtTime(d.createdAt)}
                     {when && <div class="muted small">{when}</div>}

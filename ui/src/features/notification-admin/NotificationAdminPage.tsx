@@ -17,6 +17,7 @@ export function NotificationAdminPage({ tab }: { tab: string }) {
       <nav class="tabs" aria-label={t.notifyAdmin.tabs}>
         {TABS.map((name) => (
           <Link
+            key={name}
             href={`/admin/notifications/${name}`}
             aria-current={name === current ? 'page' : undefined}
             class={name === current ? 'current' : undefined}

@@ -1,6 +1,7 @@
 // Message templates: pick a message and a language, edit its Liquid parts, preview it rendered for a
 // request of the tenant (or a sample), save it, or reset it to the default. A template with an error
 // is refused by the API (422 TEMPLATE_INVALID); its problems are shown under the parts they are in.
+import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { LOCALE_NAMES, fmtTime, locale as consoleLocale, t } from '../../i18n';
 import { ApiError, errorText } from '../../lib/api';
@@ -84,18 +85,18 @@ function PreviewView({ preview }: { preview: Preview }) {
         <p>{m.intro}</p>
         {m.facts.length > 0 && (
           <dl class="facts">
-            {m.facts.map((f) => (
-              <>
+            {m.facts.map((f, i) => (
+              <Fragment key={i}>
                 <dt>{f.label}</dt>
                 <dd>{f.value}</dd>
-              </>
+              </Fragment>
             ))}
           </dl>
         )}
         {m.actions.length > 0 && (
           <div class={css.cardButtons}>
-            {m.actions.map((a) => (
-              <span class={`${css.cardButton} ${css[a.style] ?? ''}`} title={a.url}>
+            {m.actions.map((a, i) => (
+              <span key={i} class={`${css.cardButton} ${css[a.style] ?? ''}`} title={a.url}>
                 {a.label}
               </span>
             ))}
@@ -178,7 +179,9 @@ export function Templates() {
             onChange={(e) => setKind(e.currentTarget.value as MessageKind)}
           >
             {MESSAGE_KINDS.map((k) => (
-              <option value={k}>{kindName(k)}</option>
+              <option key={k} value={k}>
+                {kindName(k)}
+              </option>
             ))}
           </select>
         </div>
@@ -191,7 +194,7 @@ export function Templates() {
             onChange={(e) => setLang(e.currentTarget.value as MessageLocale)}
           >
             {MESSAGE_LOCALES.map((l) => (
-              <option value={l} lang={l}>
+              <option key={l} value={l} lang={l}>
                 {LOCALE_NAMES[l]}
               </option>
             ))}
@@ -221,7 +224,7 @@ export function Templates() {
             {PARTS.map((p) => {
               const mine = problems.filter((x) => x.field === p);
               return (
-                <div class="field" data-part={p}>
+                <div key={p} class="field" data-part={p}>
                   <label for={`part-${p}`}>
                     {t.notifyAdmin.parts[p]}
                     {current.overridden.includes(p) && <span class="tag">{t.notifyAdmin.customised}</span>}
@@ -245,8 +248,10 @@ export function Templates() {
                   )}
                   {mine.length > 0 && (
                     <ul class={`error small ${css.problems}`} id={`problem-${p}`} data-testid={`problem-${p}`}>
-                      {mine.map((x) => (
-                        <li>{x.line === null ? x.message : t.notifyAdmin.problem(x.line, x.column ?? 1, x.message)}</li>
+                      {mine.map((x, i) => (
+                        <li key={i}>
+                          {x.line === null ? x.message : t.notifyAdmin.problem(x.line, x.column ?? 1, x.message)}
+                        </li>
                       ))}
                     </ul>
                   )}
@@ -281,7 +286,7 @@ export function Templates() {
                 >
                   <option value="">{t.notifyAdmin.sample}</option>
                   {instances.data?.items.map((i) => (
-                    <option value={i.id}>
+                    <option key={i.id} value={i.id}>
                       {i.processName} {i.businessKey ?? ''} · {fmtTime(i.startTime)}
                     </option>
                   ))}

@@ -59,7 +59,7 @@ export function NetworkAllowlist() {
             columns={[t.allowlist.entry, t.allowlist.description, t.allowlist.addedBy, t.admin.actions]}
           >
             {list.data.entries.map((e) => (
-              <tr data-entry={e.entry}>
+              <tr key={e.entry} data-entry={e.entry}>
                 <td>{e.entry}</td>
                 <td>{e.description ?? '—'}</td>
                 <td>{e.createdBy ?? '—'}</td>

@@ -60,7 +60,7 @@ function Slot({ slot, store, open, onOpen, inBranch }: SlotProps) {
           }}
         >
           {kinds.map((k) => (
-            <button type="button" role="menuitem" data-kind={k} onClick={() => add(k)}>
+            <button key={k} type="button" role="menuitem" data-kind={k} onClick={() => add(k)}>
               {t.designer.kinds[k]}
             </button>
           ))}

@@ -76,23 +76,23 @@ export function ComparePanel({ id, processKey, doc }: { id: string; processKey: 
             !r.connections.removed.length && <p>{c.none}</p>}
           <ul class="small" data-testid="compare-list">
             {r.added.map((n) => (
-              <li class={s.added}>
+              <li key={n.id} class={s.added}>
                 {c.added}: {n.name ?? n.id}
               </li>
             ))}
             {r.removed.map((n) => (
-              <li class={s.removed}>
+              <li key={n.id} class={s.removed}>
                 {c.removed}: {n.name ?? n.id}
               </li>
             ))}
             {r.changed.map((n) => (
-              <li class={s.changed}>
+              <li key={n.id} class={s.changed}>
                 {c.changed}: {n.name ?? n.id} —{' '}
                 {n.changes.map((ch) => `${ch.path}: ${show(ch.before)} → ${show(ch.after)}`).join('; ')}
               </li>
             ))}
             {r.process.map((ch) => (
-              <li class={s.changed}>
+              <li key={ch.path} class={s.changed}>
                 {c.process}: {ch.path}: {show(ch.before)} → {show(ch.after)}
               </li>
             ))}
@@ -100,7 +100,7 @@ export function ComparePanel({ id, processKey, doc }: { id: string; processKey: 
               ...r.connections.added.map((x) => ['+', x] as const),
               ...r.connections.removed.map((x) => ['−', x] as const),
             ].map(([sign, x]) => (
-              <li>
+              <li key={`${sign}${x.fromId}>${x.toId}:${x.type}`}>
                 {c.connections}: {sign} {x.fromId} → {x.toId} ({x.type})
               </li>
             ))}

@@ -1,5 +1,6 @@
 // The DingTalk-style column: steps top to bottom, a "+" on every connection, and a split's
 // branches side by side until they meet again.
+import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { t } from '../../../i18n';
 import type { Doc, Node } from '../model/doc';
@@ -55,7 +56,7 @@ function Sequence({ items, head, ctx, root }: { items: Item[]; head: number[] | 
       {items.map((item, i) => {
         const next = items[i + 1];
         return (
-          <>
+          <Fragment key={item.id}>
             {item.kind === 'split' ? (
               <SplitBlock item={item} ctx={ctx} first={!!root && i === 0} />
             ) : (
@@ -68,7 +69,7 @@ function Sequence({ items, head, ctx, root }: { items: Item[]; head: number[] | 
               />
             )}
             {item.exits.length > 0 && slot(item.exits)}
-          </>
+          </Fragment>
         );
       })}
     </>
@@ -130,8 +131,9 @@ function SplitBlock({ item, ctx, first }: { item: SplitItem; ctx: Ctx; first: bo
           const canLeft = i > 0 && !fixedLast && (node.type === 'fork' || item.branches[i - 1]!.caseIndex !== null);
           const canRight =
             i < n - 1 && !fixedLast && (node.type === 'fork' || item.branches[i + 1]!.caseIndex !== null);
+          // A branch is known by its entry connection and its first step (fork branches share a relation).
           return (
-            <div class={s.column} data-branch={b.relation}>
+            <div key={`${b.entry}:${b.items[0]?.id ?? ''}`} class={s.column} data-branch={b.relation}>
               <div class={s.branchHead}>
                 <button
                   type="button"

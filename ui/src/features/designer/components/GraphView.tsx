@@ -130,7 +130,7 @@ export function GraphView({
         </marker>
       </defs>
       {laid.edges.map((e) => (
-        <g class={s.gedge} data-from={e.c.fromId} data-to={e.c.toId}>
+        <g key={`${e.c.fromId}>${e.c.toId}:${e.c.type}`} class={s.gedge} data-from={e.c.fromId} data-to={e.c.toId}>
           <polyline points={e.points.map((p) => `${p.x},${p.y}`).join(' ')} marker-end="url(#garrow)" />
           {e.label && (
             <text x={e.lx} y={e.ly + 3}>
@@ -158,6 +158,7 @@ export function GraphView({
         const who = sim?.get(node.id)?.approvers.join(', ');
         return (
           <g
+            key={node.id}
             class={cls}
             data-node-id={node.id}
             transform={`translate(${x - w / 2},${y - h / 2})`}
@@ -228,6 +229,7 @@ export function GraphView({
           const p = plusAt(e);
           return (
             <g
+              key={`${e.c.fromId}>${e.c.toId}:${e.c.type}`}
               class={s.gplus}
               data-edge={index}
               data-from={e.c.fromId}
@@ -282,6 +284,7 @@ export function GraphView({
           >
             {graphKinds(addKinds).map((k) => (
               <button
+                key={k}
                 type="button"
                 role="menuitem"
                 data-kind={k}

@@ -20,7 +20,12 @@ export function ProblemList({
 }) {
   const d = t.designer;
   const item = (p: DesignProblem) => (
-    <li data-node-id={p.nodeId ?? ''} data-code={p.code ?? ''} data-severity={p.severity ?? 'error'}>
+    <li
+      key={`${p.nodeId ?? ''}:${p.field ?? ''}:${p.code ?? ''}`}
+      data-node-id={p.nodeId ?? ''}
+      data-code={p.code ?? ''}
+      data-severity={p.severity ?? 'error'}
+    >
       {isWarning(p) && <strong>{d.warning}: </strong>}
       <button type="button" class="link" onClick={() => onSelect(p.nodeId)}>
         {p.nodeId ?? d.processSettings}

@@ -82,6 +82,7 @@ export function SimulatePanel({ doc, onResult }: { doc: Doc; onResult: (sim: Sim
         )}
         {fields.map((f) => (
           <Text
+            key={f.name}
             id={`sim-${f.name}`}
             label={f.label || f.name}
             value={values[f.name] ?? ''}
@@ -99,11 +100,12 @@ export function SimulatePanel({ doc, onResult }: { doc: Doc; onResult: (sim: Sim
       ) : null}
       {result && (
         <ol data-testid="sim-steps">
-          {result.steps.map((step) => {
+          {result.steps.map((step, i) => {
             const who = approversOf(step);
             const note = noteOf(step);
+            // A path may pass a node twice (a return): the step's place is its identity.
             return (
-              <li data-node-id={step.node.id}>
+              <li key={i} data-node-id={step.node.id}>
                 <strong>{step.node.name ?? step.node.id}</strong>
                 {who.length > 0 && (
                   <span>

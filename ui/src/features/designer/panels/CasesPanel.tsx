@@ -39,13 +39,15 @@ export function CasesPanel({ node, doc, store, problems }: NodePanelProps) {
         <p class="small">
           {f.variables}:{' '}
           {vars.map((v) => (
-            <code class={s.var}>msg.{v}</code>
+            <code key={v} class={s.var}>
+              msg.{v}
+            </code>
           ))}
         </p>
       )}
       <datalist id={listId}>
         {vars.map((v) => (
-          <option value={`msg.${v}`} />
+          <option key={v} value={`msg.${v}`} />
         ))}
       </datalist>
       {cases.map((c, i) => {
@@ -61,7 +63,7 @@ export function CasesPanel({ node, doc, store, problems }: NodePanelProps) {
         const remote = server?.find((r) => r.nodeId === node.id && r.caseIndex === i + 1);
         const hint = `${node.id}-case-${i}-hint`;
         return (
-          <div class={s.caseRow} data-case={i}>
+          <div key={c.then} class={s.caseRow} data-case={i}>
             <Text
               id={`${node.id}-case-${i}`}
               label={`${f.caseExpr(i + 1)} → ${c.then}`}

@@ -29,8 +29,8 @@ export function NodePanel({ node, doc, store, problems }: NodePanelProps) {
       </h2>
       {problems?.length ? (
         <ul class="problems" role="alert">
-          {problems.map((x) => (
-            <li data-severity={x.severity ?? 'error'}>
+          {problems.map((x, i) => (
+            <li key={i} data-severity={x.severity ?? 'error'}>
               {isWarning(x) && <strong>{t.designer.warning}: </strong>}
               <code>{x.field}</code> {problemText(x)}
             </li>

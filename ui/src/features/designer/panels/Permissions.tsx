@@ -40,6 +40,7 @@ export function ActionSwitches({
       <legend>{legend}</legend>
       {actions.map((a) => (
         <Check
+          key={a}
           id={`${id}-${a}`}
           label={t.designer.f.actions[a] ?? a}
           checked={value?.[a] !== false}
@@ -73,6 +74,7 @@ export function FieldPermissions({ node, doc, store }: { node: Node; doc: Doc; s
       {fields.length === 0 && <p class="muted small">{f.noFields}</p>}
       {fields.map((field) => (
         <Select
+          key={field.name}
           id={`${node.id}-perm-${field.name}`}
           label={field.label ?? field.name}
           value={perms[field.name] ?? ''}

@@ -71,8 +71,9 @@ export function ProcessPanel({ doc, store }: { doc: Doc; store: DesignerStore })
       {formType === 'design' && (
         <fieldset data-testid="form-fields">
           <legend>{f.fields}</legend>
+          {/* Fields have no id but their place: the name is what is being typed here. */}
           {fields.map((field, i) => (
-            <div class={s.fieldRow} data-field={i}>
+            <div key={i} class={s.fieldRow} data-field={i}>
               <Text
                 id={`p-field-${i}-name`}
                 label={f.fieldName}

@@ -211,6 +211,7 @@ export function AiAgentPanel({ node, store }: P) {
         <legend>{f.contextSources}</legend>
         {Object.keys(contextDefaults).map((k) => (
           <Check
+            key={k}
             id={`${node.id}-ctx-${k}`}
             label={f.contexts[k] ?? k}
             checked={sources[k] ?? contextDefaults[k]!}
@@ -318,7 +319,9 @@ export function SubProcessPanel({ node, store }: P) {
       />
       <datalist id={listId}>
         {(keys ?? []).map((k) => (
-          <option value={k.id}>{k.label}</option>
+          <option key={k.id} value={k.id}>
+            {k.label}
+          </option>
         ))}
       </datalist>
     </>

@@ -86,7 +86,9 @@ export function Select({
       <select id={id} name={id} value={value} onChange={(e) => onValue(e.currentTarget.value)}>
         {value !== '' && !(value in options) && <option value={value}>{value}</option>}
         {Object.entries(options).map(([k, text]) => (
-          <option value={k}>{text}</option>
+          <option key={k} value={k}>
+            {text}
+          </option>
         ))}
       </select>
     </div>
