@@ -33,6 +33,11 @@ export const configSchema = z.object({
    * instance; an evicted run is rebuilt by replaying its (short, continued-as-new) history.
    */
   WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(1).default(250),
+  /**
+   * Stack frames kept per stack in the worker's workflow threads: the SDK captures and
+   * source-maps a stack for every promise a workflow creates, at a cost per frame.
+   */
+  WORKFLOW_STACK_TRACE_LIMIT: z.coerce.number().int().min(1).max(100).default(6),
   /** Workflow tasks run at once (capped at the cache size). */
   WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(1).default(10),
   /** Activities (projection, http calls) and local activities (directory look-ups) run at once, each. */

@@ -10,6 +10,7 @@ import {
 } from '@temporalio/worker';
 import { loadConfig, type Config } from '../config.js';
 import { workflowSourceOptions } from './workflow-bundle.js';
+import { limitWorkflowStackTraces } from './workflow-stack-traces.js';
 import { createLogger } from '../logger.js';
 import { createOrm } from '../db/orm.js';
 import { createActivities } from '../../activities/index.js';
@@ -113,6 +114,7 @@ export async function runWorker(config: Config = loadConfig()) {
       : { workflowsPath: source.workflowsPath },
     source.workflowBundle ? 'using the prebuilt workflow bundle' : 'bundling workflows from source',
   );
+  limitWorkflowStackTraces(config.WORKFLOW_STACK_TRACE_LIMIT);
   const worker = await Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,

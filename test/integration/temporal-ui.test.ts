@@ -183,4 +183,23 @@ describe('Temporal Web UI metadata', () => {
       /\n\s*Long chain v1 · CAN-1 · by alice \(continued run; started \d{4}-\d\d-\d\d \d\d:\d\d UTC\)$/,
     );
   });
+
+  it('the Stack Trace tab shows where a path waits, in at most WORKFLOW_STACK_TRACE_LIMIT − 2 frames per stack', async () => {
+    const key = `uist_${Date.now()}`;
+    await deployNamed(
+      key,
+      'Stack trace',
+      [node('mgr', 'userTask', 'Manager approval', { approver: { type: 'user', userIds: ['bob'] } })],
+      'start>mgr mgr>end',
+    );
+    const id = await start(t.alice, key, {}, 'ST-1');
+    const trace: string = await handleOf(id).query('__stack_trace');
+    const stacks = trace.split('\n\n').map((s) => s.split('\n').filter((l) => /^\s*at /.test(l)));
+    expect(stacks.length).toBeGreaterThan(0);
+    // The test stack runs the worker with the default limit, 6: the SDK's promise hook takes two frames.
+    for (const frames of stacks) expect(frames.length).toBeLessThanOrEqual(4);
+    expect(
+      stacks.some((frames) => frames.some((f) => /\bpark\b/.test(f)) && frames.some((f) => /awaitRun/.test(f))),
+    ).toBe(true);
+  });
 });
