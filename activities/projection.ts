@@ -412,10 +412,17 @@ export async function writeProjection(
 ) {
   let transition: { before: string | null } | null = null;
   // Serialise writes of one instance; an archived instance takes no more row writes.
+  // Generic plans: the write's few statement shapes bind their data as JSON, so a plan does not
+  // depend on the values, and PostgreSQL's own choice planned some shapes on every call.
   const write = () =>
-    lockedTransaction(orm, snapshot.instance.id, async (tx) => {
-      transition = await writeSnapshot(tx, snapshot, opts.intent);
-    });
+    lockedTransaction(
+      orm,
+      snapshot.instance.id,
+      async (tx) => {
+        transition = await writeSnapshot(tx, snapshot, opts.intent);
+      },
+      { genericPlans: true },
+    );
   await inSpan('projection.write', { 'approval.writer': opts.writer ?? 'rebuild' }, write).catch((err: unknown) => {
     if (opts.writer) recordProjectionWrite(opts.writer, 'error');
     throw err;

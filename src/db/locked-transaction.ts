@@ -10,13 +10,23 @@ import type { Executor } from './bound.js';
 
 const { escapeLiteral } = createRequire(import.meta.url)('pg') as { escapeLiteral(value: string): string };
 
-/** Runs `fn` in a transaction that holds `pg_advisory_xact_lock(hashtext(key))`; rolled back if it throws. */
-export async function lockedTransaction<T>(orm: Orm, key: string, fn: (tx: Executor) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` in a transaction that holds `pg_advisory_xact_lock(hashtext(key))`; rolled back if it
+ * throws. `genericPlans`: named statements in it use their generic plan, kept per connection, where
+ * PostgreSQL's own choice (after five executions, by estimated cost) may plan each call anew.
+ */
+export async function lockedTransaction<T>(
+  orm: Orm,
+  key: string,
+  fn: (tx: Executor) => Promise<T>,
+  opts: { genericPlans?: boolean } = {},
+): Promise<T> {
   const db = orm.em.getConnection().getClient() as unknown as Kysely<unknown>;
+  const settings = opts.genericPlans ? '; set local plan_cache_mode = force_generic_plan' : '';
   return db.connection().execute(async (conn) => {
     try {
       await conn.executeQuery(
-        CompiledQuery.raw(`begin; select pg_advisory_xact_lock(hashtext(${escapeLiteral(key)}))`),
+        CompiledQuery.raw(`begin; select pg_advisory_xact_lock(hashtext(${escapeLiteral(key)}))${settings}`),
       );
       const result = await fn(conn);
       await conn.executeQuery(CompiledQuery.raw('commit'));

@@ -21,6 +21,7 @@ import {
   isParticipant,
   pagedBy,
   poolMatch,
+  TASK_VIEW_COLUMNS,
   taskView,
 } from './read-model.js';
 
@@ -238,13 +239,17 @@ async function actionableTask(
   taskId: string,
   updateId: string,
 ) {
-  // The Update's write-ahead intent rides on the look-up (nothing is inserted for no task).
+  // The Update's write-ahead intent rides on the look-up (nothing is inserted for no task). A named
+  // statement: its plan (a key look-up) is kept, and its columns are listed so that a migration
+  // adding one cannot change its result under a running server (src/db/prepared.ts).
   const [row] = await bound<any>(
     em,
-    `with t as (select *, false as archived from tasks where tenant_id = ? and id = ? and not deleted),
+    `with t as (select ${TASK_VIEW_COLUMNS}, x.tenant_id, false as archived from tasks x
+                where x.tenant_id = ? and x.id = ? and not x.deleted),
        wi as (${RECORD_INTENT_SELECT} from t on conflict (update_id) do nothing)
      select t.*, true as intent_recorded from t`,
     [principal.tenantId, taskId, updateId],
+    { prepare: true },
   );
   if (!row) {
     const found = await getTask(deps, principal, taskId);
