@@ -2,6 +2,7 @@
 // type-import rules that matter most in a Temporal codebase. Formatting is Prettier's job.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import reactX from 'eslint-plugin-react-x';
 
 export default tseslint.config(
   {
@@ -53,6 +54,15 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  // The console's lists carry keys: an unkeyed row in a live-updated list hands its element (and the
+  // click aimed at it) to another item when the list reloads — a click on one inbox row once opened
+  // another instance's task.
+  {
+    files: ['ui/**/*.tsx'],
+    plugins: { 'react-x': reactX },
+    settings: { 'react-x': { importSource: 'preact' } },
+    rules: { 'react-x/no-missing-key': 'error' },
   },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
 );
