@@ -214,9 +214,10 @@ export function Diagram({
             <path d="M 0 0 L 10 5 L 0 10 z" class="arrowhead" />
           </marker>
         </defs>
-        {laid.edges.map((e) => (
+        {/* By place as well: a document may repeat a connection. */}
+        {laid.edges.map((e, i) => (
           <g
-            key={`${e.c.fromId}>${e.c.toId}:${e.c.type}`}
+            key={`${i}:${e.c.fromId}>${e.c.toId}:${e.c.type}`}
             class="edge"
             data-from={e.c.fromId}
             data-to={e.c.toId}

@@ -181,8 +181,8 @@ function FieldInput({
       return (
         <select {...common} value={show(value)} onChange={(e) => set(parse(f, e.currentTarget.value))}>
           <option value="">—</option>
-          {(f.options ?? []).map((o) => (
-            <option key={String(optionValue(o))} value={String(optionValue(o))}>
+          {(f.options ?? []).map((o, i) => (
+            <option key={`${i}:${String(optionValue(o))}`} value={String(optionValue(o))}>
               {optionLabel(o)}
             </option>
           ))}
@@ -195,7 +195,7 @@ function FieldInput({
           {(f.options ?? []).map((o, i) => {
             const v = optionValue(o);
             return (
-              <label class="check" key={String(v)}>
+              <label class="check" key={`${i}:${String(v)}`}>
                 <input
                   type="checkbox"
                   id={`${id}-${i}`}

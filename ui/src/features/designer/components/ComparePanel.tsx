@@ -99,8 +99,8 @@ export function ComparePanel({ id, processKey, doc }: { id: string; processKey: 
             {[
               ...r.connections.added.map((x) => ['+', x] as const),
               ...r.connections.removed.map((x) => ['−', x] as const),
-            ].map(([sign, x]) => (
-              <li key={`${sign}${x.fromId}>${x.toId}:${x.type}`}>
+            ].map(([sign, x], i) => (
+              <li key={`${i}:${sign}${x.fromId}>${x.toId}:${x.type}`}>
                 {c.connections}: {sign} {x.fromId} → {x.toId} ({x.type})
               </li>
             ))}

@@ -129,8 +129,9 @@ export function GraphView({
           <path d="M 0 0 L 10 5 L 0 10 z" />
         </marker>
       </defs>
-      {laid.edges.map((e) => (
-        <g key={`${e.c.fromId}>${e.c.toId}:${e.c.type}`} class={s.gedge} data-from={e.c.fromId} data-to={e.c.toId}>
+      {/* Edges by place as well: an imported document may repeat a connection (its problem is listed). */}
+      {laid.edges.map((e, i) => (
+        <g key={`${i}:${e.c.fromId}>${e.c.toId}:${e.c.type}`} class={s.gedge} data-from={e.c.fromId} data-to={e.c.toId}>
           <polyline points={e.points.map((p) => `${p.x},${p.y}`).join(' ')} marker-end="url(#garrow)" />
           {e.label && (
             <text x={e.lx} y={e.ly + 3}>
@@ -229,7 +230,7 @@ export function GraphView({
           const p = plusAt(e);
           return (
             <g
-              key={`${e.c.fromId}>${e.c.toId}:${e.c.type}`}
+              key={`${index}:${e.c.fromId}>${e.c.toId}:${e.c.type}`}
               class={s.gplus}
               data-edge={index}
               data-from={e.c.fromId}

@@ -19,9 +19,10 @@ export function ProblemList({
   onSelect: (id: string | null) => void;
 }) {
   const d = t.designer;
-  const item = (p: DesignProblem) => (
+  // By place too: one field may have the same problem twice (two unknown variables in one case).
+  const item = (p: DesignProblem, i: number) => (
     <li
-      key={`${p.nodeId ?? ''}:${p.field ?? ''}:${p.code ?? ''}`}
+      key={`${i}:${p.nodeId ?? ''}:${p.field ?? ''}:${p.code ?? ''}`}
       data-node-id={p.nodeId ?? ''}
       data-code={p.code ?? ''}
       data-severity={p.severity ?? 'error'}

@@ -63,7 +63,8 @@ export function CasesPanel({ node, doc, store, problems }: NodePanelProps) {
         const remote = server?.find((r) => r.nodeId === node.id && r.caseIndex === i + 1);
         const hint = `${node.id}-case-${i}-hint`;
         return (
-          <div key={c.then} class={s.caseRow} data-case={i}>
+          // By place: a switch's cases are ordered (the first match wins), and two may share a `then`.
+          <div key={i} class={s.caseRow} data-case={i}>
             <Text
               id={`${node.id}-case-${i}`}
               label={`${f.caseExpr(i + 1)} → ${c.then}`}
