@@ -78,7 +78,6 @@ function linear(key: string, name: string, steps: any[]) {
   };
 }
 
-/** Opens `action`'s form on an instance page, fills in `fields` (selector → text), confirms it and waits until done. */
 /** Picks `dsl` as the JSON file `name` in the definitions page's import form and submits it. */
 async function importFile(page: Page, name: string, dsl: unknown) {
   await page.setInputFiles('#dsl-file', {

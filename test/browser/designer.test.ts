@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, login } from '../helpers/api.js';
 import { temporalClient } from '../helpers/temporal.js';
 import { workflowIdOf } from '../../workflows/search-attributes.js';
-import { ConsoleBrowser, demoPassword, openInboxRow, screenshots } from '../helpers/console-browser.js';
+import { ConsoleBrowser, act, demoPassword, openInboxRow, screenshots } from '../helpers/console-browser.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const temporal = temporalClient();
@@ -160,9 +160,7 @@ describe('process designer', () => {
       const row = page.locator(`tr[data-business-key="${bk}"]`);
       await row.waitFor({ timeout: 20_000 });
       await openInboxRow(page, bk, instanceId);
-      await page.click('button[data-action=approve]');
-      await page.click('button[data-confirm=approve]');
-      await page.waitForSelector('[data-testid=action-ok]');
+      await act(page, 'approve', {});
     }
     const seenNow = async () =>
       (await api(`/api/v1/workflow/process-instances/${instanceId}`, { token: await token('admin') })).body.data;
