@@ -59,6 +59,28 @@ export function cpuOfTrees<K extends string>(roots: Record<K, number | null | un
   return out;
 }
 
+/**
+ * CPU ms used so far by one process's threads, summed by thread name (the stat file of each /proc/<pid>/task entry):
+ * Node names its own (MainThread, WorkerThread — the SDK's workflow thread —, V8Worker for the
+ * compiler and GC helpers, libuv-worker), the SDK's Rust core names its tokio threads. Threads
+ * that ended meanwhile are missing; the bench reads it around a window in which none end.
+ */
+export function cpuByThreadName(pid: number | null | undefined): Record<string, number> | null {
+  if (!procAvailable || !pid) return null;
+  const out: Record<string, number> = {};
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const s = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = s.slice(s.indexOf('(') + 1, s.lastIndexOf(')'));
+      const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+      out[name] = (out[name] ?? 0) + ((Number(f[11]) + Number(f[12])) * 1000) / TICKS_PER_S;
+    }
+  } catch {
+    return null;
+  }
+  return out;
+}
+
 export function diffCpu<K extends string>(
   after: Record<K, number | null>,
   before: Record<K, number | null>,

@@ -29,7 +29,7 @@ import { startProductionStack } from '../scripts/production-stack.js';
 import { startStack, type Stack } from '../scripts/stack.js';
 import { createOrm } from '../src/db/orm.js';
 import * as bare from './baseline/workflows.js';
-import { cpuOfTrees, diffCpu, loadAverage, residentMb } from './proc.js';
+import { cpuByThreadName, cpuOfTrees, diffCpu, loadAverage, residentMb } from './proc.js';
 import {
   ensurePgStatStatements,
   genericPlans,
@@ -263,6 +263,8 @@ interface PhaseResult {
   todo: Stats;
   cpuMsPerInstance: Record<string, number | null>;
   cpuMsPerInstanceTotal: number;
+  /** The worker's CPU ms per instance by thread name (cpuByThreadName), largest first. */
+  workerCpuMsPerInstanceByThread: Record<string, number> | null;
   loadClientCpuMsPerInstance: number;
   history: Awaited<ReturnType<typeof histories>>;
   windowUs: [number, number];
@@ -281,12 +283,14 @@ async function phase(
   process.stdout.write(`measuring ${N} at concurrency ${CONCURRENCY}… `);
   const rec = recorder();
   const cpu0 = cpuOfTrees(pids());
+  const threads0 = cpuByThreadName(pids().worker);
   const client0 = process.cpuUsage();
   const from = nowUs();
   const wallS = await load(N, one, rec);
   const to = nowUs();
   const clientCpu = process.cpuUsage(client0);
   const cpu = diffCpu(cpuOfTrees(pids()), cpu0);
+  const threads1 = cpuByThreadName(pids().worker);
   console.log(`${wallS.toFixed(1)} s`);
   const perInstance = Object.fromEntries(
     Object.entries(cpu).map(([k, v]) => [k, v === null ? null : Math.round((v / N) * 10) / 10]),
@@ -300,6 +304,15 @@ async function phase(
     todo: stats(rec.todo),
     cpuMsPerInstance: perInstance,
     cpuMsPerInstanceTotal: Math.round(Object.values(perInstance).reduce<number>((a, v) => a + (v ?? 0), 0) * 10) / 10,
+    workerCpuMsPerInstanceByThread:
+      threads0 && threads1
+        ? Object.fromEntries(
+            Object.entries(threads1)
+              .map(([k, v]) => [k, Math.round(((v - (threads0[k] ?? 0)) / N) * 10) / 10] as const)
+              .filter(([, v]) => v > 0)
+              .sort((a, b) => b[1] - a[1]),
+          )
+        : null,
     loadClientCpuMsPerInstance: Math.round(((clientCpu.user + clientCpu.system) / 1000 / N) * 10) / 10,
     history: await histories(client, rec.ids.map(workflowIdOf)),
     windowUs: [from, to],
@@ -441,7 +454,11 @@ const stack: Stack & { adminPassword: string; demoPassword: string; baseUrls: st
               workerNodeArgs: ['--cpu-prof', '--cpu-prof-dir', path.join(profileDir, 'service-worker')],
               serverNodeArgs: ['--cpu-prof', '--cpu-prof-dir', path.join(profileDir, 'service-server')],
               // pg_stat_statements for the top statements (plans: EXPLAIN (GENERIC_PLAN) of the slowest, below).
-              pgSettings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_planning': 'on' },
+              pgSettings: {
+                shared_preload_libraries: 'pg_stat_statements',
+                'pg_stat_statements.track_planning': 'on',
+                'pg_stat_statements.track': 'all',
+              },
             }
           : {}),
       }).then((embedded) => ({
@@ -509,7 +526,7 @@ try {
     if (pgStat) await resetPgStatStatements(orm);
     const servicePids = () => ({ ...stack.pids() });
     const service = await phase('service', servicePids, serviceOne, (id) => `approval-demo-${id}`, client);
-    if (pgStat) statements.serviceWorkload = await topStatements(orm);
+    if (pgStat) statements.serviceWorkload = await topStatements(orm, 25);
     report.service = service;
 
     // Instance views of the largest definition allowed (docs/definitions.md: 500 nodes): a chain of
@@ -833,6 +850,13 @@ if (report.service && report.bare) {
   console.log('approve (Update) workflow task pickup, share of tasks by wait (ms):');
   for (const [name, p] of [['service', s], ['bare', b], ...variants] as Array<[string, PhaseResult]>)
     console.log(`  ${name.padEnd(26)} ${p.history.updateWorkflowTaskPickupHistogram}`);
+  console.log('worker CPU ms/instance by thread:');
+  for (const [name, p] of [['service', s], ['bare', b], ...variants] as Array<[string, PhaseResult]>)
+    console.log(
+      `  ${name.padEnd(26)} ${Object.entries(p.workerCpuMsPerInstanceByThread ?? {})
+        .map(([thread, ms]) => `${thread} ${ms}`)
+        .join(' | ')}`,
+    );
   console.log(`history events by type, service: ${JSON.stringify(s.history.byType)}`);
   console.log(`history events by type, bare:    ${JSON.stringify(b.history.byType)}`);
   if (r3 && report.ratiosToFloor) {

@@ -2,7 +2,6 @@
 // (server, worker, Temporal, PostgreSQL). Every check of an action made in the browser is
 // repeated through the API. Screenshots of each page go to test/browser/screenshots/ (ignored).
 import { readFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
@@ -109,7 +108,7 @@ describe('web console', () => {
     expect((await fetch(`${baseUrl()}/assets/missing.js`)).status).toBe(404);
   });
 
-  it('budgets: JavaScript ≤ 250 KB gzipped, inbox first load ≤ 1 s', async () => {
+  it('budgets: JavaScript ≤ 250 KB gzipped; the inbox first load is reported', async () => {
     const size = uiSize();
     const page = await as('erin');
     // A cold load of the inbox: a new browser context (empty HTTP cache) that is already logged
@@ -140,14 +139,8 @@ describe('web console', () => {
     expect(entry[0]!.gzipBytes).toBeLessThanOrEqual(46_231 + 5 * 1024);
     expect(size.files.some((f) => /^assets\/Designer-.*\.js$/.test(f.file))).toBe(true);
     expect(resources.some((r) => r.includes('/assets/Designer-'))).toBe(false);
-    // The load budget is a timing: asserted unless the machine is oversubscribed (other stacks
-    // running beside this one), where it is reported only. `npm run bench:ui` measures it alone.
-    const loadPerCpu = os.loadavg()[0]! / os.cpus().length;
-    if (loadPerCpu < 2) expect(ms).toBeLessThanOrEqual(1000);
-    else
-      console.warn(
-        `  load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs: the 1 s load budget is reported, not asserted`,
-      );
+    // The load's 1 s budget is a timing, so it is measured by `npm run bench:ui` (a quiet stack,
+    // median of several cold loads), not asserted here beside other browser files.
     await fresh.close();
   });
 
