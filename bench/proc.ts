@@ -67,16 +67,23 @@ export function cpuOfTrees<K extends string>(roots: Record<K, number | null | un
  */
 export function cpuByThreadName(pid: number | null | undefined): Record<string, number> | null {
   if (!procAvailable || !pid) return null;
-  const out: Record<string, number> = {};
+  let tids: string[];
   try {
-    for (const tid of readdirSync(`/proc/${pid}/task`)) {
-      const s = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const name = s.slice(s.indexOf('(') + 1, s.lastIndexOf(')'));
-      const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-      out[name] = (out[name] ?? 0) + ((Number(f[11]) + Number(f[12])) * 1000) / TICKS_PER_S;
-    }
+    tids = readdirSync(`/proc/${pid}/task`);
   } catch {
     return null;
+  }
+  const out: Record<string, number> = {};
+  for (const tid of tids) {
+    let s: string;
+    try {
+      s = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // ended since the listing
+    }
+    const name = s.slice(s.indexOf('(') + 1, s.lastIndexOf(')'));
+    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+    out[name] = (out[name] ?? 0) + ((Number(f[11]) + Number(f[12])) * 1000) / TICKS_PER_S;
   }
   return out;
 }

@@ -25,6 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
 import proto from '@temporalio/proto';
+import { SignJWT } from 'jose';
 import { startProductionStack } from '../scripts/production-stack.js';
 import { startStack, type Stack } from '../scripts/stack.js';
 import { createOrm } from '../src/db/orm.js';
@@ -71,6 +72,25 @@ const BARE_INTENT = process.env.BENCH_BARE_INTENT !== '0';
  * that opens the next step — what the service's next node spends on looking its approvers up.
  */
 const BARE_LOOKUP = process.env.BENCH_BARE_LOOKUP === '1';
+/**
+ * BENCH_BARE_API=0 skips phase 1f: bare Temporal behind the least HTTP API with the service's
+ * guarantees (bench/baseline/api-server.ts: verified JWTs, write-ahead intents, the answered
+ * state written before the answer, the to-do list from PostgreSQL) — the floor of any service of
+ * this shape on this stack; the service against it is the part that is ours.
+ */
+const BARE_API = process.env.BENCH_BARE_API !== '0';
+/**
+ * BENCH_BARE_API_PARTS=1 adds phase 1f's parts, each on top of the one before: the service's
+ * operator metadata (search attributes, memo, summary, status upsert), then its payload sizes,
+ * then its approver look-up per step (bench/baseline/api-server.ts) — what of the Temporal
+ * server's and the worker's cost the service's workflow carries by what it records.
+ */
+const BARE_API_PARTS = process.env.BENCH_BARE_API_PARTS === '1';
+const API_PARTS = [
+  { key: 'bareApiMetadata', name: '+ operator metadata', parts: { metadata: true } },
+  { key: 'bareApiPayloads', name: '+ payload sizes', parts: { metadata: true, payloads: true } },
+  { key: 'bareApiLookUps', name: '+ look-up/step', parts: { metadata: true, payloads: true, lookUps: true } },
+] as const;
 /** Phases 1c–1e: bare Temporal plus one mechanism each; `key` is where the report keeps it. */
 const BARE_VARIANTS = [
   { on: BARE_RECORD, key: 'bareRecord', name: 'bare + 1 activity/state', options: { recordEachState: true } },
@@ -340,6 +360,39 @@ function startBaselineWorker(temporalAddress: string, namespace: string, taskQue
     child.once('exit', (code) => reject(new Error(`the baseline worker exited with ${code}`)));
     child.stdout!.on('data', (d: Buffer) => {
       if (d.toString().includes('baseline worker ready')) resolve(child);
+    });
+  });
+}
+
+/** The ratio lines of one phase against another. */
+function againstPhase(base: PhaseResult, of: PhaseResult) {
+  const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+  return {
+    approveP50: ratio(of.approve.p50, base.approve.p50),
+    startP50: ratio(of.start.p50, base.start.p50),
+    throughput: ratio(of.perSecond, base.perSecond),
+    cpuPerInstance: ratio(of.cpuMsPerInstanceTotal, base.cpuMsPerInstanceTotal),
+    historyEvents: ratio(of.history.eventsPerInstance, base.history.eventsPerInstance),
+  };
+}
+
+/** Phase 1f's server (bench/baseline/api-server.ts) as a child process, once it listens. */
+function startBaselineApi(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
+  const nodeArgs = PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.join(profileDir, 'baseline-api')] : [];
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, '--import', 'tsx', path.join(root, 'bench', 'baseline', 'api-server.ts')],
+    {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the baseline API server exited with ${code}`)));
+    child.stdout!.on('data', (d: Buffer) => {
+      const port = /baseline api listening (\d+)/.exec(d.toString())?.[1];
+      if (port) resolve({ child, base: `http://127.0.0.1:${port}` });
     });
   });
 }
@@ -639,6 +692,64 @@ try {
     report.bare = baseline;
     for (const v of BARE_VARIANTS)
       if (v.on) report[v.key] = await phase(v.name, barePids, bareOne(v.options), (id) => id, client);
+    // 1f. the same workflow behind the least API with the service's guarantees, over HTTP.
+    if (BARE_API) {
+      const secret = randomUUID();
+      const apiServer = await startBaselineApi({
+        TEMPORAL_ADDRESS: stack.temporalAddress,
+        TEMPORAL_NAMESPACE: stack.namespace,
+        BASELINE_TASK_QUEUE: bareQueue,
+        DATABASE_URL: stack.databaseUrl,
+        BENCH_API_SECRET: secret,
+        BENCH_API_APPROVERS: APPROVERS.join(','),
+      });
+      try {
+        const key = new TextEncoder().encode(secret);
+        const apiTokens = Object.fromEntries(
+          await Promise.all(
+            ['alice', ...APPROVERS].map(
+              async (u) =>
+                [
+                  u,
+                  await new SignJWT({})
+                    .setProtectedHeader({ alg: 'HS256' })
+                    .setSubject(u)
+                    .setExpirationTime('2h')
+                    .sign(key),
+                ] as const,
+            ),
+          ),
+        );
+        const apiOne =
+          (parts: object = {}, tag = '') =>
+          async (i: number, rec: Recorder | null) => {
+            const id = `bareapi${tag}-${run}-${rec ? 'm' : 'w'}-${i}`;
+            await timed(rec?.start ?? null, () => call(apiServer.base, '/start', apiTokens.alice, { id, ...parts }));
+            rec?.ids.push(id);
+            for (const user of APPROVERS) {
+              const todo = await timed(rec?.todo ?? null, () => call(apiServer.base, '/todo', apiTokens[user]));
+              const task = todo.items.find((t: { instanceId: string }) => t.instanceId === id);
+              if (!task) throw new Error(`${user} has no task of ${id}`);
+              await timed(rec?.approve ?? null, () =>
+                call(apiServer.base, `/instances/${id}/approve`, apiTokens[user], { taskId: task.taskId }),
+              );
+            }
+          };
+        const apiPids = () => ({ ...stack.pids(), worker: baselineWorker!.pid!, server: apiServer.child.pid! });
+        report.bareApi = await phase('bare + HTTP API', apiPids, apiOne(), (id) => id, client);
+        if (BARE_API_PARTS)
+          for (const [n, p] of API_PARTS.entries())
+            report[p.key] = await phase(
+              `bare + HTTP API ${p.name}`,
+              apiPids,
+              apiOne(p.parts, `p${n}`),
+              (id) => id,
+              client,
+            );
+      } finally {
+        await stopChild(apiServer.child);
+      }
+    }
     await stopChild(baselineWorker);
 
     const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
@@ -655,15 +766,14 @@ try {
     const floor: PhaseResult | undefined = report.bareRecord;
     if (floor) {
       // The same ratios against the floor of a durable projection, and the floor against bare Temporal.
-      const against = (base: PhaseResult, of: PhaseResult) => ({
-        approveP50: ratio(of.approve.p50, base.approve.p50),
-        startP50: ratio(of.start.p50, base.start.p50),
-        throughput: ratio(of.perSecond, base.perSecond),
-        cpuPerInstance: ratio(of.cpuMsPerInstanceTotal, base.cpuMsPerInstanceTotal),
-        historyEvents: ratio(of.history.eventsPerInstance, base.history.eventsPerInstance),
-      });
-      report.ratiosToFloor = { service: against(floor, service), floor: against(baseline, floor) };
+      report.ratiosToFloor = { service: againstPhase(floor, service), floor: againstPhase(baseline, floor) };
     }
+    const apiFloor: PhaseResult | undefined = report.bareApi;
+    if (apiFloor)
+      report.ratiosToApiFloor = {
+        service: againstPhase(apiFloor, service),
+        floor: againstPhase(baseline, apiFloor),
+      };
   } // part 1
 
   // ---- 3. delivery: task messages through the outbox, the dispatcher and the e-mail channel ----
@@ -758,6 +868,7 @@ if (PROFILE) {
     ['service-worker', report.service?.windowUs],
     ['service-server', report.service?.windowUs],
     ['baseline-worker', report.bare?.windowUs],
+    ['baseline-api', report.bareApi?.windowUs],
   ] as const) {
     try {
       profiles[who] = readdirSync(path.join(profileDir, who))
@@ -779,10 +890,9 @@ if (report.service && report.bare) {
   const b: PhaseResult = report.bare;
   const r3: PhaseResult | undefined = report.bareRecord;
   // The other bare variants that ran, each a column of its own.
-  const variants = BARE_VARIANTS.filter((v) => report[v.key]).map((v): [string, PhaseResult] => [
-    v.name,
-    report[v.key] as PhaseResult,
-  ]);
+  const variants = [...BARE_VARIANTS, { key: 'bareApi', name: 'bare + HTTP API' }, ...API_PARTS]
+    .filter((v) => report[v.key])
+    .map((v): [string, PhaseResult] => [v.name, report[v.key] as PhaseResult]);
   const cpu = (p: PhaseResult, k: string) => f(p.cpuMsPerInstance[k]);
   const names = [
     'start p50 / p95 / p99 (ms)',
@@ -802,7 +912,7 @@ if (report.service && report.bare) {
     'approve (Update) task pickup p50 / p95 (ms)',
     'approve (Update) task held p50 / p95 (ms)',
   ];
-  // The bare phases have no HTTP server or read model: those rows sit idle there.
+  // The bare phases but 1f have no HTTP server or read model: those rows sit idle there.
   const column = (p: PhaseResult, service: boolean): string[] => [
     lat(p.start),
     lat(p.approve),
@@ -821,7 +931,11 @@ if (report.service && report.bare) {
     `${f(p.history.updateWorkflowTaskPickupMs.p50)} / ${f(p.history.updateWorkflowTaskPickupMs.p95)}`,
     `${f(p.history.updateWorkflowTaskHeldMs.p50)} / ${f(p.history.updateWorkflowTaskHeldMs.p95)}`,
   ];
-  const columns = [column(s, true), column(b, false), ...variants.map(([, p]) => column(p, false))];
+  const columns = [
+    column(s, true),
+    column(b, false),
+    ...variants.map(([, p]) => column(p, [report.bareApi, ...API_PARTS.map((a) => report[a.key])].includes(p))),
+  ];
   const rows = names.map((name, i) => [name, ...columns.map((c) => c[i])]);
   const widths = rows[0].map((_, i) => Math.max(i === 0 ? 0 : 13, ...rows.map((r) => r[i].length)));
   const print = (cells: string[]) =>
@@ -870,6 +984,21 @@ if (report.service && report.bare) {
       report.ratiosToFloor.floor,
     );
     line('ratio service/floor (the service against that floor: the part that is ours)', report.ratiosToFloor.service);
+  }
+  if (report.ratiosToApiFloor) {
+    const line = (name: string, r: Record<string, number>) =>
+      console.log(
+        `${name}: approve ${r.approveP50.toFixed(2)}, start ${r.startP50.toFixed(2)}, throughput ${r.throughput.toFixed(2)}, CPU ${r.cpuPerInstance.toFixed(2)}`,
+      );
+    console.log('');
+    line(
+      'ratio api-floor/bare    (bare + the least HTTP API with the same guarantees, against bare)',
+      report.ratiosToApiFloor.floor,
+    );
+    line(
+      'ratio service/api-floor (the service against that API floor: the part that is ours)',
+      report.ratiosToApiFloor.service,
+    );
   }
 }
 if (report.openInstances) {

@@ -11,6 +11,12 @@
 // With `lookUpEachStep`, an approve that opens the next step first runs one no-op local activity
 // (the service's next node looks its approvers up with one: workflows/engine/user-task.ts), so
 // the cost of that mechanism is measured on its own.
+//
+// Phase 1f's parts (bench/baseline/api-server.ts) add what the service's workflow carries beyond
+// that: with `upsertStatus` the status search attribute is upserted when it ends (the service's
+// InstanceStatus, for the Web UI's filters); with `pad` each answer carries that many more bytes
+// (the service's answers carry the state the caller writes).
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import {
   allHandlersFinished,
   condition,
@@ -19,13 +25,18 @@ import {
   proxyActivities,
   proxyLocalActivities,
   setHandler,
+  upsertSearchAttributes,
 } from '@temporalio/workflow';
+
+/** The service's status search attribute (registered on the bench's namespace by the stack). */
+export const InstanceStatus = defineSearchAttributeKey('InstanceStatus', SearchAttributeType.KEYWORD);
 
 export interface BareState {
   step: number;
   taskId: string | null;
   assignee: string | null;
   status: 'active' | 'completed';
+  pad?: string;
 }
 export interface BareApproveInput {
   taskId: string;
@@ -48,6 +59,10 @@ export async function bareApproval(input: {
   approvers: string[];
   recordEachState?: boolean;
   lookUpEachStep?: boolean;
+  upsertStatus?: boolean;
+  pad?: number;
+  /** Carried in the start's input only, to give it the service's size. */
+  padding?: string;
 }): Promise<BareState> {
   let step = 0;
   const state = (): BareState => {
@@ -62,7 +77,9 @@ export async function bareApproval(input: {
   const answer = async () => {
     const s = state();
     if (input.recordEachState) await record(s);
-    return s;
+    if (input.upsertStatus && s.status === 'completed')
+      upsertSearchAttributes([{ key: InstanceStatus, value: s.status }]);
+    return input.pad ? { ...s, pad: 'x'.repeat(input.pad) } : s;
   };
   setHandler(sync, answer);
   setHandler(current, () => state());

@@ -34,7 +34,7 @@ export async function startNotificationSocket(httpServer: ServerType, deps: Noti
     // The same rule as every request (principal cache, PRINCIPAL_TTL_MS): a deactivated user stops receiving.
     stillAuthorised: async (who) => {
       try {
-        await loadPrincipal(deps.orm.em.fork(), who.tenantId, who.userId);
+        await loadPrincipal(() => deps.orm.em.fork(), who.tenantId, who.userId);
         return true;
       } catch (err) {
         if (err instanceof AppError && err.type === 'INVALID_TOKEN') return false;
@@ -66,7 +66,7 @@ export async function startNotificationSocket(httpServer: ServerType, deps: Noti
       const token = url.searchParams.get('token') ?? req.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
       if (!token) throw new AppError('UNAUTHENTICATED', 'Pass the access token as ?token=');
       const claims = await deps.tokens.verify(token);
-      const principal = await loadPrincipal(deps.orm.em.fork(), claims.tid, claims.sub);
+      const principal = await loadPrincipal(() => deps.orm.em.fork(), claims.tid, claims.sub);
       who = { tenantId: principal.tenantId, userId: principal.userId };
       expiresAt = claims.exp * 1000;
     } catch (err) {

@@ -41,12 +41,21 @@ export function forgetPrincipals() {
   principals.clear();
 }
 
-/** Loads who is calling; an unknown or inactive user gets 401 even with a valid token. */
-export async function loadPrincipal(em: EntityManager, tenantId: string, userId: string): Promise<Principal> {
+/**
+ * Loads who is calling; an unknown or inactive user gets 401 even with a valid token. `em`: an
+ * EntityManager, or how to get one — a request whose principal is cached needs none (a fork per
+ * request showed in the server's profile).
+ */
+export async function loadPrincipal(
+  emOf: EntityManager | (() => EntityManager),
+  tenantId: string,
+  userId: string,
+): Promise<Principal> {
   const key = `${tenantId}\u0000${userId}`;
   const now = Date.now();
   const hit = principals.get(key);
   if (hit && hit.until > now) return hit.principal;
+  const em = typeof emOf === 'function' ? emOf() : emOf;
   const seen = generation;
   const [user, tenant] = await Promise.all([
     em.findOne(User, { tenantId, id: userId }),

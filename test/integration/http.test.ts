@@ -41,6 +41,23 @@ describe('HTTP contract', () => {
     expect(res.body.code).toBe(41300);
   });
 
+  it('counts a chunked body (no Content-Length) as it arrives: over the limit 413, under it read as usual', async () => {
+    // A stream body goes out with Transfer-Encoding: chunked.
+    const chunked = (text: string) =>
+      fetch(`${baseUrl()}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: new Blob([text]).stream(),
+        duplex: 'half',
+      } as RequestInit);
+    const over = await chunked(JSON.stringify({ username: 'a'.repeat(1024 * 1024 + 10), password: 'x' }));
+    expect(over.status).toBe(413);
+    expect((await over.json()).code).toBe(41300);
+    const under = await chunked(JSON.stringify({ username: 'admin', password: 'admin', tenantId: 'demo' }));
+    expect(under.status).toBe(200);
+    expect((await under.json()).data.accessToken).toEqual(expect.any(String));
+  });
+
   it('refuses pageSize above 200 with 400', async () => {
     const token = await login('admin', 'admin', 'demo');
     expect((await api('/api/v1/users?pageSize=201', { token })).status).toBe(400);

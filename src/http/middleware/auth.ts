@@ -17,7 +17,7 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   const claims = await tokens.verify(match[1]);
   const tenantHeader = c.req.header('X-Tenant-Id');
   if (tenantHeader !== undefined && tenantHeader !== claims.tid) throw new AppError('TENANT_MISMATCH');
-  c.set('principal', await loadPrincipal(orm.em.fork(), claims.tid, claims.sub));
+  c.set('principal', await loadPrincipal(() => orm.em.fork(), claims.tid, claims.sub));
   try {
     await next();
   } finally {
