@@ -60,10 +60,11 @@ export function cpuOfTrees<K extends string>(roots: Record<K, number | null | un
 }
 
 /**
- * CPU ms used so far by one process's threads, summed by thread name (the stat file of each /proc/<pid>/task entry):
- * Node names its own (MainThread, WorkerThread — the SDK's workflow thread —, V8Worker for the
- * compiler and GC helpers, libuv-worker), the SDK's Rust core names its tokio threads. Threads
- * that ended meanwhile are missing; the bench reads it around a window in which none end.
+ * CPU ms used so far by one process's threads, summed by thread name (the stat file of each
+ * /proc/<pid>/task entry): Node names its own (MainThread, WorkerThread — the SDK's workflow
+ * thread —, V8Worker for the compiler and GC helpers, libuv-worker), the SDK's Rust core names its
+ * tokio threads. Threads that ended meanwhile are missing; the bench reads it around a window in
+ * which none end.
  */
 export function cpuByThreadName(pid: number | null | undefined): Record<string, number> | null {
   if (!procAvailable || !pid) return null;

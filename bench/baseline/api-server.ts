@@ -11,8 +11,8 @@
 //
 // Nothing else: no directory, permissions, validation of forms, trail, notifications, archive.
 // What the service spends beyond this server is its own. Run as a child process by bench/run.ts:
-// TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, BASELINE_TASK_QUEUE, DATABASE_URL, BENCH_API_SECRET; it
-// prints `baseline api listening <port>`.
+// TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, BASELINE_TASK_QUEUE, DATABASE_URL, BENCH_API_SECRET (the
+// tokens' HS256 key), BENCH_API_APPROVERS (comma-separated); it prints `baseline api listening <port>`.
 import { randomUUID } from 'node:crypto';
 import { serve } from '@hono/node-server';
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';

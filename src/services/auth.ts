@@ -42,7 +42,7 @@ export function forgetPrincipals() {
 }
 
 /**
- * Loads who is calling; an unknown or inactive user gets 401 even with a valid token. `em`: an
+ * Loads who is calling; an unknown or inactive user gets 401 even with a valid token. `emOf`: an
  * EntityManager, or how to get one — a request whose principal is cached needs none (a fork per
  * request showed in the server's profile).
  */
