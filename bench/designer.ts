@@ -3,11 +3,10 @@
 // changed DOM) in under 50 ms. Measured in the browser, medians of `runs`.
 import type { Browser } from 'playwright-core';
 import { largeProcess } from './designer-process.js';
+import { median } from './median.js';
 
 export const OPEN_BUDGET_MS = 1000;
 export const EDIT_BUDGET_MS = 50;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function designerFigures(opts: {
   browser: Browser;

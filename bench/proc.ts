@@ -13,11 +13,14 @@ const TICKS_PER_S = (() => {
 
 export const procAvailable = existsSync('/proc/self/stat');
 
+/** A stat file's name (comm) and its fields after it: state ppid … utime(14) stime(15) cutime(16) cstime(17). */
+function parseStat(s: string): { name: string; f: string[] } {
+  return { name: s.slice(s.indexOf('(') + 1, s.lastIndexOf(')')), f: s.slice(s.lastIndexOf(')') + 2).split(' ') };
+}
+
 function readStat(pid: number): { ppid: number; ticks: number } | null {
   try {
-    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after "(comm)": state ppid ... utime(14) stime(15) cutime(16) cstime(17).
-    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+    const { f } = parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
     return { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) };
   } catch {
     return null;
@@ -82,8 +85,7 @@ export function cpuByThreadName(pid: number | null | undefined): Record<string, 
     } catch {
       continue; // ended since the listing
     }
-    const name = s.slice(s.indexOf('(') + 1, s.lastIndexOf(')'));
-    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+    const { name, f } = parseStat(s);
     out[name] = (out[name] ?? 0) + ((Number(f[11]) + Number(f[12])) * 1000) / TICKS_PER_S;
   }
   return out;

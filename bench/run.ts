@@ -30,6 +30,7 @@ import { startProductionStack } from '../scripts/production-stack.js';
 import { startStack, type Stack } from '../scripts/stack.js';
 import { createOrm } from '../src/db/orm.js';
 import * as bare from './baseline/workflows.js';
+import { median } from './median.js';
 import { cpuByThreadName, cpuOfTrees, diffCpu, loadAverage, residentMb } from './proc.js';
 import {
   ensurePgStatStatements,
@@ -378,11 +379,6 @@ function startBaselineWorker(temporalAddress: string, namespace: string, taskQue
   });
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
 /** Each ratio's median over the rounds. */
 function medianRatios(list: Array<Record<string, number>>): Record<string, number> {
   return Object.fromEntries(Object.keys(list[0] ?? {}).map((k) => [k, median(list.map((x) => x[k]!))]));
@@ -577,6 +573,8 @@ try {
 
   if (!ONLY_SCALE && !ONLY_DELIVERY) {
     // ---- 1a. the service over HTTP ----
+    // With several HTTP servers (production topology) each instance starts on one and its
+    // approvals go round the others, as behind a load balancer.
     const serverOf = (i: number, step: number) => stack.baseUrls[(i + step) % stack.baseUrls.length];
     const serviceOne = (r: number) => async (i: number, rec: Recorder | null) => {
       const started = await timed(rec?.start ?? null, () =>
