@@ -32,8 +32,10 @@ function instancePart(s: ProjectionSnapshot): Part {
   return {
     name: 'i',
     sql: `insert into instances (id, tenant_id, workflow_id, definition_id, process_key, process_version, process_name, business_key,
-       status, initiator_id, variables, current_nodes, start_time, end_time, end_reason, end_code, end_params, detail, seq, updated_at)
-     select ?, ?, ?, ?, ?, ?::int, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::timestamptz, ?::timestamptz, ?, ?, ?::jsonb, ?::jsonb, ?::bigint, now()
+       status, initiator_id, variables, current_nodes, start_time, end_time, end_reason, end_code, end_params, detail, approvers_ahead,
+       seq, updated_at)
+     select ?, ?, ?, ?, ?, ?::int, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::timestamptz, ?::timestamptz, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb,
+       ?::bigint, now()
      where ${LIVE}
      on conflict (id) do update set
        workflow_id = excluded.workflow_id, definition_id = excluded.definition_id,
@@ -41,7 +43,8 @@ function instancePart(s: ProjectionSnapshot): Part {
        status = excluded.status, initiator_id = excluded.initiator_id, variables = excluded.variables,
        current_nodes = excluded.current_nodes, end_time = excluded.end_time, end_reason = excluded.end_reason,
        end_code = excluded.end_code, end_params = excluded.end_params,
-       detail = excluded.detail, seq = excluded.seq, updated_at = now()
+       detail = excluded.detail, approvers_ahead = coalesce(excluded.approvers_ahead, instances.approvers_ahead),
+       seq = excluded.seq, updated_at = now()
      where instances.seq < excluded.seq
      returning id`,
     params: [
@@ -64,6 +67,8 @@ function instancePart(s: ProjectionSnapshot): Part {
       i.endCode ?? null,
       i.endParams ? JSON.stringify(i.endParams) : null,
       j(i.detail),
+      // A state that does not say (an older run, the sweeper's) keeps what the row has.
+      s.ahead ? JSON.stringify(s.ahead) : null,
       s.seq,
       i.id,
     ],

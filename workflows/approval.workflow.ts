@@ -10,7 +10,7 @@ import { registerMigration } from './engine/migration.js';
 import * as m from './messages.js';
 import { registerReadModelQuery } from './read-model.js';
 import { refreshDetails, showState } from './engine/details.js';
-import { inputsAhead } from './engine/user-task.js';
+import { inputsAhead, inputsAheadOfOpen } from './engine/user-task.js';
 import { APPROVERS_AHEAD_TTL_MS, aheadKey, approversAhead, keepAhead } from './engine/approvers-ahead.js';
 import { CALLER_WRITES, type ProjectionSnapshot, type StartInput } from './engine/types.js';
 
@@ -108,7 +108,7 @@ async function project(engine: Engine, durable: boolean): Promise<void> {
   for (;;) {
     await condition(() => due() || (engine.ended && engine.projectedSeq >= engine.seq));
     if (!due()) return; // ended, and the Update that ended it handed the final state to its caller
-    const snapshot = engine.snapshot();
+    const snapshot = { ...engine.snapshot(), ahead: inputsAheadOfOpen(engine) };
     // Engine version 2 answers Updates before their projection: the status search attribute goes
     // with the answer's workflow task, not after the projection (older runs replay as recorded).
     if (engine.answersWithState) showState(engine);

@@ -2,6 +2,7 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { MigrationState, ProcessDocument } from '../dsl/index.js';
 import type { ActionResult, InstanceStatus } from './engine/types.js';
+import type { ApproversAhead } from './engine/approvers-ahead.js';
 
 /** Who acts, as the server established it (the workflow checks object-level rules). */
 export interface Actor {
@@ -23,6 +24,12 @@ export interface Actor {
 export interface TaskRef {
   actor: Actor;
   taskId: string;
+  /**
+   * Set by the server only, with a decision: the approvers of the userTasks that may start next,
+   * looked up in the task look-up's round trip (docs/engine.md "Approvers ahead"). A node uses
+   * an entry only for exactly its own input and while it is fresh; otherwise it looks up itself.
+   */
+  approversAhead?: ApproversAhead;
 }
 
 /** approve, reject, complete (DecisionBody): `comment` is the trail comment. approve/reject only:

@@ -3,11 +3,13 @@ import type { UpdateDefinition } from '@temporalio/common';
 import { AppError } from '../errors.js';
 import type { AppDeps, Principal } from '../context.js';
 import type { ActionResult, ProjectionSnapshot } from '../../workflows/engine/types.js';
+import * as m from '../../workflows/messages.js';
 import type { TaskRef } from '../../workflows/messages.js';
 import type { TaskQuery } from '../shapes.js';
 import { actorOf, runUpdate, updateIdOf } from './engine-client.js';
 import { bound } from '../db/bound.js';
 import { RECORD_INTENT_SELECT } from './projection-intents.js';
+import { approversAheadFrom } from './approvers-ahead.js';
 import { reasonsOf } from '../../activities/projection.js';
 import { checkInstanceWrite } from './form-values.js';
 import { holds, Permissions } from './permissions.js';
@@ -133,6 +135,9 @@ export async function getTask(deps: AppDeps, principal: Principal, id: string, o
   return row;
 }
 
+/** The Updates that decide a task: they may open the next step, so they carry its approvers (approvers-ahead.ts). */
+const DECISIONS = new Set<string>([m.approve.name, m.reject.name, m.complete.name]);
+
 /**
  * Sends one task action to the instance's workflow; answers the task and instance after it. One
  * PostgreSQL round trip before the Update (the task, with the Update's write-ahead intent in the
@@ -149,10 +154,16 @@ export async function taskAction<A extends TaskRef>(
 ) {
   const em = deps.orm.em.fork();
   const actor = actorOf(principal);
-  const arg = { ...body, actor, taskId } as A;
+  // approversAhead is the server's to set (below), never the caller's.
+  const arg = { ...body, actor, taskId, approversAhead: undefined } as A;
   const updateId = updateIdOf(def as never, arg, idempotencyKey);
-  const row = await actionableTask(deps, em, principal, taskId, updateId);
+  const decision = DECISIONS.has(def.name);
+  const row = await actionableTask(deps, em, principal, taskId, updateId, decision);
   const intentRecorded = row.intent_recorded === true;
+  if (decision) {
+    const ahead = await approversAheadFrom(row.approvers_ahead, row.approvers_directory ?? null);
+    if (ahead) arg.approversAhead = ahead;
+  }
   let written: ProjectionSnapshot | null = null;
   let result: ActionResult;
   try {
@@ -238,17 +249,23 @@ async function actionableTask(
   principal: Principal,
   taskId: string,
   updateId: string,
+  decision: boolean,
 ) {
   // The Update's write-ahead intent rides on the look-up (nothing is inserted for no task). A named
   // statement: its plan (a key look-up) is kept, and its columns are listed so that a migration
-  // adding one cannot change its result under a running server (src/db/prepared.ts).
+  // adding one cannot change its result under a running server (src/db/prepared.ts). A decision
+  // also reads the instance's approver inputs ahead and the directory rows they ask for
+  // (src/services/approvers-ahead.ts).
   const [row] = await bound<any>(
     em,
     `with t as (select ${TASK_VIEW_COLUMNS}, x.tenant_id, false as archived from tasks x
                 where x.tenant_id = ? and x.id = ? and not x.deleted),
-       wi as (${RECORD_INTENT_SELECT} from t on conflict (update_id) do nothing)
-     select t.*, true as intent_recorded from t`,
-    [principal.tenantId, taskId, updateId],
+       wi as (${RECORD_INTENT_SELECT} from t on conflict (update_id) do nothing),
+       ah as (select i.approvers_ahead as inputs from instances i where ?::boolean and i.id = (select instance_id from t))
+     select t.*, true as intent_recorded, (select inputs from ah) as approvers_ahead,
+       (select approver_directory(t.tenant_id, inputs) from ah) as approvers_directory
+     from t`,
+    [principal.tenantId, taskId, updateId, decision],
     { prepare: true },
   );
   if (!row) {

@@ -60,7 +60,7 @@ describe('Temporal view of an instance', () => {
   it('a new run (engine version 4) records no patch markers and no projection activity: one workflow task per action', async () => {
     // docs/engine.md: the engine version replaces patched() in new runs; since version 4 the server
     // that sent an Update writes its state, so no activity follows; the server looks up the first
-    // node's approvers, each later node looks its own up (a local activity in the decision's task).
+    // node's approvers at the start and the next node's with each decision ("Approvers ahead").
     const key = `ev-${Date.now()}`;
     await deploy(t.admin, linear(key, steps(users('bob'), users('carol'))));
     const id = await start(t.alice, key, {});
@@ -71,8 +71,8 @@ describe('Temporal view of an instance', () => {
       e.markerRecordedEventAttributes ? [e.markerRecordedEventAttributes.markerName] : [],
     );
     const upserts = events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes);
-    // carol's node looked its approvers up itself; no patch marker.
-    expect(markers).toEqual(['core_local_activity']);
+    // carol's approvers came with bob's decision: no local activity, and no patch marker.
+    expect(markers).toEqual([]);
     expect(events.filter((e) => e.activityTaskScheduledEventAttributes)).toEqual([]);
     // The start and two decisions: an Update each, one workflow task each (a task may time out and be retried under load).
     expect(events.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes)).toHaveLength(3);

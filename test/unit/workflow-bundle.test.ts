@@ -23,5 +23,6 @@ describe('workflow bundle', () => {
     // The CEL library is evaluated once per worker thread, not once per instance.
     const preload = code.slice(code.indexOf('function preloadModules()'), code.indexOf('function importWorkflows()'));
     expect(preload).toContain('@marcbachmann/cel-js');
+    expect(preload).toContain('dsl/matches.ts');
   }, 120_000);
 });

@@ -7,7 +7,7 @@ import { callerWritingUpdate, counted, onUpdate } from './handlers.js';
 import type { ErrorCode } from '../../src/errors.js';
 import * as m from '../messages.js';
 import { type Engine } from './engine.js';
-import { decide } from './user-task.js';
+import { decide, inputsAheadOfOpen } from './user-task.js';
 import { said } from '../../dsl/history.js';
 import { ending } from '../../dsl/ending.js';
 import type { ActionResult, TaskState } from './types.js';
@@ -32,7 +32,7 @@ export async function settle(
   // Engine version 4: the service's server writes what it is answered, so no projection follows.
   if (update) {
     await condition(() => engine.quiet());
-    const state = engine.handOver(update.id);
+    const state = { ...engine.handOver(update.id), ahead: inputsAheadOfOpen(engine) };
     showState(engine);
     return { taskId, instanceStatus: engine.status, ...extra, state };
   }

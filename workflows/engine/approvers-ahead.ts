@@ -27,6 +27,12 @@ export type ApproversAhead = ReturnType<typeof aheadOf>;
 /** Look-ups are reused for exactly the same input. */
 export const aheadKey = (input: ApproverInput) => JSON.stringify(input);
 
+/** An input with its key, as the instance row keeps it for the server (the key as computed here). */
+export interface AheadInput {
+  key: string;
+  input: ApproverInput;
+}
+
 /** The look-ups of `inputs` made at `at` (answers in the same order; a missing one counts as failed). */
 export const aheadOf = (at: number, inputs: ApproverInput[], resolved: Array<ResolvedApprovers | null> = []) => ({
   at,

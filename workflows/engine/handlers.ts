@@ -5,6 +5,7 @@ import type { UpdateDefinition } from '@temporalio/common';
 import type { Engine } from './engine.js';
 import { callerWrites } from './caller-writes.js';
 import type { ActionResult } from './types.js';
+import type { ApproversAhead } from './approvers-ahead.js';
 
 type ArgOf<D> = D extends UpdateDefinition<ActionResult, [infer A]> ? A : never;
 
@@ -25,6 +26,7 @@ export function onUpdate<D extends UpdateDefinition<ActionResult, [any]>>(
     async (input: A) => {
       const prior = seen();
       if (prior) return prior.result as ActionResult;
+      adoptAhead(engine, input);
       const result = await counted(engine, () => handler(input));
       const id = currentUpdateInfo()?.id;
       // Remembered without its state: the projection has it long before a retry after continue-as-new.
@@ -39,6 +41,18 @@ export function onUpdate<D extends UpdateDefinition<ActionResult, [any]>>(
       },
     },
   );
+}
+
+/**
+ * Approvers the server looked up with this Update (TaskRef.approversAhead) replace the engine's
+ * look-ups ahead: they are the freshest, and a node still uses an entry only for exactly its own
+ * input (approvers-ahead.ts). Anything not of the expected shape is ignored.
+ */
+function adoptAhead(engine: Engine, input: unknown) {
+  const ahead = (input as { approversAhead?: unknown } | null)?.approversAhead as ApproversAhead | undefined;
+  if (!ahead || typeof ahead.at !== 'number' || !Array.isArray(ahead.entries)) return;
+  if (!ahead.entries.every((e) => typeof e?.key === 'string' && typeof e.resolved === 'object')) return;
+  engine.approversAhead = ahead;
 }
 
 /** The running Update, when its caller writes the state it is answered (engine version 4); else undefined. */

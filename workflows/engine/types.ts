@@ -2,7 +2,7 @@
 // snapshot it sends to PostgreSQL. Pure types: shared by workflow, activities and HTTP side.
 import type { NotificationKind } from '../notification-kinds.js';
 import type { MigrationPlan, ProcessDocument } from '../../dsl/index.js';
-import type { ApproversAhead } from './approvers-ahead.js';
+import type { AheadInput, ApproversAhead } from './approvers-ahead.js';
 import type { EndingCode } from '../../dsl/ending.js';
 
 // The status lists are declared once here; the HTTP schemas (src/shapes.ts) enumerate them too.
@@ -181,6 +181,12 @@ export interface ProjectionSnapshot {
   cc: CcRecord[];
   notifications: NotificationRecord[];
   ended: boolean;
+  /**
+   * The look-up inputs of the userTasks that may start after the open nodes (user-task.ts
+   * inputsAhead), kept on the instance row for the server's look-up with the next decision
+   * (docs/engine.md "Approvers ahead"). Absent in states that do not say (older runs, the sweeper).
+   */
+  ahead?: AheadInput[];
 }
 
 /** State handed over by continue-as-new (see Engine.carry). */

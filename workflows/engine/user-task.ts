@@ -4,7 +4,7 @@ import type { DslNode } from '../../dsl/index.js';
 import { resolveTemplateValue } from '../../dsl/templates.js';
 import { walk } from '../../dsl/graph.js';
 import type { ApproverInput } from '../../activities/approvers.js';
-import { approversAheadOrInFlight } from './approvers-ahead.js';
+import { aheadKey, approversAheadOrInFlight, type AheadInput } from './approvers-ahead.js';
 import { type Engine, emptyCandidates, type ApproveMode, type NodeRun } from './engine.js';
 import { local } from './activities.js';
 import { nodeName, shortTime } from './details.js';
@@ -139,6 +139,18 @@ export function inputsAhead(engine: Engine, openedNodes: string[]): ApproverInpu
   const isUserTask = (id: string) => engine.node(id).type === 'userTask';
   const ahead = walk(engine.doc, openedNodes, 'forward', undefined, (id) => !isUserTask(id)).filter(isUserTask);
   return ahead.slice(0, MAX_AHEAD).map((id) => approverInput(engine, engine.node(id)));
+}
+
+/**
+ * The look-up inputs ahead of every node with an open task: kept on the instance row, so the
+ * server resolves them with the next decision and sends them with its Update (docs/engine.md
+ * "Approvers ahead").
+ */
+export function inputsAheadOfOpen(engine: Engine): AheadInput[] {
+  return inputsAhead(engine, [...new Set(engine.openTasks().map((t) => t.activityId))]).map((input) => ({
+    key: aheadKey(input),
+    input,
+  }));
 }
 
 /** The look-up inputs of the userTasks a new instance may open first (looked up by whoever starts it). */
