@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import {
   DefaultLogger,
   NativeConnection,
@@ -9,7 +7,7 @@ import {
   type WorkerOptions,
 } from '@temporalio/worker';
 import { loadConfig, type Config } from '../config.js';
-import { workflowSourceOptions } from './workflow-bundle.js';
+import { workflowSource } from './workflow-source.js';
 import { limitWorkflowStackTraces } from './workflow-stack-traces.js';
 import { createLogger } from '../logger.js';
 import { createOrm } from '../db/orm.js';
@@ -26,27 +24,6 @@ import {
   freeLoopbackPort,
   tracingWorkerOptions,
 } from '../observability/worker-telemetry.js';
-
-const root = path.resolve(import.meta.dirname, '../..');
-
-/**
- * A prebuilt bundle in production (WORKFLOW_BUNDLE_PATH or dist/workflow-bundle.js), the sources in
- * dev. With tracing on, the bundle built with Temporal's OpenTelemetry workflow interceptors beside
- * it (`workflow-bundle-traced.js`, scripts/bundle-workflows.ts).
- */
-export function workflowSource(
-  config: Config,
-  traced = false,
-): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath' | 'bundlerOptions'> {
-  const plain =
-    config.WORKFLOW_BUNDLE_PATH ??
-    (import.meta.filename.endsWith('.js') ? path.join(root, 'workflow-bundle.js') : undefined);
-  const bundle = plain && traced ? plain.replace(/\.js$/, '-traced.js') : plain;
-  if (bundle && existsSync(bundle)) return { workflowBundle: { codePath: path.resolve(bundle) } };
-  if (config.WORKFLOW_BUNDLE_PATH) throw new Error(`WORKFLOW_BUNDLE_PATH points to ${bundle}, which does not exist`);
-  // From source, the worker bundles the workflows with the interceptors it is given (tracing's).
-  return { ...workflowSourceOptions };
-}
 
 /** Bounds the worker's memory and concurrency (docs/runtime.md, "Worker sizing"). */
 export function workerLimits(
@@ -104,15 +81,13 @@ export async function runWorker(config: Config = loadConfig()) {
   });
   const orm = await createOrm(config.DATABASE_URL);
   const connection = await NativeConnection.connect(connectionOptions(config));
-  const source = workflowSource(config, tracing !== null);
-  // Tracing: span-making activity interceptors, the workflow interceptors (in the traced bundle, or
-  // bundled from source here) and the sink their spans leave the workflow through.
+  // Tracing: span-making activity interceptors, the workflow interceptors (in the traced bundle,
+  // prebuilt or bundled from source) and the sink their spans leave the workflow through.
   const traced = tracing ? await tracingWorkerOptions(tracing) : null;
+  const { prebuilt, ...source } = await workflowSource(config, logger, traced?.workflowModules ?? []);
   logger.info(
-    source.workflowBundle
-      ? { bundle: (source.workflowBundle as { codePath: string }).codePath }
-      : { workflowsPath: source.workflowsPath },
-    source.workflowBundle ? 'using the prebuilt workflow bundle' : 'bundling workflows from source',
+    prebuilt ? { bundle: prebuilt } : {},
+    prebuilt ? 'using the prebuilt workflow bundle' : 'bundled the workflows from source',
   );
   limitWorkflowStackTraces(config.WORKFLOW_STACK_TRACE_LIMIT);
   const worker = await Worker.create({
@@ -124,7 +99,6 @@ export async function runWorker(config: Config = loadConfig()) {
     ...workerLimits(config),
     interceptors: {
       activity: [...(traced ? [traced.activity] : []), ...(metricsOn ? [activityMetrics] : [])],
-      ...(traced && source.workflowsPath ? { workflowModules: traced.workflowModules } : {}),
     },
     ...(traced ? { sinks: traced.sinks } : {}),
   });
