@@ -5,7 +5,7 @@ import { OPEN_TASK_STATUSES, type ProjectionSnapshot, type ResolvedApprovers } f
 import type { ActivityDeps } from './index.js';
 import type { Orm } from '../src/db/orm.js';
 import { bound, type Db } from '../src/db/bound.js';
-import { lockedTransaction } from '../src/db/locked-transaction.js';
+import { lockedWrite, type Statement } from '../src/db/locked-transaction.js';
 import { pgDirectory, resolveEach, type ApproverInput } from './approvers.js';
 import { reasonsFromEntry } from '../src/services/assignment-reason.js';
 import { recordInstanceTransition, recordProjectionLag, recordProjectionWrite } from '../src/observability/metrics.js';
@@ -76,14 +76,11 @@ function instancePart(s: ProjectionSnapshot): Part {
 }
 
 /** A handover can change the initiator (docs/task-actions.md): the task rows carry it for the list filters. */
-async function followInitiator(db: Db, instanceId: string) {
-  await prepared(
-    db,
-    `update tasks t set initiator_id = i.initiator_id from instances i
+const followInitiator = (instanceId: string): Statement => ({
+  sql: `update tasks t set initiator_id = i.initiator_id from instances i
      where i.id = ? and t.instance_id = i.id and t.initiator_id <> i.initiator_id`,
-    [instanceId],
-  );
-}
+  params: [instanceId],
+});
 
 /** A closed task's approval links die with it (docs/task-actions.md#one-time-approval-links); not once archived. */
 function closeLinksParts(s: ProjectionSnapshot): Part[] {
@@ -223,23 +220,16 @@ function eventParts(s: ProjectionSnapshot): Part[] {
 
 /**
  * The instance, its tasks, trail entries, copies, notifications and closed links in one statement
- * (data-modifying CTEs: one round trip instead of six), and the write-ahead intent it settles
- * deleted. Answers whether the instance is archived (then only events, notifications and archived
- * tasks were written), which task rows were written, whether the instance row moved, and the
- * status it had before.
+ * (data-modifying CTEs: one statement instead of six), and the write-ahead intent it settles
+ * deleted. Its row says whether the instance is archived (then only events, notifications and
+ * archived tasks were written), whether the instance row moved, and the status it had before.
  */
-async function writeState(
-  db: Db,
-  s: ProjectionSnapshot,
-  reasons: Map<string, { reason: string }>,
-  intent: string | undefined,
-) {
-  const tasks = taskParts(s, reasons);
+function stateStatement(s: ProjectionSnapshot, reasons: Map<string, { reason: string }>, intent: string | undefined) {
   const parts = [
     // Every part reads the rows as they were before the statement: `old` is the row before this write.
     { name: 'old', sql: `select status, seq from instances where id = ?`, params: [s.instance.id] },
     instancePart(s),
-    ...tasks,
+    ...taskParts(s, reasons),
     ...eventParts(s),
     ...closeLinksParts(s),
     ...notificationParts(s),
@@ -247,28 +237,25 @@ async function writeState(
   ];
   // `nt` selects (pg_notify) rather than modifies: it runs only when the statement reads it.
   const notified = parts.some((p) => p.name === 'nt');
-  const [row] = await prepared<{
-    archived: boolean;
-    written: string[];
-    moved: boolean;
-    before_status: string | null;
-    before_seq: string | null;
-  }>(
-    db,
-    `with ${parts.map((p) => `${p.name} as (${p.sql})`).join(',\n')}
+  return {
+    sql: `with ${parts.map((p) => `${p.name} as (${p.sql})`).join(',\n')}
      select exists (select 1 from instances_archive where id = ?) as archived,
-       ${tasks.length ? `coalesce((select jsonb_agg(id) from t), '[]'::jsonb)` : `'[]'::jsonb`} as written,
        exists (select 1 from i) as moved, (select status from old) as before_status, (select seq from old) as before_seq
        ${notified ? `, (select count(*) from nt) as notified` : ''}`,
-    [...parts.flatMap((p) => p.params), s.instance.id],
-  );
-  return {
-    archived: row.archived,
-    written: new Set(row.written),
-    moved: row.moved,
-    // The server inserts the row at start with seq 0: the first projected state starts the instance.
-    before: row.before_seq !== null && Number(row.before_seq) > 0 ? row.before_status : null,
+    params: [...parts.flatMap((p) => p.params), s.instance.id],
   };
+}
+
+/** The instance's transition, from the state statement's row: null when its row did not move (or it is archived). */
+function transitionOf(row: {
+  archived: boolean;
+  moved: boolean;
+  before_status: string | null;
+  before_seq: string | null;
+}): { before: string | null } | null {
+  if (row.archived || !row.moved) return null;
+  // The server inserts the row at start with seq 0: the first projected state starts the instance.
+  return { before: row.before_seq !== null && Number(row.before_seq) > 0 ? row.before_status : null };
 }
 
 /** Notifications: inserted, and NOTIFYed at commit (also after the archive: messages still go out). */
@@ -308,7 +295,7 @@ function notificationParts(s: ProjectionSnapshot): Part[] {
  * members of a role or department pool are; the entry's id keys the rows, so a repeated
  * projection adds nothing.
  */
-async function notifyClaimed(db: Db, s: ProjectionSnapshot) {
+function notifyClaimed(s: ProjectionSnapshot): Statement | null {
   const i = s.instance;
   const claims = s.trail
     .filter((e) => e.type === 'claim' && e.taskId && e.userId)
@@ -326,11 +313,11 @@ async function notifyClaimed(db: Db, s: ProjectionSnapshot) {
         : null;
     })
     .filter((c) => c !== null);
-  if (!claims.length) return;
+  if (!claims.length) return null;
   const ids = (field: string) => `array(select jsonb_array_elements_text(coalesce(c.candidates->'${field}', '[]')))`;
-  await prepared(
-    db,
-    `with c as (
+  return {
+    // Not for a state that arrives after the final one (the instance archived).
+    sql: `with c as (
        select r.trail_id, r.task_id, r.claimer, r.activity_id, r.name, r.candidates::jsonb as candidates
        from jsonb_to_recordset(?::jsonb) as r(trail_id text, task_id text, claimer text, activity_id text, name text, candidates text)
      ), ins as (
@@ -340,11 +327,12 @@ async function notifyClaimed(db: Db, s: ProjectionSnapshot) {
            'processKey', ?::text, 'processName', ?::text, 'businessKey', ?::text)
        from c join users u on u.tenant_id = ? and u.active and u.id <> c.claimer and (
          jsonb_exists_any(u.roles, ${ids('roleIds')}) or u.dept_id = any(${ids('deptIds')}) or u.id = any(${ids('userIds')}))
+       where ${LIVE}
        order by c.trail_id, u.id
        on conflict (dedupe_key) do nothing returning id, tenant_id, user_id)
      select pg_notify('notifications', json_build_object('id', id::text, 'tenantId', tenant_id, 'userId', user_id)::text) from ins order by id`,
-    [rows(claims), i.id, i.processKey, i.processName, i.businessKey, i.tenantId],
-  );
+    params: [rows(claims), i.id, i.processKey, i.processName, i.businessKey, i.tenantId, i.id],
+  };
 }
 
 /** Each task's assignment reason from this snapshot's trail (the latest entry wins). */
@@ -360,20 +348,21 @@ export function reasonsOf(s: Pick<ProjectionSnapshot, 'trail'>) {
   return latest;
 }
 
-/** Stores reasons on existing task rows; an older reason never overwrites a newer one. */
-async function updateReasons(
-  db: Db,
+/**
+ * Stores reasons on existing task rows; an older reason never overwrites a newer one (so a row
+ * the state statement just wrote with its reason is left as it is).
+ */
+function updateReasons(
   instanceId: string,
   reasons: Map<string, { id: string; reason: string; seq: number }>,
-) {
-  if (!reasons.size) return;
-  await prepared(
-    db,
-    `update tasks t set assignment_reason = r.reason::jsonb
+): Statement | null {
+  if (!reasons.size) return null;
+  return {
+    sql: `update tasks t set assignment_reason = r.reason::jsonb
      from jsonb_to_recordset(?::jsonb) as r(id text, reason text, seq bigint)
      where t.id = r.id and t.instance_id = ? and coalesce((t.assignment_reason->>'seq')::bigint, -1) < r.seq`,
-    [rows([...reasons.values()]), instanceId],
-  );
+    params: [rows([...reasons.values()]), instanceId],
+  };
 }
 
 /**
@@ -386,20 +375,18 @@ export async function restoreAssignmentReasons(db: Db, instanceId: string) {
     `select id, type, task_id as "taskId", user_id as "userId", detail, seq from trail where instance_id = ? order by seq`,
     [instanceId],
   );
-  await updateReasons(db, instanceId, reasonsOf({ trail } as unknown as ProjectionSnapshot));
+  const restore = updateReasons(instanceId, reasonsOf({ trail } as unknown as ProjectionSnapshot));
+  if (restore) await prepared(db, restore.sql, restore.params);
 }
 
 /** The move to the archive in one statement (every part reads the same snapshot: the copies see the rows the deletes remove). */
-async function archive(db: Db, instanceId: string) {
-  await prepared(
-    db,
-    `with ia as (insert into instances_archive select * from instances where id = ? on conflict (id) do nothing),
+const archive = (instanceId: string): Statement => ({
+  sql: `with ia as (insert into instances_archive select * from instances where id = ? on conflict (id) do nothing),
        ta as (insert into tasks_archive select * from tasks where instance_id = ? on conflict (id) do nothing),
        dt as (delete from tasks where instance_id = ?)
      delete from instances where id = ?`,
-    [instanceId, instanceId, instanceId, instanceId],
-  );
-}
+  params: [instanceId, instanceId, instanceId, instanceId],
+});
 
 /**
  * One snapshot into the read model, in one transaction under the instance's lock. Written by the
@@ -415,49 +402,42 @@ export async function writeProjection(
   snapshot: ProjectionSnapshot,
   opts: { writer?: 'worker' | 'server' | 'sweeper'; intent?: string } = {},
 ) {
-  let transition: { before: string | null } | null = null;
-  // Serialise writes of one instance; an archived instance takes no more row writes.
-  // Generic plans: the write's few statement shapes bind their data as JSON, so a plan does not
-  // depend on the values, and PostgreSQL's own choice planned some shapes on every call.
+  // Serialise writes of one instance, in one round trip; an archived instance takes no more row
+  // writes. Generic plans: the write's few statement shapes bind their data as JSON, so a plan does
+  // not depend on the values, and PostgreSQL's own choice planned some shapes on every call.
   const write = () =>
-    lockedTransaction(
-      orm,
-      snapshot.instance.id,
-      async (tx) => {
-        transition = await writeSnapshot(tx, snapshot, opts.intent);
-      },
-      { genericPlans: true },
-    );
-  await inSpan('projection.write', { 'approval.writer': opts.writer ?? 'rebuild' }, write).catch((err: unknown) => {
-    if (opts.writer) recordProjectionWrite(opts.writer, 'error');
-    throw err;
-  });
+    lockedWrite(orm, snapshot.instance.id, snapshotStatements(snapshot, opts.intent), { genericPlans: true });
+  const [[row]] = await inSpan('projection.write', { 'approval.writer': opts.writer ?? 'rebuild' }, write).catch(
+    (err: unknown) => {
+      if (opts.writer) recordProjectionWrite(opts.writer, 'error');
+      throw err;
+    },
+  );
   if (opts.writer) recordProjectionWrite(opts.writer, 'ok');
   // After the commit: a rolled-back write counts nothing.
-  const moved = transition as { before: string | null } | null;
+  const moved = transitionOf(row as Parameters<typeof transitionOf>[0]);
   if (moved && opts.writer)
     recordInstanceTransition(snapshot.instance.processKey, moved.before, snapshot.instance.status);
 }
 
-/** The writes of one snapshot inside the caller's transaction; the instance's transition when its row moved. */
-async function writeSnapshot(
-  db: Db,
-  snapshot: ProjectionSnapshot,
-  intent?: string,
-): Promise<{ before: string | null } | null> {
+/**
+ * The statements that write one snapshot, the state statement first. Each follow-up does nothing
+ * for a state that arrives after the final one (the instance archived): its tasks and instance row
+ * are gone from the runtime tables, and the claim notices look for the archive themselves.
+ */
+function snapshotStatements(snapshot: ProjectionSnapshot, intent?: string): Statement[] {
   const id = snapshot.instance.id;
   const reasons = reasonsOf(snapshot);
-  // A state that arrives after the final one: its events, archived tasks and messages are in.
-  const { archived, written, moved, before } = await writeState(db, snapshot, reasons, intent);
-  if (archived) return null;
-  if (snapshot.trail.some((e) => e.type === 'transfer' && e.detail?.kind === 'initiator'))
-    await followInitiator(db, id);
-  await notifyClaimed(db, snapshot);
-  // Reasons for task rows the upsert did not write (not in this snapshot, or a newer row kept).
-  for (const id of written) reasons.delete(id);
-  await updateReasons(db, id, reasons);
-  if (snapshot.ended) await archive(db, id);
-  return moved ? { before } : null;
+  return [
+    stateStatement(snapshot, reasons, intent),
+    ...(snapshot.trail.some((e) => e.type === 'transfer' && e.detail?.kind === 'initiator')
+      ? [followInitiator(id)]
+      : []),
+    notifyClaimed(snapshot),
+    // Reasons for task rows the state statement did not write (not in this snapshot, or a newer row kept).
+    updateReasons(id, reasons),
+    snapshot.ended ? archive(id) : null,
+  ].filter((st): st is Statement => st !== null);
 }
 
 export function createProjectionActivities(deps: ActivityDeps) {

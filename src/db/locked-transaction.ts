@@ -1,40 +1,102 @@
-// A transaction on one pooled connection under an advisory lock, in as few round trips as it can:
-// BEGIN and the lock travel as one simple query (values cannot be bound there, so the key goes in
-// as an escaped literal), then the caller's statements, then COMMIT. Through MikroORM's
-// `transactional` the same took three round trips before the caller's first statement and ran a
-// unit-of-work flush that has nothing to flush for raw statements (docs/performance.md).
+// A write of several statements in one transaction, under an advisory lock, in one round trip.
+//
+// The statements go as one simple query: `begin; select pg_advisory_xact_lock(…); set local …;
+// execute s1(…); execute s2(…); commit`. Each statement is prepared once per pooled connection
+// (SQL PREPARE, its own round trip the first time), so its plan is kept as with a named statement
+// of the extended protocol, and is executed with its values written as literals (a simple query
+// cannot bind values). Before, the same write took three round trips — `begin` with the lock, the
+// statement, `commit` — and each follow-up statement one more (docs/performance.md, seventh
+// session); through MikroORM's `transactional` it had taken six.
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { CompiledQuery, type Kysely } from 'kysely';
 import type { Orm } from './orm.js';
-import type { Executor } from './bound.js';
+import { numbered } from './bound.js';
 
-const { escapeLiteral } = createRequire(import.meta.url)('pg') as { escapeLiteral(value: string): string };
+const pg = createRequire(import.meta.url)('pg') as { escapeLiteral(value: string): string };
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
+  prepareValue(value: unknown): unknown;
+};
+
+/** What this file uses of a pooled pg client (the project keeps @types/pg out of its tree). */
+interface PgClient {
+  query(text: string): Promise<{ rows: unknown[] } | Array<{ rows: unknown[] }>>;
+  release(err?: Error | boolean): void;
+}
+interface PgPool {
+  connect(): Promise<PgClient>;
+}
+
+/** One statement of a write: `?` placeholders and their values, as `bound` takes them. */
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+const names = new Map<string, { name: string; text: string }>();
+const prepared = new WeakMap<PgClient, Set<string>>();
+
+function statementOf(sql: string) {
+  let s = names.get(sql);
+  if (!s) {
+    s = { name: `pw_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`, text: numbered(sql) };
+    // A few shapes in practice; the bound keeps a mistake from growing the map.
+    if (names.size < 1000) names.set(sql, s);
+  }
+  return s;
+}
+
+/** A value as the literal pg would send it as a parameter (its text form; null stays NULL). */
+function literal(value: unknown): string {
+  const v = prepareValue(value);
+  if (v === null) return 'NULL';
+  if (typeof v !== 'string') throw new Error('a statement value must have a text form');
+  return pg.escapeLiteral(v);
+}
 
 /**
- * Runs `fn` in a transaction that holds `pg_advisory_xact_lock(hashtext(key))`; rolled back if it
- * throws. `genericPlans`: named statements in it use their generic plan, kept per connection, where
- * PostgreSQL's own choice (after five executions, by estimated cost) may plan each call anew.
+ * Runs `statements` in order in one transaction that holds `pg_advisory_xact_lock(hashtext(key))`,
+ * in one round trip; rolled back if any fails. Answers each statement's rows. `genericPlans`: the
+ * statements use their generic plan (PostgreSQL's own choice, by estimated cost after five
+ * executions, planned some of them on every call).
  */
-export async function lockedTransaction<T>(
+export async function lockedWrite(
   orm: Orm,
   key: string,
-  fn: (tx: Executor) => Promise<T>,
+  statements: Statement[],
   opts: { genericPlans?: boolean } = {},
-): Promise<T> {
-  const db = orm.em.getConnection().getClient() as unknown as Kysely<unknown>;
-  const settings = opts.genericPlans ? '; set local plan_cache_mode = force_generic_plan' : '';
-  return db.connection().execute(async (conn) => {
+): Promise<unknown[][]> {
+  const pool = (await orm.em.getConnection().getNativeClient()) as unknown as PgPool;
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    let known = prepared.get(client);
+    if (!known) prepared.set(client, (known = new Set()));
+    const steps = statements.map((s) => ({ ...statementOf(s.sql), params: s.params }));
+    for (const s of steps) {
+      if (known.has(s.name)) continue;
+      await client.query(`prepare ${s.name} as ${s.text}`);
+      known.add(s.name);
+    }
+    const head = [
+      'begin',
+      `select pg_advisory_xact_lock(hashtext(${pg.escapeLiteral(key)}))`,
+      ...(opts.genericPlans ? ['set local plan_cache_mode = force_generic_plan'] : []),
+    ];
+    const text = [
+      ...head,
+      ...steps.map((s) => `execute ${s.name}${s.params.length ? `(${s.params.map(literal).join(', ')})` : ''}`),
+      'commit',
+    ].join(';\n');
     try {
-      await conn.executeQuery(
-        CompiledQuery.raw(`begin; select pg_advisory_xact_lock(hashtext(${escapeLiteral(key)}))${settings}`),
-      );
-      const result = await fn(conn);
-      await conn.executeQuery(CompiledQuery.raw('commit'));
-      return result;
+      const results = await client.query(text);
+      const list = Array.isArray(results) ? results : [results];
+      return steps.map((_, i) => list[head.length + i]?.rows ?? []);
     } catch (err) {
       // The connection goes back to the pool: never with a transaction open on it.
-      await conn.executeQuery(CompiledQuery.raw('rollback')).catch(() => {});
+      await client.query('rollback').catch((e: Error) => (broken = e));
       throw err;
     }
-  });
+  } finally {
+    client.release(broken ?? false);
+  }
 }
