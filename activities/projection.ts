@@ -106,7 +106,7 @@ const rows = (list: unknown[]) => JSON.stringify(list);
  * `tasks_archive` instead when the instance is archived already: a state written after the final
  * one (engine version 4 lets two callers write in either order) still lands. The tasks'
  * assignment reasons from this snapshot's trail ride along (a newer reason wins); the `t` part
- * returns the ids of the rows it wrote, so only reasons for rows it did not write need a statement.
+ * returns the ids of the rows it wrote, so the `ur` part (reasonsPart) leaves those rows alone.
  * The rows travel once (`tk`), read by both upserts.
  */
 function taskParts(s: ProjectionSnapshot, reasons: Map<string, { reason: string }>): Part[] {
@@ -224,12 +224,18 @@ function eventParts(s: ProjectionSnapshot): Part[] {
  * deleted. Its row says whether the instance is archived (then only events, notifications and
  * archived tasks were written), whether the instance row moved, and the status it had before.
  */
-function stateStatement(s: ProjectionSnapshot, reasons: Map<string, { reason: string }>, intent: string | undefined) {
+function stateStatement(
+  s: ProjectionSnapshot,
+  reasons: Map<string, { id: string; reason: string; seq: number }>,
+  intent: string | undefined,
+) {
+  const tasks = taskParts(s, reasons);
   const parts = [
     // Every part reads the rows as they were before the statement: `old` is the row before this write.
     { name: 'old', sql: `select status, seq from instances where id = ?`, params: [s.instance.id] },
     instancePart(s),
-    ...taskParts(s, reasons),
+    ...tasks,
+    ...reasonsPart(s.instance.id, reasons, tasks.length > 0),
     ...eventParts(s),
     ...closeLinksParts(s),
     ...notificationParts(s),
@@ -349,18 +355,36 @@ export function reasonsOf(s: Pick<ProjectionSnapshot, 'trail'>) {
 }
 
 /**
- * Stores reasons on existing task rows; an older reason never overwrites a newer one (so a row
- * the state statement just wrote with its reason is left as it is).
+ * Assignment reasons for task rows the state statement's upsert does not write (not in this
+ * snapshot, or a newer row kept): a part of that statement, so it leaves out the rows `t` wrote
+ * (one statement may not change a row twice). An older reason never overwrites a newer one.
  */
+function reasonsPart(
+  instanceId: string,
+  reasons: Map<string, { id: string; reason: string; seq: number }>,
+  afterTasks: boolean,
+): Part[] {
+  const update = updateReasons(instanceId, reasons);
+  if (!update) return [];
+  return [
+    {
+      name: 'ur',
+      sql: `${update.sql}${afterTasks ? ' and x.id not in (select id from t)' : ''}`,
+      params: update.params,
+    },
+  ];
+}
+
+/** Stores reasons on existing task rows; an older reason never overwrites a newer one. */
 function updateReasons(
   instanceId: string,
   reasons: Map<string, { id: string; reason: string; seq: number }>,
 ): Statement | null {
   if (!reasons.size) return null;
   return {
-    sql: `update tasks t set assignment_reason = r.reason::jsonb
+    sql: `update tasks x set assignment_reason = r.reason::jsonb
      from jsonb_to_recordset(?::jsonb) as r(id text, reason text, seq bigint)
-     where t.id = r.id and t.instance_id = ? and coalesce((t.assignment_reason->>'seq')::bigint, -1) < r.seq`,
+     where x.id = r.id and x.instance_id = ? and coalesce((x.assignment_reason->>'seq')::bigint, -1) < r.seq`,
     params: [rows([...reasons.values()]), instanceId],
   };
 }
@@ -434,8 +458,6 @@ function snapshotStatements(snapshot: ProjectionSnapshot, intent?: string): Stat
       ? [followInitiator(id)]
       : []),
     notifyClaimed(snapshot),
-    // Reasons for task rows the state statement did not write (not in this snapshot, or a newer row kept).
-    updateReasons(id, reasons),
     snapshot.ended ? archive(id) : null,
   ].filter((st): st is Statement => st !== null);
 }

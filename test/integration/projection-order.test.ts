@@ -135,4 +135,46 @@ describe('projection writes in either order', () => {
     ]);
     expect(await rowsOf(`select count(*)::int as n from trail where instance_id = ?`, [id])).toEqual([{ n: 2 }]);
   });
+
+  it('assignment reasons: a state with no row for its task sets the row it finds; a late, older one changes nothing', async () => {
+    const id = randomUUID();
+    const t1 = `${id}-t1`;
+    const reasonOf = async () =>
+      (await rowsOf(`select assignment_reason->>'text' as text from tasks where id = ?`, [t1]))[0]?.text;
+    const assign = (seq: number, reason: string) =>
+      ({
+        id: `${id}-a${seq}`,
+        type: 'assign',
+        activityId: 'approve',
+        taskId: t1,
+        userId: 'bob',
+        comment: null,
+        time,
+        detail: { reason },
+        seq,
+      }) as ProjectionSnapshot['trail'][number];
+    // The task row first, with the reason of its own entry (seq 1).
+    await writeProjection(orm, state(id, 1, false, [task(t1, 1, {})]), { writer: 'server' });
+    const first = await reasonOf();
+    // A newer state that carries an entry for the task but not the task: the row takes its reason.
+    await writeProjection(
+      orm,
+      { ...state(id, 3, false, []), trail: [assign(3, 'user: listed in userIds (again)')] },
+      {
+        writer: 'server',
+      },
+    );
+    const newer = await reasonOf();
+    expect(newer).not.toBe(first);
+    // An older state arriving late, with the task (seq 2) and its entry: the row keeps the newer reason.
+    await writeProjection(
+      orm,
+      { ...state(id, 2, false, [task(t1, 2, {})]), trail: [assign(2, 'user: an older reason')] },
+      {
+        writer: 'server',
+      },
+    );
+    expect(await reasonOf()).toBe(newer);
+    expect(await rowsOf(`select seq::int as seq from tasks where id = ?`, [t1])).toEqual([{ seq: 2 }]);
+  });
 });

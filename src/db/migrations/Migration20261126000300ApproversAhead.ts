@@ -49,11 +49,19 @@ export class Migration20261126000300ApproversAhead extends Migration {
                     where e->'approver'->>'type' = 'role'),
           pool_depts as (select distinct jsonb_array_elements_text(coalesce(e->'approver'->'deptIds', '[]')) as id from inp
                     where e->'approver'->>'type' = 'dept'),
+          -- By id through the key; the pools' members only when there are pools (a role's are found
+          -- by scanning the tenant's users, as the workflow's own look-up does).
           picked as (
             select u.id, u.manager_id, u.dept_id, u.active, u.roles from users u
-            where u.tenant_id = p_tenant and (
-              u.id in (select id from asked)
-              or (u.active and (jsonb_exists_any(u.roles, array(select code from pool_roles)) or u.dept_id in (select id from pool_depts))))
+            where u.tenant_id = p_tenant and u.id in (select id from asked)
+            union
+            select u.id, u.manager_id, u.dept_id, u.active, u.roles from users u
+            where exists (select 1 from pool_roles) and u.tenant_id = p_tenant and u.active
+              and jsonb_exists_any(u.roles, array(select code from pool_roles))
+            union
+            select u.id, u.manager_id, u.dept_id, u.active, u.roles from users u
+            where exists (select 1 from pool_depts) and u.tenant_id = p_tenant and u.active
+              and u.dept_id in (select id from pool_depts)
           ),
           initiator_depts as (
             select distinct u.dept_id from users u
