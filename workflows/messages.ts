@@ -26,7 +26,7 @@ export interface TaskRef {
   taskId: string;
   /**
    * Set by the server only, with a decision: the approvers of the userTasks that may start next,
-   * looked up in the task look-up's round trip (docs/engine.md "Approvers ahead"). A node uses
+   * looked up in the task look-up's round trip (docs/engine.md "Approvers ahead of a decision"). A node uses
    * an entry only for exactly its own input and while it is fresh; otherwise it looks up itself.
    */
   approversAhead?: ApproversAhead;

@@ -1,4 +1,4 @@
-// Approvers ahead of a decision (docs/engine.md "Approvers ahead"): the server resolves the
+// Approvers ahead of a decision (docs/engine.md "Approvers ahead of a decision"): the server resolves the
 // approvers of the userTasks that may start next from directory rows read in the task look-up's
 // own round trip (approver_directory, migration 20261126000300), and sends them with the Update,
 // so the step the decision opens needs no local activity in the workflow. The rules are the

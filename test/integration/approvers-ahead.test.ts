@@ -1,4 +1,4 @@
-// Approvers ahead of a decision (docs/engine.md "Approvers ahead"): the server resolves the next
+// Approvers ahead of a decision (docs/engine.md "Approvers ahead of a decision"): the server resolves the next
 // steps' approvers from the rows approver_directory reads in the task look-up's round trip, with
 // the workflow's own rules; the step a decision opens then needs no local activity.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

@@ -60,7 +60,7 @@ describe('Temporal view of an instance', () => {
   it('a new run (engine version 4) records no patch markers and no projection activity: one workflow task per action', async () => {
     // docs/engine.md: the engine version replaces patched() in new runs; since version 4 the server
     // that sent an Update writes its state, so no activity follows; the server looks up the first
-    // node's approvers at the start and the next node's with each decision ("Approvers ahead").
+    // node's approvers at the start and the next node's with each decision ("Approvers ahead of a decision").
     const key = `ev-${Date.now()}`;
     await deploy(t.admin, linear(key, steps(users('bob'), users('carol'))));
     const id = await start(t.alice, key, {});

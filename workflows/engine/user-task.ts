@@ -144,7 +144,7 @@ export function inputsAhead(engine: Engine, openedNodes: string[]): ApproverInpu
 /**
  * The look-up inputs ahead of every node with an open task: kept on the instance row, so the
  * server resolves them with the next decision and sends them with its Update (docs/engine.md
- * "Approvers ahead").
+ * "Approvers ahead of a decision").
  */
 export function inputsAheadOfOpen(engine: Engine): AheadInput[] {
   return inputsAhead(engine, [...new Set(engine.openTasks().map((t) => t.activityId))]).map((input) => ({

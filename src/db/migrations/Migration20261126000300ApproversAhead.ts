@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Approvers looked up by the server with a task action (docs/engine.md "Approvers ahead").
+ * Approvers looked up by the server with a task action (docs/engine.md "Approvers ahead of a decision").
  *
  * `approvers_ahead`: the look-up inputs of the userTasks that may start after the instance's open
  * nodes, as the workflow last answered or projected them: `[{key, input}]`, the key as the
