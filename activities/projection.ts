@@ -67,7 +67,7 @@ function instancePart(s: ProjectionSnapshot): Part {
       i.endCode ?? null,
       i.endParams ? JSON.stringify(i.endParams) : null,
       j(i.detail),
-      // A state that does not say (an older run, the sweeper's) keeps what the row has.
+      // A state that does not say (an older run's) keeps what the row has.
       s.ahead ? JSON.stringify(s.ahead) : null,
       s.seq,
       i.id,

@@ -4,6 +4,7 @@
 import { defineQuery, setHandler } from '@temporalio/workflow';
 import type { Engine } from './engine/engine.js';
 import type { ProjectionSnapshot, SweepState } from './engine/types.js';
+import { inputsAheadOfOpen } from './engine/user-task.js';
 
 /**
  * The instance row and every task of the current state, as one projection snapshot without trail,
@@ -30,6 +31,7 @@ function wholeState(engine: Engine): ProjectionSnapshot {
     cc: [],
     notifications: [],
     ended: engine.ended,
+    ahead: inputsAheadOfOpen(engine),
   };
 }
 

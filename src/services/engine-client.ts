@@ -97,12 +97,12 @@ async function timed<T>(action: string, send: () => Promise<T>): Promise<T> {
 /** The id of an instance's start Update (update-with-start): one per instance, so a re-sent start attaches. */
 export const startUpdateIdOf = (instanceId: string) => `start-${instanceId}`;
 
-/** `intentRecorded`: the caller inserted the start Update's intent with the instance row. */
+/** `intentRecorded`: the caller inserted the start Update's intent with the instance row; `seen` sees the first state once written. */
 export async function startInstanceWorkflow(
   engine: EngineAccess,
   config: Config,
   input: StartInput,
-  opts: { intentRecorded?: boolean } = {},
+  opts: { intentRecorded?: boolean; seen?: StateSeen } = {},
 ): Promise<ActionResult> {
   const { instance } = input;
   const start = new WithStartWorkflowOperation('approvalProcess', {
@@ -136,6 +136,7 @@ export async function startInstanceWorkflow(
       await withIntent(engine, updateId, () =>
         engine.temporal.workflow.executeUpdateWithStart(m.sync, { startWorkflowOperation: start, updateId }),
       ),
+      opts.seen,
     ),
   );
 }

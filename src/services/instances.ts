@@ -6,14 +6,21 @@ import { AppError } from '../errors.js';
 import type { AppDeps, Principal } from '../context.js';
 import type { ProcessDocument } from '../../dsl/index.js';
 import { checkVariables } from './form-values.js';
-import type { StartInput } from '../../workflows/engine/types.js';
+import type { ProjectionSnapshot, StartInput } from '../../workflows/engine/types.js';
 import { aheadOf, type ApproversAhead } from '../../workflows/engine/approvers-ahead.js';
 import { Engine } from '../../workflows/engine/engine.js';
 import { inputsAtStart } from '../../workflows/engine/user-task.js';
 import { pgDirectory, resolveEach } from '../../activities/approvers.js';
 import * as m from '../../workflows/messages.js';
 import { activeForStart } from './definitions.js';
-import { actorOf, runUpdate, startInstanceWorkflow, startUpdateIdOf, workflowIdOf } from './engine-client.js';
+import {
+  actorOf,
+  runUpdate,
+  startInstanceWorkflow,
+  startUpdateIdOf,
+  workflowIdOf,
+  type StateSeen,
+} from './engine-client.js';
 import { RECORD_INTENT_SELECT } from './projection-intents.js';
 import { holds, Permissions } from './permissions.js';
 import {
@@ -81,7 +88,12 @@ async function insertInstanceRow(em: EntityManager, row: Record<string, unknown>
  * Starts (or, being idempotent, attaches to) the workflow of an instance row and waits until
  * its first state is in the read model.
  */
-export async function launch(deps: AppDeps, row: any, doc: ProcessDocument, opts: { intentRecorded?: boolean } = {}) {
+export async function launch(
+  deps: AppDeps,
+  row: any,
+  doc: ProcessDocument,
+  opts: { intentRecorded?: boolean; seen?: StateSeen } = {},
+) {
   const input: StartInput = {
     instance: {
       id: row.id,
@@ -139,17 +151,43 @@ export async function startInstance(
     startTime: new Date().toISOString(),
   };
   const inserted = await insertInstanceRow(em, row, input.draft ? undefined : startUpdateIdOf(id));
+  let first: ProjectionSnapshot | null = null;
   if (!input.draft) {
     try {
-      await launch(deps, inserted, def.dsl as unknown as ProcessDocument, { intentRecorded: true });
+      await launch(deps, inserted, def.dsl as unknown as ProcessDocument, {
+        intentRecorded: true,
+        seen: (state) => (first = state),
+      });
     } catch (err) {
       // Nothing was started: leave no row behind.
       await em.execute(`delete from instances where id = ? and seq = 0`, [id]);
       throw err;
     }
   }
-  const instance = instanceView(await findInstanceRow(em, principal.tenantId, id));
-  return { instanceId: id, instance };
+  // The row as the first state left it, as the approve's answer does (no read after the write);
+  // read when there was no state (a draft, or a start that attached to a running workflow).
+  const after = input.draft
+    ? inserted
+    : first
+      ? rowAfter(inserted, first)
+      : await findInstanceRow(em, principal.tenantId, id);
+  return { instanceId: id, instance: instanceView(after) };
+}
+
+/** An instance row (as insertInstanceRow answers it) with the fields a written state sets. */
+function rowAfter(row: any, state: ProjectionSnapshot) {
+  const i = state.instance;
+  return {
+    ...row,
+    status: i.status,
+    variables: i.variables,
+    current_nodes: i.currentNodes,
+    end_time: i.endTime,
+    end_reason: i.endReason,
+    end_code: i.endCode ?? null,
+    end_params: i.endParams ?? null,
+    detail: i.detail,
+  };
 }
 
 export async function submitDraft(deps: AppDeps, principal: Principal, id: string) {

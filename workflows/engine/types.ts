@@ -184,7 +184,7 @@ export interface ProjectionSnapshot {
   /**
    * The look-up inputs of the userTasks that may start after the open nodes (user-task.ts
    * inputsAhead), kept on the instance row for the server's look-up with the next decision
-   * (docs/engine.md "Approvers ahead of a decision"). Absent in states that do not say (older runs, the sweeper).
+   * (docs/engine.md "Approvers ahead of a decision"). Absent in states that do not say (older runs).
    */
   ahead?: AheadInput[];
 }
