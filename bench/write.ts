@@ -16,6 +16,7 @@ import { startEmbeddedPostgres } from '../src/runtime/embedded-postgres.js';
 import { freeLoopbackPort } from '../src/observability/worker-telemetry.js';
 import type { ProjectionSnapshot } from '../workflows/engine/types.js';
 import { cpuOfTrees } from './proc.js';
+import { taskState } from '../test/helpers/snapshots.js';
 
 const N = Number(process.env.BENCH_WRITE_N ?? 500);
 const C = Number(process.env.BENCH_WRITE_CONCURRENCY ?? 4);
@@ -34,33 +35,12 @@ for (const sql of (process.env.BENCH_WRITE_SETUP ?? '').split(';').filter((s) =>
 const postmaster = Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
 
 const now = () => new Date().toISOString();
-const candidates = { userIds: [], roleIds: [], deptIds: [] };
 
 /** State `seq` of an instance: the task opened by the state before closed, the next one opened (none in the final state). */
 function state(id: string, seq: number, ended: boolean): ProjectionSnapshot {
   const closed = `${id}-t${seq - 1}`;
   const opened = `${id}-t${seq}`;
-  const task = (taskId: string, fields: Record<string, unknown>) => ({
-    id: taskId,
-    activityId: `n${seq}`,
-    name: `Step ${seq}`,
-    kind: 'approval',
-    assignee: 'bob',
-    candidates,
-    status: 'active',
-    result: null,
-    parentTaskId: null,
-    owner: null,
-    addedBy: null,
-    dueDate: null,
-    createTime: now(),
-    endTime: null,
-    comment: null,
-    variables: {},
-    runId: 'r1',
-    suspendedFrom: null,
-    ...fields,
-  });
+  const at = { activityId: `n${seq}`, name: `Step ${seq}`, createTime: now() };
   const entry = (suffix: string, type: string, taskId: string, detail: Record<string, unknown> | null) => ({
     id: `${id}-e${seq}${suffix}`,
     type,
@@ -95,9 +75,9 @@ function state(id: string, seq: number, ended: boolean): ProjectionSnapshot {
       detail: null,
     },
     tasks: [
-      task(closed, { status: 'completed', result: 'approved', endTime: now(), seq: seq - 1 }),
-      ...(ended ? [] : [task(opened, { seq })]),
-    ] as unknown as ProjectionSnapshot['tasks'],
+      taskState(closed, seq - 1, { ...at, status: 'completed', result: 'approved', endTime: now() }),
+      ...(ended ? [] : [taskState(opened, seq, at)]),
+    ],
     formPermissions: {},
     actionPermissions: {},
     trail: [

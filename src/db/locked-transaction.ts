@@ -7,10 +7,10 @@
 // cannot bind values). Before, the same write took three round trips — `begin` with the lock, the
 // statement, `commit` — and each follow-up statement one more (docs/performance.md, seventh
 // session); through MikroORM's `transactional` it had taken six.
-import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Orm } from './orm.js';
 import { numbered } from './bound.js';
+import { statementName } from './prepared.js';
 
 const pg = createRequire(import.meta.url)('pg') as { escapeLiteral(value: string): string };
 const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
@@ -32,18 +32,7 @@ export interface Statement {
   params: unknown[];
 }
 
-const names = new Map<string, { name: string; text: string }>();
 const prepared = new WeakMap<PgClient, Set<string>>();
-
-function statementOf(sql: string) {
-  let s = names.get(sql);
-  if (!s) {
-    s = { name: `pw_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`, text: numbered(sql) };
-    // A few shapes in practice; the bound keeps a mistake from growing the map.
-    if (names.size < 1000) names.set(sql, s);
-  }
-  return s;
-}
 
 /** A value as the literal pg would send it as a parameter (its text form; null stays NULL). */
 function literal(value: unknown): string {
@@ -71,10 +60,10 @@ export async function lockedWrite(
   try {
     let known = prepared.get(client);
     if (!known) prepared.set(client, (known = new Set()));
-    const steps = statements.map((s) => ({ ...statementOf(s.sql), params: s.params }));
+    const steps = statements.map((s) => ({ name: statementName('pw', s.sql), sql: s.sql, params: s.params }));
     for (const s of steps) {
       if (known.has(s.name)) continue;
-      await client.query(`prepare ${s.name} as ${s.text}`);
+      await client.query(`prepare ${s.name} as ${numbered(s.sql)}`);
       known.add(s.name);
     }
     const head = [

@@ -12,15 +12,22 @@ import { createRequire } from 'node:module';
 export const PREPARE_MARK = '/* prepared */ ';
 
 const names = new Map<string, string>();
-const nameOf = (text: string) => {
-  let name = names.get(text);
+
+/**
+ * A statement's name on a connection, `<prefix>_<hash of its text>`: the same text, the same name.
+ * Also for the statements the locked write prepares with SQL PREPARE (locked-transaction.ts),
+ * under its own prefix, so the two never claim one name on a connection.
+ */
+export function statementName(prefix: string, text: string): string {
+  const key = `${prefix}:${text}`;
+  let name = names.get(key);
   if (!name) {
-    name = `ps_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    name = `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
     // A few shapes in practice; the bound keeps a mistake from growing the map.
-    if (names.size < 1000) names.set(text, name);
+    if (names.size < 1000) names.set(key, name);
   }
   return name;
-};
+}
 
 /** What this file uses of pg's Client (the project keeps @types/pg out of its tree: pg-tracing.ts). */
 interface PgClient {
@@ -38,7 +45,7 @@ export function preparingClient(): unknown {
     override query(...args: unknown[]) {
       const [text, values] = args;
       if (args.length === 2 && typeof text === 'string' && text.startsWith(PREPARE_MARK) && Array.isArray(values))
-        return super.query({ name: nameOf(text), text, values });
+        return super.query({ name: statementName('ps', text), text, values });
       return super.query(...args);
     }
   };

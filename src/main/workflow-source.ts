@@ -13,8 +13,8 @@ const root = path.resolve(import.meta.dirname, '../..');
  * The workflows bundled from source in a worker thread. Bundled in the worker's own thread (the
  * SDK's `workflowsPath`), webpack's modules and data stayed in its heap — about 100 MB live for
  * the worker's lifetime — and every garbage collection of the thread that also carries the
- * activities and the SDK's activations paid for it: 1.9 against 0.1 ms of collection per
- * instance, and 22 against 18 ms of worker CPU per instance in `npm run bench`
+ * activities and the SDK's activations paid for it: 1.9 ms of collection per instance in that
+ * thread against 0.9 after (bare Temporal's worker: 0.1), in a profiled `npm run bench`
  * (docs/performance.md, seventh session). A thread's heap goes with the thread.
  */
 export function bundleInThread(logger: Logger, workflowInterceptorModules: string[] = []): Promise<string> {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { writeProjection } from '../../activities/projection.js';
 import { createOrm, type Orm } from '../../src/db/orm.js';
 import type { ProjectionSnapshot, TaskState } from '../../workflows/engine/types.js';
+import { SNAPSHOT_TIME, taskState } from '../helpers/snapshots.js';
 
 let orm: Orm;
 beforeAll(async () => {
@@ -17,32 +18,7 @@ afterAll(async () => {
   await orm.close();
 });
 
-const time = '2026-11-26T05:00:00.000Z';
-
-function task(id: string, seq: number, fields: Partial<TaskState>): TaskState & { seq: number } {
-  return {
-    id,
-    activityId: 'approve',
-    name: 'Approve',
-    kind: 'approval',
-    assignee: 'bob',
-    candidates: { userIds: [], roleIds: [], deptIds: [] },
-    status: 'active',
-    result: null,
-    parentTaskId: null,
-    owner: null,
-    addedBy: null,
-    dueDate: null,
-    createTime: time,
-    endTime: null,
-    comment: null,
-    variables: {},
-    runId: 'r1',
-    suspendedFrom: null,
-    seq,
-    ...fields,
-  };
-}
+const time = SNAPSHOT_TIME;
 
 function state(instanceId: string, seq: number, ended: boolean, tasks: TaskState[]): ProjectionSnapshot {
   return {
@@ -93,10 +69,10 @@ describe('projection writes in either order', () => {
   it('the final state first, then an earlier one: the earlier lands in the archive and moves nothing back', async () => {
     const id = randomUUID();
     const t1 = `${id}-t1`;
-    const final = state(id, 3, true, [task(t1, 3, { status: 'completed', result: 'approved', endTime: time })]);
+    const final = state(id, 3, true, [taskState(t1, 3, { status: 'completed', result: 'approved', endTime: time })]);
     const earlier = state(id, 2, false, [
-      task(t1, 2, { status: 'active' }),
-      task(`${id}-t2`, 2, { assignee: 'erin', activityId: 'hr' }),
+      taskState(t1, 2, { status: 'active' }),
+      taskState(`${id}-t2`, 2, { assignee: 'erin', activityId: 'hr' }),
     ]);
     await writeProjection(orm, final, { writer: 'server' });
     await writeProjection(orm, earlier, { writer: 'server' });
@@ -122,8 +98,8 @@ describe('projection writes in either order', () => {
   it('in order, and the same state twice: each row once, at its newest seq', async () => {
     const id = randomUUID();
     const t1 = `${id}-t1`;
-    const first = state(id, 1, false, [task(t1, 1, { status: 'active' })]);
-    const second = state(id, 2, false, [task(t1, 2, { status: 'active', assignee: 'erin' })]);
+    const first = state(id, 1, false, [taskState(t1, 1, { status: 'active' })]);
+    const second = state(id, 2, false, [taskState(t1, 2, { status: 'active', assignee: 'erin' })]);
     await writeProjection(orm, first, { writer: 'server' });
     await writeProjection(orm, second, { writer: 'server' });
     await writeProjection(orm, first, { writer: 'server' });
@@ -154,7 +130,7 @@ describe('projection writes in either order', () => {
         seq,
       }) as ProjectionSnapshot['trail'][number];
     // The task row first, with the reason of its own entry (seq 1).
-    await writeProjection(orm, state(id, 1, false, [task(t1, 1, {})]), { writer: 'server' });
+    await writeProjection(orm, state(id, 1, false, [taskState(t1, 1, {})]), { writer: 'server' });
     const first = await reasonOf();
     // A newer state that carries an entry for the task but not the task: the row takes its reason.
     await writeProjection(
@@ -169,7 +145,7 @@ describe('projection writes in either order', () => {
     // An older state arriving late, with the task (seq 2) and its entry: the row keeps the newer reason.
     await writeProjection(
       orm,
-      { ...state(id, 2, false, [task(t1, 2, {})]), trail: [assign(2, 'user: an older reason')] },
+      { ...state(id, 2, false, [taskState(t1, 2, {})]), trail: [assign(2, 'user: an older reason')] },
       {
         writer: 'server',
       },
