@@ -60,7 +60,9 @@ export async function startEmbeddedPostgres(opts: {
   // PostgreSQL's last lines, for the error when it does not start.
   const recent: string[] = [];
   const said = (m: unknown) => {
-    const line = String(m).trim().replace(/\s*\n\s*/g, ' ');
+    const line = String(m)
+      .trim()
+      .replace(/\s*\n\s*/g, ' ');
     opts.logger.debug({ pg: line }, 'postgres');
     recent.push(line);
     if (recent.length > 10) recent.shift();
