@@ -359,7 +359,7 @@ function startBaselineWorker(temporalAddress: string, namespace: string, taskQue
   const nodeArgs = PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.join(profileDir, 'baseline-worker')] : [];
   const child = spawn(
     process.execPath,
-    [...nodeArgs, '--import', 'tsx', path.join(root, 'bench', 'baseline', 'worker.ts')],
+    [...nodeArgs, '--import', './scripts/tsx-main-thread.mjs', path.join(root, 'bench', 'baseline', 'worker.ts')],
     {
       cwd: root,
       env: {

@@ -139,7 +139,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     };
     const launch = (script: string) => {
       const nodeArgs = (script === 'worker.ts' ? opts.workerNodeArgs : opts.serverNodeArgs) ?? [];
-      const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
+      const child = spawn(process.execPath, [...nodeArgs, '--import', './scripts/tsx-main-thread.mjs', script], {
         cwd: root,
         env,
         stdio: ['ignore', 'inherit', 'inherit'],

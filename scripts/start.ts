@@ -66,7 +66,11 @@ const children: ChildProcess[] = [];
 let stopping = false;
 
 function launch(name: string, script: string): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env, stdio: 'inherit' });
+  const child = spawn(process.execPath, ['--import', './scripts/tsx-main-thread.mjs', script], {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  });
   child.once('exit', (code) => {
     if (!stopping) {
       console.error(`${name} exited with code ${code}; stopping everything.`);

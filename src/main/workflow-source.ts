@@ -22,6 +22,8 @@ export function bundleInThread(logger: Logger, workflowInterceptorModules: strin
   return new Promise((resolve, reject) => {
     const thread = new Thread(new URL(`./bundle-thread${ext}`, import.meta.url), {
       workerData: { workflowInterceptorModules },
+      // From source, the thread needs TypeScript: the worker may run with tsx in its main thread only (scripts/tsx-main-thread.mjs).
+      ...(ext === '.ts' ? { execArgv: ['--import', 'tsx'] } : {}),
     });
     let code: string | undefined;
     thread.on(
