@@ -18,6 +18,7 @@ import { Migration20261125000600EndingCodes } from './Migration20261125000600End
 import { Migration20261126000100ProjectionIntents } from './Migration20261126000100ProjectionIntents.js';
 import { Migration20261126000200DeliveryWake } from './Migration20261126000200DeliveryWake.js';
 import { Migration20261126000300ApproversAhead } from './Migration20261126000300ApproversAhead.js';
+import { Migration20261128000100RedundantIndexes } from './Migration20261128000100RedundantIndexes.js';
 
 /**
  * Every migration, in order. Listed explicitly so the same list runs from TypeScript and from dist/; the name given
@@ -44,4 +45,5 @@ export const migrationsList = [
   { name: 'Migration20261126000100ProjectionIntents', class: Migration20261126000100ProjectionIntents },
   { name: 'Migration20261126000200DeliveryWake', class: Migration20261126000200DeliveryWake },
   { name: 'Migration20261126000300ApproversAhead', class: Migration20261126000300ApproversAhead },
+  { name: 'Migration20261128000100RedundantIndexes', class: Migration20261128000100RedundantIndexes },
 ];
