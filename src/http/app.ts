@@ -112,16 +112,18 @@ export function createApp(deps: AppDeps) {
     c.set('deps', deps);
     const started = performance.now();
     await next();
-    deps.logger.info(
-      {
-        requestId: c.get('requestId'),
-        method: c.req.method,
-        url: safeUrl(c.req.path),
-        status: c.res.status,
-        ms: Math.round(performance.now() - started),
-      },
-      'request',
-    );
+    // The line's fields are built only when it is written (LOG_LEVEL=warn and up skip it).
+    if (deps.logger.isLevelEnabled('info'))
+      deps.logger.info(
+        {
+          requestId: c.get('requestId'),
+          method: c.req.method,
+          url: safeUrl(c.req.path),
+          status: c.res.status,
+          ms: Math.round(performance.now() - started),
+        },
+        'request',
+      );
   });
   // Before authentication: a path that exists answers 405 for a method it does not declare.
   app.use(
