@@ -38,6 +38,12 @@ export const configSchema = z.object({
    * source-maps a stack for every promise a workflow creates, at a cost per frame.
    */
   WORKFLOW_STACK_TRACE_LIMIT: z.coerce.number().int().min(1).max(100).default(6),
+  /**
+   * Time a call into a workflow thread's V8 context may take before the SDK aborts it; 0 (the
+   * default): no limit, since Node starts a watchdog thread for every call that has one
+   * (src/main/workflow-worker.ts). The interpreter's step budget bounds flows that never wait.
+   */
+  WORKFLOW_VM_TIMEOUT_MS: z.coerce.number().int().min(0).max(4_294_967_295).default(0),
   /** Workflow tasks run at once (capped at the cache size). */
   WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(1).default(10),
   /** Activities (projection, http calls) and local activities (directory look-ups) run at once, each. */

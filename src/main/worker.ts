@@ -6,6 +6,7 @@ import {
   type LogLevel,
   type WorkerOptions,
 } from '@temporalio/worker';
+import { WorkerWithoutVmTimeout } from './workflow-worker.js';
 import { loadConfig, type Config } from '../config.js';
 import { workflowSource } from './workflow-source.js';
 import { limitWorkflowStackTraces } from './workflow-stack-traces.js';
@@ -90,7 +91,10 @@ export async function runWorker(config: Config = loadConfig()) {
     prebuilt ? 'using the prebuilt workflow bundle' : 'bundled the workflows from source',
   );
   limitWorkflowStackTraces(config.WORKFLOW_STACK_TRACE_LIMIT);
-  const worker = await Worker.create({
+  // Without a per-call timeout unless one is configured (src/main/workflow-worker.ts).
+  const vmTimeout = config.WORKFLOW_VM_TIMEOUT_MS;
+  const worker = await (vmTimeout > 0 ? Worker : WorkerWithoutVmTimeout).create({
+    ...(vmTimeout > 0 ? { isolateExecutionTimeout: vmTimeout } : {}),
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,

@@ -21,6 +21,7 @@ import type { Actor } from '../../../workflows/messages.js';
 import * as m from '../../../workflows/messages.js';
 import type { ActionResult, StartInput } from '../../../workflows/engine/types.js';
 import { createFakeActivities, type Directory, type Fakes } from './fakes.js';
+import { WorkerWithoutVmTimeout } from '../../../src/main/workflow-worker.js';
 
 export const TENANT = 'tenant-wf';
 
@@ -76,8 +77,14 @@ export function refusalOf(err: unknown): Refusal {
   throw err;
 }
 
-/** What a file may set on its Worker besides the shared ones (a traced worker: its bundle, interceptors, sinks). */
-export type HarnessWorkerOptions = Pick<WorkerOptions, 'workflowBundle' | 'interceptors' | 'sinks'>;
+/**
+ * What a file may set on its Worker besides the shared ones (a traced worker: its bundle,
+ * interceptors, sinks; debug mode). `vmTimeoutMs`: as WORKFLOW_VM_TIMEOUT_MS, the SDK's per-call
+ * timeout instead of none (src/main/workflow-worker.ts).
+ */
+export type HarnessWorkerOptions = Pick<WorkerOptions, 'workflowBundle' | 'interceptors' | 'sinks' | 'debugMode'> & {
+  vmTimeoutMs?: number;
+};
 
 export async function startHarness(
   name: string,
@@ -91,12 +98,15 @@ export async function startHarness(
   const env = await TestWorkflowEnvironment.createFromExistingServer({ address: inject('temporalAddress') });
   const fakes = createFakeActivities(directory);
   const taskQueue = `workflow-test-${name}-${randomUUID()}`;
-  const worker = await Worker.create({
+  // The worker class and timeout the service's worker runs with (src/main/worker.ts).
+  const { vmTimeoutMs, ...options } = workerOptions;
+  const worker = await (vmTimeoutMs ? Worker : WorkerWithoutVmTimeout).create({
     connection: env.nativeConnection,
     taskQueue,
     workflowBundle: { codePath: inject('workflowBundlePath') },
     activities: fakes.activities,
-    ...workerOptions,
+    ...(vmTimeoutMs ? { isolateExecutionTimeout: vmTimeoutMs } : {}),
+    ...options,
   });
   const running = worker.run();
   const config = { TEMPORAL_TASK_QUEUE: taskQueue } as Config;
