@@ -1,12 +1,5 @@
-import {
-  DefaultLogger,
-  NativeConnection,
-  Runtime,
-  Worker,
-  type LogLevel,
-  type WorkerOptions,
-} from '@temporalio/worker';
-import { WorkerWithoutVmTimeout } from './workflow-worker.js';
+import { DefaultLogger, NativeConnection, Runtime, type LogLevel, type WorkerOptions } from '@temporalio/worker';
+import { createWorkflowWorker } from './workflow-worker.js';
 import { loadConfig, type Config } from '../config.js';
 import { workflowSource } from './workflow-source.js';
 import { limitWorkflowStackTraces } from './workflow-stack-traces.js';
@@ -92,20 +85,21 @@ export async function runWorker(config: Config = loadConfig()) {
   );
   limitWorkflowStackTraces(config.WORKFLOW_STACK_TRACE_LIMIT);
   // Without a per-call timeout unless one is configured (src/main/workflow-worker.ts).
-  const vmTimeout = config.WORKFLOW_VM_TIMEOUT_MS;
-  const worker = await (vmTimeout > 0 ? Worker : WorkerWithoutVmTimeout).create({
-    ...(vmTimeout > 0 ? { isolateExecutionTimeout: vmTimeout } : {}),
-    connection,
-    namespace: config.TEMPORAL_NAMESPACE,
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-    ...source,
-    activities: createActivities({ orm, config, logger }),
-    ...workerLimits(config),
-    interceptors: {
-      activity: [...(traced ? [traced.activity] : []), ...(metricsOn ? [activityMetrics] : [])],
+  const worker = await createWorkflowWorker(
+    {
+      connection,
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      ...source,
+      activities: createActivities({ orm, config, logger }),
+      ...workerLimits(config),
+      interceptors: {
+        activity: [...(traced ? [traced.activity] : []), ...(metricsOn ? [activityMetrics] : [])],
+      },
+      ...(traced ? { sinks: traced.sinks } : {}),
     },
-    ...(traced ? { sinks: traced.sinks } : {}),
-  });
+    config.WORKFLOW_VM_TIMEOUT_MS,
+  );
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker started');
   const metrics =
     config.METRICS_PORT === undefined

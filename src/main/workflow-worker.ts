@@ -1,5 +1,5 @@
 // The Worker class the service runs its workflows with.
-import { Worker, type CompiledWorkerOptions, type Logger } from '@temporalio/worker';
+import { Worker, type CompiledWorkerOptions, type Logger, type WorkerOptions } from '@temporalio/worker';
 import type { WorkflowBundleWithSourceMapAndFilename } from '@temporalio/worker/lib/workflow/workflow-worker-thread/input.js';
 
 /**
@@ -22,4 +22,13 @@ export class WorkerWithoutVmTimeout extends Worker {
     // `timeout: undefined` is Node's "no watchdog"; the SDK passes this field to every call.
     return super.createWorkflowCreator(bundle, { ...options, isolateExecutionTimeoutMs: undefined as never }, logger);
   }
+}
+
+/** The service's Worker: without the per-call timeout, or the SDK's own with it when `vmTimeoutMs` > 0 (WORKFLOW_VM_TIMEOUT_MS). */
+export function createWorkflowWorker(options: WorkerOptions, vmTimeoutMs = 0) {
+  // The SDK honours `isolateExecutionTimeout` but leaves it out of its public type ("not exposed
+  // at the moment"); test/workflow/vm-timeout-configured.test.ts sees the value reach each call.
+  return vmTimeoutMs > 0
+    ? Worker.create({ ...options, isolateExecutionTimeout: vmTimeoutMs } as WorkerOptions)
+    : WorkerWithoutVmTimeout.create(options);
 }

@@ -2,19 +2,12 @@
 // call into a workflow's V8 context carries the timeout (and Node's watchdog thread).
 // In debug mode the SDK runs that context in this thread, so its calls are seen here. This file:
 // with WORKFLOW_VM_TIMEOUT_MS set (vm-timeout.test.ts: without).
-import vm from 'node:vm';
-import { afterAll, expect, it, vi } from 'vitest';
+import { expect, it } from 'vitest';
 import { useHarness } from './support/harness.js';
 import { linear, steps, users } from './support/dsl.js';
+import { recordVmTimeouts } from './support/vm-calls.js';
 
-/** The timeout of each call the SDK makes into a workflow context (it passes `displayErrors: true`). */
-const timeouts: Array<number | undefined> = [];
-const runInContext = vm.Script.prototype.runInContext;
-const spy = vi.spyOn(vm.Script.prototype, 'runInContext').mockImplementation(function (this: vm.Script, ctx, options) {
-  if (options?.displayErrors === true) timeouts.push(options.timeout);
-  return runInContext.call(this, ctx, options);
-});
-afterAll(() => spy.mockRestore());
+const timeouts = recordVmTimeouts();
 
 const timed = useHarness('vm-timed', undefined, async () => ({ debugMode: true, vmTimeoutMs: 5_000 }));
 

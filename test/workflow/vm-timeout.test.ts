@@ -2,19 +2,12 @@
 // timeout (which starts a watchdog thread per call), unless WORKFLOW_VM_TIMEOUT_MS asks for one.
 // In debug mode the SDK runs that context in this thread, so its calls are seen here; one worker
 // per file, so the calls seen are its own (vm-timeout-configured.test.ts: the other case).
-import vm from 'node:vm';
-import { afterAll, expect, it, vi } from 'vitest';
+import { expect, it } from 'vitest';
 import { useHarness } from './support/harness.js';
 import { linear, steps, users } from './support/dsl.js';
+import { recordVmTimeouts } from './support/vm-calls.js';
 
-/** The timeout of each call the SDK makes into a workflow context (it passes `displayErrors: true`). */
-const timeouts: Array<number | undefined> = [];
-const runInContext = vm.Script.prototype.runInContext;
-const spy = vi.spyOn(vm.Script.prototype, 'runInContext').mockImplementation(function (this: vm.Script, ctx, options) {
-  if (options?.displayErrors === true) timeouts.push(options.timeout);
-  return runInContext.call(this, ctx, options);
-});
-afterAll(() => spy.mockRestore());
+const timeouts = recordVmTimeouts();
 
 const untimed = useHarness('vm-untimed', undefined, async () => ({ debugMode: true }));
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type WorkerOptions } from '@temporalio/worker';
 import { compileProcess, type FunctionBinding } from '../../../dsl/index.js';
 import { AppError } from '../../../src/errors.js';
 import type { Config } from '../../../src/config.js';
@@ -21,7 +21,7 @@ import type { Actor } from '../../../workflows/messages.js';
 import * as m from '../../../workflows/messages.js';
 import type { ActionResult, StartInput } from '../../../workflows/engine/types.js';
 import { createFakeActivities, type Directory, type Fakes } from './fakes.js';
-import { WorkerWithoutVmTimeout } from '../../../src/main/workflow-worker.js';
+import { createWorkflowWorker } from '../../../src/main/workflow-worker.js';
 
 export const TENANT = 'tenant-wf';
 
@@ -98,16 +98,18 @@ export async function startHarness(
   const env = await TestWorkflowEnvironment.createFromExistingServer({ address: inject('temporalAddress') });
   const fakes = createFakeActivities(directory);
   const taskQueue = `workflow-test-${name}-${randomUUID()}`;
-  // The worker class and timeout the service's worker runs with (src/main/worker.ts).
+  // The Worker the service runs (src/main/worker.ts).
   const { vmTimeoutMs, ...options } = workerOptions;
-  const worker = await (vmTimeoutMs ? Worker : WorkerWithoutVmTimeout).create({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowBundle: { codePath: inject('workflowBundlePath') },
-    activities: fakes.activities,
-    ...(vmTimeoutMs ? { isolateExecutionTimeout: vmTimeoutMs } : {}),
-    ...options,
-  });
+  const worker = await createWorkflowWorker(
+    {
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: { codePath: inject('workflowBundlePath') },
+      activities: fakes.activities,
+      ...options,
+    },
+    vmTimeoutMs,
+  );
   const running = worker.run();
   const config = { TEMPORAL_TASK_QUEUE: taskQueue } as Config;
   const client = env.client;
