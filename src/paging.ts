@@ -1,6 +1,10 @@
 // Paging, shared by the list routes (query and response) and the services that page.
 import { z } from '@hono/zod-openapi';
 
+/** The page size when a request names none, and the largest a request may ask for. */
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 200;
+
 export const PageQuery = z.object({
   // .int() already refuses unsafe integers; .max() publishes that bound in the OpenAPI document.
   page: z.coerce
@@ -14,8 +18,8 @@ export const PageQuery = z.object({
     .number()
     .int()
     .min(1)
-    .max(200)
-    .default(20)
+    .max(MAX_PAGE_SIZE)
+    .default(DEFAULT_PAGE_SIZE)
     .openapi({ param: { name: 'pageSize', in: 'query' } }),
 });
 

@@ -1,7 +1,7 @@
 // A write of several statements in one transaction, under an advisory lock, in one round trip.
 //
-// The statements go as one simple query: `begin; select pg_advisory_xact_lock(…); set local …;
-// execute s1(…); execute s2(…); commit`. Each statement is prepared once per pooled connection
+// The statements go as one simple query: `begin; set local …; execute lock(…); execute s1(…);
+// execute s2(…); commit`. Each statement, the lock's too, is prepared once per pooled connection
 // (SQL PREPARE, its own round trip the first time), so its plan is kept as with a named statement
 // of the extended protocol, and is executed with its values written as literals (a simple query
 // cannot bind values). Before, the same write took three round trips — `begin` with the lock, the
@@ -34,6 +34,9 @@ export interface Statement {
 
 const prepared = new WeakMap<PgClient, Set<string>>();
 
+/** The write's lock: one per key, held to the commit. */
+const LOCK = 'select pg_advisory_xact_lock(hashtext(?))';
+
 /** A value as the literal pg would send it as a parameter (its text form; null stays NULL). */
 function literal(value: unknown): string {
   const v = prepareValue(value);
@@ -60,17 +63,18 @@ export async function lockedWrite(
   try {
     let known = prepared.get(client);
     if (!known) prepared.set(client, (known = new Set()));
-    const steps = statements.map((s) => ({ name: statementName('pw', s.sql), sql: s.sql, params: s.params }));
+    // The lock is a prepared statement too: planned on every call, it cost as much as its execution.
+    const steps = [{ sql: LOCK, params: [key] }, ...statements].map((s) => ({
+      name: statementName('pw', s.sql),
+      sql: s.sql,
+      params: s.params,
+    }));
     for (const s of steps) {
       if (known.has(s.name)) continue;
       await client.query(`prepare ${s.name} as ${numbered(s.sql)}`);
       known.add(s.name);
     }
-    const head = [
-      'begin',
-      `select pg_advisory_xact_lock(hashtext(${pg.escapeLiteral(key)}))`,
-      ...(opts.genericPlans ? ['set local plan_cache_mode = force_generic_plan'] : []),
-    ];
+    const head = ['begin', ...(opts.genericPlans ? ['set local plan_cache_mode = force_generic_plan'] : [])];
     const text = [
       ...head,
       ...steps.map((s) => `execute ${s.name}${s.params.length ? `(${s.params.map(literal).join(', ')})` : ''}`),
@@ -79,7 +83,8 @@ export async function lockedWrite(
     try {
       const results = await client.query(text);
       const list = Array.isArray(results) ? results : [results];
-      return steps.map((_, i) => list[head.length + i]?.rows ?? []);
+      // The lock's row first, then each statement's.
+      return statements.map((_, i) => list[head.length + 1 + i]?.rows ?? []);
     } catch (err) {
       // The connection goes back to the pool: never with a transaction open on it.
       await client.query('rollback').catch((e: Error) => (broken = e));

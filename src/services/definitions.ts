@@ -194,6 +194,7 @@ export async function activeForStart(em: EntityManager, tenantId: string, key: s
     em,
     `select id, key, version, name from process_definitions where tenant_id = ? and key = ? and status = 'active'`,
     [tenantId, key],
+    { prepare: true },
   );
   // Deleted between the two reads: as if it had never been active.
   const published = row ? await definitionOf(em, { definition_id: row.id }) : null;
