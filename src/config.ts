@@ -44,6 +44,12 @@ export const configSchema = z.object({
    * (src/main/workflow-worker.ts). The interpreter's step budget bounds flows that never wait.
    */
   WORKFLOW_VM_TIMEOUT_MS: z.coerce.number().int().min(0).max(4_294_967_295).default(0),
+  /**
+   * The SDK's stack tracking in the workflow threads, for the Web UI's Stack Trace tab: a stack
+   * captured for every promise a workflow creates. Off by default (src/main/workflow-worker.ts);
+   * turn it on and restart the worker to see where a run's code waits.
+   */
+  WORKFLOW_STACK_TRACES: bool.default(false),
   /** Workflow tasks run at once (capped at the cache size). */
   WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(1).default(10),
   /** Activities (projection, http calls) and local activities (directory look-ups) run at once, each. */

@@ -1,18 +1,25 @@
 // Worker of the bare baseline (bench/baseline/workflows.ts), run as its own process by
 // bench/run.ts: TEMPORAL_ADDRESS, BASELINE_TASK_QUEUE. It bundles only the baseline workflow.
 import path from 'node:path';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { BareActivities } from './workflows.js';
-import { WorkerWithoutVmTimeout } from '../../src/main/workflow-worker.js';
+import { createWorkflowWorker } from '../../src/main/workflow-worker.js';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 const address = process.env.TEMPORAL_ADDRESS;
 const taskQueue = process.env.BASELINE_TASK_QUEUE;
 if (!address || !taskQueue) throw new Error('TEMPORAL_ADDRESS and BASELINE_TASK_QUEUE must be set');
 const connection = await NativeConnection.connect({ address });
-// BENCH_BARE_UNTIMED=1: without the SDK's per-call vm timeout, as the service's worker runs
-// (src/main/workflow-worker.ts); by default bare Temporal as the SDK ships it.
-const worker = await (process.env.BENCH_BARE_UNTIMED === '1' ? WorkerWithoutVmTimeout : Worker).create({
+// By default bare Temporal as the SDK ships it. BENCH_BARE_UNTIMED=1: without the SDK's per-call
+// vm timeout, BENCH_BARE_UNTRACED=1: without its stack tracking, as the service's worker runs
+// (src/main/workflow-worker.ts); both: like for like.
+const untimed = process.env.BENCH_BARE_UNTIMED === '1';
+const untraced = process.env.BENCH_BARE_UNTRACED === '1';
+const create = (options: WorkerOptions) =>
+  untimed || untraced
+    ? createWorkflowWorker(options, { vmTimeoutMs: untimed ? 0 : 5_000, stackTraces: !untraced })
+    : Worker.create(options);
+const worker = await create({
   connection,
   namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
   taskQueue,

@@ -1,34 +1,108 @@
-// The Worker class the service runs its workflows with.
+// The Worker class the service runs its workflows with: two defaults of the SDK that cost the
+// interpreter more than they give it are off unless configured (docs/runtime.md, Worker sizing).
+import { createRequire } from 'node:module';
+import { Worker as Thread } from 'node:worker_threads';
 import { Worker, type CompiledWorkerOptions, type Logger, type WorkerOptions } from '@temporalio/worker';
+import {
+  ThreadedVMWorkflowCreator,
+  WorkerThreadClient,
+  type ThreadedVMWorkflowCreatorOptions,
+} from '@temporalio/worker/lib/workflow/threaded-vm.js';
 import type { WorkflowBundleWithSourceMapAndFilename } from '@temporalio/worker/lib/workflow/workflow-worker-thread/input.js';
 
+export interface WorkflowWorkerSettings {
+  /**
+   * WORKFLOW_VM_TIMEOUT_MS. 0: calls into a workflow's V8 context carry no timeout. With one (the
+   * SDK's `isolateExecutionTimeout`, 5 s by default), Node starts and joins a watchdog thread for
+   * every call into the context (nodejs/node#47739), and the SDK calls in several times per
+   * activation — more often the more conditions a workflow waits on: about 130 µs of CPU per call
+   * against 3 µs without (docs/performance.md, eighth session). What the timeout guards against,
+   * workflow code that never yields, the interpreter bounds itself: a flow that loops without
+   * waiting fails its instance once its step budget is spent (test/integration/runaway.test.ts).
+   */
+  vmTimeoutMs?: number;
+  /**
+   * WORKFLOW_STACK_TRACES. Off: the workflow threads run without the SDK's promise hook, which
+   * captures, formats and source-maps a stack for every promise a workflow creates so that the
+   * Web UI's Stack Trace tab can answer. The interpreter creates some fifty promises per action,
+   * and the hook was 40 % of its workflow thread (docs/performance.md, ninth session). The Stack
+   * Trace tab then says stack traces are not enabled; where an instance waits, in words, is its
+   * Current Details (docs/operations-ui.md). Errors thrown in workflow code keep source-mapped
+   * stacks. Debug mode (workflows run in the calling thread) keeps the SDK's hook.
+   */
+  stackTraces?: boolean;
+}
+
+const require = createRequire(import.meta.url);
+
 /**
- * A Worker whose workflow threads call into their V8 context without Node's `vm` timeout (the
- * SDK's `isolateExecutionTimeout`, 5 s by default). With a timeout, Node starts and joins a
- * watchdog thread for every call into the context (nodejs/node#47739), and the SDK calls in
- * several times per activation — more often the more conditions a workflow waits on: about
- * 130 µs of CPU per call against 3 µs without, 3 of the workflow thread's 15 ms per bench
- * instance (docs/performance.md, eighth session). What the timeout guards against, workflow code
- * that never yields, the interpreter bounds itself: a flow that loops without waiting fails its
- * instance once its step budget is spent (test/integration/runaway.test.ts), and expressions and
- * inputs are bounded in size. WORKFLOW_VM_TIMEOUT_MS > 0 brings the SDK's guard back (src/main/worker.ts).
+ * What a workflow thread runs first without stack traces: the SDK's handlers marked installed
+ * with only the stack formatter set, so the creator's `install()` leaves the promise hook out
+ * (and tells each workflow that stack traces are off); then the SDK's own thread module.
  */
-export class WorkerWithoutVmTimeout extends Worker {
-  protected static override createWorkflowCreator(
-    bundle: WorkflowBundleWithSourceMapAndFilename,
-    options: CompiledWorkerOptions,
-    logger: Logger,
-  ) {
-    // `timeout: undefined` is Node's "no watchdog"; the SDK passes this field to every call.
-    return super.createWorkflowCreator(bundle, { ...options, isolateExecutionTimeoutMs: undefined as never }, logger);
+const threadWithoutPromiseHook = `
+  const { globalHandlers } = require(${JSON.stringify(require.resolve('@temporalio/worker/lib/workflow/vm-shared.js'))});
+  globalHandlers.overridePrepareStackTrace();
+  globalHandlers.installed = true;
+  require(${JSON.stringify(require.resolve('@temporalio/worker/lib/workflow/workflow-worker-thread.js'))});
+`;
+
+/** The SDK's threaded creator (ThreadedVMWorkflowCreator.create), its threads started by `threadWithoutPromiseHook`. */
+class ThreadsWithoutStackTraces extends ThreadedVMWorkflowCreator {
+  static override async create(options: ThreadedVMWorkflowCreatorOptions): Promise<ThreadedVMWorkflowCreator> {
+    const clients = Array.from(
+      { length: options.threadPoolSize },
+      () =>
+        new WorkerThreadClient(
+          new Thread(threadWithoutPromiseHook, { eval: true }),
+          options.logger,
+          options.patchActivationCallback,
+        ),
+    );
+    await Promise.all(
+      clients.map((client) =>
+        client.send({
+          type: 'init',
+          workflowBundle: options.workflowBundle,
+          isolateExecutionTimeoutMs: options.isolateExecutionTimeoutMs,
+          reuseV8Context: options.reuseV8Context,
+          registeredActivityNames: options.registeredActivityNames,
+          hasPatchActivationCallback: options.patchActivationCallback !== undefined,
+        }),
+      ),
+    );
+    return new this(clients);
   }
 }
 
-/** The service's Worker: without the per-call timeout, or the SDK's own with it when `vmTimeoutMs` > 0 (WORKFLOW_VM_TIMEOUT_MS). */
-export function createWorkflowWorker(options: WorkerOptions, vmTimeoutMs = 0) {
+/** The service's Worker (src/main/worker.ts, and the workflow tests' harness). */
+export function createWorkflowWorker(options: WorkerOptions, settings: WorkflowWorkerSettings = {}) {
+  const { vmTimeoutMs = 0, stackTraces = false } = settings;
+  class ServiceWorker extends Worker {
+    protected static override async createWorkflowCreator(
+      bundle: WorkflowBundleWithSourceMapAndFilename,
+      compiled: CompiledWorkerOptions,
+      logger: Logger,
+    ) {
+      // `isolateExecutionTimeoutMs: undefined` is Node's "no watchdog"; the SDK passes this field to every call.
+      const timed = vmTimeoutMs > 0 ? compiled : { ...compiled, isolateExecutionTimeoutMs: undefined as never };
+      if (stackTraces || compiled.debugMode) return super.createWorkflowCreator(bundle, timed, logger);
+      // As the SDK's own (Worker.createWorkflowCreator), with the threads above.
+      const { patchActivationCallback } = compiled;
+      return ThreadsWithoutStackTraces.create({
+        workflowBundle: bundle,
+        threadPoolSize: compiled.workflowThreadPoolSize,
+        isolateExecutionTimeoutMs: timed.isolateExecutionTimeoutMs,
+        reuseV8Context: compiled.reuseV8Context ?? true,
+        registeredActivityNames: new Set(compiled.activities.keys()),
+        logger,
+        patchActivationCallback,
+      });
+    }
+  }
   // The SDK honours `isolateExecutionTimeout` but leaves it out of its public type ("not exposed
   // at the moment"); test/workflow/vm-timeout-configured.test.ts sees the value reach each call.
-  return vmTimeoutMs > 0
-    ? Worker.create({ ...options, isolateExecutionTimeout: vmTimeoutMs } as WorkerOptions)
-    : WorkerWithoutVmTimeout.create(options);
+  return ServiceWorker.create(
+    vmTimeoutMs > 0 ? ({ ...options, isolateExecutionTimeout: vmTimeoutMs } as WorkerOptions) : options,
+  );
 }

@@ -21,7 +21,7 @@ import type { Actor } from '../../../workflows/messages.js';
 import * as m from '../../../workflows/messages.js';
 import type { ActionResult, StartInput } from '../../../workflows/engine/types.js';
 import { createFakeActivities, type Directory, type Fakes } from './fakes.js';
-import { createWorkflowWorker } from '../../../src/main/workflow-worker.js';
+import { createWorkflowWorker, type WorkflowWorkerSettings } from '../../../src/main/workflow-worker.js';
 
 export const TENANT = 'tenant-wf';
 
@@ -79,12 +79,12 @@ export function refusalOf(err: unknown): Refusal {
 
 /**
  * What a file may set on its Worker besides the shared ones (a traced worker: its bundle,
- * interceptors, sinks; debug mode). `vmTimeoutMs`: as WORKFLOW_VM_TIMEOUT_MS, the SDK's per-call
- * timeout instead of none (src/main/workflow-worker.ts).
+ * interceptors, sinks; debug mode), and the service's settings of its workflow threads
+ * (src/main/workflow-worker.ts): `vmTimeoutMs` as WORKFLOW_VM_TIMEOUT_MS, `stackTraces` as
+ * WORKFLOW_STACK_TRACES.
  */
-export type HarnessWorkerOptions = Pick<WorkerOptions, 'workflowBundle' | 'interceptors' | 'sinks' | 'debugMode'> & {
-  vmTimeoutMs?: number;
-};
+export type HarnessWorkerOptions = Pick<WorkerOptions, 'workflowBundle' | 'interceptors' | 'sinks' | 'debugMode'> &
+  WorkflowWorkerSettings;
 
 export async function startHarness(
   name: string,
@@ -99,7 +99,7 @@ export async function startHarness(
   const fakes = createFakeActivities(directory);
   const taskQueue = `workflow-test-${name}-${randomUUID()}`;
   // The Worker the service runs (src/main/worker.ts).
-  const { vmTimeoutMs, ...options } = workerOptions;
+  const { vmTimeoutMs, stackTraces, ...options } = workerOptions;
   const worker = await createWorkflowWorker(
     {
       connection: env.nativeConnection,
@@ -108,7 +108,7 @@ export async function startHarness(
       activities: fakes.activities,
       ...options,
     },
-    vmTimeoutMs,
+    { vmTimeoutMs, stackTraces },
   );
   const running = worker.run();
   const config = { TEMPORAL_TASK_QUEUE: taskQueue } as Config;
