@@ -17,7 +17,10 @@ const untimed = process.env.BENCH_BARE_UNTIMED === '1';
 const untraced = process.env.BENCH_BARE_UNTRACED === '1';
 const create = (options: WorkerOptions) =>
   untimed || untraced
-    ? createWorkflowWorker(options, { vmTimeoutMs: untimed ? 0 : 5_000, stackTraces: !untraced })
+    ? createWorkflowWorker(options, {
+        vmTimeoutMs: untimed ? 0 : 5_000 /* the SDK's default */,
+        stackTraces: !untraced,
+      })
     : Worker.create(options);
 const worker = await create({
   connection,

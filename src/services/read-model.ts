@@ -138,19 +138,20 @@ export class Where {
   }
 }
 
-/**
- * `hot`: for the to-do list, read before every decision. Its page selects only the columns the task
- * view reads (not each task's form variables), and its first page is read before the count, which
- * is sent only when that page is full (see pagedBy). Its first page — the to-do list as the
- * console and clients read it — is a prepared statement with its limit written into the text: with
- * the limit and offset as parameters PostgreSQL estimated its generic plan above the custom ones and
- * planned it on every call (0.35 ms, three times its execution). The written limit is one of a few
- * (the page size rounded up, the extra rows dropped) and later pages stay unnamed, so a client
- * varying sizes and offsets cannot make each connection keep a plan for each.
- */
 /** The limits a first page is read with (src/paging.ts caps the page size at the last). */
 const FIRST_PAGE_LIMITS = [DEFAULT_PAGE_SIZE, 50, 100, MAX_PAGE_SIZE];
 
+/**
+ * `hot`: for the to-do list, read before every decision. Its page selects only the columns the task
+ * view reads (not each task's form variables), with its values bound rather than inlined, and its
+ * first page is read before the count, which is sent only when that page is full (see pagedBy).
+ * That first page — the to-do list as the console and clients read it — is a prepared statement
+ * with its limit written into the text: with the limit and offset as parameters PostgreSQL
+ * estimated its generic plan above the custom ones and planned it on every call (0.35 ms, three
+ * times its execution). The written limit is one of a few (the page size rounded up, the extra rows
+ * dropped) and later pages stay unnamed, so a client varying sizes and offsets cannot make each
+ * connection keep a plan for each.
+ */
 export async function paged<T>(
   em: EntityManager,
   from: string,
@@ -167,12 +168,13 @@ export async function paged<T>(
       ? {
           sql: `select ${hot.columns} from ${from} x ${where} order by ${order} limit ${FIRST_PAGE_LIMITS.find((n) => n >= opts.pageSize) ?? MAX_PAGE_SIZE}`,
           params: where.params,
-          prepared: true,
+          bind: 'prepared' as const,
           take: opts.pageSize,
         }
       : {
           sql: `select ${hot?.columns ?? '*'} from ${from} x ${where} order by ${order} limit ? offset ?`,
           params: [...where.params, opts.pageSize, (opts.page - 1) * opts.pageSize],
+          bind: hot !== undefined,
         },
     opts,
     view,
@@ -190,14 +192,16 @@ export async function paged<T>(
 export async function pagedBy<T>(
   em: EntityManager,
   countQuery: { sql: string; params: unknown[] } | (() => Promise<number>),
-  pageQuery: { sql: string; params: unknown[]; prepared?: boolean; take?: number },
+  pageQuery: { sql: string; params: unknown[]; bind?: boolean | 'prepared'; take?: number },
   opts: PageOpts,
   view: (r: any) => T,
   { countOnlyWhenFull = false } = {},
 ): Promise<Page<T>> {
   const rowsOf = () =>
-    pageQuery.prepared
-      ? bound(em, pageQuery.sql, pageQuery.params, { prepare: true }).then((rows) => rows.slice(0, pageQuery.take))
+    pageQuery.bind
+      ? bound(em, pageQuery.sql, pageQuery.params, { prepare: pageQuery.bind === 'prepared' }).then((rows) =>
+          rows.slice(0, pageQuery.take),
+        )
       : em.execute(pageQuery.sql, pageQuery.params);
   const total = () =>
     typeof countQuery === 'function'
