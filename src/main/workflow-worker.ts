@@ -25,7 +25,7 @@ export interface WorkflowWorkerSettings {
    * WORKFLOW_STACK_TRACES. Off: the workflow threads run without the SDK's promise hook, which
    * captures, formats and source-maps a stack for every promise a workflow creates so that the
    * Web UI's Stack Trace tab can answer. The interpreter creates some fifty promises per action,
-   * and the hook was 40 % of its workflow thread (docs/performance.md, ninth session). The Stack
+   * and the hook was 44 % of its workflow thread (docs/performance.md, ninth session). The Stack
    * Trace tab then says stack traces are not enabled; where an instance waits, in words, is its
    * Current Details (docs/operations-ui.md). Errors thrown in workflow code keep source-mapped
    * stacks. Debug mode (workflows run in the calling thread) keeps the SDK's hook.
