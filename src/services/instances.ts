@@ -7,7 +7,8 @@ import type { AppDeps, Principal } from '../context.js';
 import type { ProcessDocument } from '../../dsl/index.js';
 import { checkVariables } from './form-values.js';
 import type { ProjectionSnapshot, StartInput } from '../../workflows/engine/types.js';
-import { aheadOf, type ApproversAhead } from '../../workflows/engine/approvers-ahead.js';
+import { aheadKey, aheadOf, type AheadInput, type ApproversAhead } from '../../workflows/engine/approvers-ahead.js';
+import { approversAheadFrom, type DirectoryRows } from './approvers-ahead.js';
 import { Engine } from '../../workflows/engine/engine.js';
 import { inputsAtStart } from '../../workflows/engine/user-task.js';
 import { pgDirectory, resolveEach } from '../../activities/approvers.js';
@@ -47,15 +48,23 @@ import { formFor, allowedActions } from './instance-detail.js';
 
 /**
  * The new instance's row, answered as findInstanceRow reads it; with `intent`, the start Update's
- * write-ahead intent rides in the same statement (one round trip for both).
+ * write-ahead intent rides in the same statement (one round trip for both), and with `ahead` (the
+ * first userTasks' look-ups) the directory rows they ask for, as a decision's task look-up reads
+ * them (approver_directory, src/services/approvers-ahead.ts): answered beside the row.
  */
-async function insertInstanceRow(em: EntityManager, row: Record<string, unknown>, intent?: string) {
+async function insertInstanceRow(
+  em: EntityManager,
+  row: Record<string, unknown>,
+  start?: { intent: string; ahead: AheadInput[] },
+): Promise<{ inserted: any; directory: DirectoryRows | null }> {
+  const intent = start?.intent;
+  const ahead = start?.ahead.length ? start.ahead : null;
   try {
     const [inserted] = await em.execute(
       `with i as (insert into instances (id, tenant_id, workflow_id, definition_id, process_key, process_version, process_name, business_key, status, initiator_id, variables, start_time)
          values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?) returning *)
        ${intent ? `, wi as (${RECORD_INTENT_SELECT} from (select tenant_id, id as instance_id from i) r on conflict (update_id) do nothing)` : ''}
-       select *, false as archived from i`,
+       select *, false as archived${ahead ? ', approver_directory(tenant_id, ?::jsonb) as approvers_directory' : ''} from i`,
       [
         row.id,
         row.tenantId,
@@ -70,9 +79,11 @@ async function insertInstanceRow(em: EntityManager, row: Record<string, unknown>
         JSON.stringify(row.variables),
         row.startTime,
         ...(intent ? [intent] : []),
+        ...(ahead ? [JSON.stringify(ahead)] : []),
       ],
     );
-    return inserted;
+    const { approvers_directory: directory, ...instance } = inserted;
+    return { inserted: instance, directory: (directory as DirectoryRows | undefined) ?? null };
   } catch (err) {
     if (err instanceof UniqueConstraintViolationException) {
       throw new AppError(
@@ -92,7 +103,7 @@ export async function launch(
   deps: AppDeps,
   row: any,
   doc: ProcessDocument,
-  opts: { intentRecorded?: boolean; seen?: StateSeen } = {},
+  opts: { intentRecorded?: boolean; seen?: StateSeen; directory?: DirectoryRows | null } = {},
 ) {
   const input: StartInput = {
     instance: {
@@ -110,18 +121,30 @@ export async function launch(
     variables: row.variables ?? {},
     historyLimit: deps.config.WORKFLOW_HISTORY_LIMIT,
   };
-  input.approversAhead = await approversAtStart(deps, input);
+  input.approversAhead = await approversAtStart(deps, input, opts.directory);
   await startInstanceWorkflow(deps, deps.config, input, opts);
+}
+
+/** The first userTasks' look-ups (`[{key, input}]`, as an instance row keeps its look-ups ahead). */
+function aheadAtStart(instance: StartInput['instance'], doc: ProcessDocument, variables: Record<string, unknown>) {
+  return inputsAtStart(new Engine(instance, doc, variables)).map((input) => ({ key: aheadKey(input), input }));
 }
 
 /**
  * The first userTasks' approvers, looked up here so the workflow's first task needs no local
  * activity for them (workflows/engine/approvers-ahead.ts: same input, fresh, or the node looks
- * them up itself).
+ * them up itself). From `directory` when the insert read the rows (a start), with the rules of a
+ * decision's look-ahead: a look-up the rows do not answer is left to its node. Else read here.
  */
-async function approversAtStart(deps: AppDeps, input: StartInput): Promise<ApproversAhead | undefined> {
-  const inputs = inputsAtStart(new Engine(input.instance, input.doc, input.variables));
-  if (!inputs.length) return undefined;
+async function approversAtStart(
+  deps: AppDeps,
+  input: StartInput,
+  directory?: DirectoryRows | null,
+): Promise<ApproversAhead | undefined> {
+  const ahead = aheadAtStart(input.instance, input.doc, input.variables);
+  if (!ahead.length) return undefined;
+  if (directory !== undefined) return approversAheadFrom(ahead, directory);
+  const inputs = ahead.map((a) => a.input);
   const at = Date.now();
   return aheadOf(at, inputs, await resolveEach(pgDirectory(deps.orm.em.fork(), input.instance.tenantId), inputs));
 }
@@ -150,12 +173,19 @@ export async function startInstance(
     variables,
     startTime: new Date().toISOString(),
   };
-  const inserted = await insertInstanceRow(em, row, input.draft ? undefined : startUpdateIdOf(id));
+  const doc = def.dsl as unknown as ProcessDocument;
+  const { workflowId: _w, status: _s, variables: _v, ...instance } = row;
+  const { inserted, directory } = await insertInstanceRow(
+    em,
+    row,
+    input.draft ? undefined : { intent: startUpdateIdOf(id), ahead: aheadAtStart(instance, doc, variables) },
+  );
   let first: ProjectionSnapshot | null = null;
   if (!input.draft) {
     try {
-      await launch(deps, inserted, def.dsl as unknown as ProcessDocument, {
+      await launch(deps, inserted, doc, {
         intentRecorded: true,
+        directory,
         seen: (state) => (first = state),
       });
     } catch (err) {

@@ -132,6 +132,36 @@ describe('a decision carries the next step’s approvers', () => {
     expect(await markersOf(id)).toEqual([]);
   });
 
+  it('a start takes its first step’s approvers from the rows its insert read: no local activity', async () => {
+    // alice's manager is bob (the demo-like directory).
+    const byManager = `ahead-start-mgr-${Date.now()}`;
+    await deploy(t.admin, linear(byManager, steps({ approver: { type: 'manager', levels: 1 } })));
+    const managed = await start(t.alice, byManager, {});
+    expect((await myTask(t.bob, managed)).assignee).toBe('bob');
+    expect(await markersOf(managed)).toEqual([]);
+    const byRole = `ahead-start-role-${Date.now()}`;
+    await deploy(
+      t.admin,
+      linear(byRole, steps({ approver: { type: 'role', roleIds: ['finance'] }, approveMode: 'any' })),
+    );
+    const pooled = await start(t.alice, byRole, {});
+    const claimable = await orm.em
+      .fork()
+      .execute<Array<{ user_id: string }>>(
+        `select user_id from notifications where instance_id = ? and kind = 'task_claimable' order by user_id`,
+        [pooled],
+      );
+    const finance = await orm.em
+      .fork()
+      .execute<Array<{ id: string }>>(
+        `select id from users where tenant_id = ? and active and jsonb_exists(roles, 'finance') order by id`,
+        [tenantId],
+      );
+    expect(claimable.map((r) => r.user_id)).toEqual(finance.map((u) => u.id));
+    expect(claimable.length).toBeGreaterThan(1);
+    expect(await markersOf(pooled)).toEqual([]);
+  });
+
   it('a body that names approvers ahead is refused: only the server sets them', async () => {
     const key = `ahead-forged-${Date.now()}`;
     await deploy(t.admin, linear(key, steps(users('bob'), users('carol'))));
