@@ -103,7 +103,7 @@ export async function launch(
   deps: AppDeps,
   row: any,
   doc: ProcessDocument,
-  opts: { intentRecorded?: boolean; seen?: StateSeen; directory?: DirectoryRows | null } = {},
+  opts: { intentRecorded?: boolean; seen?: StateSeen; lookedUp?: LookedUp } = {},
 ) {
   const input: StartInput = {
     instance: {
@@ -121,7 +121,9 @@ export async function launch(
     variables: row.variables ?? {},
     historyLimit: deps.config.WORKFLOW_HISTORY_LIMIT,
   };
-  input.approversAhead = await approversAtStart(deps, input, opts.directory);
+  input.approversAhead = opts.lookedUp
+    ? await approversAheadFrom(opts.lookedUp.ahead, opts.lookedUp.directory)
+    : await approversAtStart(deps, input);
   await startInstanceWorkflow(deps, deps.config, input, opts);
 }
 
@@ -131,20 +133,24 @@ function aheadAtStart(instance: StartInput['instance'], doc: ProcessDocument, va
 }
 
 /**
+ * The first userTasks' look-ups a start made with its insert, and the directory rows the insert
+ * read for them: resolved with the rules of a decision's look-ahead (a look-up the rows do not
+ * answer is left to its node).
+ */
+interface LookedUp {
+  ahead: AheadInput[];
+  directory: DirectoryRows | null;
+}
+
+/**
  * The first userTasks' approvers, looked up here so the workflow's first task needs no local
  * activity for them (workflows/engine/approvers-ahead.ts: same input, fresh, or the node looks
- * them up itself). From `directory` when the insert read the rows (a start), with the rules of a
- * decision's look-ahead: a look-up the rows do not answer is left to its node. Else read here.
+ * them up itself). A start has them from its insert (LookedUp); a draft's submission and a
+ * re-drive read them here.
  */
-async function approversAtStart(
-  deps: AppDeps,
-  input: StartInput,
-  directory?: DirectoryRows | null,
-): Promise<ApproversAhead | undefined> {
-  const ahead = aheadAtStart(input.instance, input.doc, input.variables);
-  if (!ahead.length) return undefined;
-  if (directory !== undefined) return approversAheadFrom(ahead, directory);
-  const inputs = ahead.map((a) => a.input);
+async function approversAtStart(deps: AppDeps, input: StartInput): Promise<ApproversAhead | undefined> {
+  const inputs = inputsAtStart(new Engine(input.instance, input.doc, input.variables));
+  if (!inputs.length) return undefined;
   const at = Date.now();
   return aheadOf(at, inputs, await resolveEach(pgDirectory(deps.orm.em.fork(), input.instance.tenantId), inputs));
 }
@@ -175,17 +181,18 @@ export async function startInstance(
   };
   const doc = def.dsl as unknown as ProcessDocument;
   const { workflowId: _w, status: _s, variables: _v, ...instance } = row;
+  const ahead = input.draft ? [] : aheadAtStart(instance, doc, variables);
   const { inserted, directory } = await insertInstanceRow(
     em,
     row,
-    input.draft ? undefined : { intent: startUpdateIdOf(id), ahead: aheadAtStart(instance, doc, variables) },
+    input.draft ? undefined : { intent: startUpdateIdOf(id), ahead },
   );
   let first: ProjectionSnapshot | null = null;
   if (!input.draft) {
     try {
       await launch(deps, inserted, doc, {
         intentRecorded: true,
-        directory,
+        lookedUp: { ahead, directory },
         seen: (state) => (first = state),
       });
     } catch (err) {
