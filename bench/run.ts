@@ -208,7 +208,8 @@ function describeEvent(e: proto.temporal.api.history.v1.IHistoryEvent): string {
 /**
  * Events per instance, by type, how long workflow tasks waited for a worker (scheduled → started)
  * and how long the worker held them (started → completed), by server timestamps; the tasks that
- * accepted an Update (an approve) separately, since a request waits on exactly those.
+ * accepted an Update (an approve) separately, since a request waits on exactly those; and the
+ * start's part inside Temporal (execution started → its Update completed).
  */
 async function histories(client: Client, workflowIds: string[]) {
   const pick = workflowIds
@@ -217,6 +218,8 @@ async function histories(client: Client, workflowIds: string[]) {
   const byType: Record<string, number> = {};
   let events = 0;
   const firstWft: number[] = [];
+  const firstPickup: number[] = [];
+  const startAnswered: number[] = [];
   const laterWft: number[] = [];
   const pickup: number[] = [];
   const updatePickup: number[] = [];
@@ -233,8 +236,14 @@ async function histories(client: Client, workflowIds: string[]) {
     const waited = new Map<number, number>();
     let last: { waited?: number; held: number } | null = null;
     let first = true;
+    let startedAt: number | null = null;
     for (const e of list) {
       const name = eventName(e.eventType);
+      if (name === 'WORKFLOW_EXECUTION_STARTED') startedAt = tsMs(e.eventTime);
+      if (name === 'WORKFLOW_EXECUTION_UPDATE_COMPLETED' && startedAt !== null) {
+        startAnswered.push(tsMs(e.eventTime) - startedAt);
+        startedAt = null;
+      }
       byType[name] = (byType[name] ?? 0) + 1;
       if (name === 'WORKFLOW_TASK_SCHEDULED') scheduled.set(Number(e.eventId), tsMs(e.eventTime));
       if (name === 'WORKFLOW_TASK_STARTED') {
@@ -247,6 +256,7 @@ async function histories(client: Client, workflowIds: string[]) {
         const from = started.get(startedId);
         if (from !== undefined) (first ? firstWft : laterWft).push(tsMs(e.eventTime) - from);
         if (!first && waited.has(startedId)) pickup.push(waited.get(startedId)!);
+        if (first && waited.has(startedId)) firstPickup.push(waited.get(startedId)!);
         last = from === undefined ? null : { waited: waited.get(startedId), held: tsMs(e.eventTime) - from };
         first = false;
       }
@@ -269,6 +279,8 @@ async function histories(client: Client, workflowIds: string[]) {
     ),
     example,
     firstWorkflowTaskMs: stats(firstWft),
+    firstWorkflowTaskPickupMs: stats(firstPickup),
+    startToFirstAnswerMs: stats(startAnswered),
     laterWorkflowTaskMs: stats(laterWft),
     laterWorkflowTaskPickupMs: stats(pickup),
     updateWorkflowTaskPickupMs: stats(updatePickup),
@@ -940,7 +952,8 @@ if (report.service && report.bare) {
     'CPU ms/instance: total',
     'CPU ms/instance: load generator (not in total)',
     'history events/instance',
-    'first workflow task held p50 (ms)',
+    'first workflow task pickup / held p50 (ms)',
+    'started → start answered p50 (ms)',
     'later workflow tasks held p50 (ms)',
     'later workflow tasks pickup p50 / p95 (ms)',
     'approve (Update) task pickup p50 / p95 (ms)',
@@ -959,7 +972,8 @@ if (report.service && report.bare) {
     f(p.cpuMsPerInstanceTotal),
     f(p.loadClientCpuMsPerInstance),
     String(p.history.eventsPerInstance),
-    f(p.history.firstWorkflowTaskMs.p50),
+    `${f(p.history.firstWorkflowTaskPickupMs.p50)} / ${f(p.history.firstWorkflowTaskMs.p50)}`,
+    f(p.history.startToFirstAnswerMs.p50),
     f(p.history.laterWorkflowTaskMs.p50),
     `${f(p.history.laterWorkflowTaskPickupMs.p50)} / ${f(p.history.laterWorkflowTaskPickupMs.p95)}`,
     `${f(p.history.updateWorkflowTaskPickupMs.p50)} / ${f(p.history.updateWorkflowTaskPickupMs.p95)}`,

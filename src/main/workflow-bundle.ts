@@ -6,17 +6,26 @@ import type { BundleOptions, WorkerOptions } from '@temporalio/worker';
 export const workflowsPath = path.resolve(import.meta.dirname, '../../workflows/index.ts');
 
 /**
- * Libraries evaluated once per worker thread and shared by every workflow in it, instead of once
- * per workflow instance (the SDK gives each instance its own module cache). The CEL library's
- * module scope registers its whole standard library: it was most of the module evaluation in
- * every instance's first workflow task (docs/performance.md, third session). re2js was most of
- * what remained (seventh session); it declares itself free of side effects, so webpack drops a
- * require of it whose value is unused, and it is preloaded through dsl/matches.ts, which uses it
- * (and whose only state is a bounded cache of compiled patterns, pure by pattern text). Only
- * stateless modules belong here: the SDK deep-freezes their exports, and per-instance state kept
- * in them would leak between instances.
+ * Modules evaluated once per worker thread and shared by every workflow in it. The SDK gives each
+ * instance its own module cache otherwise, and evaluated every module of the bundle again on each
+ * instance's first workflow task: the CEL library's standard library (docs/performance.md, third
+ * session), re2js (seventh), and then our own ~45 modules with the SDK's `index.js` — about 9 % of
+ * the workflow thread and most of what a start's first task did beyond bare Temporal's (tenth
+ * session). re2js declares itself free of side effects, so webpack drops a require of it whose
+ * value is unused; it comes in through dsl/matches.ts. The workflows module brings in everything
+ * else of ours.
+ *
+ * Shared means: module scope runs before any workflow exists, the SDK deep-freezes every shared
+ * module's exports, and module-level variables live as long as the thread. So a workflow module
+ * keeps no per-instance state at module level — only caches that are pure by their key and
+ * bounded, or WeakMaps keyed by a run's own objects (test/unit/workflow-module-state.test.ts
+ * holds the list; docs/engine.md, "Module state").
  */
-export const preloadModules = ['@marcbachmann/cel-js', path.resolve(import.meta.dirname, '../../dsl/matches.ts')];
+export const preloadModules = [
+  '@marcbachmann/cel-js',
+  path.resolve(import.meta.dirname, '../../dsl/matches.ts'),
+  workflowsPath,
+];
 
 export const workflowBundleOptions: Pick<BundleOptions, 'workflowsPath' | 'preloadModules'> = {
   workflowsPath,
