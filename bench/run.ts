@@ -1111,7 +1111,7 @@ if (report.profile) {
     console.log(
       `\npg_stat_statements, ${phaseName} (top by execution + planning time): calls, total ms, mean ms, planning ms`,
     );
-    for (const r of rows.slice(0, 12))
+    for (const r of rows.slice(0, 30))
       console.log(
         `  ${String(r.calls).padStart(6)} ${String(r.totalMs).padStart(7)} ${String(r.meanMs).padStart(8)} ${String(r.planMs).padStart(8)}  ${r.query.slice(0, 150)}`,
       );
