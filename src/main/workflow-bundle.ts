@@ -10,9 +10,9 @@ export const workflowsPath = path.resolve(import.meta.dirname, '../../workflows/
  * instance its own module cache otherwise, and evaluated every module of the bundle again on each
  * instance's first workflow task: the CEL library's standard library (docs/performance.md, third
  * session), re2js (seventh), and then our own ~45 modules with the SDK's `index.js` — about 9 % of
- * the workflow thread's samples (tenth session). re2js declares itself free of side effects, so webpack drops a require of it whose
- * value is unused; it comes in through dsl/matches.ts. The workflows module brings in everything
- * else of ours.
+ * the workflow thread's samples (tenth session). re2js declares itself free of side effects, so
+ * webpack drops a require of it whose value is unused; it comes in through dsl/matches.ts. The
+ * workflows module brings in everything else of ours.
  *
  * Shared means: module scope runs before any workflow exists, the SDK deep-freezes every shared
  * module's exports, and module-level variables live as long as the thread. So a workflow module
