@@ -95,6 +95,17 @@ const BARE_API_PARTS = process.env.BENCH_BARE_API_PARTS === '1';
  * round whose service/bare CPU ratio is the median.
  */
 const RUNS = env('BENCH_RUNS', 3);
+/**
+ * BENCH_EQUAL_RATE: after the rounds at concurrency 8, the service and bare Temporal again, BENCH_RUNS
+ * rounds, with instances arriving at one rate for both (an open loop): the latencies at equal load.
+ * Unset: three quarters of the lower of the two median throughputs at concurrency 8; a number: that
+ * many instances/s; 0 skips it. At a fixed concurrency an instance's time is fixed by the
+ * throughput, so there the start's and the approve's share of it also depends on how long the other
+ * requests (the to-do lists) take; at equal arrivals it does not (docs/performance.md).
+ */
+const EQUAL_RATE = process.env.BENCH_EQUAL_RATE === undefined ? null : Number(process.env.BENCH_EQUAL_RATE);
+if (EQUAL_RATE !== null && !(EQUAL_RATE >= 0))
+  throw new Error(`BENCH_EQUAL_RATE must be a number of instances/s (0 skips), not ${process.env.BENCH_EQUAL_RATE}`);
 /** The ratio lines service/bare and their targets (issue 10). */
 const RATIO_TARGETS: Record<string, string> = {
   approveP50: '≤ 1.3',
@@ -137,12 +148,20 @@ if (!['embedded', 'production', 'both'].includes(TOPOLOGY))
   throw new Error(`BENCH_TOPOLOGY must be embedded, production or both, not ${TOPOLOGY}`);
 if (TOPOLOGY === 'production' && PROFILE) throw new Error('BENCH_PROFILE=1 needs the embedded topology');
 
-type Stats = { n: number; p50: number; p95: number; p99: number; max: number };
+type Stats = { n: number; mean: number; p50: number; p95: number; p99: number; max: number };
 function stats(ms: number[]): Stats {
   const s = [...ms].sort((a, b) => a - b);
   const q = (p: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))] ?? NaN;
   const r = (v: number) => Math.round(v * 10) / 10;
-  return { n: s.length, p50: r(q(0.5)), p95: r(q(0.95)), p99: r(q(0.99)), max: r(s[s.length - 1] ?? NaN) };
+  const mean = s.length ? s.reduce((a, v) => a + v, 0) / s.length : NaN;
+  return {
+    n: s.length,
+    mean: r(mean),
+    p50: r(q(0.5)),
+    p95: r(q(0.95)),
+    p99: r(q(0.99)),
+    max: r(s[s.length - 1] ?? NaN),
+  };
 }
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
@@ -190,6 +209,31 @@ async function load(
     }),
   );
   return (performance.now() - wall0) / 1000;
+}
+
+/**
+ * Runs `count` instances arriving at `perSecond`, evenly spaced, each on its own however many are
+ * still running (an open loop); answers the wall time from the first arrival to the last instance
+ * done, and the most instances running at once.
+ */
+async function loadAtRate(
+  count: number,
+  perSecond: number,
+  one: (i: number, rec: Recorder | null) => Promise<void>,
+  rec: Recorder | null,
+): Promise<{ wallS: number; maxInFlight: number }> {
+  const wall0 = performance.now();
+  let running = 0;
+  let maxInFlight = 0;
+  const all: Promise<void>[] = [];
+  for (let i = 0; i < count; i++) {
+    const due = wall0 + (i * 1000) / perSecond - performance.now();
+    if (due > 0) await new Promise((r) => setTimeout(r, due));
+    maxInFlight = Math.max(maxInFlight, ++running);
+    all.push(one(i, rec).finally(() => running--));
+  }
+  await Promise.all(all);
+  return { wallS: (performance.now() - wall0) / 1000, maxInFlight };
 }
 
 const eventName = (t: unknown) =>
@@ -318,6 +362,8 @@ interface PhaseResult {
   history: Awaited<ReturnType<typeof histories>>;
   windowUs: [number, number];
   loadAverageAfter: string;
+  /** Open loop (equal arrival rate): the rate instances arrived at, and the most running at once. */
+  arrivals?: { perSecond: number; maxInFlight: number };
 }
 
 async function phase(
@@ -326,16 +372,20 @@ async function phase(
   one: (i: number, rec: Recorder | null) => Promise<void>,
   workflowIdOf: (id: string) => string,
   client: Client,
+  perSecond?: number,
 ): Promise<PhaseResult> {
   process.stdout.write(`${name}: warm-up (${WARMUP})… `);
   await load(WARMUP, one, null);
-  process.stdout.write(`measuring ${N} at concurrency ${CONCURRENCY}… `);
+  process.stdout.write(
+    perSecond ? `measuring ${N} arriving at ${perSecond}/s… ` : `measuring ${N} at concurrency ${CONCURRENCY}… `,
+  );
   const rec = recorder();
   const cpu0 = cpuOfTrees(pids());
   const threads0 = cpuByThreadName(pids().worker);
   const client0 = process.cpuUsage();
   const from = nowUs();
-  const wallS = await load(N, one, rec);
+  const open = perSecond ? await loadAtRate(N, perSecond, one, rec) : null;
+  const wallS = open ? open.wallS : await load(N, one, rec);
   const to = nowUs();
   const clientCpu = process.cpuUsage(client0);
   const cpu = diffCpu(cpuOfTrees(pids()), cpu0);
@@ -366,6 +416,7 @@ async function phase(
     history: await histories(client, rec.ids.map(workflowIdOf)),
     windowUs: [from, to],
     loadAverageAfter: loadAverage(),
+    ...(open && perSecond ? { arrivals: { perSecond, maxInFlight: open.maxInFlight } } : {}),
   };
 }
 
@@ -408,6 +459,21 @@ function againstPhase(base: PhaseResult, of: PhaseResult): Record<string, number
     cpuPerInstance: ratio(of.cpuMsPerInstanceTotal, base.cpuMsPerInstanceTotal),
     historyEvents: ratio(of.history.eventsPerInstance, base.history.eventsPerInstance),
   };
+}
+
+/** The ratio lines service/bare, each against its target: the median, and each round's in brackets. */
+function ratioLines(ratios: Record<string, { value: number; target: string; runs?: number[] }>, label = '') {
+  for (const [k, r] of Object.entries(ratios)) {
+    const met = r.target
+      ? r.target.startsWith('≤')
+        ? r.value <= Number(r.target.slice(2))
+        : r.value >= Number(r.target.slice(2))
+      : null;
+    const rounds = r.runs && r.runs.length > 1 ? ` [${r.runs.map((v) => v.toFixed(2)).join(', ')}]` : '';
+    console.log(
+      `ratio ${k.padEnd(15)} service/bare${label} = ${r.value.toFixed(2)}${rounds}${r.target ? `   target ${r.target}: ${met ? 'met' : 'NOT met'}` : ''}`,
+    );
+  }
 }
 
 /** Phase 1f's server (bench/baseline/api-server.ts) as a child process, once it listens. */
@@ -771,6 +837,59 @@ try {
           service: medianRatios(runs.map((one) => againstPhase(one.bareApi, one.service))),
           floor: medianRatios(runs.map((one) => againstPhase(one.bare, one.bareApi))),
         };
+      if (EQUAL_RATE !== 0) {
+        const throughputOf = (k: string) => median(runs.map((one) => one[k]!.perSecond));
+        const perSecond =
+          EQUAL_RATE ?? Math.round(0.75 * Math.min(throughputOf('service'), throughputOf('bare')) * 10) / 10;
+        const equal: Array<Record<string, PhaseResult>> = [];
+        for (let r = 0; r < RUNS; r++) {
+          const of = RUNS > 1 ? ` (round ${r + 1} of ${RUNS})` : '';
+          // Their own ids and business keys: rounds RUNS and on.
+          const service = await phase(
+            `service at ${perSecond}/s${of}`,
+            servicePids,
+            serviceOne(RUNS + r),
+            (id) => `approval-demo-${id}`,
+            client,
+            perSecond,
+          );
+          const bareAt = await phase(
+            `bare Temporal at ${perSecond}/s${of}`,
+            barePids,
+            bareOne({}, RUNS + r),
+            (id) => id,
+            client,
+            perSecond,
+          );
+          const floor = apiServer
+            ? await phase(
+                `bare + HTTP API at ${perSecond}/s${of}`,
+                apiPids,
+                apiOne({}, '', RUNS + r),
+                (id) => id,
+                client,
+                perSecond,
+              )
+            : null;
+          equal.push({ service, bare: bareAt, ...(floor ? { bareApi: floor } : {}) });
+        }
+        const perRound = equal.map((one) => againstPhase(one.bare, one.service));
+        if (apiServer)
+          report.equalRateApiFloor = {
+            service: medianRatios(equal.map((one) => againstPhase(one.bareApi!, one.service!))),
+            floor: medianRatios(equal.map((one) => againstPhase(one.bare!, one.bareApi!))),
+          };
+        report.equalRate = {
+          perSecond,
+          runs: equal,
+          ratios: Object.fromEntries(
+            ['approveP50', 'startP50', 'cpuPerInstance'].map((k) => {
+              const values = perRound.map((x) => x[k]!);
+              return [k, { value: median(values), target: RATIO_TARGETS[k], runs: values }];
+            }),
+          ),
+        };
+      }
     } finally {
       if (apiServer) await stopChild(apiServer.child);
       await stopChild(baselineWorker);
@@ -1003,19 +1122,18 @@ if (report.service && report.bare) {
     console.log(
       `(the table: round ${report.shownRun} of ${report.runs.length}, the median service/bare CPU ratio; the ratio lines: medians of the rounds [each round])\n`,
     );
-  for (const [k, r] of Object.entries(
-    report.ratios as Record<string, { value: number; target: string; runs?: number[] }>,
-  )) {
-    const met = r.target
-      ? r.target.startsWith('≤')
-        ? r.value <= Number(r.target.slice(2))
-        : r.value >= Number(r.target.slice(2))
-      : null;
-    const rounds = r.runs && r.runs.length > 1 ? ` [${r.runs.map((v) => v.toFixed(2)).join(', ')}]` : '';
-    console.log(
-      `ratio ${k.padEnd(15)} service/bare = ${r.value.toFixed(2)}${rounds}${r.target ? `   target ${r.target}: ${met ? 'met' : 'NOT met'}` : ''}`,
-    );
-  }
+  ratioLines(report.ratios);
+  // At a fixed concurrency an instance's time is concurrency/throughput; what its to-do lists take
+  // of it is time its start and approves do not have (means, so the parts add up).
+  const parts = (p: PhaseResult) => {
+    const todo = 3 * p.todo.mean;
+    const all = p.start.mean + 3 * p.approve.mean + todo;
+    return { all, todo, share: todo / all };
+  };
+  const [sp, bp] = [parts(s), parts(b)];
+  console.log(
+    `an instance's time at concurrency ${CONCURRENCY} (means): service ${sp.all.toFixed(0)} ms, to-do lists ${(100 * sp.share).toFixed(1)} %; bare ${bp.all.toFixed(0)} ms, to-do Queries ${(100 * bp.share).toFixed(1)} % — start and approves: service/bare ${((sp.all - sp.todo) / (bp.all - bp.todo)).toFixed(2)} = instance ${(sp.all / bp.all).toFixed(2)} × ${((1 - sp.share) / (1 - bp.share)).toFixed(2)} (to-do shares)`,
+  );
   console.log('approve (Update) workflow task pickup, share of tasks by wait (ms):');
   for (const [name, p] of [['service', s], ['bare', b], ...variants] as Array<[string, PhaseResult]>)
     console.log(`  ${name.padEnd(26)} ${p.history.updateWorkflowTaskPickupHistogram}`);
@@ -1039,6 +1157,27 @@ if (report.service && report.bare) {
       report.ratiosToFloor.floor,
     );
     line('ratio service/floor (the service against that floor: the part that is ours)', report.ratiosToFloor.service);
+  }
+  if (report.equalRate) {
+    const e = report.equalRate as { perSecond: number; runs: Array<Record<string, PhaseResult>> };
+    const shown = e.runs[Math.floor(e.runs.length / 2)]!;
+    const inFlight = (p: PhaseResult) => `${p.perSecond}/s, at most ${p.arrivals?.maxInFlight} running`;
+    console.log(
+      `\nat equal load (the targets are set at concurrency ${CONCURRENCY}; beside for reference): ${N} instances arriving at ${e.perSecond}/s, service and bare alike (round ${Math.floor(e.runs.length / 2) + 1}: start p50 ${shown.service!.start.p50} / ${shown.bare!.start.p50} ms, approve p50 ${shown.service!.approve.p50} / ${shown.bare!.approve.p50} ms, CPU ${shown.service!.cpuMsPerInstanceTotal} / ${shown.bare!.cpuMsPerInstanceTotal} ms per instance; done ${inFlight(shown.service!)} / ${inFlight(shown.bare!)})`,
+    );
+    ratioLines(report.equalRate.ratios, ' at equal load');
+    if (report.equalRateApiFloor) {
+      const f = shown.bareApi!;
+      const line = (name: string, r: Record<string, number>) =>
+        console.log(
+          `${name}: approve ${r.approveP50.toFixed(2)}, start ${r.startP50.toFixed(2)}, CPU ${r.cpuPerInstance.toFixed(2)}`,
+        );
+      console.log(
+        `bare + HTTP API at ${e.perSecond}/s: start p50 ${f.start.p50} ms, approve p50 ${f.approve.p50} ms, CPU ${f.cpuMsPerInstanceTotal} ms per instance`,
+      );
+      line('ratio api-floor/bare    at equal load', report.equalRateApiFloor.floor);
+      line('ratio service/api-floor at equal load', report.equalRateApiFloor.service);
+    }
   }
   if (report.ratiosToApiFloor) {
     const line = (name: string, r: Record<string, number>) =>
