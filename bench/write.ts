@@ -28,7 +28,7 @@ const pg = await startEmbeddedPostgres({
   database: 'bench_write',
   logger: createLogger('error', 'bench'),
 });
-const orm = await createOrm(pg.url, { poolMax: C });
+const orm = await createOrm(pg.url, { poolMax: C + 1 });
 await migrate(orm);
 for (const sql of (process.env.BENCH_WRITE_SETUP ?? '').split(';').filter((s) => s.trim()))
   await orm.em.fork().execute(sql);
