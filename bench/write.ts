@@ -28,6 +28,7 @@ const pg = await startEmbeddedPostgres({
   database: 'bench_write',
   logger: createLogger('error', 'bench'),
 });
+// One connection more than the writers: the migrations take two at once (with one they wait forever).
 const orm = await createOrm(pg.url, { poolMax: C + 1 });
 await migrate(orm);
 for (const sql of (process.env.BENCH_WRITE_SETUP ?? '').split(';').filter((s) => s.trim()))
