@@ -7,7 +7,7 @@ import { safeUrl } from '../logger.js';
 import type { AppDeps } from '../context.js';
 import type { AppEnv } from './context.js';
 import { notFound, onError, validationHook } from './errors.js';
-import { edgeInput, methodGuard } from './input.js';
+import { dotSegments, edgeInput, methodGuard } from './input.js';
 import { docsRoutes } from './docs.js';
 import { documentDescription, exactDocument } from './openapi.js';
 import { healthRoutes } from './routes/health.js';
@@ -125,6 +125,8 @@ export function createApp(deps: AppDeps) {
         'request',
       );
   });
+  // Before the 405 guard, which sees the path after URL normalisation removed its dot segments.
+  app.use('/api/*', dotSegments);
   // Before authentication: a path that exists answers 405 for a method it does not declare.
   app.use(
     '*',

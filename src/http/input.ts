@@ -88,6 +88,32 @@ export const edgeInput: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
+// ---------- dot segments ----------
+
+/** A `.` or `..` segment, also percent-encoded (URL parsing treats `%2e` as a dot). */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+
+/** Whether a request target's path (origin or absolute form) has a `.` or `..` segment. */
+export function hasDotSegment(target: string): boolean {
+  const path = target.replace(/^[a-z][a-z\d+.-]*:\/\/[^/]*/i, '').split(/[?#]/, 1)[0]!;
+  return path.split('/').some((segment) => DOT_SEGMENT.test(segment));
+}
+
+/**
+ * Refuses a request whose target, as sent, has a `.` or `..` path segment. URL parsing removes
+ * them before routing, so `POST /tasks/./delegate` would reach `/tasks/delegate` — another
+ * resource, and a 405 or another route's answer. No path parameter may be `.` or `..`, and
+ * browsers and HTTP clients remove such segments before sending: only a hand-made request has them.
+ */
+export const dotSegments: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const target: unknown = (c.env as { incoming?: { url?: unknown } } | undefined)?.incoming?.url;
+  if (typeof target === 'string' && hasDotSegment(target)) {
+    const message = 'a path segment may not be . or .. (URL normalisation removes it, naming another resource)';
+    throw new AppError('VALIDATION_FAILED', `path: ${message}`, { fields: [{ path: 'path', message }] });
+  }
+  await next();
+};
+
 // ---------- 405 ----------
 
 interface DeclaredRoute {

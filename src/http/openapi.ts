@@ -124,6 +124,7 @@ export function documentDescription(bodyLimitBytes: number) {
     '* Strings (body values, object keys, path and query parameters) must not contain U+0000 (each string schema carries the pattern `^[^\\u0000]*$`, each map its `propertyNames`) nor a UTF-16 surrogate without its pair (not Unicode); also inside free-form JSON values (variables, DSL documents) → 400 VALIDATION_FAILED naming the field.',
     `* A JSON body nests at most ${MAX_JSON_DEPTH} levels (the body object is one) → else 400; a body is at most ${bodyLimitBytes} bytes → else 413; a JSON body needs Content-Type application/json → else 415.`,
     `* Each path segment and each query parameter name and value has at most ${MAX_PARAMETER_LENGTH} characters (each parameter's maxLength) → else 400; the request line and headers together at most ${MAX_HEADER_BYTES} bytes → else 431.`,
+    '* No path segment may be `.` or `..` (also `%2e`): URL parsing removes such a segment, so the request would name another resource → 400 VALIDATION_FAILED naming `path` (each path parameter says `not: {enum: [".", ".."]}`).',
     `* The variables of one request serialise to at most ${MAX_VARIABLES_BYTES} bytes of UTF-8 JSON → else 400.`,
     '* Unknown body fields → 400 UNKNOWN_FIELD (every body object is closed: additionalProperties false).',
     '* A path id that names nothing (or an object of another tenant) → 404 NOT_FOUND; a body that names a user, role, department, definition or notification channel the tenant does not have → 404 REFERENCE_NOT_FOUND (40410) with data.fields; a deactivated user → 409 USER_INACTIVE (40909).',
@@ -157,6 +158,8 @@ export function exactDocument<D extends object>(doc: D): D {
         const schema = parameter.schema;
         if (isObject(schema) && isString(schema) && !(Number(schema.maxLength) <= MAX_PARAMETER_LENGTH))
           schema.maxLength = MAX_PARAMETER_LENGTH;
+        // A path segment `.` or `..` never reaches its route: URL parsing removes it (input.ts dotSegments).
+        if (parameter.in === 'path' && isObject(schema) && isString(schema)) schema.not = { enum: ['.', '..'] };
       }
     }
   }

@@ -2,7 +2,8 @@
 // before the edge checks (src/http/input.ts) and the DSL size caps existed.
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { SignJWT } from 'jose';
-import { api, createTenant, login } from '../helpers/api.js';
+import { request } from 'node:http';
+import { api, baseUrl, createTenant, login } from '../helpers/api.js';
 import { deploy, myTask, oneStep, start } from '../helpers/flow.js';
 import { userChain } from '../helpers/dsl.js';
 
@@ -300,6 +301,31 @@ describe('methods', () => {
     // A declared method still authenticates, an unknown path is still 404.
     expect((await api('/api/v1/users', { method: 'GET' })).status).toBe(401);
     expect((await api('/api/v1/nothing-here', { method: 'PUT' })).status).toBe(404);
+  });
+
+  it('refuse a path with a . or .. segment as sent (URL parsing would name another resource)', async () => {
+    // fetch removes dot segments before sending; node:http sends the path as given.
+    const raw = (method: string, path: string) =>
+      new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const url = new URL(baseUrl());
+        const body = method === 'GET' ? undefined : '{}';
+        const headers = body ? { 'Content-Type': 'application/json', 'Content-Length': String(body.length) } : {};
+        const req = request({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    // Without the check: /tasks/delegate, the GET and DELETE route of a task → 405.
+    for (const path of ['/api/v1/workflow/tasks/./delegate', '/api/v1/workflow/tasks/%2E%2E/delegate']) {
+      const res = await raw('POST', path);
+      expect(res.status, path).toBe(400);
+      expect(res.body).toMatchObject({ code: 40001, data: { fields: [{ path: 'path' }] } });
+    }
+    // A dot inside a segment is an ordinary id.
+    expect((await raw('GET', '/api/v1/users/a.b')).status).toBe(401);
   });
 
   it('refuse PATCH without a change on directory endpoints', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { acceptableString, inspectJson, MAX_JSON_DEPTH } from '../../../src/input-rules.js';
 import { TimestampQuery } from '../../../src/shapes.js';
+import { hasDotSegment } from '../../../src/http/input.js';
 
 function nested(depth: number): unknown {
   let v: unknown = 'leaf';
@@ -44,5 +45,28 @@ describe('TimestampQuery', () => {
     expect(TimestampQuery.safeParse('9999-12-31T23:00:00-05:00').success).toBe(false);
     expect(TimestampQuery.safeParse('2026-13-01T00:00:00Z').success).toBe(false);
     expect(TimestampQuery.safeParse('yesterday').success).toBe(false);
+  });
+});
+
+describe('hasDotSegment', () => {
+  it('finds . and .. segments, also percent-encoded, in origin and absolute form; not dots inside a segment', () => {
+    for (const target of [
+      '/api/v1/workflow/tasks/./delegate',
+      '/api/v1/workflow/tasks/../delegate',
+      '/api/v1/users/%2E',
+      '/api/v1/users/.%2e/roles',
+      '/api/v1/users/..?x=1',
+      'http://host:8080/api/v1/users/./x',
+    ])
+      expect(hasDotSegment(target), target).toBe(true);
+    for (const target of [
+      '/api/v1/users/u.1',
+      '/api/v1/users/...',
+      '/api/v1/users/%2e%2e%2e',
+      '/api/v1/users/x?path=/./',
+      '/api/v1/users/x#/../',
+      'http://a.b/api/v1/users',
+    ])
+      expect(hasDotSegment(target), target).toBe(false);
   });
 });
