@@ -461,6 +461,16 @@ function againstPhase(base: PhaseResult, of: PhaseResult): Record<string, number
   };
 }
 
+/** Each ratio named in `keys`: its median over the rounds, its target and every round's value. */
+function targetRatios(rounds: Array<Record<string, number>>, keys: string[]) {
+  return Object.fromEntries(
+    keys.map((k) => {
+      const values = rounds.map((x) => x[k]!);
+      return [k, { value: median(values), target: RATIO_TARGETS[k]!, runs: values }];
+    }),
+  );
+}
+
 /** The ratio lines service/bare, each against its target: the median, and each round's in brackets. */
 function ratioLines(ratios: Record<string, { value: number; target: string; runs?: number[] }>, label = '') {
   for (const [k, r] of Object.entries(ratios)) {
@@ -821,12 +831,7 @@ try {
       report.shownRun = runs.indexOf(shown) + 1;
       report.runs = runs;
       const perRun = runs.map((one) => againstPhase(one.bare, one.service));
-      report.ratios = Object.fromEntries(
-        Object.entries(RATIO_TARGETS).map(([k, target]) => {
-          const values = perRun.map((x) => x[k]!);
-          return [k, { value: median(values), target, runs: values }];
-        }),
-      );
+      report.ratios = targetRatios(perRun, Object.keys(RATIO_TARGETS));
       if (BARE_RECORD)
         report.ratiosToFloor = {
           service: medianRatios(runs.map((one) => againstPhase(one.bareRecord, one.service))),
@@ -882,12 +887,7 @@ try {
         report.equalRate = {
           perSecond,
           runs: equal,
-          ratios: Object.fromEntries(
-            ['approveP50', 'startP50', 'cpuPerInstance'].map((k) => {
-              const values = perRound.map((x) => x[k]!);
-              return [k, { value: median(values), target: RATIO_TARGETS[k], runs: values }];
-            }),
-          ),
+          ratios: targetRatios(perRound, ['approveP50', 'startP50', 'cpuPerInstance']),
         };
       }
     } finally {
