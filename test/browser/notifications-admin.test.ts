@@ -195,10 +195,24 @@ describe('Notifications (admin console page)', () => {
   it('shows the deliveries in the log, filtered by status and channel', async () => {
     const page = await asAdmin();
     await page.click(`header.top a:has-text("${en.nav.notificationsAdmin}")`);
+    // The channels' names answer after the log (as they may on a busy server): the rows wait for
+    // them instead of naming every channel "a deleted channel".
+    let logAnswered!: () => void;
+    const answered = new Promise<void>((resolve) => (logAnswered = resolve));
+    await page.route('**/api/v1/notification-deliveries?*', async (route) => {
+      await route.continue().catch(() => {});
+      logAnswered();
+    });
+    await page.route('**/api/v1/notification-channels?*', async (route) => {
+      await answered;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await route.continue().catch(() => {});
+    });
     await page.click('a[data-tab=deliveries]');
     const sent = page.locator('tr[data-status=sent][data-kind=task_assigned]').first();
     await sent.waitFor();
     const text = await sent.innerText();
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
     expect(text).toContain(en.notifyAdmin.statuses.sent);
     expect(text).toContain('Team hook');
     expect(text).toContain(en.notifyAdmin.kinds.task_assigned);

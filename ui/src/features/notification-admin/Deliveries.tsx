@@ -33,7 +33,11 @@ export function Deliveries() {
   const channels = useAsync(listChannels, []);
   const list = useAsync(() => listDeliveries(filter, page, PAGE_SIZE), [filter, page]);
   const names = new Map((channels.data?.items ?? []).map((c) => [c.id, c.name]));
-  const rows = list.data?.items ?? [];
+  // Rows wait for the channels' names: drawn before them, every row said "a deleted channel".
+  const ready = list.data !== undefined && (channels.data !== undefined || channels.error !== undefined);
+  /** A channel's name; its id when the names could not be read (not "deleted": that is unknown). */
+  const channelName = (id: string) => names.get(id) ?? (channels.data ? t.notifyAdmin.unknownChannel : id);
+  const rows = ready ? (list.data?.items ?? []) : [];
   const set = (fields: Partial<DeliveryFilter>) => setDraft({ ...draft, ...fields });
   return (
     <Section title={t.notifyAdmin.tab.deliveries} id="deliveries" error={list.error}>
@@ -93,8 +97,8 @@ export function Deliveries() {
           </button>
         </div>
       </form>
-      {list.loading && !list.data && <Loading />}
-      {list.data && !rows.length && <p class="muted">{t.notifyAdmin.noDeliveries}</p>}
+      {!ready && !list.error && <Loading />}
+      {ready && !rows.length && <p class="muted">{t.notifyAdmin.noDeliveries}</p>}
       {rows.length > 0 && (
         <div class={`stack-on-phone ${css.stack}`}>
           <ListTable
@@ -122,7 +126,7 @@ export function Deliveries() {
                       {t.notifyAdmin.statuses[d.status]}
                     </span>
                   </td>
-                  <td data-label={t.notifyAdmin.channel}>{names.get(d.channelId) ?? t.notifyAdmin.unknownChannel}</td>
+                  <td data-label={t.notifyAdmin.channel}>{channelName(d.channelId)}</td>
                   <td data-label={t.notifyAdmin.message}>
                     {kindName(d.kind)}
                     {d.digestDate && <div class="muted small">{t.notifyAdmin.digestOf(d.digestDate)}</div>}
