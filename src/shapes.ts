@@ -12,6 +12,27 @@ export const IsoDate = z.string().openapi({ format: 'date-time' });
  * (not `format: email`) so generated clients and the fuzzer check exactly what the server does.
  */
 export const EMAIL_PATTERN = "^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)+$";
+const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
+/**
+ * An http(s) URL as the server takes it (webhooks, chat channels, AI agents): scheme, an optional
+ * `user:password@`, a host name or an IPv4 address, an optional port 0–65535, then any printable
+ * ASCII. Stated as the whole rule (not `format: uri`, which admits `HTTP:` with no host), so the
+ * document, generated clients and the fuzzer check exactly what the server does. Every string it
+ * matches is a URL the WHATWG parser reads: a host name's last label starts with a letter, since
+ * one ending in a number would be read as an IPv4 address. Not accepted: IPv6 literals (use a host
+ * name) and characters outside printable ASCII (percent-encode them).
+ */
+export const HTTP_URL_PATTERN =
+  '^[hH][tT][tT][pP][sS]?://' +
+  "(?:[A-Za-z0-9._~!$&'()*+,;=:%-]*@)?" +
+  `(?:${OCTET}(?:\\.${OCTET}){3}|(?:[A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*)` +
+  '(?::(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?' +
+  '(?:[/?#][\\x21-\\x7e]*)?$';
+export const HttpUrl = z
+  .string()
+  .max(2000)
+  .regex(new RegExp(HTTP_URL_PATTERN), 'must be an http or https URL with a host name or an IPv4 address');
+
 /** A user's id on a chat platform (a channel address, docs/channels.md). */
 export const CHAT_ID_PATTERN = '^[A-Za-z0-9_.@+:=-]{1,200}$';
 export const EmailAddress = z

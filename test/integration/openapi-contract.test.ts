@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, createDemoLikeTenant, create, expectError } from '../helpers/api.js';
 import { deploy, myTask, oneStep, start } from '../helpers/flow.js';
 import { users } from '../helpers/dsl.js';
+import { HTTP_URL_PATTERN } from '../../src/shapes.js';
 
 type Json = Record<string, any>;
 let doc: Json;
@@ -57,6 +58,23 @@ describe('the document states the rules', () => {
     expect(doc.info.description).toContain('at most 32 levels');
     expect(doc.info.description).toContain('262144 bytes');
     expect(doc.info.description).toContain('REFERENCE_NOT_FOUND');
+  });
+
+  it('an http(s) URL is the one pattern the server checks, never format uri (which admits `HTTP:` with no host)', () => {
+    const uris: string[] = [];
+    const urls: string[] = [];
+    for (const [name, schema] of Object.entries(schemas()))
+      for (const [at, s] of walk(schema, name)) {
+        if (s.format === 'uri') uris.push(at);
+        if (s.pattern === new RegExp(HTTP_URL_PATTERN).source) urls.push(at);
+      }
+    expect(uris).toEqual([]);
+    for (const field of ['url', 'baseUrl'])
+      expect(
+        urls.some((at) => at.endsWith(`.${field}`)),
+        field,
+      ).toBe(true);
+    expect(urls.length).toBeGreaterThanOrEqual(5);
   });
 
   it('a body of one of two shapes is a oneOf of closed objects; no schema mixes properties with oneOf', () => {

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { IsoDate } from '../../shapes.js';
+import { HttpUrl, IsoDate } from '../../shapes.js';
 
 /** As GFlow names agents: letters, digits, `_ . -`. */
 const AgentId = z
@@ -15,14 +15,10 @@ export const AgentIdParam = z.object({
 
 const fields = {
   name: z.string().max(200).nullable().optional(),
-  baseUrl: z
-    .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
-    .max(2000)
-    .openapi({
-      description: 'The OpenAI-compatible API root; the call goes to `<baseUrl>/chat/completions`',
-      example: 'http://ollama.intranet:11434/v1',
-      pattern: '^[hH][tT][tT][pP][sS]?:',
-    }),
+  baseUrl: HttpUrl.openapi({
+    description: 'The OpenAI-compatible API root; the call goes to `<baseUrl>/chat/completions`',
+    example: 'http://ollama.intranet:11434/v1',
+  }),
   model: z.string().min(1).max(200).openapi({ example: 'qwen2.5:7b' }),
   systemPrompt: z.string().max(20_000).nullable().optional(),
   temperature: z.number().min(0).max(2).nullable().optional(),

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CHAT_ID_PATTERN, EMAIL_PATTERN, EmailAddress, IsoDate } from '../../shapes.js';
+import { CHAT_ID_PATTERN, EMAIL_PATTERN, EmailAddress, HttpUrl, IsoDate } from '../../shapes.js';
 import { PageQuery } from '../../paging.js';
 import { CHANNEL_KINDS, LOCALES } from '../../notifications/messages/index.js';
 
@@ -21,7 +21,6 @@ export const AddressParams = z.object({
     .openapi({ param: { name: 'userId', in: 'path' } }),
 });
 
-const AnyUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2000);
 const Host = z
   .string()
   .min(1)
@@ -75,8 +74,8 @@ const chatSettings = (signed: boolean, create: boolean) =>
   z
     .object({
       url: create
-        ? AnyUrl.openapi(writeOnly('The webhook URL (its credential)'))
-        : AnyUrl.optional().openapi(writeOnly('The webhook URL (its credential); not sent: the stored one is kept')),
+        ? HttpUrl.openapi(writeOnly('The webhook URL (its credential)'))
+        : HttpUrl.optional().openapi(writeOnly('The webhook URL (its credential); not sent: the stored one is kept')),
       ...(signed
         ? { secret: z.string().min(1).max(500).nullable().optional().openapi(writeOnly('The signing secret')) }
         : {}),
@@ -87,7 +86,7 @@ const chatSettings = (signed: boolean, create: boolean) =>
 const webhookSettings = (create: boolean) =>
   z
     .object({
-      url: AnyUrl,
+      url: HttpUrl,
       secret: create
         ? z.string().min(16).max(500).openapi(writeOnly('HMAC-SHA256 key'))
         : z

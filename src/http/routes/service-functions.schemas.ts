@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { IsoDate } from '../../shapes.js';
+import { HttpUrl, IsoDate } from '../../shapes.js';
 import { jsonSchema } from '../input.js';
 
 /** Dotted identifiers, as embedding applications name their functions (`RiskService.manualReview`). */
@@ -35,14 +35,7 @@ const fields = {
   kind: z.enum(['activity', 'webhook']),
   taskQueue: z.string().min(1).max(200).optional().openapi({ description: 'kind activity: the task queue' }),
   activityType: z.string().min(1).max(200).optional().openapi({ description: 'kind activity: the activity type' }),
-  url: z
-    .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
-    .max(2000)
-    .optional()
-    .openapi({
-      description: 'kind webhook: where the call is POSTed (http or https)',
-      pattern: '^[hH][tT][tT][pP][sS]?:',
-    }),
+  url: HttpUrl.optional().openapi({ description: 'kind webhook: where the call is POSTed (http or https)' }),
   secret: z
     .string()
     .min(16)
