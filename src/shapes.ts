@@ -28,10 +28,21 @@ export const HTTP_URL_PATTERN =
   `(?:${OCTET}(?:\\.${OCTET}){3}|(?:[A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*)` +
   '(?::(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?' +
   '(?:[/?#][\\x21-\\x7e]*)?$';
+const httpUrl = new RegExp(HTTP_URL_PATTERN);
 export const HttpUrl = z
   .string()
   .max(2000)
-  .regex(new RegExp(HTTP_URL_PATTERN), 'must be an http or https URL with a host name or an IPv4 address');
+  // A URL issue rather than a pattern one: zod's Chinese words then say 无效URL, not the pattern.
+  .superRefine((value, ctx) => {
+    if (!httpUrl.test(value))
+      ctx.addIssue({
+        code: 'invalid_format',
+        format: 'url',
+        input: value,
+        message: 'must be an http or https URL with a host name or an IPv4 address',
+      });
+  })
+  .openapi({ pattern: HTTP_URL_PATTERN });
 
 /** A user's id on a chat platform (a channel address, docs/channels.md). */
 export const CHAT_ID_PATTERN = '^[A-Za-z0-9_.@+:=-]{1,200}$';

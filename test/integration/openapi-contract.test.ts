@@ -66,7 +66,7 @@ describe('the document states the rules', () => {
     for (const [name, schema] of Object.entries(schemas()))
       for (const [at, s] of walk(schema, name)) {
         if (s.format === 'uri') uris.push(at);
-        if (s.pattern === new RegExp(HTTP_URL_PATTERN).source) urls.push(at);
+        if (s.pattern === HTTP_URL_PATTERN) urls.push(at);
       }
     expect(uris).toEqual([]);
     for (const field of ['url', 'baseUrl'])

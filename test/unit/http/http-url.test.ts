@@ -50,7 +50,10 @@ describe('HttpUrl', () => {
     ['http://a b', 'a space'],
     ['http://例子.com', 'characters outside ASCII'],
   ])('refuses %s (%s)', (url) => {
-    expect(HttpUrl.safeParse(url).success).toBe(false);
+    const result = HttpUrl.safeParse(url);
+    expect(result.success).toBe(false);
+    // A URL issue, not a pattern one: a Chinese answer says 无效URL rather than quoting the pattern.
+    expect(result.error?.issues[0]).toMatchObject({ code: 'invalid_format', format: 'url' });
   });
 
   it('matches only strings the URL parser reads as http(s) URLs', () => {
