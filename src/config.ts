@@ -50,6 +50,11 @@ export const configSchema = z.object({
    * turn it on and restart the worker to see where a run's code waits.
    */
   WORKFLOW_STACK_TRACES: bool.default(false),
+  /**
+   * Threads the worker runs workflow code on; 0 (the default): its main thread, without a
+   * message between threads per activation (src/main/workflow-worker.ts).
+   */
+  WORKFLOW_THREADS: z.coerce.number().int().min(0).max(64).default(0),
   /** Workflow tasks run at once (capped at the cache size). */
   WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(1).default(10),
   /** Activities (projection, http calls) and local activities (directory look-ups) run at once, each. */

@@ -84,7 +84,7 @@ export async function runWorker(config: Config = loadConfig()) {
     prebuilt ? 'using the prebuilt workflow bundle' : 'bundled the workflows from source',
   );
   limitWorkflowStackTraces(config.WORKFLOW_STACK_TRACE_LIMIT);
-  // Without a per-call timeout and without stack traces unless configured (src/main/workflow-worker.ts).
+  // Without a per-call timeout, without stack traces and on its main thread unless configured (src/main/workflow-worker.ts).
   const worker = await createWorkflowWorker(
     {
       connection,
@@ -98,7 +98,11 @@ export async function runWorker(config: Config = loadConfig()) {
       },
       ...(traced ? { sinks: traced.sinks } : {}),
     },
-    { vmTimeoutMs: config.WORKFLOW_VM_TIMEOUT_MS, stackTraces: config.WORKFLOW_STACK_TRACES },
+    {
+      vmTimeoutMs: config.WORKFLOW_VM_TIMEOUT_MS,
+      stackTraces: config.WORKFLOW_STACK_TRACES,
+      threads: config.WORKFLOW_THREADS,
+    },
   );
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker started');
   const metrics =

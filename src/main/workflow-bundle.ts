@@ -6,7 +6,8 @@ import type { BundleOptions, WorkerOptions } from '@temporalio/worker';
 export const workflowsPath = path.resolve(import.meta.dirname, '../../workflows/index.ts');
 
 /**
- * Modules evaluated once per worker thread and shared by every workflow in it. The SDK gives each
+ * Modules evaluated once per V8 context of workflow code (the worker's main thread, or each
+ * workflow thread) and shared by every workflow in it. The SDK gives each
  * instance its own module cache otherwise, and evaluated every module of the bundle again on each
  * instance's first workflow task: the CEL library's standard library (docs/performance.md, third
  * session), re2js (seventh), and then our own ~45 modules with the SDK's `index.js` — about 9 % of
@@ -15,7 +16,7 @@ export const workflowsPath = path.resolve(import.meta.dirname, '../../workflows/
  * workflows module brings in everything else of ours.
  *
  * Shared means: module scope runs before any workflow exists, the SDK deep-freezes every shared
- * module's exports, and module-level variables live as long as the thread. So a workflow module
+ * module's exports, and module-level variables live as long as the context. So a workflow module
  * keeps no per-instance state at module level — only caches that are pure by their key and
  * bounded, or WeakMaps keyed by a run's own objects (test/unit/workflow-bundle.test.ts holds
  * the list; docs/engine.md, "Module state").

@@ -1,4 +1,4 @@
-// The Worker class the service runs its workflows with: two defaults of the SDK that cost the
+// The Worker class the service runs its workflows with: three defaults of the SDK that cost the
 // interpreter more than they give it are off unless configured (docs/runtime.md, Worker sizing).
 import { createRequire } from 'node:module';
 import { Worker as Thread } from 'node:worker_threads';
@@ -9,6 +9,9 @@ import {
   type ThreadedVMWorkflowCreatorOptions,
 } from '@temporalio/worker/lib/workflow/threaded-vm.js';
 import type { WorkflowBundleWithSourceMapAndFilename } from '@temporalio/worker/lib/workflow/workflow-worker-thread/input.js';
+import { ReusableVMWorkflowCreator } from '@temporalio/worker/lib/workflow/reusable-vm.js';
+import { invokePatchActivationCallback } from '@temporalio/worker/lib/workflow/patch-activation-callback.js';
+import { globalHandlers } from '@temporalio/worker/lib/workflow/vm-shared.js';
 
 export interface WorkflowWorkerSettings {
   /**
@@ -31,6 +34,17 @@ export interface WorkflowWorkerSettings {
    * stacks. Debug mode (workflows run in the calling thread) keeps the SDK's hook.
    */
   stackTraces?: boolean;
+  /**
+   * WORKFLOW_THREADS. 0 (the default): workflow code runs on the worker's main thread, in one
+   * reused V8 context as in the SDK's threads. The SDK's default is one thread beside the main
+   * one, and every activation then crosses between the two (a structured clone and a message each
+   * way, and the thread's wake-up): about 2 ms of CPU per instance of the bench's three-step
+   * approval (docs/performance.md, thirteenth session). What the main thread trades: while an
+   * activation runs, the activities' JavaScript waits (polling is the core's, on threads of its own).
+   * n ≥ 1: n workflow threads, for a worker given more cores than one process uses otherwise.
+   * Stack traces on always run in threads: their promise hook would track every promise of the process.
+   */
+  threads?: number;
 }
 
 const require = createRequire(import.meta.url);
@@ -75,9 +89,42 @@ class ThreadsWithoutStackTraces extends ThreadedVMWorkflowCreator {
   }
 }
 
+/** The workflow bundles run on this thread: their errors' stacks go to the SDK's formatter. */
+const bundlesHere = new Set<string>();
+
+/**
+ * Workflows on the calling thread without the SDK's promise hook: its stack formatter set (errors
+ * thrown in workflow code are source-mapped) and its handlers marked installed, so the creator's
+ * `install()` adds no hook and tells each workflow that stack traces are off. The formatter is the
+ * process's: errors with no frame in a bundle keep the formatter they had.
+ */
+async function onThisThread(
+  bundle: WorkflowBundleWithSourceMapAndFilename,
+  timeoutMs: number | undefined,
+  compiled: CompiledWorkerOptions,
+) {
+  if (!globalHandlers.installed) {
+    const before = Error.prepareStackTrace as typeof Error.prepareStackTrace | undefined;
+    // Private in the SDK's types; the workflow threads call it the same way (threadWithoutPromiseHook).
+    (globalHandlers as unknown as { overridePrepareStackTrace(): void }).overridePrepareStackTrace();
+    const mapped = Error.prepareStackTrace!;
+    Error.prepareStackTrace = (err, frames) =>
+      before && !frames.some((f) => bundlesHere.has(f.getFileName() ?? '')) ? before(err, frames) : mapped(err, frames);
+    globalHandlers.installed = true;
+  }
+  bundlesHere.add(bundle.filename);
+  const callback = compiled.patchActivationCallback;
+  return ReusableVMWorkflowCreator.create(
+    bundle,
+    timeoutMs as number,
+    new Set(compiled.activities.keys()),
+    callback && ((info, patchId) => invokePatchActivationCallback(callback, info, patchId)),
+  );
+}
+
 /** The service's Worker (src/main/worker.ts, and the workflow tests' harness). */
 export function createWorkflowWorker(options: WorkerOptions, settings: WorkflowWorkerSettings = {}) {
-  const { vmTimeoutMs = 0, stackTraces = false } = settings;
+  const { vmTimeoutMs = 0, stackTraces = false, threads = 0 } = settings;
   class ServiceWorker extends Worker {
     protected static override async createWorkflowCreator(
       bundle: WorkflowBundleWithSourceMapAndFilename,
@@ -87,11 +134,12 @@ export function createWorkflowWorker(options: WorkerOptions, settings: WorkflowW
       // `isolateExecutionTimeoutMs: undefined` is Node's "no watchdog"; the SDK passes this field to every call.
       const timed = vmTimeoutMs > 0 ? compiled : { ...compiled, isolateExecutionTimeoutMs: undefined as never };
       if (stackTraces || compiled.debugMode) return super.createWorkflowCreator(bundle, timed, logger);
+      if (threads === 0) return onThisThread(bundle, timed.isolateExecutionTimeoutMs, compiled);
       // As the SDK's own (Worker.createWorkflowCreator), with the threads above.
       const { patchActivationCallback } = compiled;
       return ThreadsWithoutStackTraces.create({
         workflowBundle: bundle,
-        threadPoolSize: compiled.workflowThreadPoolSize,
+        threadPoolSize: threads,
         isolateExecutionTimeoutMs: timed.isolateExecutionTimeoutMs,
         reuseV8Context: compiled.reuseV8Context ?? true,
         registeredActivityNames: new Set(compiled.activities.keys()),

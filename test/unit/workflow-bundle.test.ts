@@ -65,7 +65,7 @@ describe('workflow bundle', () => {
     expect(code).toContain('node_modules/re2js'); // CEL `matches` runs inside the sandbox
   });
 
-  it('evaluates the CEL library and every workflow module once per worker thread, not once per instance', () => {
+  it('evaluates the CEL library and every workflow module once per context of workflow code, not once per instance', () => {
     const preload = code.slice(code.indexOf('function preloadModules()'), code.indexOf('function importWorkflows()'));
     expect(preload).toContain('@marcbachmann/cel-js');
     expect(preload).toContain('dsl/matches.ts');

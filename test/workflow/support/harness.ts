@@ -6,7 +6,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, type WorkerOptions } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type Worker, type WorkerOptions } from '@temporalio/worker';
 import { compileProcess, type FunctionBinding } from '../../../dsl/index.js';
 import { AppError } from '../../../src/errors.js';
 import type { Config } from '../../../src/config.js';
@@ -35,6 +35,8 @@ export interface Refusal {
 
 export interface Harness {
   env: TestWorkflowEnvironment;
+  /** The service's Worker running this file's workflows. */
+  worker: Worker;
   fakes: Fakes;
   projection: Fakes['projection'];
   taskQueue: string;
@@ -99,7 +101,7 @@ export async function startHarness(
   const fakes = createFakeActivities(directory);
   const taskQueue = `workflow-test-${name}-${randomUUID()}`;
   // The Worker the service runs (src/main/worker.ts).
-  const { vmTimeoutMs, stackTraces, ...options } = workerOptions;
+  const { vmTimeoutMs, stackTraces, threads, ...options } = workerOptions;
   const worker = await createWorkflowWorker(
     {
       connection: env.nativeConnection,
@@ -108,7 +110,7 @@ export async function startHarness(
       activities: fakes.activities,
       ...options,
     },
-    { vmTimeoutMs, stackTraces },
+    { vmTimeoutMs, stackTraces, threads },
   );
   const running = worker.run();
   const config = { TEMPORAL_TASK_QUEUE: taskQueue } as Config;
@@ -135,6 +137,7 @@ export async function startHarness(
 
   return {
     env,
+    worker,
     fakes,
     projection: fakes.projection,
     taskQueue,
