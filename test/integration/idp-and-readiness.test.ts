@@ -1,11 +1,13 @@
 // A server configured with an external identity provider (JWKS) and an unreachable Temporal:
-// IdP tokens are accepted, others refused, and /readyz reports the missing dependency.
+// IdP tokens are accepted, others refused, and /readyz reports the missing dependency; a request
+// that needs Temporal answers 503.
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { userChain } from '../helpers/dsl.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let server: ChildProcess;
@@ -107,5 +109,24 @@ describe('readiness', () => {
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ status: 'unavailable', checks: { postgres: true, temporal: false } });
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  });
+
+  it('answers a start 503 in the envelope while Temporal is unreachable (not a 500)', async () => {
+    const post = async (url: string, body: unknown) =>
+      fetch(`${base}/api/v1/workflow/${url}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${await idpToken(idpKey)}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect(
+      (
+        await post('process-definitions/deploy', {
+          dsl: userChain(1, { id: 'unreachable_temporal', name: 'unreachable_temporal' }),
+        })
+      ).status,
+    ).toBe(201);
+    const res = await post('process-instances/start', { processKey: 'unreachable_temporal', variables: {} });
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ code: 50300 });
   });
 });
