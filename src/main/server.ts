@@ -4,7 +4,7 @@ import { createLogger } from '../logger.js';
 import { createOrm, migrate } from '../db/orm.js';
 import { seed } from '../services/seed.js';
 import { TokenService } from '../infra/tokens.js';
-import { createTemporalClient, installCoreRuntime } from '../temporal/client.js';
+import { createTemporalClient } from '../temporal/client.js';
 import { createApp } from '../http/app.js';
 import { startNotificationSocket } from '../http/notification-socket.js';
 import { MAX_HEADER_BYTES } from '../input-rules.js';
@@ -49,7 +49,6 @@ export async function runServer(config: Config = loadConfig()) {
     demoPassword: config.DEMO_PASSWORD,
     demo: config.SEED_DEMO,
   });
-  installCoreRuntime(config.LOG_LEVEL);
   const temporal = createTemporalClient(config);
   const app = createApp({
     config,

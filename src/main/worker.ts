@@ -1,4 +1,4 @@
-import { NativeConnection, type WorkerOptions } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, type LogLevel, type WorkerOptions } from '@temporalio/worker';
 import { createWorkflowWorker } from './workflow-worker.js';
 import { loadConfig, type Config } from '../config.js';
 import { workflowSource } from './workflow-source.js';
@@ -6,7 +6,7 @@ import { limitWorkflowStackTraces } from './workflow-stack-traces.js';
 import { createLogger } from '../logger.js';
 import { createOrm } from '../db/orm.js';
 import { createActivities } from '../../activities/index.js';
-import { connectionOptions, createTemporalClient, installCoreRuntime } from '../temporal/client.js';
+import { connectionOptions, createTemporalClient } from '../temporal/client.js';
 import { ProjectionSweeper } from '../services/projection-sweeper.js';
 import { Dispatcher } from '../notifications/dispatcher.js';
 import { enableMetrics } from '../observability/metrics.js';
@@ -54,13 +54,25 @@ export async function runWorker(config: Config = loadConfig()) {
       'DATABASE_URL and TEMPORAL_ADDRESS must be set: run `npm start` for the embedded runtime, or set both.',
     );
   }
+  // The SDK's own logs follow LOG_LEVEL too.
+  const sdkLevel: Record<string, LogLevel> = {
+    trace: 'TRACE',
+    debug: 'DEBUG',
+    info: 'INFO',
+    warn: 'WARN',
+    error: 'ERROR',
+    fatal: 'ERROR',
+    silent: 'ERROR',
+  };
   const metricsOn = config.METRICS_PORT !== undefined;
   if (metricsOn) enableMetrics('worker');
   // The SDK's own worker metrics (task slots, poll and schedule-to-start latencies, sticky cache),
   // served by its core on a loopback port and appended to our /metrics.
   const corePort = metricsOn ? await freeLoopbackPort() : null;
-  // The SDK's own logs follow LOG_LEVEL too.
-  installCoreRuntime(config.LOG_LEVEL, corePort === null ? {} : { telemetryOptions: coreMetricsOptions(corePort) });
+  Runtime.install({
+    logger: new DefaultLogger(sdkLevel[config.LOG_LEVEL]),
+    ...(corePort === null ? {} : { telemetryOptions: coreMetricsOptions(corePort) }),
+  });
   const orm = await createOrm(config.DATABASE_URL);
   const connection = await NativeConnection.connect(connectionOptions(config));
   // Tracing: span-making activity interceptors, the workflow interceptors (in the traced bundle,

@@ -150,7 +150,9 @@ export function createWorkflowWorker(options: WorkerOptions, settings: WorkflowW
   }
   // The SDK honours `isolateExecutionTimeout` but leaves it out of its public type ("not exposed
   // at the moment"); test/workflow/vm-timeout-configured.test.ts sees the value reach each call.
+  // The SDK's own creator (stack traces on) runs as many threads as asked, at least one.
+  const sized = { ...options, workflowThreadPoolSize: Math.max(1, threads) };
   return ServiceWorker.create(
-    vmTimeoutMs > 0 ? ({ ...options, isolateExecutionTimeout: vmTimeoutMs } as WorkerOptions) : options,
+    vmTimeoutMs > 0 ? ({ ...sized, isolateExecutionTimeout: vmTimeoutMs } as WorkerOptions) : sized,
   );
 }

@@ -111,6 +111,7 @@ describe('readiness', () => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
   });
 
+  // After the Temporal client's own retries of the unreachable server, about 20 s.
   it('answers a start 503 in the envelope while Temporal is unreachable (not a 500)', async () => {
     const post = async (url: string, body: unknown) =>
       fetch(`${base}/api/v1/workflow/${url}`, {
