@@ -18,8 +18,9 @@
 // same on scripts/production-stack.ts (a real Temporal server on PostgreSQL, the dist/ build with
 // docker-compose.yml's settings); BENCH_TOPOLOGY=both runs both, one after the other, and prints them
 // side by side. BENCH_BARE_UNTIMED=1 runs the bare worker (bare and the API floor) without the SDK's
-// per-call vm timeout, BENCH_BARE_UNTRACED=1 without its stack tracking, as the service's worker
-// runs (src/main/workflow-worker.ts). Nothing is asserted.
+// per-call vm timeout, BENCH_BARE_UNTRACED=1 without its stack tracking, BENCH_BARE_MAIN_THREAD=1
+// (with UNTRACED) with workflow code on its main thread, as the service's worker runs
+// (src/main/workflow-worker.ts). Nothing is asserted.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';

@@ -11,15 +11,18 @@ const taskQueue = process.env.BASELINE_TASK_QUEUE;
 if (!address || !taskQueue) throw new Error('TEMPORAL_ADDRESS and BASELINE_TASK_QUEUE must be set');
 const connection = await NativeConnection.connect({ address });
 // By default bare Temporal as the SDK ships it. BENCH_BARE_UNTIMED=1: without the SDK's per-call
-// vm timeout, BENCH_BARE_UNTRACED=1: without its stack tracking, as the service's worker runs
-// (src/main/workflow-worker.ts); both: like for like.
+// vm timeout, BENCH_BARE_UNTRACED=1: without its stack tracking, BENCH_BARE_MAIN_THREAD=1: workflow
+// code on the worker's main thread (with UNTRACED; stack tracking keeps the SDK's thread), as the
+// service's worker runs (src/main/workflow-worker.ts); all three: like for like.
 const untimed = process.env.BENCH_BARE_UNTIMED === '1';
 const untraced = process.env.BENCH_BARE_UNTRACED === '1';
+const mainThread = process.env.BENCH_BARE_MAIN_THREAD === '1';
 const create = (options: WorkerOptions) =>
-  untimed || untraced
+  untimed || untraced || mainThread
     ? createWorkflowWorker(options, {
         vmTimeoutMs: untimed ? 0 : 5_000 /* the SDK's default */,
         stackTraces: !untraced,
+        threads: mainThread ? 0 : 1 /* the SDK's default */,
       })
     : Worker.create(options);
 const worker = await create({
