@@ -95,7 +95,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const logLevel = opts.logLevel ?? 'warn';
   const logger = createLogger(logLevel, opts.name);
   const dataDir = path.join(root, '.data', `${opts.name}-${process.pid}-${Date.now()}`);
-  const [pgPort, temporalPort, uiPort, httpPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const [pgPort, temporalPort, uiPort] = await Promise.all([freePort(), freePort(), freePort()]);
   let runtime: Provisioned | undefined;
   const children: ChildProcess[] = [];
   const stop = async () => {
@@ -123,6 +123,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       await runtime.postgres.stop();
       await runtime.postgres.start();
     } else await orm.close();
+    // Chosen once PostgreSQL and Temporal run: a port chosen before them stays free for the seconds
+    // they take to start only by luck (a bench run's server once failed with EADDRINUSE).
+    const httpPort = await freePort();
     const jwtSecret = randomBytes(48).toString('base64url');
     const taskQueue = `${opts.name}-${process.pid}`;
     const env = {
