@@ -3,7 +3,7 @@
 // in workflow code keep their source-mapped stacks; on, the query shows where a path waits.
 import { expect, it } from 'vitest';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { m, useHarness } from './support/harness.js';
+import { useHarness, workflowError } from './support/harness.js';
 import { linear, steps, users } from './support/dsl.js';
 import { limitWorkflowStackTraces } from '../../src/main/workflow-stack-traces.js';
 
@@ -22,10 +22,7 @@ it('off (the default): the stack-trace query is refused, and the run goes on to 
 
 it('off: an error thrown in workflow code still has its stack mapped to the sources', async () => {
   const { instanceId } = await untraced.start(oneApproval('st_off_error'));
-  const refused = await untraced
-    .handle(instanceId)
-    .executeUpdate(m.approve, { args: [{ actor: untraced.actor('bob'), taskId: 'no-such-task' }] })
-    .catch((err: unknown) => err);
+  const refused = await workflowError(untraced, instanceId);
   expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
   const stack = String((refused as WorkflowUpdateFailedError).cause?.stack);
   expect(stack).toMatch(/No task no-such-task/);

@@ -7,7 +7,7 @@ import { expect, it } from 'vitest';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ReusableVMWorkflowCreator } from '@temporalio/worker/lib/workflow/reusable-vm.js';
 import { ThreadedVMWorkflowCreator } from '@temporalio/worker/lib/workflow/threaded-vm.js';
-import { m, useHarness, type Harness } from './support/harness.js';
+import { useHarness, workflowError, type Harness } from './support/harness.js';
 import { linear, steps, users } from './support/dsl.js';
 
 // Counts the process's own formatter's calls from here on (before any worker of this file exists).
@@ -38,10 +38,7 @@ for (const [where, h] of [
   it(`on ${where}: an instance runs to its end, stack traces are off, workflow errors are source-mapped`, async () => {
     const { instanceId } = await h.start(oneApproval(`threads_${where.replace(/\W/g, '_')}`));
     await expect(h.handle(instanceId).query('__stack_trace')).rejects.toThrow(/stack traces are not enabled/i);
-    const refused = await h
-      .handle(instanceId)
-      .executeUpdate(m.approve, { args: [{ actor: h.actor('bob'), taskId: 'no-such-task' }] })
-      .catch((err: unknown) => err);
+    const refused = await workflowError(h, instanceId);
     expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
     const stack = String((refused as WorkflowUpdateFailedError).cause?.stack);
     expect(stack).toMatch(/workflows\/engine\/[a-z-]+\.ts:\d+/);

@@ -216,6 +216,13 @@ export function useHarness(
 
 export { m };
 
+/** The error an approve of a task the instance does not have fails with: thrown in workflow code. */
+export const workflowError = (h: Harness, instanceId: string) =>
+  h
+    .handle(instanceId)
+    .executeUpdate(m.approve, { args: [{ actor: h.actor('bob'), taskId: 'no-such-task' }] })
+    .catch((err: unknown) => err);
+
 /** The refusal type when `userId` runs `def` on the task `taskId` (with `extra` in the argument). */
 export const refusalType = async (
   h: Harness,
