@@ -104,7 +104,6 @@ export async function runWorker(config: Config = loadConfig()) {
       threads: config.WORKFLOW_THREADS,
     },
   );
-  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker started');
   const metrics =
     config.METRICS_PORT === undefined
       ? null
@@ -135,6 +134,8 @@ export async function runWorker(config: Config = loadConfig()) {
       })
     : null;
   sweeper?.start();
+  // Said once every part listens (its /metrics too): the stacks wait for this line before they use the worker.
+  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker started');
   // Worker.run() resolves after SIGINT/SIGTERM once in-flight tasks are done (the SDK's shutdown signals).
   await worker.run();
   await dispatcher?.stop();
