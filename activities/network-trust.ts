@@ -4,28 +4,9 @@
 // metadata addresses are never reachable through it: only the operator's HTTP_CALL_ALLOW_PRIVATE(_HOSTS).
 import net from 'node:net';
 import type { Orm } from '../src/db/orm.js';
+import { addressForms } from '../src/infra/outbound/address-class.js';
 
-export type AddressClass = 'public' | 'private' | 'forbidden';
-
-/** Metadata services that sit in ranges otherwise counted as private (AWS IPv6, Alibaba Cloud). */
-const METADATA = new Set(['fd00:ec2::254', '100.100.100.200']);
-
-/** Whether an address is public, private (a tenant may allow it) or forbidden (only the operator may). */
-export function addressClass(ip: string): AddressClass {
-  const v6 = ip.toLowerCase();
-  if (v6.startsWith('::ffff:') && net.isIPv4(v6.slice(7))) return addressClass(v6.slice(7));
-  if (METADATA.has(v6)) return 'forbidden';
-  if (net.isIPv4(ip)) {
-    const [a, b] = ip.split('.').map(Number);
-    if (a === 127 || a === 0 || (a === 169 && b === 254) || a >= 224) return 'forbidden';
-    if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127))
-      return 'private';
-    return 'public';
-  }
-  if (v6 === '::1' || v6 === '::' || /^fe[89ab]/.test(v6) || v6.startsWith('ff')) return 'forbidden';
-  if (/^f[cd]/.test(v6)) return 'private';
-  return 'public';
-}
+export { addressClass, type AddressClass } from '../src/infra/outbound/address-class.js';
 
 /** The entries of one tenant's allowlist, ready to match: host names (exact or `*.suffix`) and CIDRs. */
 export class NetworkTrust {
@@ -47,8 +28,8 @@ export class NetworkTrust {
   allows(host: string, address: string): boolean {
     const name = host.toLowerCase();
     if (this.names.some((n) => n === name || (n.startsWith('*.') && name.endsWith(n.slice(1))))) return true;
-    const family = net.isIP(address);
-    return family !== 0 && this.blocks.check(address, family === 6 ? 'ipv6' : 'ipv4');
+    // Every form of the address: `::ffff:a00:1` is matched against `10.0.0.0/8` as 10.0.0.1.
+    return addressForms(address).some((f) => this.blocks.check(f.address, f.family));
   }
 }
 

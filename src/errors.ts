@@ -56,6 +56,8 @@ const catalogue = {
   // The body is well formed, but the channel or the world refuses it: a host that does not resolve or that the
   // outbound network rules refuse, a kind that cannot change, an address that does not suit the channel's kind.
   CHANNEL_REFUSED: [42270, 'The notification channel cannot take this'],
+  // Loopback, link-local, metadata, unspecified and other special addresses are never a tenant's to open.
+  ALLOWLIST_REFUSED: [42280, 'The network allowlist cannot open this address'],
   RATE_LIMITED: [42900, 'Too many requests'],
   INTERNAL: [50000, 'Internal error'],
   UNAVAILABLE: [50300, 'A dependency is unavailable'],

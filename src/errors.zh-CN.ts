@@ -49,6 +49,7 @@ export const zhCNErrors = {
   FORM_UNKNOWN: '流程引用的表单没有已发布的版本',
   TEMPLATE_INVALID: '消息模板无法解析，或引用了消息中不存在的变量或过滤器',
   CHANNEL_REFUSED: '通知渠道无法接受此设置',
+  ALLOWLIST_REFUSED: '网络白名单不能放行此地址',
   RATE_LIMITED: '请求过于频繁',
   INTERNAL: '内部错误',
   UNAVAILABLE: '依赖的服务不可用',

@@ -37,7 +37,7 @@ export const commonErrors = {
   413: errorResponse('Body too large'),
   415: errorResponse('Body is not application/json'),
   422: errorResponse(
-    'DSL or condition does not validate, an Idempotency-Key reused with another body, or a notification channel refuses the setting',
+    'DSL or condition does not validate, an Idempotency-Key reused with another body, a notification channel refuses the setting, or a network allowlist entry names a forbidden address',
   ),
   429: errorResponse('Rate limited'),
   503: errorResponse('A dependency is unavailable'),

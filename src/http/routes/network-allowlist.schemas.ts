@@ -21,7 +21,7 @@ export const AllowlistEntry = z
       .regex(ENTRY, { message: 'a host name (optionally *.suffix), an IPv4/IPv6 address or a CIDR' })
       .openapi({
         description:
-          'A host name (exact, or `*.suffix` for its sub-domains), an IPv4/IPv6 address or a CIDR. Only private addresses are affected: loopback, link-local and metadata addresses stay refused',
+          'A host name (exact, or `*.suffix` for its sub-domains), an IPv4/IPv6 address or a CIDR. Only private addresses are affected: loopback, link-local, metadata and other special addresses stay refused, and an entry that names one (or a CIDR starting at one, such as `0.0.0.0/0`) is 422 ALLOWLIST_REFUSED',
         example: '10.20.0.0/16',
       }),
     description: z.string().max(500).nullable().optional(),
