@@ -1,7 +1,8 @@
 // Service functions and sub-process start-up for the workflow.
 import { ApplicationFailure } from '@temporalio/common';
 import type { ProcessDocument } from '../dsl/index.js';
-import { ENGINE_VERSION, type StartInput } from '../workflows/engine/types.js';
+import type { StartInput } from '../workflows/engine/types.js';
+import { ENGINE_VERSION } from '../workflows/engine/features.js';
 import * as sa from '../workflows/search-attributes.js';
 import { serviceFunctions } from './service-functions.js';
 import type { ActivityDeps } from './index.js';

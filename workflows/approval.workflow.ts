@@ -1,7 +1,8 @@
 // One process instance: interprets the deployed DSL snapshot until the instance ends.
-import { allHandlersFinished, condition, continueAsNew, patched, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, setHandler } from '@temporalio/workflow';
 import { Engine } from './engine/engine.js';
-import { DURABLE_PROJECTION, PATHS_BEFORE_UPDATES, legacyProjection, projection } from './engine/activities.js';
+import { legacyProjection, projection } from './engine/activities.js';
+import { durableProjection, engineFeatures, pathsBeforeUpdates } from './engine/features.js';
 import { canCarry, resumeAll, spawn } from './engine/interpreter.js';
 import { registerCoreActions } from './engine/actions.js';
 import { registerTaskActions } from './engine/task-actions.js';
@@ -12,7 +13,7 @@ import { registerReadModelQuery } from './read-model.js';
 import { refreshDetails, showState } from './engine/details.js';
 import { inputsAhead, inputsAheadOfOpen } from './engine/user-task.js';
 import { APPROVERS_AHEAD_TTL_MS, aheadKey, approversAhead, keepAhead } from './engine/approvers-ahead.js';
-import { CALLER_WRITES, type ProjectionSnapshot, type StartInput } from './engine/types.js';
+import type { ProjectionSnapshot, StartInput } from './engine/types.js';
 
 export interface ApprovalOutcome {
   status: string;
@@ -24,18 +25,15 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
     ? Engine.restore(input.instance, input.doc, input.variables, input.carried)
     : new Engine(input.instance, input.doc, input.variables);
   if (!input.carried && input.approversAhead) engine.approversAhead = input.approversAhead;
-  const version = input.engineVersion ?? 0;
-  engine.answersWithState = version >= 2;
-  engine.callerWrites = version >= CALLER_WRITES;
-  engine.engineVersion = version;
+  const features = engineFeatures(input.engineVersion);
+  engine.features = features;
   // Runs started with an engine version take its paths without patch markers. Older runs replay as
   // recorded: before DURABLE_PROJECTION, a local-activity projection and no start hold (their
   // start's `sync` answered before the first projection); before PATHS_BEFORE_UPDATES, the Update
   // handlers registered before the paths launched (see below).
-  const versioned = version >= 1;
-  const durable = versioned || patched(DURABLE_PROJECTION);
+  const durable = durableProjection(features);
   if (!durable) engine.releaseStart();
-  const pathsFirst = versioned || patched(PATHS_BEFORE_UPDATES);
+  const pathsFirst = pathsBeforeUpdates(features);
 
   // Message handling. An Update that reached the run before its first workflow task (typically the
   // next decision, right after continue-as-new) is buffered and dispatched the moment its handler
@@ -56,7 +54,7 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
 
   // Main logic
   // The start already set InstanceStatus=active; a continued run re-asserts its carried status.
-  engine.shownStatus = versioned && !input.carried ? 'active' : '';
+  engine.shownStatus = features.versioned && !input.carried ? 'active' : '';
   const projector = project(engine, durable);
   if (!durable) engine.hold();
   if (input.carried) resumeAll(engine);
@@ -111,11 +109,11 @@ async function project(engine: Engine, durable: boolean): Promise<void> {
     const snapshot = { ...engine.snapshot(), ahead: inputsAheadOfOpen(engine) };
     // Engine version 2 answers Updates before their projection: the status search attribute goes
     // with the answer's workflow task, not after the projection (older runs replay as recorded).
-    if (engine.answersWithState) showState(engine);
+    if (engine.features.answersWithState) showState(engine);
     if (durable) await projectWithLookUps(engine, snapshot);
     else await legacyProjection.project({ tenantId: engine.info.tenantId, snapshot });
     engine.markProjected(snapshot);
-    if (!engine.answersWithState) showState(engine);
+    if (!engine.features.answersWithState) showState(engine);
     if (snapshot.ended && engine.projectedSeq >= engine.seq) return;
   }
 }

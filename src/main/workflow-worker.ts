@@ -1,17 +1,17 @@
 // The Worker class the service runs its workflows with: three defaults of the SDK that cost the
 // interpreter more than they give it are off unless configured (docs/runtime.md, Worker sizing).
-import { createRequire } from 'node:module';
 import { Worker as Thread } from 'node:worker_threads';
 import { Worker, type CompiledWorkerOptions, type Logger, type WorkerOptions } from '@temporalio/worker';
 import {
+  globalHandlers,
+  invokePatchActivationCallback,
+  ReusableVMWorkflowCreator,
+  threadModules,
   ThreadedVMWorkflowCreator,
   WorkerThreadClient,
   type ThreadedVMWorkflowCreatorOptions,
-} from '@temporalio/worker/lib/workflow/threaded-vm.js';
-import type { WorkflowBundleWithSourceMapAndFilename } from '@temporalio/worker/lib/workflow/workflow-worker-thread/input.js';
-import { ReusableVMWorkflowCreator } from '@temporalio/worker/lib/workflow/reusable-vm.js';
-import { invokePatchActivationCallback } from '@temporalio/worker/lib/workflow/patch-activation-callback.js';
-import { globalHandlers } from '@temporalio/worker/lib/workflow/vm-shared.js';
+  type WorkflowBundleWithSourceMapAndFilename,
+} from './sdk-internals.js';
 
 export interface WorkflowWorkerSettings {
   /**
@@ -47,18 +47,16 @@ export interface WorkflowWorkerSettings {
   threads?: number;
 }
 
-const require = createRequire(import.meta.url);
-
 /**
  * What a workflow thread runs first without stack traces: the SDK's handlers marked installed
  * with only the stack formatter set, so the creator's `install()` leaves the promise hook out
  * (and tells each workflow that stack traces are off); then the SDK's own thread module.
  */
 const threadWithoutPromiseHook = `
-  const { globalHandlers } = require(${JSON.stringify(require.resolve('@temporalio/worker/lib/workflow/vm-shared.js'))});
+  const { globalHandlers } = require(${JSON.stringify(threadModules.vmShared)});
   globalHandlers.overridePrepareStackTrace();
   globalHandlers.installed = true;
-  require(${JSON.stringify(require.resolve('@temporalio/worker/lib/workflow/workflow-worker-thread.js'))});
+  require(${JSON.stringify(threadModules.workflowWorkerThread)});
 `;
 
 /** The SDK's threaded creator (ThreadedVMWorkflowCreator.create), its threads started by `threadWithoutPromiseHook`. */

@@ -14,12 +14,9 @@ import type { Config } from '../config.js';
 import * as m from '../../workflows/messages.js';
 import * as sa from '../../workflows/search-attributes.js';
 import { staticDetailsOf, staticSummaryOf } from '../../workflows/ui-metadata.js';
-import {
-  ENGINE_VERSION,
-  type ActionResult,
-  type ProjectionSnapshot,
-  type StartInput,
-} from '../../workflows/engine/types.js';
+import type { ActionResult, ProjectionSnapshot, StartInput } from '../../workflows/engine/types.js';
+import { ENGINE_VERSION } from '../../workflows/engine/features.js';
+import { startUpdateIdOf, updateIdOf as formatUpdateId } from '../../workflows/engine/update-ids.js';
 import type { AppDeps, Principal } from '../context.js';
 import { holds, Permissions } from './permissions.js';
 import { recordUpdate } from '../observability/metrics.js';
@@ -95,7 +92,7 @@ async function timed<T>(action: string, send: () => Promise<T>): Promise<T> {
 }
 
 /** The id of an instance's start Update (update-with-start): one per instance, so a re-sent start attaches. */
-export const startUpdateIdOf = (instanceId: string) => `start-${instanceId}`;
+export { startUpdateIdOf };
 
 /** `intentRecorded`: the caller inserted the start Update's intent with the instance row; `seen` sees the first state once written. */
 export async function startInstanceWorkflow(
@@ -108,7 +105,8 @@ export async function startInstanceWorkflow(
   const start = new WithStartWorkflowOperation('approvalProcess', {
     workflowId: sa.workflowIdOf(instance.tenantId, instance.id),
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    args: [{ ...input, engineVersion: ENGINE_VERSION }],
+    // New runs take the current version; only a test recording an older version's history names one.
+    args: [{ ...input, engineVersion: input.engineVersion ?? ENGINE_VERSION }],
     workflowIdConflictPolicy: 'USE_EXISTING',
     typedSearchAttributes: [
       { key: sa.ProcessKey, value: instance.processKey },
@@ -146,16 +144,11 @@ export async function startInstanceWorkflow(
  * and the request and bound to its body (src/http/idempotency.ts), never the raw header: a raw
  * key would let another user's or another task's request with the same key receive this
  * request's answer instead of taking effect. Without one, every call is a new Update:
- * "approve-by-bob-<uuid>", so the Web UI's Update events read as who did what. The workflow
- * knows these shapes (workflows/engine/actions.ts, callerWrites).
+ * "approve-by-bob-<uuid>". The format is workflows/engine/update-ids.ts's, which the workflow reads.
  */
 export function updateIdOf(def: UpdateDefinition<ActionResult, [never]>, arg: unknown, scopedKey?: string): string {
   const actorId = (arg as { actor?: { userId?: unknown } } | undefined)?.actor?.userId;
-  return scopedKey
-    ? `${def.name}:${scopedKey}`
-    : typeof actorId === 'string'
-      ? `${def.name}-by-${actorId}-${randomUUID()}`
-      : `${def.name}-${randomUUID()}`;
+  return formatUpdateId(def.name, { scopedKey, actorId, unique: randomUUID() });
 }
 
 export interface UpdateOptions {

@@ -5,8 +5,7 @@
 // with no frame in the bundle must keep the formatter they had.
 import { expect, it } from 'vitest';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { ReusableVMWorkflowCreator } from '@temporalio/worker/lib/workflow/reusable-vm.js';
-import { ThreadedVMWorkflowCreator } from '@temporalio/worker/lib/workflow/threaded-vm.js';
+import { ReusableVMWorkflowCreator, ThreadedVMWorkflowCreator } from '../../src/main/sdk-internals.js';
 import { useHarness, workflowError, type Harness } from './support/harness.js';
 import { linear, steps, users } from './support/dsl.js';
 

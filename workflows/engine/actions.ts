@@ -38,7 +38,7 @@ export async function settle(
   }
   // When a roll-over is due the answer waits for the projection after all, so the run settles
   // between Updates and can continue as new even under a stream of them.
-  if (engine.answersWithState && !engine.rollDue()) {
+  if (engine.features.answersWithState && !engine.rollDue()) {
     await condition(() => engine.quiet());
     return { taskId, instanceStatus: engine.status, ...extra, state: engine.snapshot() };
   }

@@ -29,21 +29,6 @@ export const legacyProjection = proxyLocalActivities<Activities>({
   retry: { initialInterval: '100ms', maximumInterval: '5s', backoffCoefficient: 2 },
 });
 
-/**
- * patched() id of the durable projection (the activity above) and of the start hold that makes a
- * start's answer wait for its first projection (Engine.releaseStart). Runs recorded before it keep
- * the local-activity projection and the early start answer on replay.
- */
-export const DURABLE_PROJECTION = 'durable-projection';
-
-/**
- * patched() id of the start order that launches (or, after continue-as-new, resumes and parks) the
- * paths before the Update handlers are registered, so an Update buffered in the run's first
- * activation acts on parked paths (approval.workflow.ts). Runs recorded before it registered the
- * handlers first and replay that way.
- */
-export const PATHS_BEFORE_UPDATES = 'paths-before-updates';
-
 /** Outbound HTTP: a real activity with its own timeout, not retried by default (the node decides). */
 export function httpActivities(timeoutMs: number) {
   return proxyActivities<Activities>({
@@ -51,12 +36,6 @@ export function httpActivities(timeoutMs: number) {
     retry: { maximumAttempts: 1 },
   });
 }
-
-/**
- * patched() id of catalogue service functions (docs/service-functions.md): a serviceTask whose
- * function the definition pinned runs it as an activity on the entry's task queue or as a webhook.
- */
-export const SERVICE_FUNCTION_CATALOGUE = 'service-function-catalogue';
 
 /** Webhook service functions: the entry's timeout per attempt (plus the worker's slack) and retry policy. */
 export function webhookActivities(timeoutMs: number, retry: RetryPolicy) {

@@ -20,6 +20,7 @@ import type {
   TrailEntry,
 } from './types.js';
 import { OPEN_TASK_STATUSES } from './types.js';
+import { engineFeatures, type EngineFeatures } from './features.js';
 import type { AheadInFlight, ApproversAhead } from './approvers-ahead.js';
 import { endingText, type Ending } from '../../dsl/ending.js';
 
@@ -160,10 +161,8 @@ export class Engine {
   private lastActor: string | null = null;
   private lastComment: { userId: string; comment: string } | null = null;
 
-  /** Engine version 2: Updates answer with their state once quiet, not after the projection (settle). */
-  answersWithState = false;
-  /** Engine version 4: the service's server writes the state its Update answered; no projection activity follows. */
-  callerWrites = false;
+  /** What the run's engine version turns on (features.ts). */
+  features: EngineFeatures = engineFeatures(0);
   /** Engine version 4: Update handlers running whose caller writes their state (handlers.ts); the projection waits for them. */
   callerUpdates = 0;
   /** Engine version 4: the events of the last answers, kept for the sweeper (AnsweredEvents). */
@@ -172,8 +171,6 @@ export class Engine {
   shownStatus = '';
   /** What the Updates answered so far in the current workflow task (by its history length) carried. */
   private handedInTask: { at: number; state: ProjectionSnapshot } | null = null;
-  /** StartInput.engineVersion (0 for runs started before versions existed): behaviour changes read it. */
-  engineVersion = 0;
   /** Continue as new once the history has this many events (StartInput.historyLimit). */
   historyLimit = 2000;
 
@@ -205,7 +202,7 @@ export class Engine {
       seq: this.seq,
       trailCounter: this.trailCounter,
       recentUpdates: this.recentUpdates.slice(-100),
-      ...(this.callerWrites ? { answered: this.answered } : {}),
+      ...(this.features.callerWrites ? { answered: this.answered } : {}),
     };
   }
 

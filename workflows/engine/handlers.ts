@@ -3,7 +3,7 @@
 import { currentUpdateInfo, setHandler } from '@temporalio/workflow';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { Engine } from './engine.js';
-import { callerWrites } from './caller-writes.js';
+import { callerWrites } from './update-ids.js';
 import type { ActionResult } from './types.js';
 import type { ApproversAhead } from './approvers-ahead.js';
 
@@ -58,7 +58,7 @@ function adoptAhead(engine: Engine, input: unknown) {
 /** The running Update, when its caller writes the state it is answered (engine version 4); else undefined. */
 export function callerWritingUpdate(engine: Engine) {
   const update = currentUpdateInfo();
-  return engine.callerWrites && update !== undefined && callerWrites(update) ? update : undefined;
+  return engine.features.callerWrites && update !== undefined && callerWrites(update) ? update : undefined;
 }
 
 /** Engine version 4: while an Update whose caller writes its state runs, the projection waits (approval.workflow.ts). */

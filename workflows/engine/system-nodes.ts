@@ -1,17 +1,18 @@
 // System nodes: delay, serviceTask, httpCall, subProcess.
-import { patched, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
+import { proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import type { DslNode, FunctionBinding } from '../../dsl/index.js';
 import type { FunctionCall } from '../../activities/service-function-calls.js';
 import { renderTemplate, resolveTemplateValue } from '../../dsl/templates.js';
 import { type Engine, Halt, type NodeRun, type Token } from './engine.js';
-import { httpActivities, local, SERVICE_FUNCTION_CATALOGUE, webhookActivities } from './activities.js';
+import { httpActivities, local, webhookActivities } from './activities.js';
 import * as sa from '../search-attributes.js';
 import { templateContext } from './user-task.js';
 import { nodeName, safeUrl, shortTime } from './details.js';
 import { staticDetailsOf, staticSummaryOf } from '../ui-metadata.js';
 import { causeMessage, hasEdge, NodeFailure, type Step } from './flow.js';
 import { said } from '../../dsl/history.js';
-import { GFLOW_HTTP_OUTPUT, type TaskState } from './types.js';
+import type { TaskState } from './types.js';
+import { serviceFunctionCatalogue } from './features.js';
 import { mergeOutput } from './output-merge.js';
 import { ending } from '../../dsl/ending.js';
 
@@ -58,7 +59,7 @@ export async function serviceTask(engine: Engine, token: Token, node: DslNode): 
         : cfg.param;
   // Pinned at deploy: catalogue edits after it do not change this instance.
   const binding = engine.doc.functions?.[cfg.functionName];
-  if (binding && patched(SERVICE_FUNCTION_CATALOGUE)) return catalogueFunction(engine, token, node, binding, param);
+  if (binding && serviceFunctionCatalogue()) return catalogueFunction(engine, token, node, binding, param);
   try {
     const out = await local.runServiceFunction.executeWithOptions(
       { summary: `service function ${cfg.functionName} at ${nodeName(node)}` },
@@ -217,14 +218,14 @@ export async function httpCall(engine: Engine, token: Token, node: DslNode): Pro
     if (err instanceof Halt) throw err;
     token.parked = false;
     const message = causeMessage(err);
-    if (engine.engineVersion >= GFLOW_HTTP_OUTPUT) engine.variables[`${cfg.reservedKey ?? '_http'}Error`] = message;
+    if (engine.features.gflowHttpOutput) engine.variables[`${cfg.reservedKey ?? '_http'}Error`] = message;
     else engine.variables[cfg.reservedKey ?? '_http'] = { error: message };
     engine.trail('system', { activityId: node.id, ...said('httpCall.failed', { message }) });
     if (hasEdge(engine, node.id, 'Failure')) return { follow: 'Failure' };
     throw new NodeFailure(`HTTP call failed: ${message}`);
   }
   token.parked = false;
-  const gflow = engine.engineVersion >= GFLOW_HTTP_OUTPUT;
+  const gflow = engine.features.gflowHttpOutput;
   const reservedKey = cfg.reservedKey ?? '_http';
   if (gflow) engine.variables[`${reservedKey}Status`] = response.status;
   else engine.variables[reservedKey] = { status: response.status, body: response.body };

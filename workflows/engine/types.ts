@@ -109,32 +109,8 @@ export interface InstanceInfo {
   startTime: string;
 }
 
-/**
- * The engine behaviour a run was started with (StartInput.engineVersion). Set by whoever starts
- * a run, so a run's path choices are fixed by its input and cost no history events: a `patched()`
- * call writes a marker plus a TemporalChangeVersion search-attribute upsert into every new run.
- * 1: durable projection, paths launched before Update handlers, no redundant first status upsert.
- * 2: an Update answers as soon as the instance is quiet, with the state it produced
- *    (ActionResult.state), which the caller writes to the read model before it answers; the
- *    durable projection still follows (docs/engine.md, "Read model").
- * 3: httpCall keeps the answer object itself under its reservedKey like GFlow (a non-object answer
- *    as text) and the status beside it (`<reservedKey>Status`); aiAgent nodes (docs/ai-review.md).
- * 4: the state an Update of the service's server produced is written by that server alone: no
- *    projection activity follows it (one workflow task per action). A write-ahead intent in
- *    PostgreSQL and the sweeper close the gap of a server that dies before it writes
- *    (docs/engine.md, "Read model").
- * Runs started without it (before version 1) take the patched() paths they were recorded with.
- */
-export const ENGINE_VERSION = 4;
-
-/** Engine version from which the caller of an Update writes its state alone (no projection activity). */
-export const CALLER_WRITES = 4;
-
-/** Engine version from which httpCall stores its answer like GFlow (workflows/engine/system-nodes.ts). */
-export const GFLOW_HTTP_OUTPUT = 3;
-
 export interface StartInput {
-  /** Absent in runs started before ENGINE_VERSION existed. */
+  /** The engine version the run was started with (engine/features.ts); absent in runs started before versions existed. */
   engineVersion?: number;
   instance: InstanceInfo;
   /** The first userTasks' approvers, looked up by the starter (workflows/engine/approvers-ahead.ts). */

@@ -1,5 +1,6 @@
 // userTask: resolve approvers, create ballots, apply decisions by approve mode and threshold.
-import { condition, patched } from '@temporalio/workflow';
+import { condition } from '@temporalio/workflow';
+import { autoApproveRepeated } from './features.js';
 import type { DslNode } from '../../dsl/index.js';
 import { resolveTemplateValue } from '../../dsl/templates.js';
 import { walk } from '../../dsl/graph.js';
@@ -295,7 +296,7 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
   // autoApproveRepeated: who approved before is approved again here automatically, per person.
   let users = assignment.users;
   const repeat = repeatSetting(engine);
-  if (repeat !== 'none' && kind === 'approval' && patched(AUTO_APPROVE_REPEATED)) {
+  if (repeat !== 'none' && kind === 'approval' && autoApproveRepeated()) {
     users = users.map((u) => {
       const before = u.auto ? undefined : approvedBefore(engine, run, u.userId, repeat);
       return before ? { ...u, auto: repeatApproval(repeat, before) } : u;
@@ -338,9 +339,6 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
   evaluate(engine, run, null);
   return run;
 }
-
-/** Gates the autoApproveRepeated decisions (new commands in histories that use the setting). */
-export const AUTO_APPROVE_REPEATED = 'auto-approve-repeated';
 
 interface AutoApproval {
   said: ReturnType<typeof said>;

@@ -50,6 +50,8 @@ export interface Harness {
       businessKey?: string;
       /** Catalogue functions, pinned into the document as deploy pins them (docs/service-functions.md). */
       functions?: Record<string, FunctionBinding>;
+      /** An older engine version (workflows/engine/features.ts) than the one new runs take. */
+      engineVersion?: number;
     },
   ): Promise<{ instanceId: string; answer: ActionResult }>;
   act<A>(
@@ -163,6 +165,7 @@ export async function startHarness(
         doc,
         variables: opts.variables ?? {},
         ...(opts.historyLimit ? { historyLimit: opts.historyLimit } : {}),
+        ...(opts.engineVersion !== undefined ? { engineVersion: opts.engineVersion } : {}),
       };
       const answer = await startInstanceWorkflow(engine, config, input);
       return { instanceId, answer };
