@@ -1,9 +1,11 @@
 // The aiAgent node's call (docs/ai-review.md): one chat completion on the tenant's catalogue agent,
 // an OpenAI-compatible endpoint (a hosted model, Ollama, vLLM), under the network rules of
 // httpCall. The API key is read here by agent id and never leaves this function: not in the
-// activity's input or result (workflow history), not in an error or a log line.
+// activity's input or result (workflow history), not in an error or a log line; nor do the
+// credentials of its base URL (docs/http.md "Credentials in URLs").
 import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
+import { redactSecrets, urlSecrets } from '../src/shapes.js';
 import { guardedRequest, RequestRefused } from './http-call.js';
 import type { ActivityDeps } from './index.js';
 import { tenantTrust } from './network-trust.js';
@@ -69,8 +71,9 @@ export function createAiAgentActivities(deps: ActivityDeps) {
       if (kept) return { content: kept.content, model: agent?.model ?? '', reused: true };
       if (!agent) throw final(`AI agent ${input.agentId} is not in the agents catalogue`);
       const key = agent.api_key;
-      // An error text may come from the model server: it never carries the key back out.
-      const redact = (text: string) => (key ? text.split(key).join('***') : text);
+      // An error text may come from the model server: it never carries the key, or a credential of
+      // the base URL, back out.
+      const redact = (text: string) => redactSecrets(text, [key, ...urlSecrets(agent.base_url)]);
       const body = JSON.stringify({
         model: agent.model,
         messages: [

@@ -3,6 +3,7 @@
 // them on the entry's own task queue, where the tenant's worker serves them.
 import { createHmac } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
+import { redactSecrets, urlSecrets } from '../src/shapes.js';
 import { guardedRequest, RequestRefused } from './http-call.js';
 import type { ActivityDeps } from './index.js';
 import { tenantTrust } from './network-trust.js';
@@ -55,6 +56,9 @@ export function createServiceFunctionActivities(deps: ActivityDeps) {
           [input.functionId, input.tenantId],
         );
       if (!row?.secret) throw final(`${input.functionName} is no longer in the service-function catalogue`);
+      // An error text may come from the receiver (an echo of the request): it never carries a
+      // credential of the URL (a secret query parameter) into the trail, a log line or the history.
+      const redact = (text: string) => redactSecrets(text, urlSecrets(input.url));
       const body = JSON.stringify(input.call);
       // A fresh timestamp per attempt: receivers refuse old ones (replays).
       const timestamp = String(Math.floor(Date.now() / 1000));
@@ -75,11 +79,11 @@ export function createServiceFunctionActivities(deps: ActivityDeps) {
         },
         await tenantTrust(deps.orm, input.tenantId),
       ).catch((err) => {
-        if (err instanceof RequestRefused) throw final(err.message);
-        throw failed(`request failed: ${err?.message ?? err}`);
+        if (err instanceof RequestRefused) throw final(redact(err.message));
+        throw failed(redact(`request failed: ${err?.message ?? err}`));
       });
       if (res.status < 200 || res.status > 299)
-        throw failed(`answered ${res.status}${res.text ? `: ${res.text.slice(0, 200)}` : ''}`);
+        throw failed(redact(`answered ${res.status}${res.text ? `: ${res.text.slice(0, 200)}` : ''}`));
       if (!res.text.trim()) return {};
       let answer: unknown;
       try {

@@ -1,6 +1,8 @@
 // A tenant's notification channels (docs/channels.md): create, read, replace, delete; each user's
 // address on a channel; a test message; the delivery log. Secrets (an SMTP password, a signing
 // secret, a chat webhook's URL, which is its credential) are write-only: stored, never answered.
+// A webhook channel's URL is shown, with the values of secret query parameters as `***`
+// (docs/http.md "Credentials in URLs").
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { allowedAddresses, RequestRefused } from '../../activities/http-call.js';
@@ -14,7 +16,7 @@ import { adapters, PermanentFailure, TransientFailure, type ChannelConfig } from
 import { messageIdOf } from './dispatcher.js';
 import { CHANNEL_KINDS, type Message } from './messages/index.js';
 import { withBodies } from './templates/render.js';
-import { CHAT_ID_PATTERN, EMAIL_PATTERN } from '../shapes.js';
+import { CHAT_ID_PATTERN, EMAIL_PATTERN, redactUrl, storedUrl } from '../shapes.js';
 
 /** Settings that are secrets, per kind: stored in `secrets`, never answered. */
 const SECRET_FIELDS: Record<ChannelKind, string[]> = {
@@ -58,6 +60,7 @@ const hintOf = (url: string | undefined) => {
 export function channelView(row: INotificationChannel, secrets: Record<string, string>) {
   const settings: Record<string, unknown> = { ...row.settings };
   if (SECRET_FIELDS[row.kind].includes('url')) settings.urlHint = hintOf(secrets.url);
+  else if (typeof settings.url === 'string') settings.url = redactUrl(settings.url);
   return {
     id: row.id,
     name: row.name,
@@ -120,6 +123,17 @@ async function checkHost(config: Config, input: ChannelInput, secrets: Record<st
   }
 }
 
+/**
+ * A shown `url` (a webhook channel's) as stored: the stored one when the answered one (credentials
+ * as `***`) is sent back (`storedUrl`). A chat channel's URL is a secret: nothing to do.
+ */
+function withStoredUrl(input: ChannelInput, stored: unknown): ChannelInput {
+  const url = input.settings.url;
+  if (SECRET_FIELDS[input.kind].includes('url') || typeof url !== 'string') return input;
+  const kept = storedUrl('settings.url', url, typeof stored === 'string' ? stored : null);
+  return kept === url ? input : { ...input, settings: { ...input.settings, url: kept } };
+}
+
 /** Splits the settings into what is shown and what is secret; secrets not sent keep `kept`. */
 function columnsOf(input: ChannelInput, kept: Record<string, string>) {
   const settings: Record<string, unknown> = {};
@@ -150,8 +164,9 @@ export async function createChannel(
   config: Config,
   tenantId: string,
   userId: string,
-  input: ChannelInput,
+  sent: ChannelInput,
 ): Promise<ChannelView> {
+  const input = withStoredUrl(sent, null);
   const cols = columnsOf(input, {});
   await checkHost(config, input, cols.secrets);
   if (await em.count(NotificationChannel, { tenantId, name: input.name }))
@@ -174,9 +189,10 @@ export async function updateChannel(
   tenantId: string,
   userId: string,
   id: string,
-  input: ChannelInput,
+  sent: ChannelInput,
 ): Promise<ChannelView> {
   const row = await loadChannel(em, tenantId, id);
+  const input = row.kind === sent.kind ? withStoredUrl(sent, row.settings.url) : sent;
   if (row.kind !== input.kind)
     throw new AppError('CHANNEL_REFUSED', `kind: a ${row.kind} channel stays ${row.kind}; create another channel`, {
       fields: [{ path: 'kind', message: 'cannot change' }],

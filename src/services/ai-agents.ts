@@ -1,11 +1,14 @@
 // The per-tenant agents catalogue (docs/ai-review.md): the OpenAI-compatible chat-completions
 // endpoint each `agentId` of an aiAgent node names. The API key is write-only: stored here, read by
-// the agent activity at call time, never answered, logged or put into workflow history.
+// the agent activity at call time, never answered, logged or put into workflow history. So are
+// credentials in `baseUrl` (docs/http.md "Credentials in URLs"): a `user:password@` is refused by
+// the body schema, secret query parameters are stored and answered as `***`.
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AiAgent, type IAiAgent } from '../db/entities/index.js';
 import { AppError } from '../errors.js';
 import type { Page, PageOpts } from '../paging.js';
+import { redactUrl, storedUrl } from '../shapes.js';
 import { flushUnique, requireRow } from './row-lookup.js';
 
 export interface AgentInput {
@@ -24,7 +27,8 @@ export function agentView(row: IAiAgent, hasApiKey: boolean) {
     id: row.id,
     agentId: row.agentId,
     name: row.name ?? null,
-    baseUrl: row.baseUrl,
+    // Readers with definition access see it: its credentials as `***`.
+    baseUrl: redactUrl(row.baseUrl),
     model: row.model,
     systemPrompt: row.systemPrompt ?? null,
     temperature: row.temperature ?? null,
@@ -64,9 +68,10 @@ export async function getAgent(em: EntityManager, tenantId: string, agentId: str
   return agentView(row, (await keyed(em, tenantId)).has(row.id));
 }
 
-const columnsOf = (input: AgentInput) => ({
+/** The columns an input sets; `keptUrl` is the stored baseUrl, kept when the answered one is sent back. */
+const columnsOf = (input: AgentInput, keptUrl: string | null) => ({
   name: input.name ?? null,
-  baseUrl: input.baseUrl,
+  baseUrl: storedUrl('baseUrl', input.baseUrl, keptUrl),
   model: input.model,
   systemPrompt: input.systemPrompt ?? null,
   temperature: input.temperature ?? null,
@@ -85,7 +90,7 @@ export async function createAgent(
     id: randomUUID(),
     tenantId,
     agentId: input.agentId,
-    ...columnsOf(input),
+    ...columnsOf(input, null),
     apiKey: input.apiKey ?? null,
     createdBy: userId,
     updatedBy: userId,
@@ -103,7 +108,7 @@ export async function updateAgent(
 ): Promise<AgentView> {
   const row = await findRow(em, tenantId, agentId);
   em.assign(row, {
-    ...columnsOf(input),
+    ...columnsOf(input, row.baseUrl),
     ...(input.apiKey !== undefined ? { apiKey: input.apiKey } : {}),
     updatedBy: userId,
   } as any);

@@ -3,7 +3,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { compareDefinitions, parseProcess, type ProcessDocument } from '../../dsl/index.js';
 import type { IProcessDefinition } from '../db/entities/index.js';
-import { getDefinition } from './definitions.js';
+import { getDefinition, withRedactedFunctions } from './definitions.js';
 
 /**
  * A definition's document as publishing would read it: a draft keeps what the designer wrote,
@@ -13,7 +13,7 @@ import { getDefinition } from './definitions.js';
 function documentOf(row: IProcessDefinition): ProcessDocument {
   const raw = row.dsl as unknown as ProcessDocument;
   const parsed = parseProcess(raw).doc;
-  return parsed ? { ...parsed, ...(raw.functions ? { functions: raw.functions } : {}) } : raw;
+  return withRedactedFunctions(parsed ? { ...parsed, ...(raw.functions ? { functions: raw.functions } : {}) } : raw);
 }
 
 const versionOf = (row: IProcessDefinition) => ({

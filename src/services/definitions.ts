@@ -23,11 +23,26 @@ import { agentIds } from './ai-agents.js';
 import { resolveSystemForm } from './forms.js';
 import { definitionOf } from './read-model.js';
 import { bound } from '../db/bound.js';
+import { redactUrl } from '../shapes.js';
 
 type DslInput = Record<string, unknown>;
 
 export function definitionView(d: IProcessDefinition) {
-  return rowView(d, [...catalogueColumns.before, 'dsl', ...catalogueColumns.after, 'deployedAt?']);
+  const view = rowView(d, [...catalogueColumns.before, 'dsl', ...catalogueColumns.after, 'deployedAt?']);
+  return { ...view, dsl: withRedactedFunctions(view.dsl as unknown as ProcessDocument) as unknown as typeof view.dsl };
+}
+
+/**
+ * A document whose pinned webhook functions answer their URL's credentials as `***` (docs/http.md
+ * "Credentials in URLs"): every reader of a definition sees its document; the stored document
+ * keeps the whole URL, which the webhook activity calls.
+ */
+export function withRedactedFunctions(doc: ProcessDocument): ProcessDocument {
+  if (!doc?.functions) return doc;
+  const functions = Object.fromEntries(
+    Object.entries(doc.functions).map(([name, f]) => [name, f.url ? { ...f, url: redactUrl(f.url) } : f]),
+  );
+  return { ...doc, functions };
 }
 export type DefinitionView = ReturnType<typeof definitionView>;
 

@@ -1,7 +1,9 @@
 // The per-tenant service-function catalogue (docs/service-functions.md): how a serviceTask's
 // functionName runs when it is not a built-in — a Temporal activity on the tenant's own task queue,
 // or a signed webhook. Deploy pins the entries a document names (bindingsFor); the webhook
-// secret stays here and is read by the webhook activity at call time.
+// secret stays here and is read by the webhook activity at call time. A webhook `url` takes no
+// `user:password@` (the body schema refuses it); its secret query parameters are stored and used,
+// and answered as `***` (docs/http.md "Credentials in URLs").
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -15,6 +17,7 @@ import {
   type ServiceFunctionKind,
 } from '../db/entities/index.js';
 import type { Page, PageOpts } from '../paging.js';
+import { redactUrl, storedUrl } from '../shapes.js';
 import { flushUnique, requireRow, type RowLock } from './row-lookup.js';
 
 export interface FunctionInput {
@@ -60,7 +63,8 @@ export function functionView(row: IServiceFunction) {
     builtin: false,
     taskQueue: row.taskQueue ?? null,
     activityType: row.activityType ?? null,
-    url: row.url ?? null,
+    // Readers with definition access see it: its credentials as `***`.
+    url: row.url ? redactUrl(row.url) : null,
     // Never the secret itself: only whether the webhook has one (it always does).
     hasSecret: row.kind === 'webhook',
     timeoutMs: row.timeoutMs,
@@ -95,10 +99,13 @@ function refuseBuiltin(name: string) {
     throw new AppError('BUILTIN_FUNCTION', `${name} is a built-in service function: it cannot be changed or removed`);
 }
 
-/** The columns an input sets; the kind decides which of queue/type and url/secret are kept. */
-function columnsOf(input: FunctionInput, keptSecret: string | null) {
+/**
+ * The columns an input sets; the kind decides which of queue/type and url/secret are kept. `kept`:
+ * the stored secret (kept when none is sent) and url (kept when the answered one is sent back).
+ */
+function columnsOf(input: FunctionInput, kept: { secret: string | null; url: string | null }) {
   const activity = input.kind === 'activity';
-  const secret = activity ? null : (input.secret ?? keptSecret);
+  const secret = activity ? null : (input.secret ?? kept.secret);
   // A create without one is refused by the body schema; an update that turns an activity into a
   // webhook has no secret to keep: the entry's state, not the body's shape, refuses it.
   if (!activity && !secret)
@@ -111,7 +118,7 @@ function columnsOf(input: FunctionInput, keptSecret: string | null) {
     kind: input.kind,
     taskQueue: activity ? input.taskQueue! : null,
     activityType: activity ? input.activityType! : null,
-    url: activity ? null : input.url!,
+    url: activity ? null : storedUrl('url', input.url!, kept.url),
     secret,
     timeoutMs: input.timeoutMs,
     retry: input.retry,
@@ -128,7 +135,7 @@ export async function createFunction(
   input: FunctionInput & { name: string },
 ): Promise<FunctionView> {
   refuseBuiltin(input.name);
-  const cols = columnsOf(input, null);
+  const cols = columnsOf(input, { secret: null, url: null });
   if (await em.count(ServiceFunction, { tenantId, name: input.name }))
     throw new AppError('ALREADY_EXISTS', `A service function ${input.name} already exists`);
   const row = em.create(ServiceFunction, {
@@ -153,7 +160,7 @@ export async function updateFunction(
   refuseBuiltin(name);
   const row = await findRow(em, tenantId, name);
   await em.populate(row, ['secret'] as never);
-  em.assign(row, { ...columnsOf(input, row.secret ?? null), updatedBy: userId });
+  em.assign(row, { ...columnsOf(input, { secret: row.secret ?? null, url: row.url ?? null }), updatedBy: userId });
   await em.flush();
   return functionView(row);
 }

@@ -550,10 +550,18 @@ describe("the tenant's private-address allowlist", () => {
       );
       expect(hits).toEqual([]);
 
-      await api(ALLOWLIST, {
+      // Loopback is never the tenant's to open: naming it refuses the whole list (422, nothing stored).
+      const refused = await api(ALLOWLIST, {
         method: 'PUT',
         token: t.admin,
         body: { entries: [{ entry: family === 6 ? `${address}/64` : `${address}/32` }, { entry: '127.0.0.0/8' }] },
+      });
+      expectError(refused, 422, 42280);
+      expect((await api(ALLOWLIST, { token: t.admin })).body.data.entries).toEqual([]);
+      await api(ALLOWLIST, {
+        method: 'PUT',
+        token: t.admin,
+        body: { entries: [{ entry: family === 6 ? `${address}/64` : `${address}/32` }] },
       });
       const b = await start(t.alice, k1, {});
       expect(await landed(b)).toBe('ok');

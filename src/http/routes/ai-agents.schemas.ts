@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { HttpUrl, IsoDate } from '../../shapes.js';
+import { httpUrl, IsoDate } from '../../shapes.js';
 
 /** As GFlow names agents: letters, digits, `_ . -`. */
 const AgentId = z
@@ -15,8 +15,9 @@ export const AgentIdParam = z.object({
 
 const fields = {
   name: z.string().max(200).nullable().optional(),
-  baseUrl: HttpUrl.openapi({
-    description: 'The OpenAI-compatible API root; the call goes to `<baseUrl>/chat/completions`',
+  baseUrl: httpUrl('send the key as apiKey (the Authorization: Bearer header), which is never answered').openapi({
+    description:
+      'The OpenAI-compatible API root; the call goes to `<baseUrl>/chat/completions`. No `user:password@` (400: the key goes in `apiKey`); a secret query parameter is stored and answered as `***`, and the answered URL sent back keeps it (docs/http.md "Credentials in URLs")',
     example: 'http://ollama.intranet:11434/v1',
   }),
   model: z.string().min(1).max(200).openapi({ example: 'qwen2.5:7b' }),
@@ -46,7 +47,9 @@ export const AiAgent = z
     id: z.string(),
     agentId: z.string(),
     name: z.string().nullable(),
-    baseUrl: z.string(),
+    baseUrl: z.string().openapi({
+      description: 'As stored, with the values of secret query parameters (and any `user:password@`) as `***`',
+    }),
     model: z.string(),
     systemPrompt: z.string().nullable(),
     temperature: z.number().nullable(),

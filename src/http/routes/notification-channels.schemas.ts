@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CHAT_ID_PATTERN, EMAIL_PATTERN, EmailAddress, HttpUrl, IsoDate } from '../../shapes.js';
+import { CHAT_ID_PATTERN, EMAIL_PATTERN, EmailAddress, HttpUrl, httpUrl, IsoDate } from '../../shapes.js';
 import { PageQuery } from '../../paging.js';
 import { CHANNEL_KINDS, LOCALES } from '../../notifications/messages/index.js';
 
@@ -86,7 +86,12 @@ const chatSettings = (signed: boolean, create: boolean) =>
 const webhookSettings = (create: boolean) =>
   z
     .object({
-      url: HttpUrl,
+      url: httpUrl(
+        'the receiver authenticates each message by its x-gflow-signature header, made with `secret`',
+      ).openapi({
+        description:
+          'Where messages are POSTed. No `user:password@` (400); a secret query parameter (`token`, `key`, `sig`, …) is stored and used, answered as `***`, and the answered URL sent back keeps it (docs/http.md "Credentials in URLs")',
+      }),
       secret: create
         ? z.string().min(16).max(500).openapi(writeOnly('HMAC-SHA256 key'))
         : z
@@ -135,7 +140,8 @@ export const Channel = z
     enabled: z.boolean(),
     kinds: z.array(z.string()),
     settings: z.record(z.string(), z.unknown()).openapi({
-      description: 'The settings without secrets; a chat channel shows `urlHint` (the origin of its URL)',
+      description:
+        'The settings without secrets; a chat channel shows `urlHint` (the origin of its URL), a webhook channel its `url` with the values of secret query parameters as `***`',
     }),
     secretsSet: z
       .array(z.string())

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { HttpUrl, IsoDate } from '../../shapes.js';
+import { httpUrl, IsoDate } from '../../shapes.js';
 import { jsonSchema } from '../input.js';
 
 /** Dotted identifiers, as embedding applications name their functions (`RiskService.manualReview`). */
@@ -35,7 +35,12 @@ const fields = {
   kind: z.enum(['activity', 'webhook']),
   taskQueue: z.string().min(1).max(200).optional().openapi({ description: 'kind activity: the task queue' }),
   activityType: z.string().min(1).max(200).optional().openapi({ description: 'kind activity: the activity type' }),
-  url: HttpUrl.optional().openapi({ description: 'kind webhook: where the call is POSTed (http or https)' }),
+  url: httpUrl('the receiver authenticates each call by its x-gflow-signature header, made with `secret`')
+    .optional()
+    .openapi({
+      description:
+        'kind webhook: where the call is POSTed (http or https). No `user:password@` (400); a secret query parameter (`token`, `key`, `sig`, …) is stored and used, answered as `***`, and the answered URL sent back keeps it (docs/http.md "Credentials in URLs")',
+    }),
   secret: z
     .string()
     .min(16)
@@ -127,7 +132,9 @@ export const ServiceFunction = z
     builtin: z.boolean().openapi({ description: 'Built-ins are read-only' }),
     taskQueue: z.string().nullable(),
     activityType: z.string().nullable(),
-    url: z.string().nullable(),
+    url: z.string().nullable().openapi({
+      description: 'As stored, with the values of secret query parameters (and any `user:password@`) as `***`',
+    }),
     hasSecret: z.boolean().openapi({ description: 'A webhook always has one; the secret itself is never answered' }),
     timeoutMs: z.number().int(),
     // A union, not .nullable(): that would make the request's RetryPolicy component nullable too.

@@ -1,14 +1,18 @@
 // The http(s) URL rule (src/shapes.ts HTTP_URL_PATTERN): the document's pattern is the whole rule,
 // so every string it matches must be a URL the server can call. The clean-clone fuzz pass found
 // `HTTP:` (a URI by `format: uri`) refused by the server's URL parser before the rule was one pattern.
+// No `user:password@` either: a credential in a URL would be answered to every reader (docs/http.md
+// "Credentials in URLs"), so the pattern, and with it the document, refuses a userinfo.
 import { describe, expect, it } from 'vitest';
-import { HTTP_URL_PATTERN, HttpUrl } from '../../../src/shapes.js';
+import { HTTP_URL_PATTERN, HttpUrl, httpUrl } from '../../../src/shapes.js';
 
 const pattern = new RegExp(HTTP_URL_PATTERN);
 
+/** An http(s) URL to the WHATWG parser, and one without a user name or password. */
 function parsesAsHttp(s: string): boolean {
   try {
-    return /^https?:$/.test(new URL(s).protocol);
+    const url = new URL(s);
+    return /^https?:$/.test(url.protocol) && url.username === '' && url.password === '';
   } catch {
     return false;
   }
@@ -31,7 +35,7 @@ describe('HttpUrl', () => {
     'HTTPS://Hooks.Example.com/services/T0/B0/xyz?x=1#top',
     'http://127.0.0.1:41241/',
     'http://ollama.intranet:11434/v1',
-    'https://user:p%40ss@example.com/x',
+    'https://example.com/x?token=abc&next=a@b#user@host',
     'http://a:65535',
     'http://xn--fiqs8s.com/',
   ])('takes %s', (url) => {
@@ -56,7 +60,23 @@ describe('HttpUrl', () => {
     expect(result.error?.issues[0]).toMatchObject({ code: 'invalid_format', format: 'url' });
   });
 
-  it('matches only strings the URL parser reads as http(s) URLs', () => {
+  it.each([
+    'https://user:p%40ss@example.com/x',
+    'http://token@hooks.example.com/',
+    'http://:secret@127.0.0.1:8080',
+    'https://example.com@evil.example/',
+  ])('refuses %s: credentials in a URL, with words that say where they go instead', (url) => {
+    const result = httpUrl('send the key as apiKey').safeParse(url);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]).toMatchObject({
+      code: 'invalid_format',
+      format: 'url',
+      message: 'must not carry a user name or password (user:password@): send the key as apiKey',
+    });
+    expect(HttpUrl.safeParse(url).success).toBe(false);
+  });
+
+  it('matches only strings the URL parser reads as http(s) URLs without a user name or password', () => {
     const next = random(28);
     const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
     const chars = "aA0-._~:@/?#[]%!$&'()*+,;=x9 \u00e9\t".split('');
