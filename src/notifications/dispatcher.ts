@@ -345,8 +345,10 @@ export class Dispatcher {
         (!OPEN_TASK.includes(t.status) || (t.assignee && t.assignee !== row.user_id))
       )
         throw new Skip('the task was closed or moved to someone else before it could be sent');
-      // The tenant's template where it has one (checked when saved); a part failing now falls back to the default.
-      const message = renderMessage(ctx, {
+      // The tenant's template where it has one (checked when saved), rendered in a render thread under
+      // its limits; a part failing now — or a render stopped at its deadline or memory cap — falls back
+      // to the default.
+      const message = await renderMessage(ctx, {
         override: await tenantParts(em, n.tenant_id, ctx.kind, ctx.locale),
         onFallback: (field, err) =>
           this.opts.logger.warn(

@@ -54,22 +54,22 @@ const context = (kind: MessageContext['kind'], locale: MessageContext['locale'] 
 });
 
 describe('channel messages', () => {
-  it('has a message for every kind a channel sends, each a catalogued kind, in both languages', () => {
+  it('has a message for every kind a channel sends, each a catalogued kind, in both languages', async () => {
     for (const kind of CHANNEL_KINDS) {
       expect(NOTIFICATION_KINDS).toContain(kind);
       for (const locale of LOCALES) {
-        const m = renderMessage(context(kind, locale))!;
+        const m = (await renderMessage(context(kind, locale)))!;
         expect(m.subject, `${kind} ${locale}`).toMatch(/^\[Leave <request>\] LV-1 /);
         expect(m.title.length).toBeGreaterThan(0);
         expect(m.intro.length).toBeGreaterThan(0);
         expect(m.facts).toContainEqual(['Days', '3']);
       }
     }
-    expect(renderMessage(context('task_unavailable'))).toBeNull();
+    expect(await renderMessage(context('task_unavailable'))).toBeNull();
   });
 
-  it('a task message names the process, initiator, due date and why this approver, and carries the decisions', () => {
-    const m = renderMessage(context('task_assigned'))!;
+  it('a task message names the process, initiator, due date and why this approver, and carries the decisions', async () => {
+    const m = (await renderMessage(context('task_assigned')))!;
     expect(m.facts).toEqual([
       ['Process', 'Leave <request>'],
       ['Business key', 'LV-1'],
@@ -84,61 +84,66 @@ describe('channel messages', () => {
       ['Reject', 'danger'],
     ]);
     // Dates in the recipient's language and time zone.
-    const east = renderMessage({ ...context('task_assigned', 'zh-CN'), timeZone: 'Asia/Shanghai' })!;
+    const east = (await renderMessage({ ...context('task_assigned', 'zh-CN'), timeZone: 'Asia/Shanghai' }))!;
     expect(east.facts).toContainEqual(['截止时间', '2026年12月1日 GMT+8 17:30']);
-    expect(renderMessage({ ...context('task_assigned'), links: null })!.actions).toEqual([]);
-    expect(renderMessage(context('task_assigned', 'zh-CN'))!.actions.map((a) => a.label)).toEqual(['同意', '驳回']);
-    expect(renderMessage(context('cc'))!.actions).toEqual([]);
+    expect((await renderMessage({ ...context('task_assigned'), links: null }))!.actions).toEqual([]);
+    expect((await renderMessage(context('task_assigned', 'zh-CN')))!.actions.map((a) => a.label)).toEqual([
+      '同意',
+      '驳回',
+    ]);
+    expect((await renderMessage(context('cc')))!.actions).toEqual([]);
   });
 
-  it('the default templates are Liquid that passes the check a tenant template must pass', () => {
+  it('the default templates are Liquid that passes the check a tenant template must pass', async () => {
     for (const kind of CHANNEL_KINDS)
       for (const locale of LOCALES) {
         const parts = defaultTemplate(kind, locale)!;
         expect(Object.keys(parts).sort()).toEqual([...TEMPLATE_FIELDS].sort());
-        expect(checkTemplate(kind, locale, parts), `${kind} ${locale}`).toEqual([]);
+        expect(await checkTemplate(kind, locale, parts), `${kind} ${locale}`).toEqual([]);
       }
   });
 
-  it('the instance-ended message names the outcome and the last comment', () => {
+  it('the instance-ended message names the outcome and the last comment', async () => {
     const ctx = (outcome: string, locale: MessageContext['locale'] = 'en') => ({
       ...context('instance_ended', locale),
       task: null,
       links: null,
       payload: { outcome, by: 'carol', comment: 'Not this month', commentBy: 'carol' },
     });
-    const rejected = renderMessage(ctx('rejected'))!;
+    const rejected = (await renderMessage(ctx('rejected')))!;
     expect(rejected.subject).toBe('[Leave <request>] LV-1 Your request was rejected');
     expect(rejected.intro).toBe('Your request was rejected by Carol.');
     expect(rejected.facts[0]).toEqual(['Comment', 'Not this month (Carol)']);
-    expect(renderMessage(ctx('approved'))!.title).toBe('Your request was approved');
-    expect(renderMessage(ctx('terminated', 'zh-CN'))!.title).toBe('您的申请已终止');
-    expect(renderMessage(ctx('rejected', 'zh-CN'))!.facts[0]).toEqual(['意见', 'Not this month (Carol)']);
+    expect((await renderMessage(ctx('approved')))!.title).toBe('Your request was approved');
+    expect((await renderMessage(ctx('terminated', 'zh-CN')))!.title).toBe('您的申请已终止');
+    expect((await renderMessage(ctx('rejected', 'zh-CN')))!.facts[0]).toEqual(['意见', 'Not this month (Carol)']);
   });
 
-  it('refuses a broken template with the part and the line, and uses a tenant part over the default', () => {
+  it('refuses a broken template with the part and the line, and uses a tenant part over the default', async () => {
     const bad = (parts: Record<string, string>) => checkTemplate('task_assigned', 'en', parts);
-    expect(bad({ intro: 'Hello\n{{ task.name | shout }}' })).toEqual([
+    expect(await bad({ intro: 'Hello\n{{ task.name | shout }}' })).toEqual([
       { field: 'intro', line: 2, column: 1, message: 'undefined filter: shout' },
     ]);
-    expect(bad({ html: '<p>\n\n{% if task %}open' })[0]).toMatchObject({ field: 'html', line: 3 });
-    expect(bad({ title: 'x {{ secret }}' })[0]).toMatchObject({
+    expect((await bad({ html: '<p>\n\n{% if task %}open' }))[0]).toMatchObject({ field: 'html', line: 3 });
+    expect((await bad({ title: 'x {{ secret }}' }))[0]).toMatchObject({
       field: 'title',
       line: 1,
       message: 'unknown variable secret',
     });
-    expect(bad({ title: '{{ task.nmae }}' })[0]).toMatchObject({ message: 'unknown variable task.nmae' });
-    expect(bad({ title: '{% include "/etc/passwd" %}' })[0].message).toMatch(/include tag is not available/);
-    expect(bad({ actions: 'Go | javascript:alert(1)' })[0]).toMatchObject({ field: 'actions' });
-    expect(bad({ title: 'Decide {{ task.name | upcase }}', text: '{{ message.subject }}' })).toEqual([]);
-    const m = renderMessage(context('task_assigned'), { override: { title: 'Decide {{ task.name | upcase }}' } })!;
+    expect((await bad({ title: '{{ task.nmae }}' }))[0]).toMatchObject({ message: 'unknown variable task.nmae' });
+    expect((await bad({ title: '{% include "/etc/passwd" %}' }))[0].message).toMatch(/include tag is not available/);
+    expect((await bad({ actions: 'Go | javascript:alert(1)' }))[0]).toMatchObject({ field: 'actions' });
+    expect(await bad({ title: 'Decide {{ task.name | upcase }}', text: '{{ message.subject }}' })).toEqual([]);
+    const m = (await renderMessage(context('task_assigned'), {
+      override: { title: 'Decide {{ task.name | upcase }}' },
+    }))!;
     expect(m.subject).toBe('[Leave <request>] LV-1 Decide APPROVE');
     expect(m.html).toContain('>Decide APPROVE</h1>');
     expect(m.intro).toBe('Alice & Co asks for your decision.');
   });
 
-  it('the e-mail escapes what users typed in its HTML and keeps it plain in its text', () => {
-    const m = renderMessage(context('urge'))!;
+  it('the e-mail escapes what users typed in its HTML and keeps it plain in its text', async () => {
+    const m = (await renderMessage(context('urge')))!;
     const html = m.html;
     expect(html).toContain('soon &lt;b&gt;please&lt;/b&gt;');
     expect(html).toContain('Alice &amp; Co');

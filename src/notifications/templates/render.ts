@@ -1,12 +1,11 @@
 // Renders a message from its template (a tenant's override over the kind's default) and checks a
-// template before it is stored: it must parse, name only variables a message has, and render against
-// a sample message of its kind into well-formed facts and actions. So a broken template is refused
-// when saved, with its line, and never fails at send time (a part that still fails then — a runtime
-// limit — falls back to the default part).
-import type { Liquid } from 'liquidjs';
-import { common, formatWhen, sharedParts } from '../messages/common.js';
+// template before it is stored (the rules: ./message.ts). A tenant's template is parsed, checked and
+// rendered only in a render thread (./pool.ts) under hard limits — one deadline for the whole
+// message, a capped heap, output counted as it grows — so a hostile template costs that thread, never
+// the thread serving requests. A message with no tenant part is the service's own default templates,
+// rendered here: they loop only over the message's facts, summary and actions, whose sizes the
+// service bounds, and they are what a tenant's template falls back to when its render is stopped.
 import {
-  DECISION_KINDS,
   defaultTemplate,
   TEMPLATE_FIELDS,
   type Locale,
@@ -15,302 +14,78 @@ import {
   type TemplateField,
   type TemplateFields,
 } from '../messages/index.js';
-import type { MessageAction } from '../messages/types.js';
-import { html, located, parse, plain } from './liquid.js';
+import { renderMessageSync, type TemplateProblem } from './message.js';
+import { renderPool, RenderStopped, type RenderBudget } from './pool.js';
 
-export interface TemplateProblem {
-  field: TemplateField;
-  line: number | null;
-  column: number | null;
-  message: string;
-}
+export { sampleContext, scopeOf, withBodies, type TemplateProblem } from './message.js';
+export { RenderBudget, RenderStopped } from './pool.js';
 
-/** The longest rendered part kept (longer ones are cut). */
-const MAX = { subject: 500, title: 500, intro: 5_000, facts: 20_000, actions: 10_000, text: 200_000, html: 500_000 };
-const MAX_FACTS = 50;
-const MAX_ACTIONS = 5;
-
-const oneLine = (s: string) => s.replace(/\s*[\r\n]+\s*/g, ' ');
-/** Labels never hold `: ` (the separator of a fact line); values never span lines. */
-const fact = (label: string, value: string) => ({
-  label: oneLine(label).replace(/: /g, ':\u00a0'),
-  value: oneLine(value),
-});
-
-/** The variables a template sees (docs/channels.md#templates). */
-export function scopeOf(ctx: MessageContext) {
-  const w = common[ctx.locale];
-  const i = ctx.instance;
-  const t = ctx.task;
-  const facts: Array<{ label: string; value: string }> = [];
-  if (i) {
-    facts.push(fact(w.process, i.processName));
-    if (i.businessKey) facts.push(fact(w.businessKey, i.businessKey));
-    facts.push(fact(w.initiator, i.initiatorName));
-  }
-  if (t) {
-    facts.push(fact(w.task, t.name));
-    if (t.dueDate) facts.push(fact(w.due, formatWhen(t.dueDate, ctx.locale, ctx.timeZone)));
-  }
-  return {
-    kind: ctx.kind,
-    locale: ctx.locale,
-    t: w,
-    recipient: { id: ctx.recipient.id, name: ctx.recipient.name },
-    payload: ctx.payload,
-    names: ctx.names,
-    process: i ? { key: i.processKey, name: i.processName } : null,
-    instance: i
-      ? {
-          id: i.id,
-          businessKey: i.businessKey,
-          initiator: i.initiatorName,
-          initiatorId: i.initiatorId,
-          status: i.status,
-        }
-      : null,
-    task: t
-      ? {
-          id: t.id,
-          name: t.name,
-          kind: t.kind,
-          status: t.status,
-          assignee: t.assignee,
-          due: t.dueDate ? formatWhen(t.dueDate, ctx.locale, ctx.timeZone) : null,
-          reason: t.reason,
-        }
-      : null,
-    facts,
-    summary: ctx.summary.map(([label, value]) => fact(label, value)),
-    // Approve / Reject only in the messages of kinds that ask for a decision.
-    links: DECISION_KINDS.has(ctx.kind) ? ctx.links : null,
-  };
-}
-
-type Shape = true | readonly string[];
-const OPEN: Shape = true;
-/** What each variable holds: `true` is open (any property), a list names the properties. */
-const VARIABLES: Record<string, Shape> = {
-  kind: [],
-  locale: [],
-  t: Object.keys(common.en),
-  recipient: ['id', 'name'],
-  payload: OPEN,
-  names: OPEN,
-  process: ['key', 'name'],
-  instance: ['id', 'businessKey', 'initiator', 'initiatorId', 'status'],
-  task: ['id', 'name', 'kind', 'status', 'assignee', 'due', 'reason'],
-  facts: OPEN,
-  summary: OPEN,
-  links: ['approve', 'reject'],
-};
-/** Parts rendered later see the earlier ones: the subject sees `title`, the e-mail parts see `message`. */
-const LATER: Partial<Record<TemplateField, Record<string, Shape>>> = {
-  subject: { title: [] },
-  text: { message: OPEN },
-  html: { message: OPEN },
-};
-const ANY_VALUE = ['size', 'first', 'last'];
-
-const engineOf = (field: TemplateField): Liquid => (field === 'html' ? html : plain);
-
-/** Parse and variable problems of one part. */
-function staticProblems(field: TemplateField, source: string): TemplateProblem[] {
-  let templates;
-  try {
-    templates = parse(engineOf(field), source);
-  } catch (err) {
-    return [{ field, ...located(err) }];
-  }
-  const problems: TemplateProblem[] = [];
-  const known = { ...VARIABLES, ...LATER[field] };
-  let analysis;
-  try {
-    analysis = engineOf(field).analyzeSync(templates);
-  } catch (err) {
-    return [{ field, ...located(err) }];
-  }
-  for (const [root, uses] of Object.entries(analysis.globals)) {
-    for (const use of uses) {
-      const at = { line: use.location?.row ?? null, column: use.location?.col ?? null };
-      const shape = Object.hasOwn(known, root) ? known[root] : undefined;
-      if (shape === undefined) {
-        problems.push({ field, ...at, message: `unknown variable ${root}` });
-        break;
-      }
-      const prop = use.segments[1];
-      if (shape !== true && typeof prop === 'string' && !shape.includes(prop) && !ANY_VALUE.includes(prop)) {
-        problems.push({ field, ...at, message: `unknown variable ${root}.${prop}` });
-        break;
-      }
-    }
-  }
-  return problems;
-}
-
-function parseFacts(out: string): Array<[string, string]> {
-  const facts: Array<[string, string]> = [];
-  for (const raw of out.split(/\r?\n/)) {
-    const line = raw.trim();
-    if (!line) continue;
-    const at = line.indexOf(': ');
-    facts.push(at < 0 ? [line, ''] : [line.slice(0, at).trim(), line.slice(at + 2).trim()]);
-    if (facts.length >= MAX_FACTS) break;
-  }
-  return facts;
-}
-
-function parseActions(out: string): MessageAction[] {
-  const actions: MessageAction[] = [];
-  for (const raw of out.split(/\r?\n/)) {
-    const [label, url, style] = raw.split(' | ').map((s) => s.trim());
-    if (!label || !url || !/^https?:\/\/\S+$/.test(url)) continue;
-    actions.push({ label, url, style: style === 'primary' || style === 'danger' ? style : 'default' });
-    if (actions.length >= MAX_ACTIONS) break;
-  }
-  return actions;
-}
-
-function renderPart(field: TemplateField, source: string, scope: object): string {
-  const out = engineOf(field).renderSync(parse(engineOf(field), source), scope) as string;
-  return out.length > MAX[field] ? out.slice(0, MAX[field]) : out;
-}
+/** The parts of a tenant's template that are set. */
+const given = (parts: Partial<TemplateFields> | null | undefined): Partial<TemplateFields> =>
+  Object.fromEntries(TEMPLATE_FIELDS.filter((f) => typeof parts?.[f] === 'string').map((f) => [f, parts![f]]));
 
 export interface RenderOptions {
   /** The tenant's parts, over the kind's default. */
   override?: Partial<TemplateFields> | null;
-  /** A part of the override that failed to render (the default part is used instead). */
+  /**
+   * A part of the override that failed to render: the default part is used instead. A render the
+   * thread did not finish (deadline, memory) is tried once more without the part it stopped in;
+   * should that one stop too, every part of the override falls back.
+   */
   onFallback?: (field: TemplateField, err: unknown) => void;
-  /** Throw instead of falling back (checking a template). */
-  strict?: boolean;
+  /** The message's deadline when it shares one with an earlier job (a preview: its check, then this). */
+  budget?: RenderBudget;
 }
 
 /** The message of a notification: null for a kind without one. */
-export function renderMessage(ctx: MessageContext, opts: RenderOptions = {}): Message | null {
-  const defaults = defaultTemplate(ctx.kind, ctx.locale);
-  if (!defaults) return null;
-  const scope: Record<string, unknown> = scopeOf(ctx);
-  const part = (field: TemplateField, extra: object = {}): string => {
-    const own = opts.override?.[field];
-    const s = { ...scope, ...extra };
-    if (own !== undefined && own !== null) {
-      try {
-        return renderPart(field, own, s);
-      } catch (err) {
-        if (opts.strict) throw Object.assign(err as Error, { field });
-        opts.onFallback?.(field, err);
+export async function renderMessage(ctx: MessageContext, opts: RenderOptions = {}): Promise<Message | null> {
+  if (!defaultTemplate(ctx.kind, ctx.locale)) return null;
+  let override = given(opts.override);
+  if (!Object.keys(override).length) return renderMessageSync(ctx);
+  const fellBack = new Set<TemplateField>();
+  const fallBack = (field: TemplateField, err: unknown) => {
+    if (fellBack.has(field)) return;
+    fellBack.add(field);
+    opts.onFallback?.(field, err);
+  };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { message, fallbacks } = await renderPool().run({ op: 'render', ctx, override }, opts.budget);
+      for (const f of fallbacks) fallBack(f.field, new Error(f.message));
+      return message;
+    } catch (err) {
+      if (!(err instanceof RenderStopped)) throw err;
+      const field = err.field;
+      if (attempt === 1 && field && override[field] !== undefined && Object.keys(override).length > 1) {
+        // The part the thread was in falls back; the others are tried once more.
+        fallBack(field, err);
+        override = given({ ...override, [field]: null });
+        continue;
       }
+      for (const f of Object.keys(given(opts.override)) as TemplateField[]) fallBack(f, err);
+      return renderMessageSync(ctx);
     }
-    return renderPart(field, defaults[field], s);
-  };
-  const title = oneLine(part('title')).trim();
-  const intro = part('intro').trim();
-  const facts = parseFacts(part('facts'));
-  const actions = parseActions(part('actions'));
-  const subject = oneLine(part('subject', { title })).trim();
-  const message = {
-    subject,
-    title,
-    intro,
-    facts: facts.map(([label, value]) => ({ label, value })),
-    actions,
-  };
-  return {
-    subject,
-    title,
-    intro,
-    facts,
-    actions,
-    text: part('text', { message }),
-    html: part('html', { message }),
-  };
-}
-
-/** A message of the kind with everything filled in, to try a template on. */
-export function sampleContext(kind: MessageContext['kind'], locale: Locale): MessageContext {
-  return {
-    kind,
-    locale,
-    recipient: { id: 'sample-approver', name: 'Sample Approver' },
-    payload: {
-      activityId: 'approve',
-      name: 'Approve',
-      by: 'sample-user',
-      to: 'sample-approver',
-      message: 'Please decide today',
-      target: 'start',
-      decision: 'approve',
-      outcome: 'approved',
-      comment: 'Looks good',
-      commentBy: 'sample-user',
-    },
-    instance: {
-      id: '00000000-0000-4000-8000-000000000000',
-      processKey: 'leave',
-      processName: 'Leave request',
-      businessKey: 'LV-1',
-      initiatorId: 'sample-user',
-      initiatorName: 'Sample User',
-      status: 'running',
-    },
-    task: {
-      id: '00000000-0000-4000-8000-000000000001',
-      name: 'Approve',
-      kind: 'approval',
-      status: 'active',
-      assignee: 'sample-approver',
-      dueDate: new Date('2030-01-01T09:00:00Z'),
-      createTime: new Date('2030-01-01T08:00:00Z'),
-      reason: 'manager of Sample User',
-    },
-    summary: [['Days', '3']],
-    links: {
-      approve: 'https://example.com/l/sample?action=approve',
-      reject: 'https://example.com/l/sample?action=reject',
-    },
-    names: { 'sample-user': 'Sample User', 'sample-approver': 'Sample Approver' },
-  };
-}
-
-/** Everything wrong with a template's parts: nothing when it may be stored. */
-export function checkTemplate(kind: MessageContext['kind'], locale: Locale, parts: Partial<TemplateFields>) {
-  const problems: TemplateProblem[] = [];
-  for (const field of TEMPLATE_FIELDS) {
-    const source = parts[field];
-    if (source === undefined || source === null) continue;
-    problems.push(...staticProblems(field, source));
   }
-  if (problems.length) return problems;
-  // Renders once against a sample message: runtime errors (a filter's arguments, the limits) show here.
-  let message: Message | null;
+}
+
+/**
+ * Everything wrong with a template's parts: nothing when it may be stored. Checked in a render
+ * thread; a check the thread did not finish is one problem naming the part it was in.
+ */
+export async function checkTemplate(
+  kind: MessageContext['kind'],
+  locale: Locale,
+  parts: Partial<TemplateFields>,
+  opts: { budget?: RenderBudget } = {},
+): Promise<TemplateProblem[]> {
+  const own = given(parts);
+  const fields = Object.keys(own) as TemplateField[];
+  if (!fields.length) return [];
   try {
-    message = renderMessage(sampleContext(kind, locale), { override: parts, strict: true });
+    return await renderPool().run({ op: 'check', kind, locale, parts: own }, opts.budget);
   } catch (err) {
-    const field = ((err as { field?: TemplateField }).field ?? 'subject') as TemplateField;
-    return [{ field, ...located(err) }];
+    if (!(err instanceof RenderStopped)) throw err;
+    const field = err.field ?? TEMPLATE_FIELDS.find((f) => own[f] !== undefined)!;
+    return [{ field, line: null, column: null, message: err.message }];
   }
-  if (message && parts.actions !== undefined) {
-    const lines = renderPart('actions', parts.actions, { ...scopeOf(sampleContext(kind, locale)) })
-      .split(/\r?\n/)
-      .filter((l) => l.trim());
-    if (lines.length !== message.actions.length)
-      problems.push({
-        field: 'actions',
-        line: null,
-        column: null,
-        message: 'every line of the output must be `Label | http(s) URL | primary|danger|default` (at most 5)',
-      });
-  }
-  return problems;
-}
-
-/** The e-mail parts of a message made in code (a channel's test message), from the shared default parts. */
-export function withBodies(m: Omit<Message, 'text' | 'html'>): Message {
-  const shared = sharedParts();
-  const message = { ...m, facts: m.facts.map(([label, value]) => ({ label, value })) };
-  return {
-    ...m,
-    text: renderPart('text', shared.text, { message }),
-    html: renderPart('html', shared.html, { message }),
-  };
 }

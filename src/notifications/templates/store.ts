@@ -19,7 +19,7 @@ import {
   type TemplateField,
   type TemplateFields,
 } from '../messages/index.js';
-import { checkTemplate, renderMessage, sampleContext, type TemplateProblem } from './render.js';
+import { checkTemplate, RenderBudget, renderMessage, sampleContext, type TemplateProblem } from './render.js';
 
 export type TemplateParts = Partial<Record<TemplateField, string>>;
 
@@ -114,7 +114,7 @@ export async function putTemplate(
 ): Promise<TemplateView> {
   const k = known(kind, locale);
   const own = onlyParts(parts);
-  const problems = checkTemplate(k.kind, k.locale, own);
+  const problems = await checkTemplate(k.kind, k.locale, own);
   if (problems.length) refuse(problems);
   if (!Object.keys(own).length) {
     await em.execute(`delete from notification_templates where tenant_id = ? and kind = ? and locale = ?`, [
@@ -175,7 +175,9 @@ export async function previewTemplate(
   const k = known(kind, locale);
   const tenantId = principal.tenantId;
   const given = onlyParts(input.parts ?? {});
-  const problems = checkTemplate(k.kind, k.locale, given);
+  // One deadline for the preview's renders: the check of the parts given, then the message itself.
+  const budget = new RenderBudget();
+  const problems = await checkTemplate(k.kind, k.locale, given, { budget });
   if (problems.length) refuse(problems);
   const parts: TemplateParts = { ...((await tenantParts(em, tenantId, kind, locale)) ?? {}), ...given };
 
@@ -245,7 +247,8 @@ export async function previewTemplate(
       preview: true,
     }));
   }
-  const message = renderMessage(ctx, { override: parts })!;
+  // A stored part that fails on this data falls back to the default, as when the message is sent.
+  const message = (await renderMessage(ctx, { override: parts, budget }))!;
   return {
     kind: k.kind,
     locale: k.locale,
