@@ -1,11 +1,35 @@
 // Serves the web console (ui/, built by Vite into ui/dist) at `/`: hashed assets with a long
 // cache (gzip-precompressed copies when the browser takes them), every other GET that is not an
 // API, docs or health path answered with index.html so the console's own router takes over.
-// API paths never reach the fallback: an unknown /api path keeps its 404 envelope.
+// API paths never reach the fallback: an unknown /api path keeps its 404 envelope. Everything served
+// here carries the console's Content-Security-Policy (CONSOLE_CSP; docs/console.md
+// "Content-Security-Policy").
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { MiddlewareHandler } from 'hono';
+
+/**
+ * The console's policy: its scripts, styles, images, API calls and WebSocket come from its own
+ * origin only; no inline or injected script, no eval, no plugins, no framing by anyone.
+ * `'unsafe-inline'` for styles is for the template preview: an `<iframe srcdoc>` document inherits
+ * this policy, and e-mail HTML is styled inline (`style="…"`, `<style>`). The console itself needs
+ * it for nothing (Preact's `style` prop goes through CSSOM, which CSP does not govern). Why each
+ * directive is what it is: docs/console.md "Content-Security-Policy".
+ */
+export const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "frame-src 'none'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 const reserved = /^\/(api|docs|openapi\.json|healthz|readyz)(\/|$)/;
 
@@ -61,6 +85,7 @@ export function uiStatic(opts: UiOptions = {}): MiddlewareHandler {
     }
     if (!dist || !assets) {
       if (p !== '/') return next();
+      c.header('Content-Security-Policy', CONSOLE_CSP);
       return c.html(
         '<!doctype html><title>Approval service</title><p>The web console is not built: run <code>npm run build</code> (or <code>npm start</code>).</p>',
         503,
@@ -70,11 +95,15 @@ export function uiStatic(opts: UiOptions = {}): MiddlewareHandler {
     if (last.includes('.')) {
       const res = await assets(c, next);
       // Vite's hashed file names never change content: cache them for good; anything else revalidates.
-      if (res && res.status < 300)
+      if (res && res.status < 300) {
         res.headers.set('Cache-Control', p.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // Not run as documents, but a file opened directly (an .svg, an .html) is one: same policy.
+        res.headers.set('Content-Security-Policy', CONSOLE_CSP);
+      }
       return res;
     }
     c.header('Cache-Control', 'no-cache');
+    c.header('Content-Security-Policy', CONSOLE_CSP);
     return c.html(indexHtml(dist));
   };
 }

@@ -1,5 +1,6 @@
 // Instant feedback: the DSL package's own parse, validation and warnings, run in the browser. The
 // server (POST …/validate) has the last word: it also knows the tenant's catalogue and stored forms.
+import './zod-jitless.js'; // before any schema parses: no eval probe under the console's CSP
 import { parseProcess } from '@dsl/parse.js';
 import type { Problem } from '@dsl/types.js';
 import { validateProcess, type ValidateOptions } from '@dsl/validate.js';
