@@ -12,8 +12,14 @@ import { ConsoleBrowser, screenshots } from '../helpers/console-browser.js';
 import { users } from '../helpers/dsl.js';
 import { deploy, eventually, oneStep, start } from '../helpers/flow.js';
 import { startReceiver, type Receiver } from '../helpers/http-receiver.js';
-import { en } from '../../ui/src/i18n/en.js';
-import { zhCN } from '../../ui/src/i18n/zh-CN.js';
+import { en as consoleEn } from '../../ui/src/i18n/en.js';
+import { zhCN as consoleZhCN } from '../../ui/src/i18n/zh-CN.js';
+import { en as featureEn } from '../../ui/src/features/notification-admin/i18n/en.js';
+import { zhCN as featureZhCN } from '../../ui/src/features/notification-admin/i18n/zh-CN.js';
+
+/** The words of the notification set-up: the console's and its own (ui/src/features/notification-admin/i18n/, loaded with its chunk). */
+const en = { ...consoleEn, ...featureEn };
+const zhCN = { ...consoleZhCN, ...featureZhCN };
 
 const shot = screenshots('notify-admin-');
 const SECRET = 'hook-secret-0123456789';

@@ -9,8 +9,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, baseUrl, createDemoLikeTenant } from '../helpers/api.js';
 import { launchChromium } from '../helpers/chromium-launch.js';
 import { englishCatalogueTexts } from '../helpers/console-browser.js';
-import { en } from '../../ui/src/i18n/en.js';
-import { zhCN } from '../../ui/src/i18n/zh-CN.js';
+import { en as consoleEn } from '../../ui/src/i18n/en.js';
+import { zhCN as consoleZhCN } from '../../ui/src/i18n/zh-CN.js';
+import { en as featureEn } from '../../ui/src/features/settings/i18n/en.js';
+import { zhCN as featureZhCN } from '../../ui/src/features/settings/i18n/zh-CN.js';
+
+/** The words of the settings page: the console's and its own (ui/src/features/settings/i18n/, loaded with its chunk). */
+const en = { ...consoleEn, ...featureEn };
+const zhCN = { ...consoleZhCN, ...featureZhCN };
 
 const root = path.resolve(import.meta.dirname, '../..');
 const shots = path.join(root, 'test/browser/screenshots');

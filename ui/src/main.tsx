@@ -11,13 +11,14 @@ import { firstContent, useStore } from './lib/store';
 import { Login } from './pages/Login';
 import { StartList, StartForm } from './pages/Start';
 import { Inbox } from './pages/Inbox';
-import { InstancePage } from './pages/Instance';
+import { InstancePage } from './features/instance/InstancePage';
 import { Definitions, DefinitionView } from './pages/Definitions';
 import { Monitoring } from './pages/Monitoring';
-import { Directory } from './pages/Directory';
+import { Directory } from './features/directory/Directory';
 import { NotificationMenu } from './features/notifications/NotificationMenu';
 import { lazyPage } from './lib/lazy';
-import './styles.css';
+import './styles/base.css';
+import './styles/pages.css';
 
 // The designer is its own chunk: the inbox's first load does not carry it.
 const Designer = lazyPage(

@@ -8,8 +8,22 @@ import { describe, expect, it } from 'vitest';
 import { en } from '../../../ui/src/i18n/en.js';
 import { zhCN } from '../../../ui/src/i18n/zh-CN.js';
 import { fromBrowser, matchLocale } from '../../../ui/src/i18n/locale.js';
+import { en as designerEn } from '../../../ui/src/features/designer/i18n/en.js';
+import { zhCN as designerZhCN } from '../../../ui/src/features/designer/i18n/zh-CN.js';
+import { en as notifyAdminEn } from '../../../ui/src/features/notification-admin/i18n/en.js';
+import { zhCN as notifyAdminZhCN } from '../../../ui/src/features/notification-admin/i18n/zh-CN.js';
+import { en as settingsEn } from '../../../ui/src/features/settings/i18n/en.js';
+import { zhCN as settingsZhCN } from '../../../ui/src/features/settings/i18n/zh-CN.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
+
+/** The console's catalogues, and those of each feature loaded on demand (its words come with its chunk). */
+const CATALOGUES: [string, object, object][] = [
+  ['console', en, zhCN],
+  ['designer', designerEn, designerZhCN],
+  ['notification-admin', notifyAdminEn, notifyAdminZhCN],
+  ['settings', settingsEn, settingsZhCN],
+];
 
 /** Every param any history or ending code takes, with values that hold no English words. */
 const HISTORY_SAMPLE = {
@@ -52,13 +66,18 @@ function leaves(value: unknown, at = ''): [string, unknown][] {
 
 describe('console catalogues', () => {
   it('zh-CN has exactly the keys of en, with the same kind of value (a function takes the same arguments)', () => {
-    expect(shape(zhCN)).toEqual(shape(en));
+    for (const [name, enWords, zhWords] of CATALOGUES) expect(shape(zhWords), name).toEqual(shape(enWords));
+  });
+
+  it("a feature's sections are its own: none takes the name of the console's or another feature's", () => {
+    const sections = CATALOGUES.flatMap(([, enWords]) => Object.keys(enWords));
+    expect(new Set(sections).size).toBe(sections.length);
   });
 
   it('no zh-CN string is left empty, and the sentences are translated (no English word of three letters or more)', () => {
     // Product names and technical words that stay as written.
     const keep = /\b(Temporal|Web|UI|HTTP|JSON|DSL|URL|GFlow|ID|key|msg|approvers|new_process)\b/gi;
-    for (const [key, value] of leaves(zhCN)) {
+    for (const [key, value] of CATALOGUES.flatMap(([, , zhWords]) => leaves(zhWords))) {
       // The engine's history and ending sentences take their code's params (dsl/history.ts, dsl/ending.ts); the others positional values.
       const args = key.startsWith('history.') || key.startsWith('ending.') ? [HISTORY_SAMPLE] : ['1', 2, 3];
       const sample =

@@ -36,7 +36,7 @@ function edgeLabel(from: DslNode | undefined, c: Connection): string {
   const cases: Array<{ case?: string; then?: string }> = from?.configuration?.cases ?? [];
   const hit = cases.find((k) => k.then === c.type);
   // The relation `Default` (no case matched) is a word in the reader's language; other relation names are data.
-  const relation = c.type === 'Default' ? t.designer.defaultBranch : c.type;
+  const relation = c.type === 'Default' ? t.diagram.defaultBranch : c.type;
   return hit?.case ? `${relation}: ${hit.case}` : relation;
 }
 

@@ -20,6 +20,51 @@ export function ErrorText({ error }: { error: unknown }) {
   );
 }
 
+/**
+ * A form's footer: the error of its last submit in words (`errorTestId` names it for the tests), then
+ * its buttons — the submit (*Save* unless `label` says otherwise), *Cancel* when `onCancel` is given,
+ * then `children` (more buttons, a saved note).
+ */
+export function FormFooter({
+  error,
+  errorTestId,
+  busy,
+  label = t.common.save,
+  action,
+  onCancel,
+  children,
+}: {
+  error?: unknown;
+  errorTestId?: string;
+  busy: boolean;
+  label?: string;
+  /** The submit button's `data-action`. */
+  action?: string;
+  onCancel?: () => void;
+  children?: ComponentChildren;
+}) {
+  return (
+    <>
+      {error ? (
+        <p class="error" role="alert" data-testid={errorTestId}>
+          {errorText(error)}
+        </p>
+      ) : null}
+      <div class="buttons">
+        <button type="submit" class="primary" disabled={busy} data-action={action}>
+          {label}
+        </button>
+        {onCancel && (
+          <button type="button" onClick={onCancel}>
+            {t.common.cancel}
+          </button>
+        )}
+        {children}
+      </div>
+    </>
+  );
+}
+
 export function Loading() {
   return (
     <p class="muted" aria-live="polite">

@@ -44,7 +44,7 @@ export function Definitions() {
       <h1>
         {t.admin.definitions}{' '}
         <button type="button" class="primary" data-testid="new-process" onClick={() => navigate('/admin/designer/new')}>
-          {t.designer.newProcess}
+          {t.admin.newProcess}
         </button>
       </h1>
       <ImportPanel onDeployed={() => void list.reload(true)} />
@@ -81,7 +81,7 @@ export function Definitions() {
                   data-edit={d.id}
                   onClick={() => navigate(`/admin/designer/${encodeURIComponent(d.id)}`)}
                 >
-                  {t.designer.edit}
+                  {t.admin.editButton}
                 </button>
                 <button
                   type="button"
@@ -141,7 +141,7 @@ export function DefinitionView({ id }: { id: string }) {
       <h1>
         {d.data.name} v{d.data.version ?? '—'} <Status value={d.data.status} />
         <button type="button" onClick={() => navigate(`/admin/designer/${encodeURIComponent(id)}`)}>
-          {t.designer.edit}
+          {t.admin.editButton}
         </button>
       </h1>
       <Section title={t.instance.diagram} id="diagram">

@@ -2,7 +2,7 @@
 // the router, so the inbox never downloads it. The column editor, or the graph for processes
 // that are not a column; the selected step's panel; problems; try it; compare.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { t } from '../../i18n';
+import { t } from './i18n';
 import { ApiError, type Definition } from '../../lib/api';
 import { navigate } from '../../lib/router';
 import { useStore } from '../../lib/store';

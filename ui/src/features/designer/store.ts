@@ -2,7 +2,7 @@
 // selection and what was last saved. Problems are computed just after each edit, off the
 // edit's own render, from the DSL package's validator.
 import { Store } from '../../lib/store';
-import { t } from '../../i18n';
+import { t } from './i18n';
 import { addBranch, moveBranch, removeBranch, setCase } from './model/branches';
 import type { Doc } from './model/doc';
 import { setNodeField, setProcessField } from './model/edit';

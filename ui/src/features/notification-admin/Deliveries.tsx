@@ -1,7 +1,8 @@
 // The delivery log (GET /api/v1/notification-deliveries): every message a channel sent, is sending
 // or retrying, skipped or gave up on, newest first; filtered by status, channel, message and recipient.
 import { useState } from 'preact/hooks';
-import { fmtTime, t } from '../../i18n';
+import { fmtTime } from '../../i18n';
+import { t } from './i18n';
 import { ListTable, Loading, Pager, Section, useAsync } from '../../components/ui';
 import {
   DELIVERY_STATUSES,

@@ -1,6 +1,6 @@
 // "Notifications" for tenant admins (workflow:admin; docs/channels.md#the-console): the channels that
 // carry messages, the message templates per kind and language, and the delivery log — one tab each.
-import { t } from '../../i18n';
+import { t } from './i18n';
 import { Link } from '../../lib/router';
 import { Channels } from './Channels';
 import { Deliveries } from './Deliveries';

@@ -3,9 +3,10 @@
 // is refused by the API (422 TEMPLATE_INVALID); its problems are shown under the parts they are in.
 import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { LOCALE_NAMES, fmtTime, locale as consoleLocale, t } from '../../i18n';
+import { LOCALE_NAMES, fmtTime, locale as consoleLocale } from '../../i18n';
+import { t } from './i18n';
 import { ApiError, errorText } from '../../lib/api';
-import { ErrorText, Loading, Section, useAsync } from '../../components/ui';
+import { ErrorText, FormFooter, Loading, Section, useAsync } from '../../components/ui';
 import {
   MESSAGE_KINDS,
   MESSAGE_LOCALES,
@@ -293,10 +294,7 @@ export function Templates() {
                 </select>
               </div>
             </div>
-            <div class="buttons">
-              <button type="submit" class="primary" disabled={busy} data-action="save-template">
-                {t.notifyAdmin.saveTemplate}
-              </button>
+            <FormFooter busy={busy} label={t.notifyAdmin.saveTemplate} action="save-template">
               <button type="button" disabled={busy} data-action="preview" onClick={() => void act('preview')}>
                 {t.notifyAdmin.preview}
               </button>
@@ -309,7 +307,7 @@ export function Templates() {
               >
                 {t.notifyAdmin.reset}
               </button>
-            </div>
+            </FormFooter>
           </form>
           {showPreview && <PreviewView preview={preview} />}
         </div>

@@ -1,5 +1,5 @@
 // Names shown for channel types, message kinds and delivery states, from the catalogue.
-import { t } from '../../i18n';
+import { t } from './i18n';
 import type { ChannelType } from './api';
 
 /** Product names, written the same in every language. */

@@ -2,8 +2,9 @@
 // applied at once, and their notification preferences — kinds per channel, quiet hours in a time
 // zone, and a daily digest.
 import { useEffect, useState } from 'preact/hooks';
-import { LOCALES, LOCALE_NAMES, applySavedUserLocale, locale, t, type Locale } from '../../i18n';
-import { ErrorText, Loading, useAsync } from '../../components/ui';
+import { LOCALES, LOCALE_NAMES, applySavedUserLocale, locale, type Locale } from '../../i18n';
+import { t } from './i18n';
+import { ErrorText, FormFooter, Loading, useAsync } from '../../components/ui';
 import { contentShown } from '../../lib/store';
 import { loadMe, loadPreferences, saveLocale, savePreferences, type Preferences } from './api';
 import css from './settings.module.css';
@@ -302,17 +303,13 @@ function NotificationSettings() {
           )}
         </div>
 
-        <ErrorText error={error} />
-        <div class="buttons">
-          <button type="submit" class="primary" disabled={busy}>
-            {t.settings.save}
-          </button>
+        <FormFooter error={error} busy={busy} label={t.settings.save}>
           {saved && (
             <p class={css.saved} role="status">
               {t.settings.saved}
             </p>
           )}
-        </div>
+        </FormFooter>
       </form>
     </section>
   );

@@ -1,7 +1,7 @@
 // The "+" on a connection: a menu of the kinds of step that can go there.
 import { Component } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
-import { t } from '../../../i18n';
+import { t } from '../i18n';
 import { addKinds, type AddKind } from '../model/kinds';
 import type { DesignerStore } from '../store';
 import s from '../designer.module.css';

@@ -1,7 +1,7 @@
 // Version compare: the other version and this one side by side, nodes marked added, removed or
 // changed, with the changed fields and connections listed.
 import { useState } from 'preact/hooks';
-import { t } from '../../../i18n';
+import { t } from '../i18n';
 import { errorText } from '../../../lib/api';
 import { compare, loadDefinition, versionsOf, type Comparison } from '../api';
 import type { Doc } from '../model/doc';

@@ -2,7 +2,7 @@
 // branches side by side until they meet again.
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import { t } from '../../../i18n';
+import { t } from '../i18n';
 import type { Doc, Node } from '../model/doc';
 import type { DesignProblem } from '../model/problems';
 import type { Branch, Item, SplitItem, Tree } from '../model/tree';
@@ -112,7 +112,8 @@ function Card({
 function branchLabel(node: Node, b: Branch, index: number): { title: string; expr: string | null } {
   const d = t.designer;
   if (node.type === 'fork') return { title: d.parallelBranch(index + 1), expr: null };
-  if (b.caseIndex === null) return { title: b.relation === 'Default' ? d.defaultBranch : b.relation, expr: null };
+  if (b.caseIndex === null)
+    return { title: b.relation === 'Default' ? t.diagram.defaultBranch : b.relation, expr: null };
   const expr = String((node.configuration as any)?.cases?.[b.caseIndex]?.case ?? '');
   return { title: d.caseLabel(b.caseIndex + 1), expr: expr || d.noCondition };
 }

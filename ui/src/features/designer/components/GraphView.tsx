@@ -4,7 +4,7 @@
 // moved by dragging it or with the arrow keys (its position kept in additionalInfo.layoutX/Y).
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { layoutDsl, wrapLabel } from '../../../components/Diagram';
-import { t } from '../../../i18n';
+import { t } from '../i18n';
 import type { Doc } from '../model/doc';
 import { addKinds } from '../model/kinds';
 import { graphKinds, moveNode, type Point } from '../model/layout';

@@ -2,7 +2,7 @@
 // when its own node object, problems, selection or simulation mark change (the store shares
 // untouched nodes between edits), so an edit on a 300-step process redraws one card.
 import { Component } from 'preact';
-import { t } from '../../../i18n';
+import { t } from '../i18n';
 import type { Node } from '../model/doc';
 import { isWarning, type DesignProblem } from '../model/problems';
 import type { DesignerStore } from '../store';

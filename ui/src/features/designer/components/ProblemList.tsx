@@ -1,6 +1,6 @@
 // Every problem, listed; choosing one selects its step. The server's own verdict follows. Errors
 // first; warnings (deploy accepts them, e.g. a case on an undeclared variable) after, marked so.
-import { t } from '../../../i18n';
+import { t } from '../i18n';
 import { isWarning, type DesignProblem } from '../model/problems';
 import { problemText } from '../problemText';
 

@@ -2,7 +2,7 @@
 // answers each step — the approvers it names (and why), the case each switch takes, what is
 // still open. The path is drawn on the designer's view.
 import { useState } from 'preact/hooks';
-import { t } from '../../../i18n';
+import { t } from '../i18n';
 import { errorText } from '../../../lib/api';
 import { loadUsers, simulate, type SimStep, type Simulation } from '../api';
 import type { Doc } from '../model/doc';

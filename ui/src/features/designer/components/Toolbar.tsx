@@ -1,5 +1,5 @@
 // Undo/redo, zoom, export, save and publish. Publish stays disabled while problems remain.
-import { t } from '../../../i18n';
+import { t } from '../i18n';
 
 export interface ToolbarProps {
   canUndo: boolean;

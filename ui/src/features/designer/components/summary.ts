@@ -1,5 +1,5 @@
 // One line under a card's name saying what the step does, from its canonical settings.
-import { t } from '../../../i18n';
+import { t } from '../i18n';
 import type { Node } from '../model/doc';
 import { canonicalConfig } from '../model/edit';
 

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { formVariableTypes } from '@dsl/conditions.js';
 import { compileCondition } from '@dsl/expressions.js';
 import { formVariables } from '@dsl/variables.js';
-import { t } from '../../../i18n';
+import { t } from '../i18n';
 import { checkConditions } from '../api';
 import { problemText } from '../problemText';
 import s from '../designer.module.css';

@@ -1,6 +1,6 @@
 // The panel of the selected step: its name and description, then its kind's own settings, then
 // the problems found on it.
-import { t } from '../../../i18n';
+import { t } from '../i18n';
 import type { Doc, Node } from '../model/doc';
 import { isWarning, type DesignProblem } from '../model/problems';
 import type { DesignerStore } from '../store';

@@ -1,6 +1,6 @@
 // Designer switches (which actions approvers may take here) and field permissions (read, write,
 // hidden per form field). Only explicit choices are written: "as the form says" removes the key.
-import { t } from '../../../i18n';
+import { t } from '../i18n';
 import type { Doc, Node } from '../model/doc';
 import type { DesignerStore } from '../store';
 import { Check, Select } from './controls';

@@ -1,7 +1,7 @@
 // The process itself: name, key, category, description, its form (fields here, a stored form by
 // key, or an external page), repeated approvers and what the initiator may do.
 import { FORM_FIELD_TYPES } from '@dsl/forms.js';
-import { t } from '../../../i18n';
+import { t } from '../i18n';
 import { loadForms } from '../api';
 import type { Doc } from '../model/doc';
 import type { DesignerStore } from '../store';

@@ -1,6 +1,6 @@
 // Panels of the steps with a few settings each: copy-to, service function, HTTP call, AI
 // pre-review, delay, sub-process, join.
-import { t } from '../../../i18n';
+import { t } from '../i18n';
 import { loadAgents, loadFunctions, loadProcessKeys, loadUsers } from '../api';
 import type { Node } from '../model/doc';
 import type { DesignerStore } from '../store';

@@ -1,6 +1,6 @@
 // An approver step: who approves (directory pickers), how they decide, and what happens when
 // the approver is the initiator, nobody is found, time runs out, or someone rejects.
-import { t } from '../../../i18n';
+import { t } from '../i18n';
 import { loadDepartments, loadRoles, loadUsers } from '../api';
 import type { Doc, Node } from '../model/doc';
 import { canonicalConfig, hasLegacyKeys, setNodeField } from '../model/edit';

@@ -3,7 +3,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { CheckList } from '../../../components/CheckList';
-import { t } from '../../../i18n';
+import { t } from '../i18n';
 import type { Choice } from '../api';
 import s from '../designer.module.css';
 

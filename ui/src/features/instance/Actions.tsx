@@ -1,11 +1,11 @@
 // The actions /detail says the caller may take now, each with its form. Errors from the API are
 // shown next to the action that caused them, in words.
 import { useState } from 'preact/hooks';
-import { t } from '../i18n';
-import { api, call, errorText, type Instance, type Task, type TrailEntry } from '../lib/api';
-import { session } from '../lib/session';
-import { Field, TextField } from './ui';
-import { UserPicker } from './UserPicker';
+import { t } from '../../i18n';
+import { api, call, errorText, type Instance, type Task, type TrailEntry } from '../../lib/api';
+import { session } from '../../lib/session';
+import { Field, TextField } from '../../components/ui';
+import { UserPicker } from '../../components/UserPicker';
 
 type Name =
   | 'approve'
