@@ -68,10 +68,12 @@ describe('template render threads', () => {
   it('stops a render at the deadline of its message, off this thread, and renders the next one in a fresh thread', async () => {
     const { result, ms, stall } = await stallDuring(() => check({ title: slowFilter }));
     expect(result).toEqual([{ field: 'title', line: null, column: null, message: 'render took longer than 1 s' }]);
+    // The filter alone runs for about 11 s: the bounds below leave a loaded machine room and still
+    // tell a stop at the deadline, in another thread, from a render that ran to its end here.
     expect(ms).toBeGreaterThanOrEqual(1_000);
-    expect(ms).toBeLessThan(2_500);
+    expect(ms).toBeLessThan(5_000);
     // The filter ran in the thread: this one kept answering (before: stalled for the whole render).
-    expect(stall).toBeLessThan(500);
+    expect(stall).toBeLessThan(2_000);
     expect(await check({ title: 'Decide {{ task.name }}' })).toEqual([]);
 
     // Stopped by terminating the thread, not by liquidjs' own check (which never runs inside a filter).
@@ -82,7 +84,7 @@ describe('template render threads', () => {
     const err = await short
       .run({ op: 'check', kind: 'task_assigned', locale: 'en', parts: { title: slowFilter } })
       .catch((e: unknown) => e);
-    expect(performance.now() - t0).toBeLessThan(1_000);
+    expect(performance.now() - t0).toBeLessThan(5_000);
     expect(err).toBeInstanceOf(RenderStopped);
     expect(err).toMatchObject({ reason: 'deadline', field: 'title', message: 'render took longer than 0.2 s' });
     expect(await short.run(ok)).toEqual([]);
@@ -95,7 +97,9 @@ describe('template render threads', () => {
     const { result, ms } = await stallDuring(() => check(seven));
     expect(result).toHaveLength(1);
     expect(result[0]).toMatchObject({ message: 'render took longer than 1 s' });
-    expect(ms).toBeLessThan(2_000);
+    // Seven parts of about 250 ms each, each under a 1 s limit of its own: only one deadline for the
+    // message stops them (the problem above); the bound keeps a hung render from passing.
+    expect(ms).toBeLessThan(5_000);
   });
 
   it('caps the output as it is written: printed, and captured', async () => {
