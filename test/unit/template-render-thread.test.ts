@@ -77,17 +77,25 @@ describe('template render threads', () => {
     expect(await check({ title: 'Decide {{ task.name }}' })).toEqual([]);
 
     // Stopped by terminating the thread, not by liquidjs' own check (which never runs inside a filter).
-    const short = pool({ deadlineMs: 200, graceMs: 0 });
+    // No grace: the deadline itself ends the thread. A thread's first render compiles and warms up,
+    // which a loaded machine may stretch past a short deadline: warm it until one passes.
+    const short = pool({ deadlineMs: 1_000, graceMs: 0 });
     const ok = { op: 'check', kind: 'task_assigned', locale: 'en', parts: { title: 'ok' } } as const;
-    expect(await short.run(ok)).toEqual([]); // started: what follows times the render alone
+    const warm = async () => {
+      for (let i = 0; ; i++) {
+        const answer = await short.run(ok).catch((e: unknown) => e);
+        if (!(answer instanceof RenderStopped) || i === 4) return answer;
+      }
+    };
+    expect(await warm()).toEqual([]); // started: what follows times the render alone
     const t0 = performance.now();
     const err = await short
       .run({ op: 'check', kind: 'task_assigned', locale: 'en', parts: { title: slowFilter } })
       .catch((e: unknown) => e);
     expect(performance.now() - t0).toBeLessThan(5_000);
     expect(err).toBeInstanceOf(RenderStopped);
-    expect(err).toMatchObject({ reason: 'deadline', field: 'title', message: 'render took longer than 0.2 s' });
-    expect(await short.run(ok)).toEqual([]);
+    expect(err).toMatchObject({ reason: 'deadline', field: 'title', message: 'render took longer than 1 s' });
+    expect(await warm()).toEqual([]);
   });
 
   it('has one deadline for all the parts of a message, not one each', async () => {
