@@ -4,6 +4,59 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactX from 'eslint-plugin-react-x';
 
+const DOMAINS = ['directory', 'read-model', 'definitions', 'instances', 'tasks', 'rule-chains', 'notifications'];
+/** `../x/*` and `../../x/*`: how a file one or two folders down names folder x of src/. */
+const folders = (...names) => names.flatMap((n) => [`../${n}/*`, `../../${n}/*`, `../../../${n}/*`]);
+const restrict = (files, names, message, ignores = []) => ({
+  files,
+  ignores,
+  rules: {
+    '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: folders(...names), message }] }],
+  },
+});
+function layerRules() {
+  const foundation = [
+    'src/*.ts',
+    'src/db/**/*.ts',
+    'src/infra/**/*.ts',
+    'src/observability/**/*.ts',
+    'src/runtime/**/*.ts',
+  ];
+  return [
+    restrict(foundation, [...DOMAINS, 'http', 'temporal', 'main'], 'the foundation imports no layer above it'),
+    restrict(['src/temporal/**/*.ts'], [...DOMAINS, 'http', 'main'], 'temporal/ imports only the foundation'),
+    restrict(
+      ['src/http/**/*.ts'],
+      [...DOMAINS, 'main'],
+      'the HTTP edge imports no domain (src/main/app.ts mounts them)',
+    ),
+    ...DOMAINS.map((d, i) =>
+      restrict([`src/${d}/**/*.ts`], [...DOMAINS.slice(i + 1), 'main'], `${d}/ imports only the layers below it`),
+    ),
+    {
+      files: ['workflows/**/*.ts'],
+      rules: {
+        '@typescript-eslint/no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                group: [...folders('src'), ...folders('src').map((f) => `!${f.replace('*', 'errors.js')}`)],
+                message: 'workflow code imports only dsl/, the error catalogue (src/errors.ts) and activity types',
+              },
+              {
+                group: folders('activities'),
+                allowTypeImports: true,
+                message: 'workflow code imports only activity types',
+              },
+            ],
+          },
+        ],
+      },
+    },
+  ];
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -55,6 +108,12 @@ export default tseslint.config(
       ],
     },
   },
+  // The server's layers (docs/architecture.md): each folder imports only the layers below it.
+  // Bottom to top: the pure packages (dsl/, workflows/, src/errors.ts), the foundation (src/*.ts,
+  // db/, infra/, observability/, runtime/), temporal/, the HTTP edge (src/http/), then
+  // the domains directory < read-model < definitions < instances < tasks < notifications, and on
+  // top src/main/ (app.ts mounts the routers) and activities/ (the adapters), which may import any of them.
+  ...layerRules(),
   // The console's lists carry keys: an unkeyed row in a live-updated list hands its element (and the
   // click aimed at it) to another item when the list reloads — a click on one inbox row once opened
   // another instance's task.

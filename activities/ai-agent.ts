@@ -6,9 +6,9 @@
 import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { redactSecrets, urlSecrets } from '../src/shapes.js';
-import { guardedRequest, RequestRefused } from './http-call.js';
-import type { ActivityDeps } from './index.js';
-import { tenantTrust } from './network-trust.js';
+import { guardedRequest, RequestRefused } from '../src/infra/outbound/guard.js';
+import type { ActivityDeps } from './deps.js';
+import { tenantTrust } from '../src/infra/outbound/network-trust.js';
 
 export interface AgentCallInput {
   tenantId: string;

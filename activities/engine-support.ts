@@ -4,8 +4,8 @@ import type { ProcessDocument } from '../dsl/index.js';
 import type { StartInput } from '../workflows/engine/types.js';
 import { ENGINE_VERSION } from '../workflows/engine/features.js';
 import * as sa from '../workflows/search-attributes.js';
-import { serviceFunctions } from './service-functions.js';
-import type { ActivityDeps } from './index.js';
+import { serviceFunctions } from '../src/definitions/builtin-functions.js';
+import type { ActivityDeps } from './deps.js';
 
 export interface SubProcessInput {
   tenantId: string;

@@ -1,6 +1,4 @@
-import type { Config } from '../src/config.js';
-import type { Orm } from '../src/db/orm.js';
-import type { Logger } from '../src/logger.js';
+import type { ActivityDeps } from './deps.js';
 import { createAiAgentActivities } from './ai-agent.js';
 import { createApproverActivities } from './approvers.js';
 import { createEngineSupportActivities } from './engine-support.js';
@@ -8,11 +6,7 @@ import { createHttpActivities } from './http-call.js';
 import { createProjectionActivities } from './projection.js';
 import { createServiceFunctionActivities } from './service-function-calls.js';
 
-export interface ActivityDeps {
-  orm: Orm;
-  config: Config;
-  logger: Logger;
-}
+export type { ActivityDeps };
 
 /** Activities get their dependencies from the worker (tests pass their own). */
 export function createActivities(deps: ActivityDeps) {

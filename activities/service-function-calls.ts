@@ -1,12 +1,12 @@
 // Catalogue service functions of kind webhook (docs/service-functions.md): a signed POST under the
 // same network rules as httpCall. Activity-kind functions need nothing here: the workflow schedules
 // them on the entry's own task queue, where the tenant's worker serves them.
-import { createHmac } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { redactSecrets, urlSecrets } from '../src/shapes.js';
-import { guardedRequest, RequestRefused } from './http-call.js';
-import type { ActivityDeps } from './index.js';
-import { tenantTrust } from './network-trust.js';
+import { guardedRequest, RequestRefused } from '../src/infra/outbound/guard.js';
+import type { ActivityDeps } from './deps.js';
+import { tenantTrust } from '../src/infra/outbound/network-trust.js';
+import { CALL_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, signature } from '../src/infra/outbound/signing.js';
 
 /** What every catalogue function receives (the activity's argument, the webhook's body). */
 export interface FunctionCall {
@@ -26,15 +26,6 @@ export interface WebhookCallInput {
   url: string;
   timeoutMs: number;
   call: FunctionCall;
-}
-
-export const SIGNATURE_HEADER = 'x-gflow-signature';
-export const TIMESTAMP_HEADER = 'x-gflow-timestamp';
-export const CALL_ID_HEADER = 'x-gflow-call-id';
-
-/** hex HMAC-SHA256 of `${timestamp}.${body}` under the entry's secret. */
-export function signature(secret: string, timestamp: string, body: string): string {
-  return createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
 }
 
 const failed = (message: string) => ApplicationFailure.retryable(message, 'SERVICE_FUNCTION');

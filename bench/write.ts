@@ -9,9 +9,9 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { writeProjection } from '../activities/projection.js';
+import { writeProjection } from '../src/read-model/writer.js';
 import { createOrm, migrate } from '../src/db/orm.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/observability/logger.js';
 import { startEmbeddedPostgres } from '../src/runtime/embedded-postgres.js';
 import { freeLoopbackPort } from '../src/observability/worker-telemetry.js';
 import type { ProjectionSnapshot } from '../workflows/engine/types.js';

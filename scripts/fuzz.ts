@@ -12,9 +12,9 @@ import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync, closeSync
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createOrm } from '../src/db/orm.js';
-import { EMPLOYEE, seed } from '../src/services/seed.js';
+import { EMPLOYEE, seed } from '../src/directory/seed.js';
 import { hashPassword } from '../src/infra/passwords.js';
-import { deployDemoProcesses } from '../src/services/demo-processes.js';
+import { deployDemoProcesses } from '../src/definitions/demo-processes.js';
 import { TOOLS_DIR } from '../src/runtime/temporal-cli.js';
 import { CHANNEL_KINDS } from '../src/notifications/messages/index.js';
 import { CONTRACT_CHECKS, failPolicy, verdict } from './fuzz/verdict.js';

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { configSchema } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/observability/logger.js';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../src/runtime/embedded-postgres.js';
 import { findTemporalCli } from '../src/runtime/temporal-cli.js';
 import {

@@ -4,10 +4,10 @@
 // run at any time: rows already current are left alone (the projection only writes newer sequence
 // numbers), the workers keep projecting meanwhile. See docs/operations.md#rebuilding-the-read-model.
 import type { Client } from '@temporalio/client';
-import { restoreAssignmentReasons, writeProjection } from '../activities/projection.js';
+import { restoreAssignmentReasons, writeProjection } from '../src/read-model/writer.js';
 import { loadConfig } from '../src/config.js';
 import { createOrm, migrate, type Orm } from '../src/db/orm.js';
-import { createLogger, type Logger } from '../src/logger.js';
+import { createLogger, type Logger } from '../src/observability/logger.js';
 import { requireRuntimeEnv } from '../src/main/server.js';
 import { createTemporalClient } from '../src/temporal/client.js';
 import { readModelState } from '../workflows/read-model.js';

@@ -7,10 +7,10 @@ import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/observability/logger.js';
 import { provision, type Provisioned } from '../src/runtime/provision.js';
 import { createOrm, migrate } from '../src/db/orm.js';
-import { seed } from '../src/services/seed.js';
+import { seed } from '../src/directory/seed.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 

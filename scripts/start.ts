@@ -5,11 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/observability/logger.js';
 import { provision } from '../src/runtime/provision.js';
 import { createOrm, migrate } from '../src/db/orm.js';
-import { seed } from '../src/services/seed.js';
-import { deployDemoProcesses } from '../src/services/demo-processes.js';
+import { seed } from '../src/directory/seed.js';
+import { deployDemoProcesses } from '../src/definitions/demo-processes.js';
 import { waitForPort } from '../src/runtime/temporal-cli.js';
 import { ensureUi } from './build-ui.js';
 

@@ -5,8 +5,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
-import { createApp } from '../src/http/app.js';
+import { createLogger } from '../src/observability/logger.js';
+import { createApp } from '../src/main/app.js';
 import type { AppDeps } from '../src/context.js';
 
 const root = path.resolve(import.meta.dirname, '..');

@@ -103,7 +103,7 @@ export const configSchema = z.object({
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Whether this worker also runs the notification dispatcher (docs/channels.md). */
   NOTIFY_DISPATCHER: bool.default(true),
-  /** The worker also sweeps write-ahead intents (src/services/projection-sweeper.ts). */
+  /** The worker also sweeps write-ahead intents (src/read-model/projection-sweeper.ts). */
   PROJECTION_SWEEP: bool.default(true),
   /** An intent this old (ms) is a write that may be missing: the sweeper writes the instance. */
   PROJECTION_SWEEP_GRACE_MS: z.coerce.number().int().min(100).default(5000),

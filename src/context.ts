@@ -1,12 +1,12 @@
 // What every request and use case works with: the process-wide dependencies and the caller.
-// Declared below both src/http/ and src/services/, so services never import the HTTP layer.
+// Declared below src/http/ and every domain folder, so no domain imports the HTTP layer's app and
+// the HTTP edge reaches the directory only through `principals`.
 import type { Client } from '@temporalio/client';
 import type { Config } from './config.js';
 import type { Orm } from './db/orm.js';
-import type { Logger } from './logger.js';
+import type { Logger } from './observability/logger.js';
 import type { TokenService } from './infra/tokens.js';
 import type { ProjectionSnapshot } from '../workflows/engine/types.js';
-import type { IntentLog } from './services/projection-intents.js';
 
 export interface Principal {
   tenantId: string;
@@ -21,17 +21,32 @@ export interface Principal {
   tenantLocale?: string | null;
 }
 
+/** Write-ahead intents of Updates, kept in PostgreSQL by src/read-model/projection-intents.ts. */
+export interface IntentLog {
+  /** Before the Update is sent (idempotent: a re-sent request keeps its first row). */
+  record(updateId: string, tenantId: string, instanceId: string): Promise<void>;
+  /** The Update was refused: it changed nothing, so there is nothing to write. */
+  drop(updateId: string): Promise<void>;
+}
+
+/** Who is calling, from a verified token (src/directory/auth.ts), and forgetting them after a directory write. */
+export interface PrincipalSource {
+  load(tenantId: string, userId: string): Promise<Principal>;
+  forget(): void;
+}
+
 export interface AppDeps {
   config: Config;
   orm: Orm;
   temporal: Client;
   /**
-   * Writes the state an Update answered with to the read model (src/services/engine-client.ts),
+   * Writes the state an Update answered with to the read model (src/temporal/engine-client.ts),
    * deleting the write-ahead intent of Update `intent` in the same statement.
    */
   writeState(state: ProjectionSnapshot, intent?: string): Promise<void>;
-  /** Write-ahead intents of Updates (src/services/projection-intents.ts). */
+  /** Write-ahead intents of Updates (src/read-model/projection-intents.ts). */
   intents: IntentLog;
   tokens: TokenService;
+  principals: PrincipalSource;
   logger: Logger;
 }

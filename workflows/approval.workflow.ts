@@ -4,14 +4,12 @@ import { Engine } from './engine/engine.js';
 import { legacyProjection, projection } from './engine/activities.js';
 import { durableProjection, engineFeatures, pathsBeforeUpdates } from './engine/features.js';
 import { canCarry, resumeAll, spawn } from './engine/interpreter.js';
-import { registerCoreActions } from './engine/actions.js';
-import { registerTaskActions } from './engine/task-actions.js';
-import { registerAdminActions } from './engine/admin-actions.js';
+import { registerActions } from './engine/actions/index.js';
 import { registerMigration } from './engine/migration.js';
 import * as m from './messages.js';
 import { registerReadModelQuery } from './read-model.js';
 import { refreshDetails, showState } from './engine/details.js';
-import { inputsAhead, inputsAheadOfOpen } from './engine/user-task.js';
+import { inputsAhead, inputsAheadOfOpen } from './engine/user-task/assignment.js';
 import { APPROVERS_AHEAD_TTL_MS, aheadKey, approversAhead, keepAhead } from './engine/approvers-ahead.js';
 import type { ProjectionSnapshot, StartInput } from './engine/types.js';
 
@@ -32,7 +30,7 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
   // start's `sync` answered before the first projection); before PATHS_BEFORE_UPDATES, the Update
   // handlers registered before the paths launched (see below).
   const durable = durableProjection(features);
-  if (!durable) engine.releaseStart();
+  if (!durable) engine.paths.releaseStart();
   const pathsFirst = pathsBeforeUpdates(features);
 
   // Message handling. An Update that reached the run before its first workflow task (typically the
@@ -43,9 +41,7 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
   // awaited yet; the resumed path, finding no undecided run, ran its userTask again and the final
   // decision answered `active` with fresh ballots.)
   const registerHandlers = () => {
-    registerCoreActions(engine);
-    registerTaskActions(engine);
-    registerAdminActions(engine);
+    registerActions(engine);
     registerMigration(engine);
     setHandler(m.status, () => ({ status: engine.status, currentNodes: engine.currentNodes(), seq: engine.seq }));
     registerReadModelQuery(engine);
@@ -54,9 +50,9 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
 
   // Main logic
   // The start already set InstanceStatus=active; a continued run re-asserts its carried status.
-  engine.shownStatus = features.versioned && !input.carried ? 'active' : '';
+  engine.outbox.shownStatus = features.versioned && !input.carried ? 'active' : '';
   const projector = project(engine, durable);
-  if (!durable) engine.hold();
+  if (!durable) engine.paths.hold();
   if (input.carried) resumeAll(engine);
   else {
     engine.trail('start', {
@@ -67,7 +63,7 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
     spawn(engine, first.id, null);
   }
   if (pathsFirst) registerHandlers();
-  engine.releaseStart();
+  engine.paths.releaseStart();
   if (input.carried) refreshDetails(engine); // a continued run shows its carried waits at once
 
   // Long-lived instances hand their state to a fresh run before the history grows large.
@@ -102,9 +98,10 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
  * functions, http calls, Updates from the Web UI, which may wait for this projection).
  */
 async function project(engine: Engine, durable: boolean): Promise<void> {
-  const due = () => engine.seq > engine.projectedSeq && engine.quiet() && engine.callerUpdates === 0;
+  const due = () =>
+    engine.seq > engine.outbox.projectedSeq && engine.paths.quiet() && engine.outbox.callerUpdates === 0;
   for (;;) {
-    await condition(() => due() || (engine.ended && engine.projectedSeq >= engine.seq));
+    await condition(() => due() || (engine.ended && engine.outbox.projectedSeq >= engine.seq));
     if (!due()) return; // ended, and the Update that ended it handed the final state to its caller
     const snapshot = { ...engine.snapshot(), ahead: inputsAheadOfOpen(engine) };
     // Engine version 2 answers Updates before their projection: the status search attribute goes
@@ -112,9 +109,9 @@ async function project(engine: Engine, durable: boolean): Promise<void> {
     if (engine.features.answersWithState) showState(engine);
     if (durable) await projectWithLookUps(engine, snapshot);
     else await legacyProjection.project({ tenantId: engine.info.tenantId, snapshot });
-    engine.markProjected(snapshot);
+    engine.outbox.markProjected(snapshot);
     if (!engine.features.answersWithState) showState(engine);
-    if (snapshot.ended && engine.projectedSeq >= engine.seq) return;
+    if (snapshot.ended && engine.outbox.projectedSeq >= engine.seq) return;
   }
 }
 

@@ -19,7 +19,7 @@ export interface Actor {
 }
 
 /** What every task action names: who acts, on which task. Each Update's input mirrors its HTTP body
- * (src/http/routes/task-actions.schemas.ts) plus this; docs/task-actions.md says which field
+ * (src/tasks/task-actions.schemas.ts) plus this; docs/task-actions.md says which field
  * becomes the trail comment. */
 export interface TaskRef {
   actor: Actor;

@@ -4,7 +4,7 @@
 import { defineQuery, setHandler } from '@temporalio/workflow';
 import type { Engine } from './engine/engine.js';
 import type { ProjectionSnapshot, SweepState } from './engine/types.js';
-import { inputsAheadOfOpen } from './engine/user-task.js';
+import { inputsAheadOfOpen } from './engine/user-task/assignment.js';
 
 /**
  * The instance row and every task of the current state, as one projection snapshot without trail,
@@ -13,7 +13,7 @@ import { inputsAheadOfOpen } from './engine/user-task.js';
 export const readModelState = defineQuery<ProjectionSnapshot>('readModelState');
 
 /**
- * For the sweeper (src/services/projection-sweeper.ts, engine version 4): the whole state, the
+ * For the sweeper (src/read-model/projection-sweeper.ts, engine version 4): the whole state, the
  * events of the last answered states (an Update's caller may have died before writing them), and
  * the ids of the Updates this run answered — an intent whose Update is among them is settled by
  * writing this.
@@ -39,9 +39,9 @@ export function registerReadModelQuery(engine: Engine) {
   setHandler(readModelState, () => wholeState(engine));
   setHandler(sweepState, () => ({
     ...wholeState(engine),
-    trail: engine.answered.flatMap((a) => a.trail),
-    cc: engine.answered.flatMap((a) => a.cc),
-    notifications: engine.answered.flatMap((a) => a.notifications),
-    updateIds: engine.recentUpdates.map((u) => u.id),
+    trail: engine.outbox.answered.flatMap((a) => a.trail),
+    cc: engine.outbox.answered.flatMap((a) => a.cc),
+    notifications: engine.outbox.answered.flatMap((a) => a.notifications),
+    updateIds: engine.updates.recent.map((u) => u.id),
   }));
 }

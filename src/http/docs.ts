@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { Hono } from 'hono';
+import { contentSecurityPolicy } from './ui-static.js';
 
 const require = createRequire(import.meta.url);
 const assetsDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -26,19 +27,7 @@ const page = `<!doctype html>
  * no inline style (its React `style` props go through CSSOM); its CSS has data: images; "Try it out"
  * calls this origin. Checked in Chromium by test/browser/csp.test.ts.
  */
-export const DOCS_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "frame-src 'none'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const DOCS_CSP = contentSecurityPolicy("'self'");
 
 /** `/docs`: Swagger UI served from the npm package, so nothing is fetched from a CDN. */
 export function docsRoutes() {

@@ -5,8 +5,10 @@
 import type { Context } from 'hono';
 import type { AppEnv } from './context.js';
 
-export const API_LOCALES = ['en', 'zh-CN'] as const;
-export type ApiLocale = (typeof API_LOCALES)[number];
+import { LOCALES, type Locale } from '../locales.js';
+
+export const API_LOCALES = LOCALES;
+export type ApiLocale = Locale;
 
 function ours(tag: string): ApiLocale | null {
   const t = tag.toLowerCase();

@@ -17,19 +17,24 @@ import type { MiddlewareHandler } from 'hono';
  * it for nothing (Preact's `style` prop goes through CSSOM, which CSP does not govern). Why each
  * directive is what it is: docs/console.md "Content-Security-Policy".
  */
-export const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "frame-src 'none'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const CONSOLE_CSP = contentSecurityPolicy("'self' 'unsafe-inline'");
+
+/** The policy of the console and of /docs: everything from this origin, and `styles` as given. */
+export function contentSecurityPolicy(styles: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    `style-src ${styles}`,
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "frame-src 'none'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 const reserved = /^\/(api|docs|openapi\.json|healthz|readyz)(\/|$)/;
 

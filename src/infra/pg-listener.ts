@@ -2,7 +2,7 @@
 // Pooled connections cannot LISTEN (the pool hands them to others), hence `pg` directly.
 // @ts-expect-error -- pg ships no types here
 import pg from 'pg';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 
 interface PgClient {
   connect(): Promise<void>;

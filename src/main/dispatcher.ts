@@ -1,7 +1,7 @@
 // The notification dispatcher as a process of its own (`npm run dispatcher`), for deployments that
 // scale sending apart from the worker (which runs one too unless NOTIFY_DISPATCHER=false).
 import { loadConfig, type Config } from '../config.js';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../observability/logger.js';
 import { createOrm } from '../db/orm.js';
 import { Dispatcher } from '../notifications/dispatcher.js';
 

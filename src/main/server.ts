@@ -1,17 +1,18 @@
 import { serve, type ServerType } from '@hono/node-server';
 import { loadConfig, type Config } from '../config.js';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../observability/logger.js';
 import { createOrm, migrate } from '../db/orm.js';
-import { seed } from '../services/seed.js';
+import { seed } from '../directory/seed.js';
+import { directoryPrincipals } from '../directory/auth.js';
 import { TokenService } from '../infra/tokens.js';
 import { createTemporalClient } from '../temporal/client.js';
-import { createApp } from '../http/app.js';
-import { startNotificationSocket } from '../http/notification-socket.js';
+import { createApp } from './app.js';
+import { startNotificationSocket } from '../notifications/socket.js';
 import { MAX_HEADER_BYTES } from '../input-rules.js';
-import { pgIntentLog } from '../services/projection-intents.js';
-import { writeProjection } from '../../activities/projection.js';
+import { pgIntentLog } from '../read-model/projection-intents.js';
+import { writeProjection } from '../read-model/writer.js';
 import { enableMetrics } from '../observability/metrics.js';
-import { startMetricsListener } from '../observability/metrics-endpoint.js';
+import { metricsListenerOf } from '../observability/metrics-endpoint.js';
 import { registerBacklogGauges } from '../observability/backlog-gauges.js';
 import { startTracing } from '../observability/tracing.js';
 
@@ -30,11 +31,7 @@ export function requireRuntimeEnv(config: Config): { databaseUrl: string } {
 /** Runs migrations and seeds, then serves HTTP until stopped. */
 export async function runServer(config: Config = loadConfig()) {
   // Before the logger (its lines carry the trace id) and the clients (their interceptors).
-  const tracing = await startTracing({
-    endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
-    serviceName: config.OTEL_SERVICE_NAME,
-    role: 'server',
-  });
+  const tracing = await startTracing(config, 'server');
   const logger = createLogger(config.LOG_LEVEL, 'server');
   const { databaseUrl } = requireRuntimeEnv(config);
   const orm = await createOrm(databaseUrl);
@@ -57,6 +54,7 @@ export async function runServer(config: Config = loadConfig()) {
     writeState: (state, intent) => writeProjection(orm, state, { writer: 'server', intent }),
     intents: pgIntentLog(orm),
     tokens: new TokenService(config),
+    principals: directoryPrincipals(orm),
     logger,
   });
   const server: ServerType = await new Promise((resolve) => {
@@ -74,15 +72,7 @@ export async function runServer(config: Config = loadConfig()) {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   logger.info({ port }, 'server listening');
-  const metrics =
-    config.METRICS_PORT === undefined
-      ? null
-      : await startMetricsListener({
-          port: config.METRICS_PORT,
-          host: config.METRICS_HOST,
-          token: config.METRICS_TOKEN,
-          logger,
-        });
+  const metrics = await metricsListenerOf(config, logger);
   const notifications = await startNotificationSocket(server, {
     databaseUrl,
     orm,

@@ -3,14 +3,14 @@ import { createWorkflowWorker } from './workflow-worker.js';
 import { loadConfig, type Config } from '../config.js';
 import { workflowSource } from './workflow-source.js';
 import { limitWorkflowStackTraces } from './workflow-stack-traces.js';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../observability/logger.js';
 import { createOrm } from '../db/orm.js';
 import { createActivities } from '../../activities/index.js';
 import { connectionOptions, createTemporalClient } from '../temporal/client.js';
-import { ProjectionSweeper } from '../services/projection-sweeper.js';
+import { ProjectionSweeper } from '../read-model/projection-sweeper.js';
 import { Dispatcher } from '../notifications/dispatcher.js';
 import { enableMetrics } from '../observability/metrics.js';
-import { fetchedSource, startMetricsListener } from '../observability/metrics-endpoint.js';
+import { fetchedSource, metricsListenerOf } from '../observability/metrics-endpoint.js';
 import { startTracing } from '../observability/tracing.js';
 import {
   activityMetrics,
@@ -43,11 +43,7 @@ export function workerLimits(
 
 export async function runWorker(config: Config = loadConfig()) {
   // Before the logger (its lines carry the trace id).
-  const tracing = await startTracing({
-    endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
-    serviceName: config.OTEL_SERVICE_NAME,
-    role: 'worker',
-  });
+  const tracing = await startTracing(config, 'worker');
   const logger = createLogger(config.LOG_LEVEL, 'worker');
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
     throw new Error(
@@ -104,16 +100,11 @@ export async function runWorker(config: Config = loadConfig()) {
       threads: config.WORKFLOW_THREADS,
     },
   );
-  const metrics =
-    config.METRICS_PORT === undefined
-      ? null
-      : await startMetricsListener({
-          port: config.METRICS_PORT,
-          host: config.METRICS_HOST,
-          token: config.METRICS_TOKEN,
-          logger,
-          extra: corePort === null ? [] : [fetchedSource(`http://127.0.0.1:${corePort}/metrics`, logger)],
-        });
+  const metrics = await metricsListenerOf(
+    config,
+    logger,
+    corePort === null ? [] : [fetchedSource(`http://127.0.0.1:${corePort}/metrics`, logger)],
+  );
   // The notification dispatcher (docs/channels.md) shares the process, not the work: it is plain
   // async I/O on its own connections, outside Temporal's task slots, so it never holds up a workflow
   // task; NOTIFY_DISPATCHER=false leaves it to `npm run dispatcher` processes.

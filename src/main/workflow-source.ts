@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Worker as Thread } from 'node:worker_threads';
 import type { WorkerOptions } from '@temporalio/worker';
 import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 

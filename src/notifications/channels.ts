@@ -5,13 +5,13 @@
 // (docs/http.md "Credentials in URLs").
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { allowedAddresses, RequestRefused } from '../../activities/http-call.js';
+import { allowedAddresses, RequestRefused } from '../infra/outbound/guard.js';
 import type { Config } from '../config.js';
 import { NotificationChannel, type ChannelKind, type INotificationChannel } from '../db/entities/index.js';
 import { AppError } from '../errors.js';
 import type { Page, PageOpts } from '../paging.js';
-import { flushUnique, requireRow } from '../services/row-lookup.js';
-import { paged, Where } from '../services/read-model.js';
+import { flushUnique, requireRow } from '../db/row-lookup.js';
+import { paged, Where } from '../read-model/read-model.js';
 import { adapters, PermanentFailure, TransientFailure, type ChannelConfig } from './adapters/index.js';
 import { messageIdOf } from './dispatcher.js';
 import { CHANNEL_KINDS, type Message } from './messages/index.js';

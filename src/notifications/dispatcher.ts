@@ -12,7 +12,7 @@ import { hostname } from 'node:os';
 import type { Config } from '../config.js';
 import { publicUrl } from '../config.js';
 import type { Orm } from '../db/orm.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import { PgListener } from '../infra/pg-listener.js';
 import {
   adapters,

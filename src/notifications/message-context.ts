@@ -5,13 +5,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import { publicUrl } from '../config.js';
 import type { Orm } from '../db/orm.js';
-import { assignmentReasonOf, type AssignmentReason } from '../services/assignment-reason.js';
-import { reasonTextIn } from '../services/assignment-reason.zh-CN.js';
+import { assignmentReasonOf, type AssignmentReason } from '../read-model/assignment-reason.js';
+import { reasonTextIn } from '../read-model/assignment-reason.zh-CN.js';
 
 /** A task's reason in the recipient's language (the message's). */
 const reasonOf = (locale: string, r: AssignmentReason | null) => (r ? reasonTextIn(locale, r) : null);
-import { mintSystemLink } from '../services/approval-links.js';
-import { ALL_INSTANCES, ALL_TASKS, definitionOf } from '../services/read-model.js';
+import { mintSystemLink } from '../tasks/approval-links.js';
+import { ALL_INSTANCES, ALL_TASKS, definitionOf } from '../read-model/read-model.js';
 import { isNotificationKind } from '../../workflows/notification-kinds.js';
 import { DECISION_KINDS, LOCALES, type Locale, type MessageContext } from './messages/index.js';
 

@@ -1,7 +1,7 @@
 // Open and overdue work per tenant, read when scraped from the maintained counters
 // (open_task_counts, kept by triggers on `tasks`): a few rows per tenant and process, not a scan
 // of the open tasks. Overdue = whole past due days from the counters + today's part from the
-// `tasks_open_due` index, as the backlog endpoint counts it (src/services/monitoring.ts).
+// `tasks_open_due` index, as the backlog endpoint counts it (src/instances/monitoring.ts).
 import type { Orm } from '../db/orm.js';
 import { BoundedLabel, registerCollectedGauge } from './metrics.js';
 

@@ -4,7 +4,8 @@
 // metrics, which its Rust core serves on a loopback port of its own).
 import { createServer, type Server } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
-import type { Logger } from '../logger.js';
+import type { Logger } from './logger.js';
+import type { Config } from '../config.js';
 import { registry } from './metrics.js';
 
 export type ExtraSource = () => Promise<string>;
@@ -80,4 +81,20 @@ export async function startMetricsListener(opts: {
     port,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The metrics listener a process's configuration asks for (METRICS_PORT, _HOST, _TOKEN), or null. */
+export function metricsListenerOf(
+  config: Pick<Config, 'METRICS_PORT' | 'METRICS_HOST' | 'METRICS_TOKEN'>,
+  logger: Logger,
+  extra: ExtraSource[] = [],
+): Promise<{ port: number; stop(): Promise<void> } | null> {
+  if (config.METRICS_PORT === undefined) return Promise.resolve(null);
+  return startMetricsListener({
+    port: config.METRICS_PORT,
+    host: config.METRICS_HOST,
+    token: config.METRICS_TOKEN,
+    logger,
+    extra,
+  });
 }

@@ -94,7 +94,7 @@ const instancesFailed = new Counter({
   registers: [registry],
 });
 
-/** A status change the read model just committed (activities/projection.ts); `from` null: a new instance. */
+/** A status change the read model just committed (src/read-model/writer.ts); `from` null: a new instance. */
 export function recordInstanceTransition(processKey: string, from: string | null, to: string) {
   if (!enabled || from === to) return;
   const key = processKeys.of(processKey);

@@ -6,6 +6,7 @@ import { SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { tracePg } from './pg-tracing.js';
+import type { Config } from '../config.js';
 
 export interface Tracing {
   tracer: Tracer;
@@ -21,11 +22,11 @@ let active: Tracing | null = null;
 export const tracing = () => active;
 
 /** Starts tracing for this process when an endpoint is configured; idempotent. */
-export async function startTracing(opts: {
-  endpoint: string | undefined;
-  serviceName: string;
-  role: 'server' | 'worker' | 'dispatcher';
-}): Promise<Tracing | null> {
+export async function startTracing(
+  config: Pick<Config, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_SERVICE_NAME'>,
+  role: 'server' | 'worker' | 'dispatcher',
+): Promise<Tracing | null> {
+  const opts = { endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: config.OTEL_SERVICE_NAME, role };
   if (active || !opts.endpoint) return active;
   const [{ NodeTracerProvider }, { BatchSpanProcessor }, { Resource }, { OTLPTraceExporter }] = await Promise.all([
     import('@opentelemetry/sdk-trace-node'),

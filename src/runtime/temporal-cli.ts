@@ -4,7 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 
 const run = promisify(execFile);
 

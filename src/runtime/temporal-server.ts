@@ -9,7 +9,7 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import { TOOLS_DIR, stopChild, waitForPort } from './temporal-cli.js';
 
 const run = promisify(execFile);

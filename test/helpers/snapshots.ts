@@ -1,5 +1,5 @@
 // Pieces of projection snapshots (workflows/engine/types.ts) for the tests and the bench that
-// write them to the read model directly (activities/projection.ts writeProjection).
+// write them to the read model directly (src/read-model/writer.ts writeProjection).
 import type { TaskState } from '../../workflows/engine/types.js';
 
 export const SNAPSHOT_TIME = '2026-11-26T05:00:00.000Z';

@@ -3,8 +3,8 @@
 // the workflow's own rules; the step a decision opens then needs no local activity.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createOrm, type Orm } from '../../src/db/orm.js';
-import { pgDirectory, resolveApprovers, type ApproverInput } from '../../activities/approvers.js';
-import { approversAheadFrom, type DirectoryRows } from '../../src/services/approvers-ahead.js';
+import { pgDirectory, resolveApprovers, type ApproverInput } from '../../src/directory/approvers.js';
+import { approversAheadFrom, type DirectoryRows } from '../../src/directory/approvers-ahead.js';
 import { aheadKey } from '../../workflows/engine/approvers-ahead.js';
 import { api, createDemoLikeTenant } from '../helpers/api.js';
 import { temporalClient } from '../helpers/temporal.js';

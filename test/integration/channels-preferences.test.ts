@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createOrm, type Orm } from '../../src/db/orm.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/observability/logger.js';
 import { Dispatcher } from '../../src/notifications/dispatcher.js';
 import { api, baseUrl, createDemoLikeTenant } from '../helpers/api.js';
 import { actOk, deploy, eventually, myTask, oneStep, start } from '../helpers/flow.js';

@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from '../../src/runtime/embedded-postgres.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/observability/logger.js';
 
 const dataDir = path.resolve(import.meta.dirname, '../../.data', `pg-start-test-${process.pid}`);
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { findTemporalCli } from '../../src/runtime/temporal-cli.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/observability/logger.js';
 import { api, createDemoLikeTenant } from '../helpers/api.js';
 import { temporalClient } from '../helpers/temporal.js';
 import { act, actOk, deploy, eventually, example, instance, myTask, oneStep, start } from '../helpers/flow.js';

@@ -1,11 +1,11 @@
-// The projection's write (activities/projection.ts) in the order engine version 4 allows: two
+// The projection's write (src/read-model/writer.ts) in the order engine version 4 allows: two
 // callers may write their answered states in either order, so a state can arrive after the final,
 // archiving one. Rows only move forward by seq; a late state's tasks land in tasks_archive and its
 // events still land. Written with the prepared statements of src/db/prepared.ts, on the stack's
 // PostgreSQL.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { writeProjection } from '../../activities/projection.js';
+import { writeProjection } from '../../src/read-model/writer.js';
 import { createOrm, type Orm } from '../../src/db/orm.js';
 import type { ProjectionSnapshot, TaskState } from '../../workflows/engine/types.js';
 import { SNAPSHOT_TIME, taskState } from '../helpers/snapshots.js';

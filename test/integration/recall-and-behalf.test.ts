@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 // @ts-expect-error -- pg ships no type declarations and @types/pg is not a dependency
 import pg from 'pg';
 import { findTemporalCli } from '../../src/runtime/temporal-cli.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/observability/logger.js';
 import { api, createDemoLikeTenant, expectError, notifiedUsers } from '../helpers/api.js';
 import { act, actOk, deploy, instance, myTask, start, todo } from '../helpers/flow.js';
 import { linear, steps, users } from '../helpers/dsl.js';

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileProcess } from '../../dsl/index.js';
-import { serviceFunctionNames } from '../../activities/service-functions.js';
+import { serviceFunctionNames } from '../../src/definitions/builtin-functions.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const local = path.join(root, 'examples');

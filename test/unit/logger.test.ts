@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger, safeUrl } from '../../src/logger.js';
+import { createLogger, safeUrl } from '../../src/observability/logger.js';
 
 describe('logger', () => {
   it('never writes passwords or tokens', () => {

@@ -3,8 +3,8 @@
 // platform's published recipe.
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { taskPage } from '../../src/http/link-page.js';
-import { PAGE_WORDS } from '../../src/http/link-page-words.js';
+import { taskPage } from '../../src/tasks/link-page.js';
+import { PAGE_WORDS } from '../../src/tasks/link-page-words.js';
 import { dingtalkSign, feishuSign } from '../../src/notifications/adapters/chat.js';
 import { messageIdOf, threadIdOf } from '../../src/notifications/dispatcher.js';
 import {

@@ -4,8 +4,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowedAddresses, guardedRequest, RequestRefused } from '../../activities/http-call.js';
-import { NetworkTrust } from '../../activities/network-trust.js';
+import { allowedAddresses, guardedRequest, RequestRefused } from '../../src/infra/outbound/guard.js';
+import { NetworkTrust } from '../../src/infra/outbound/network-trust.js';
 import { loadConfig } from '../../src/config.js';
 import { addressClass } from '../../src/infra/outbound/address-class.js';
 

@@ -1,8 +1,8 @@
-// The bounded runner behind batch decisions (src/services/task-batch.ts): never more than the
+// The bounded runner behind batch decisions (src/tasks/task-batch.ts): never more than the
 // limit at once, every item run once, answers in the order of the items even when they finish
 // out of order.
 import { describe, expect, it } from 'vitest';
-import { BATCH_CONCURRENCY, mapBounded } from '../../src/services/task-batch.js';
+import { BATCH_CONCURRENCY, mapBounded } from '../../src/tasks/task-batch.js';
 
 describe('mapBounded', () => {
   it('runs at most `limit` at once, each item once, and keeps the order of the items', async () => {

@@ -1,10 +1,10 @@
-// The HTTP side's retry policy for Updates (src/services/engine-client.ts, docs/engine.md
+// The HTTP side's retry policy for Updates (src/temporal/engine-client.ts, docs/engine.md
 // "Update retries"): transient refusals are re-sent with the same id within a time budget; an
 // unreachable Temporal and real refusals are not.
 import { describe, expect, it } from 'vitest';
 import { ServiceError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { retryableUpdateError, retryUpdate } from '../../src/services/engine-client.js';
+import { retryableUpdateError, retryUpdate } from '../../src/temporal/engine-client.js';
 import { toAppError } from '../../src/http/errors.js';
 
 const grpc = (code: number, details: string) => Object.assign(new Error(`${code} ${details}`), { code, details });

@@ -13,10 +13,11 @@ import type { AgentAnswer } from '../../activities/ai-agent.js';
 import { type Engine, Halt, type NodeRun, type Token } from './engine.js';
 import { causeMessage, hasEdge, NodeFailure, type Step } from './flow.js';
 import { nodeName } from './details.js';
-import { assignWhy, templateContext } from './user-task.js';
+import { templateContext } from './user-task/config.js';
+import { assignWhy } from './user-task/assignment.js';
 import { DECISION_PROTOCOL, extractVerdict, summaryOf, type AiVerdict } from './ai-verdict.js';
 import { mergeOutput } from './output-merge.js';
-import { resubmit } from './interpreter.js';
+import { resubmit } from './resubmit.js';
 
 /** The agent call: retried (a model server busy or restarting), each attempt within the node's timeout. */
 function agentActivities(timeoutSec: number) {
@@ -122,7 +123,7 @@ export async function aiAgent(engine: Engine, token: Token, node: DslNode): Prom
   engine.touch();
   let answer: AgentAnswer;
   try {
-    answer = await engine.parkOn(activity.executeWithOptions({ summary }, [call]));
+    answer = await engine.paths.parkOn(activity.executeWithOptions({ summary }, [call]));
   } catch (err) {
     if (err instanceof Halt) throw err;
     token.parked = false;
@@ -215,7 +216,7 @@ async function humanFallback(
 async function awaitFallback(engine: Engine, token: Token, node: DslNode, run: NodeRun): Promise<Step> {
   token.parked = true;
   engine.touch();
-  await engine.park(() => run.outcome !== null);
+  await engine.paths.park(() => run.outcome !== null);
   token.parked = false;
   if (run.redriven) return { jump: token.nodeId };
   if (run.outcome === 'approved' || run.outcome === 'completed') {

@@ -10,31 +10,23 @@
 // reaches a node at most that much later than a look-up at the node's own start would.
 // Deterministic: the results are the recorded output of the projection activity (or the start
 // input), the age is workflow time.
-import type { ApproverInput } from '../../activities/approvers.js';
+import type { ApproverInput } from './types.js';
 import type { Engine } from './engine.js';
-import type { ResolvedApprovers } from './types.js';
+import type { AheadInFlight, AheadInput, ApproversAhead, ResolvedApprovers } from './types.js';
 
 export const APPROVERS_AHEAD_TTL_MS = 10_000;
 
-/** The look-ups a projection activity still has to answer: a node that needs one waits for it. */
-export interface AheadInFlight {
-  keys: Set<string>;
-  done: Promise<void>;
-}
-
-export type ApproversAhead = ReturnType<typeof aheadOf>;
+export type { AheadInFlight, AheadInput, ApproversAhead };
 
 /** Look-ups are reused for exactly the same input. */
 export const aheadKey = (input: ApproverInput) => JSON.stringify(input);
 
-/** An input with its key, as the instance row keeps it for the server (the key as computed here). */
-export interface AheadInput {
-  key: string;
-  input: ApproverInput;
-}
-
 /** The look-ups of `inputs` made at `at` (answers in the same order; a missing one counts as failed). */
-export const aheadOf = (at: number, inputs: ApproverInput[], resolved: Array<ResolvedApprovers | null> = []) => ({
+export const aheadOf = (
+  at: number,
+  inputs: ApproverInput[],
+  resolved: Array<ResolvedApprovers | null> = [],
+): ApproversAhead => ({
   at,
   entries: inputs.map((input, i) => ({ key: aheadKey(input), resolved: resolved[i] ?? null })),
 });

@@ -130,6 +130,7 @@ export function refreshDetails(engine: Engine) {
 /** The Web UI's current details and the status search attribute follow the state (upserted only on a change). */
 export function showState(engine: Engine) {
   refreshDetails(engine);
-  if (engine.status !== engine.shownStatus) upsertSearchAttributes([{ key: InstanceStatus, value: engine.status }]);
-  engine.shownStatus = engine.status;
+  if (engine.status !== engine.outbox.shownStatus)
+    upsertSearchAttributes([{ key: InstanceStatus, value: engine.status }]);
+  engine.outbox.shownStatus = engine.status;
 }

@@ -1,17 +1,21 @@
-// The state of one running instance and the primitives every node and action uses:
-// tasks, trail, notifications, waiting ("parking") and projection bookkeeping.
+// The state of one running instance and the primitives every node and action uses: its tasks,
+// runs and paths' tokens, the trail, copies and notifications. Which paths run or wait is
+// paths.ts's, what the read model has not seen yet outbox.ts's, recent Update answers
+// update-memory.ts's.
 import type { NotificationKind } from '../notification-kinds.js';
-import { condition, uuid4, workflowInfo } from '@temporalio/workflow';
+import { uuid4, workflowInfo } from '@temporalio/workflow';
 import type { DslNode, ProcessDocument } from '../../dsl/index.js';
 import type {
-  AnsweredEvents,
+  AheadInFlight,
+  ApproversAhead,
   Candidates,
   CarriedState,
-  CcRecord,
   InstanceInfo,
   InstanceRow,
   InstanceStatus,
-  NotificationRecord,
+  NodeRun,
+  Region,
+  Token,
   ProjectionSnapshot,
   TaskKind,
   TaskResult,
@@ -19,107 +23,19 @@ import type {
   TaskStatus,
   TrailEntry,
 } from './types.js';
-import { OPEN_TASK_STATUSES } from './types.js';
+import { emptyCandidates, OPEN_TASK_STATUSES } from './types.js';
 import { engineFeatures, type EngineFeatures } from './features.js';
-import type { AheadInFlight, ApproversAhead } from './approvers-ahead.js';
 import { endingText, type Ending } from '../../dsl/ending.js';
 
-/** Thrown inside a path when the instance ended under it; unwinds that path quietly. */
-export class Halt extends Error {
-  constructor() {
-    super('instance ended');
-    this.name = 'Halt';
-  }
-}
+import { Halt, Paths } from './paths.js';
+import { Outbox } from './outbox.js';
+import { UpdateMemory } from './update-memory.js';
 
-type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+export { Halt };
 
-/** A promise's outcome as a value, so the code after a wait runs whether it resolved or failed. */
-const settleOf = <T>(promise: Promise<T>): Promise<Settled<T>> =>
-  promise.then(
-    (value) => ({ ok: true as const, value }),
-    (error: unknown) => ({ ok: false as const, error }),
-  );
-
-export type ApproveMode = 'single' | 'any' | 'all' | 'sequential' | 'vote';
-export type RunOutcome = 'approved' | 'rejected' | 'returned' | 'cancelled' | 'completed';
-
-/** One activation of a userTask (or a resubmit/delay wait): its ballots and outcome. */
-export interface NodeRun {
-  id: string;
-  nodeId: string;
-  tokenId: string;
-  mode: ApproveMode;
-  threshold: number;
-  oneAtATime: boolean;
-  parentTaskId: string | null;
-  taskIds: string[];
-  outcome: RunOutcome | null;
-  returnTarget: string | null;
-  decidedBy: string | null;
-  comment: string | null;
-  /** Cancelled by an admin re-drive: the path runs the node again. */
-  redriven?: boolean;
-  /** The approved run whose decision led the path here (recall looks for it). */
-  previousRunId?: string | null;
-  /** Cancelled by a recall: the path goes back to this (re-opened) run. */
-  recalledTo?: string;
-  /** Open tasks the outcome cancelled, with the status they had (a recall re-opens them). */
-  closedByOutcome?: Array<{ id: string; status: TaskStatus }>;
-}
-
-export interface Token {
-  id: string;
-  nodeId: string;
-  regionId: string | null;
-  parked: boolean;
-  /** For a delay node: when it wakes. */
-  wakeAt: string | null;
-  /** Its branch was given up (join timeout): the path stops at its next step. */
-  abandoned?: boolean;
-  /** Parked on a failure until an admin re-drives the instance. */
-  failed?: boolean;
-  /** The run this path last left approved (the next userTask records it as its previous run). */
-  lastApprovedRun?: string;
-  /** Set by a recall: the userTask awaits this re-opened run instead of creating tasks. */
-  resumeRun?: string;
-  /** The callId of the catalogue service function this path is calling (kept for a re-drive). */
-  callId?: string;
-}
-
-/** A parallel region opened by a fork/inclusive, closed by its join. */
-export interface Region {
-  id: string;
-  forkId: string;
-  joinId: string | null;
-  expected: number;
-  arrived: string[];
-  fired: boolean;
-}
-
-export const emptyCandidates = (): Candidates => ({ userIds: [], roleIds: [], deptIds: [] });
-
-/**
- * How many answered states' events a run keeps (Engine.handOver). The sweeper reads them within
- * seconds of a lost write; this many more Updates on one instance in that time would be needed
- * to push one out.
- */
-const ANSWERED_KEPT = 32;
-
-/** Two snapshots as one: `later`'s rows win, events of both. */
-function mergeSnapshots(earlier: ProjectionSnapshot, later: ProjectionSnapshot): ProjectionSnapshot {
-  const tasks = new Map(earlier.tasks.map((t) => [t.id, t]));
-  for (const t of later.tasks) tasks.set(t.id, t);
-  return {
-    ...later,
-    tasks: [...tasks.values()],
-    formPermissions: { ...earlier.formPermissions, ...later.formPermissions },
-    actionPermissions: { ...earlier.actionPermissions, ...later.actionPermissions },
-    trail: [...earlier.trail, ...later.trail],
-    cc: [...earlier.cc, ...later.cc],
-    notifications: [...earlier.notifications, ...later.notifications],
-  };
-}
+// The state types live in types.ts; these names are read from here by the nodes and actions.
+export type { ApproveMode, NodeRun, Region, RunOutcome, Token } from './types.js';
+export { emptyCandidates };
 
 export class Engine {
   readonly info: InstanceInfo;
@@ -141,36 +57,16 @@ export class Engine {
   completedApprovals: string[] = [];
   lastUrge: Record<string, string> = {};
 
+  /** Bumped by every change (touch): the order the read model's writes follow. */
   seq = 0;
-  projectedSeq = 0;
-  /**
-   * Paths that are running (not parked). Starts at 1: the workflow's start holds the instance
-   * until its first paths run (releaseStart), so an Update dispatched before that (the start's
-   * own `sync`, run when its handler is registered) cannot see an empty instance as settled.
-   */
-  private busy = 1;
-  /** Real waits so far (a park whose condition was not already met): the step budget's clock. */
-  waits = 0;
   ended = false;
   private trailCounter = 0;
-  private parked = new Set<() => boolean>();
-  pendingTrail: TrailEntry[] = [];
-  pendingCc: CcRecord[] = [];
-  pendingNotifications: NotificationRecord[] = [];
   /** Who acted last, and the last comment a person made (instance_ended); not carried by continue-as-new. */
   private lastActor: string | null = null;
   private lastComment: { userId: string; comment: string } | null = null;
 
   /** What the run's engine version turns on (features.ts). */
   features: EngineFeatures = engineFeatures(0);
-  /** Engine version 4: Update handlers running whose caller writes their state (handlers.ts); the projection waits for them. */
-  callerUpdates = 0;
-  /** Engine version 4: the events of the last answers, kept for the sweeper (AnsweredEvents). */
-  answered: AnsweredEvents[] = [];
-  /** The InstanceStatus search attribute as last upserted ('' before the first). */
-  shownStatus = '';
-  /** What the Updates answered so far in the current workflow task (by its history length) carried. */
-  private handedInTask: { at: number; state: ProjectionSnapshot } | null = null;
   /** Continue as new once the history has this many events (StartInput.historyLimit). */
   historyLimit = 2000;
 
@@ -179,8 +75,12 @@ export class Engine {
   /** The look-ups the projection in flight is making (approvers-ahead.ts). */
   aheadInFlight: AheadInFlight | null = null;
 
+  /** Which paths run and which wait (paths.ts). */
+  readonly paths = new Paths(() => this.ended);
+  /** What the read model has not seen yet (outbox.ts). */
+  readonly outbox = new Outbox();
   /** Answers of recent Updates by id, so a retry after continue-as-new gets the first answer. */
-  recentUpdates: Array<{ id: string; result: unknown }> = [];
+  updates = new UpdateMemory();
 
   constructor(info: InstanceInfo, doc: ProcessDocument, variables: Record<string, unknown>) {
     this.info = info;
@@ -201,8 +101,8 @@ export class Engine {
       lastUrge: this.lastUrge,
       seq: this.seq,
       trailCounter: this.trailCounter,
-      recentUpdates: this.recentUpdates.slice(-100),
-      ...(this.features.callerWrites ? { answered: this.answered } : {}),
+      recentUpdates: this.updates.recent.slice(-100),
+      ...(this.features.callerWrites ? { answered: this.outbox.answered } : {}),
     };
   }
 
@@ -223,17 +123,12 @@ export class Engine {
       completedApprovals: c.completedApprovals,
       lastUrge: c.lastUrge,
       seq: c.seq,
-      projectedSeq: c.seq,
-      recentUpdates: c.recentUpdates,
-      answered: c.answered ?? [],
     });
+    e.outbox.projectedSeq = c.seq;
+    e.outbox.answered = c.answered ?? [];
+    e.updates = new UpdateMemory(c.recentUpdates);
     e.trailCounter = c.trailCounter;
     return e;
-  }
-
-  rememberUpdate(id: string, result: unknown) {
-    this.recentUpdates.push({ id, result });
-    if (this.recentUpdates.length > 200) this.recentUpdates.splice(0, this.recentUpdates.length - 100);
   }
 
   // ---------- time and ids ----------
@@ -285,14 +180,14 @@ export class Engine {
       params: fields.params ?? null,
       seq: this.touch(),
     };
-    this.pendingTrail.push(entry);
+    this.outbox.trail.push(entry);
     if (entry.userId) this.lastActor = entry.userId;
     if (entry.userId && entry.comment) this.lastComment = { userId: entry.userId, comment: entry.comment };
     return entry;
   }
 
   notify(userId: string, kind: NotificationKind, taskId: string | null, payload: Record<string, unknown> = {}) {
-    this.pendingNotifications.push({
+    this.outbox.notifications.push({
       key: `${this.info.id}:${this.trailCounter}:${this.seq}:${kind}:${userId}:${taskId ?? ''}`,
       userId,
       kind,
@@ -303,7 +198,7 @@ export class Engine {
   }
 
   cc(activityId: string, userId: string) {
-    this.pendingCc.push({ activityId, userId, ccTime: this.now() });
+    this.outbox.cc.push({ activityId, userId, ccTime: this.now() });
     this.notify(userId, 'cc', null, { activityId });
   }
 
@@ -420,64 +315,6 @@ export class Engine {
 
   // ---------- waiting ----------
 
-  /** A path starts or resumes running: the instance is not quiet until it parks or ends. */
-  hold() {
-    this.busy++;
-  }
-
-  /** A path parked or ended. */
-  release() {
-    if (this.busy <= 0) throw new Error('engine: release without hold');
-    this.busy--;
-  }
-
-  /** The start (or the resume after continue-as-new) has launched its paths. */
-  releaseStart() {
-    this.release();
-  }
-
-  /**
-   * Waits for `predicate` (or the end of the instance). While parked, this path does not count
-   * as busy, so the projection and pending Updates may complete. `timerSummary` labels the
-   * timeout's timer in the Web UI.
-   */
-  async park(predicate: () => boolean, timeoutMs?: number, timerSummary?: string): Promise<boolean> {
-    const wake = () => this.ended || predicate();
-    if (!wake()) this.waits++;
-    this.parked.add(wake);
-    this.release();
-    const met = await settleOf(
-      timeoutMs === undefined
-        ? condition(wake).then(() => true)
-        : timerSummary
-          ? condition(wake, timeoutMs, { summary: timerSummary })
-          : condition(wake, timeoutMs),
-    );
-    this.parked.delete(wake);
-    return this.resume(met);
-  }
-
-  /** Awaits work that may take long (http call, child process) without holding Updates back. */
-  async parkOn<T>(promise: Promise<T>): Promise<T> {
-    this.release();
-    return this.resume(await settleOf(promise));
-  }
-
-  /** Back from a wait: running again; an instance that ended meanwhile halts the path whatever the wait gave. */
-  private resume<T>(outcome: Settled<T>): T {
-    this.hold();
-    if (this.ended) throw new Halt();
-    if (!outcome.ok) throw outcome.error;
-    return outcome.value;
-  }
-
-  /** Nothing is running and nothing parked is about to wake: the instance waits for people or time. */
-  quiet(): boolean {
-    if (this.busy > 0) return false;
-    for (const wake of this.parked) if (wake()) return false;
-    return true;
-  }
-
   /** Time to hand the state to a fresh run (continue-as-new, once settled). */
   rollDue(): boolean {
     const info = workflowInfo();
@@ -486,7 +323,7 @@ export class Engine {
 
   /** Quiet, and the read model has every change. */
   settled(): boolean {
-    return this.quiet() && this.projectedSeq >= this.seq;
+    return this.paths.quiet() && this.outbox.projectedSeq >= this.seq;
   }
 
   // ---------- instance ----------
@@ -567,45 +404,6 @@ export class Engine {
 
   /** The changes since the last projection. */
   snapshot(): ProjectionSnapshot {
-    const tasks = Object.values(this.tasks).filter((t) => t.seq > this.projectedSeq);
-    return {
-      seq: this.seq,
-      instance: this.instanceRow(),
-      tasks,
-      ...this.permissionsOf(tasks),
-      // Copies: markProjected drops exactly what this snapshot carried, not what was added since.
-      trail: [...this.pendingTrail],
-      cc: [...this.pendingCc],
-      notifications: [...this.pendingNotifications],
-      ended: this.ended,
-    };
-  }
-
-  /**
-   * Engine version 4: `snapshot` goes to the caller of Update `updateId`, which writes it; the
-   * projection will not. Its events are kept for the sweeper while the write may still be missing.
-   */
-  handOver(updateId: string): ProjectionSnapshot {
-    const snapshot = this.snapshot();
-    // Updates answered in one workflow task share its changes: each answer carries all of them, so
-    // every caller reads its own action once it has written (read-your-writes), whichever writes first.
-    const at = workflowInfo().historyLength;
-    const prior = this.handedInTask?.at === at ? this.handedInTask.state : null;
-    const state = prior ? mergeSnapshots(prior, snapshot) : snapshot;
-    this.handedInTask = { at, state };
-    this.markProjected(snapshot);
-    const { seq, trail, cc, notifications } = snapshot;
-    if (trail.length || cc.length || notifications.length) {
-      this.answered.push({ updateId, seq, trail, cc, notifications });
-      if (this.answered.length > ANSWERED_KEPT) this.answered.splice(0, this.answered.length - ANSWERED_KEPT);
-    }
-    return state;
-  }
-
-  markProjected(snapshot: ProjectionSnapshot) {
-    this.projectedSeq = snapshot.seq;
-    this.pendingTrail = this.pendingTrail.filter((e) => e.seq > snapshot.seq);
-    this.pendingCc = this.pendingCc.filter((c) => !snapshot.cc.includes(c));
-    this.pendingNotifications = this.pendingNotifications.filter((n) => !snapshot.notifications.includes(n));
+    return this.outbox.snapshot(this);
   }
 }

@@ -19,7 +19,7 @@ export function onUpdate<D extends UpdateDefinition<ActionResult, [any]>>(
   type A = ArgOf<D>;
   const seen = () => {
     const id = currentUpdateInfo()?.id;
-    return id ? engine.recentUpdates.find((u) => u.id === id) : undefined;
+    return id ? engine.updates.answerOf(id) : undefined;
   };
   setHandler(
     def as UpdateDefinition<ActionResult, [A]>,
@@ -31,7 +31,7 @@ export function onUpdate<D extends UpdateDefinition<ActionResult, [any]>>(
       const id = currentUpdateInfo()?.id;
       // Remembered without its state: the projection has it long before a retry after continue-as-new.
       const { state: _state, ...kept } = result;
-      if (id) engine.rememberUpdate(id, kept);
+      if (id) engine.updates.remember(id, kept);
       return result;
     },
     {
@@ -64,10 +64,10 @@ export function callerWritingUpdate(engine: Engine) {
 /** Engine version 4: while an Update whose caller writes its state runs, the projection waits (approval.workflow.ts). */
 export async function counted<T>(engine: Engine, run: () => Promise<T>): Promise<T> {
   const callerWriting = callerWritingUpdate(engine) !== undefined;
-  if (callerWriting) engine.callerUpdates++;
+  if (callerWriting) engine.outbox.callerUpdates++;
   try {
     return await run();
   } finally {
-    if (callerWriting) engine.callerUpdates--;
+    if (callerWriting) engine.outbox.callerUpdates--;
   }
 }

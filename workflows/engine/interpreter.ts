@@ -4,12 +4,15 @@ import { evaluateCondition } from '../../dsl/expressions.js';
 import { previousApprovalNode } from '../../dsl/graph.js';
 import { matchingJoin } from '../../dsl/regions.js';
 import { type Engine, Halt, type NodeRun, type Region, type Token } from './engine.js';
-import { assignWhy, config, startUserTask, templateContext, watchDue } from './user-task.js';
+import { startUserTask } from './user-task.js';
+import { config, templateContext } from './user-task/config.js';
+import { watchDue } from './user-task/ballots.js';
 import { edges, hasEdge, NodeFailure, type Step } from './flow.js';
 import { delay, delayWait, httpCall, serviceTask, subProcess } from './system-nodes.js';
 import { nodeName } from './details.js';
 import { said } from '../../dsl/history.js';
 import { aiAgent } from './ai-agent.js';
+import { resubmit, resubmitWait } from './resubmit.js';
 import { ending } from '../../dsl/ending.js';
 
 /**
@@ -24,20 +27,20 @@ export const STEP_BUDGET = 1000;
 export function spawn(engine: Engine, nodeId: string, regionId: string | null): Token {
   const token: Token = { id: engine.newId(), nodeId, regionId, parked: false, wakeAt: null };
   engine.tokens[token.id] = token;
-  engine.hold();
+  engine.paths.hold();
   void runPath(engine, token);
   return token;
 }
 
 async function runPath(engine: Engine, token: Token, first?: () => Promise<Step>): Promise<void> {
   let steps = 0;
-  let waits = engine.waits;
+  let waits = engine.paths.waits;
   const trace: string[] = [];
   try {
     for (let resumeStep = first; ; resumeStep = undefined) {
       const node = engine.node(token.nodeId);
-      if (engine.waits !== waits) {
-        waits = engine.waits;
+      if (engine.paths.waits !== waits) {
+        waits = engine.paths.waits;
         steps = 0;
         trace.length = 0;
       }
@@ -51,7 +54,7 @@ async function runPath(engine: Engine, token: Token, first?: () => Promise<Step>
         );
         if (token.abandoned) return;
         steps = 0;
-        waits = engine.waits;
+        waits = engine.paths.waits;
         trace.length = 0;
         continue; // re-driven: run the node again
       }
@@ -88,7 +91,7 @@ async function runPath(engine: Engine, token: Token, first?: () => Promise<Step>
   } catch (err) {
     if (!(err instanceof Halt)) throw err;
   } finally {
-    engine.release();
+    engine.paths.release();
     delete engine.tokens[token.id];
     engine.touch();
   }
@@ -109,7 +112,7 @@ export async function fail(engine: Engine, token: Token, node: DslNode, reason: 
 }
 
 async function waitForRedrive(engine: Engine, token: Token) {
-  await engine.park(() => engine.status !== 'failed');
+  await engine.paths.park(() => engine.status !== 'failed');
   token.parked = false;
   token.failed = false;
   engine.detail = null;
@@ -159,7 +162,7 @@ async function userTask(engine: Engine, token: Token, node: DslNode): Promise<St
 export async function awaitRun(engine: Engine, token: Token, node: DslNode, run: NodeRun): Promise<Step> {
   token.parked = true;
   engine.touch();
-  await engine.park(() => run.outcome !== null);
+  await engine.paths.park(() => run.outcome !== null);
   token.parked = false;
   // An admin re-drive (resolve the approvers again), or a migration that gave the path another node.
   if (run.redriven) return { jump: token.nodeId };
@@ -216,56 +219,6 @@ async function onReject(engine: Engine, token: Token, node: DslNode, run: NodeRu
     ending('end.rejected', { nodeId: node.id, nodeName: node.name ?? null, comment: run.comment || null }),
   );
   throw new Halt();
-}
-
-/** toStarter with a startTask first: the initiator resubmits (or withdraws). */
-export async function resubmit(engine: Engine, token: Token, start: DslNode, rejected: NodeRun): Promise<Step> {
-  const run = engine.newRun(start.id, token.id);
-  const task = engine.createTask({
-    activityId: start.id,
-    name: `Resubmit: ${start.name ?? start.id}`,
-    kind: 'resubmit',
-    runId: run.id,
-    status: 'active',
-    assignee: engine.info.initiatorId,
-  });
-  run.taskIds.push(task.id);
-  engine.trail('assign', {
-    activityId: start.id,
-    taskId: task.id,
-    userId: engine.info.initiatorId,
-    detail: {
-      reason: `rejected at ${rejected.nodeId} with strategy toStarter: the initiator may resubmit`,
-      why: assignWhy('resubmit', { ids: [rejected.nodeId] }),
-    },
-  });
-  token.nodeId = start.id;
-  engine.completedApprovals = [];
-  return resubmitWait(engine, token, start, run, task);
-}
-
-async function resubmitWait(
-  engine: Engine,
-  token: Token,
-  start: DslNode,
-  run: NodeRun,
-  task: { id: string },
-): Promise<Step> {
-  token.parked = true;
-  engine.touch();
-  await engine.park(() => run.outcome !== null);
-  token.parked = false;
-  engine.trail('submit', {
-    activityId: start.id,
-    taskId: task.id,
-    userId: engine.info.initiatorId,
-    detail: { resubmitted: true },
-  });
-  // The flow runs again: after a startTask from its successor, otherwise from the first node itself.
-  if (start.type !== 'startTask') return { jump: start.id };
-  const next = edges(engine, start.id, 'Success')[0];
-  if (!next) throw new NodeFailure(`start node ${start.id} has no Success connection`);
-  return { jump: next };
 }
 
 // ---------- simple nodes ----------
@@ -385,7 +338,7 @@ async function joinWait(engine: Engine, token: Token, node: DslNode, region: Reg
   const timeoutSec = Number(((node.configuration ?? {}) as { timeout?: number }).timeout ?? 0);
   token.parked = true;
   engine.touch();
-  const all = await engine.park(
+  const all = await engine.paths.park(
     () => region.fired || region.arrived.length >= region.expected,
     Math.max(0, Date.parse(token.wakeAt!) - Date.parse(engine.now())),
     `join timeout at ${nodeName(node)} (${timeoutSec}s)`,
@@ -433,7 +386,7 @@ export function resumeAll(engine: Engine) {
       watchDue(engine, run, task, config(engine.node(run.nodeId)));
   }
   for (const token of Object.values(engine.tokens)) {
-    engine.hold();
+    engine.paths.hold();
     void runPath(engine, token, () => resumeStep(engine, token));
   }
 }

@@ -9,7 +9,7 @@ import * as m from '../messages.js';
 import { ProcessVersion } from '../search-attributes.js';
 import type { Engine } from './engine.js';
 import { onUpdate } from './handlers.js';
-import { settle } from './actions.js';
+import { settle } from './actions/settle.js';
 import { said } from '../../dsl/history.js';
 import type { MigrationOutcome } from './types.js';
 

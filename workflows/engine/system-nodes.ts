@@ -6,7 +6,7 @@ import { renderTemplate, resolveTemplateValue } from '../../dsl/templates.js';
 import { type Engine, Halt, type NodeRun, type Token } from './engine.js';
 import { httpActivities, local, webhookActivities } from './activities.js';
 import * as sa from '../search-attributes.js';
-import { templateContext } from './user-task.js';
+import { templateContext } from './user-task/config.js';
 import { nodeName, safeUrl, shortTime } from './details.js';
 import { staticDetailsOf, staticSummaryOf } from '../ui-metadata.js';
 import { causeMessage, hasEdge, NodeFailure, type Step } from './flow.js';
@@ -37,7 +37,7 @@ export async function delay(engine: Engine, token: Token, node: DslNode): Promis
 export async function delayWait(engine: Engine, token: Token, run: NodeRun, task: TaskState): Promise<Step> {
   token.parked = true;
   engine.touch();
-  const early = await engine.park(
+  const early = await engine.paths.park(
     () => !engine.isOpen(task),
     Math.max(0, Date.parse(token.wakeAt!) - Date.parse(engine.now())),
     `delay at ${task.name} until ${shortTime(token.wakeAt)}`,
@@ -139,9 +139,9 @@ async function catalogueFunction(
         startToCloseTimeout: binding.timeoutMs,
         retry,
       });
-      out = await engine.parkOn(remote[binding.activityType!].executeWithOptions({ summary }, [call]));
+      out = await engine.paths.parkOn(remote[binding.activityType!].executeWithOptions({ summary }, [call]));
     } else {
-      out = await engine.parkOn(
+      out = await engine.paths.parkOn(
         webhookActivities(binding.timeoutMs, retry).callWebhook.executeWithOptions({ summary }, [
           {
             tenantId: engine.info.tenantId,
@@ -205,7 +205,7 @@ export async function httpCall(engine: Engine, token: Token, node: DslNode): Pro
           : JSON.stringify(cfg.body),
     timeoutMs,
     allowedHosts: cfg.allowedHosts ?? null,
-    // Whose private-address allowlist applies (activities/network-trust.ts).
+    // Whose private-address allowlist applies (src/infra/outbound/network-trust.ts).
     tenantId: engine.info.tenantId,
   };
   token.parked = true;
@@ -213,7 +213,7 @@ export async function httpCall(engine: Engine, token: Token, node: DslNode): Pro
   let response: { status: number; body: unknown };
   try {
     const summary = `${request.method} ${safeUrl(request.url)} at ${nodeName(node)}`;
-    response = await engine.parkOn(httpActivities(timeoutMs).httpCall.executeWithOptions({ summary }, [request]));
+    response = await engine.paths.parkOn(httpActivities(timeoutMs).httpCall.executeWithOptions({ summary }, [request]));
   } catch (err) {
     if (err instanceof Halt) throw err;
     token.parked = false;
@@ -318,7 +318,7 @@ export async function subProcess(engine: Engine, token: Token, node: DslNode): P
       },
     },
   );
-  const result = await engine.parkOn(child.result());
+  const result = await engine.paths.parkOn(child.result());
   token.parked = false;
   if (result.status === 'completed') {
     Object.assign(engine.variables, result.variables ?? {});

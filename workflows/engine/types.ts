@@ -2,7 +2,6 @@
 // snapshot it sends to PostgreSQL. Pure types: shared by workflow, activities and HTTP side.
 import type { NotificationKind } from '../notification-kinds.js';
 import type { MigrationPlan, ProcessDocument } from '../../dsl/index.js';
-import type { AheadInput, ApproversAhead } from './approvers-ahead.js';
 import type { EndingCode } from '../../dsl/ending.js';
 
 // The status lists are declared once here; the HTTP schemas (src/shapes.ts) enumerate them too.
@@ -109,6 +108,31 @@ export interface InstanceInfo {
   startTime: string;
 }
 
+/** Approver look-ups made ahead of the userTasks that may come next (approvers-ahead.ts), by input key. */
+export interface ApproversAhead {
+  at: number;
+  entries: Array<{ key: string; resolved: ResolvedApprovers | null }>;
+}
+
+/** An input with its key, as the instance row keeps it for the server (the key as approvers-ahead.ts computes it). */
+export interface AheadInput {
+  key: string;
+  input: ApproverInput;
+}
+
+/** The look-ups a projection activity still has to answer: a node that needs one waits for it. */
+export interface AheadInFlight {
+  keys: Set<string>;
+  done: Promise<void>;
+}
+
+/** What the workflow asks the directory to resolve for a userTask (src/directory/approvers.ts). */
+export interface ApproverInput {
+  tenantId: string;
+  initiatorId: string;
+  approver: { type: string; userIds?: string[]; roleIds?: string[]; deptIds?: string[]; levels?: number };
+}
+
 export interface StartInput {
   /** The engine version the run was started with (engine/features.ts); absent in runs started before versions existed. */
   engineVersion?: number;
@@ -158,7 +182,7 @@ export interface ProjectionSnapshot {
   notifications: NotificationRecord[];
   ended: boolean;
   /**
-   * The look-up inputs of the userTasks that may start after the open nodes (user-task.ts
+   * The look-up inputs of the userTasks that may start after the open nodes (user-task/assignment.ts
    * inputsAhead), kept on the instance row for the server's look-up with the next decision
    * (docs/engine.md "Approvers ahead of a decision"). Absent in states that do not say (older runs).
    */
@@ -234,7 +258,7 @@ export interface ActionResult {
   handover?: HandoverMoved;
   /**
    * Engine version 2: the changes since the last projection, as the answer left them. The caller
-   * (src/services/engine-client.ts) writes them to the read model and never passes them on.
+   * (src/temporal/engine-client.ts) writes them to the read model and never passes them on.
    */
   state?: ProjectionSnapshot;
 }
@@ -266,3 +290,63 @@ export interface AssignWhy {
   policy: string | null;
   reason: string | null;
 }
+
+// ---------- an instance's runs, paths and regions (Engine) ----------
+
+export type ApproveMode = 'single' | 'any' | 'all' | 'sequential' | 'vote';
+export type RunOutcome = 'approved' | 'rejected' | 'returned' | 'cancelled' | 'completed';
+
+/** One activation of a userTask (or a resubmit/delay wait): its ballots and outcome. */
+export interface NodeRun {
+  id: string;
+  nodeId: string;
+  tokenId: string;
+  mode: ApproveMode;
+  threshold: number;
+  oneAtATime: boolean;
+  parentTaskId: string | null;
+  taskIds: string[];
+  outcome: RunOutcome | null;
+  returnTarget: string | null;
+  decidedBy: string | null;
+  comment: string | null;
+  /** Cancelled by an admin re-drive: the path runs the node again. */
+  redriven?: boolean;
+  /** The approved run whose decision led the path here (recall looks for it). */
+  previousRunId?: string | null;
+  /** Cancelled by a recall: the path goes back to this (re-opened) run. */
+  recalledTo?: string;
+  /** Open tasks the outcome cancelled, with the status they had (a recall re-opens them). */
+  closedByOutcome?: Array<{ id: string; status: TaskStatus }>;
+}
+
+export interface Token {
+  id: string;
+  nodeId: string;
+  regionId: string | null;
+  parked: boolean;
+  /** For a delay node: when it wakes. */
+  wakeAt: string | null;
+  /** Its branch was given up (join timeout): the path stops at its next step. */
+  abandoned?: boolean;
+  /** Parked on a failure until an admin re-drives the instance. */
+  failed?: boolean;
+  /** The run this path last left approved (the next userTask records it as its previous run). */
+  lastApprovedRun?: string;
+  /** Set by a recall: the userTask awaits this re-opened run instead of creating tasks. */
+  resumeRun?: string;
+  /** The callId of the catalogue service function this path is calling (kept for a re-drive). */
+  callId?: string;
+}
+
+/** A parallel region opened by a fork/inclusive, closed by its join. */
+export interface Region {
+  id: string;
+  forkId: string;
+  joinId: string | null;
+  expected: number;
+  arrived: string[];
+  fired: boolean;
+}
+
+export const emptyCandidates = (): Candidates => ({ userIds: [], roleIds: [], deptIds: [] });

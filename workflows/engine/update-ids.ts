@@ -1,5 +1,5 @@
 // The ids the service's server gives its Updates, defined once: the server sends them
-// (src/services/engine-client.ts) and the workflow reads them to know who writes an Update's state
+// (src/temporal/engine-client.ts) and the workflow reads them to know who writes an Update's state
 // (engine version 4, docs/engine.md "Read model"). Pure: no Node, so the workflow bundle takes it.
 
 /** The id of the start's `sync` Update. */

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 import { statementTriggers } from './ddl.js';
 
-/** Open work as the backlog counts it (src/services/monitoring.ts WORK). */
+/** Open work as the backlog counts it (src/instances/monitoring.ts WORK). */
 const WORK = `status in ('pending', 'active') and kind <> 'delay' and not deleted`;
 /** The counter key of a task row: due day in UTC, 'infinity' for no due date. */
 const KEY = `tenant_id, process_key, status, coalesce((due_date at time zone 'UTC')::date, 'infinity'::date) as due_day`;

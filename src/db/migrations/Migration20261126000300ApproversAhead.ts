@@ -14,7 +14,7 @@ import { Migration } from '@mikro-orm/migrations';
  * resolveApprovers walks them), the active members of the role and department pools, the
  * leaders of the initiators' departments, and the tenant's administrators when an initiatorSelf
  * rule (which always asks for them) is among the inputs. `asked` names every user id a look-up may ask for by id
- * (a missing row there is a user that does not exist); src/services/approvers-ahead.ts answers
+ * (a missing row there is a user that does not exist); src/directory/approvers-ahead.ts answers
  * the rules from it and leaves to the workflow's own look-up anything it does not hold.
  */
 export class Migration20261126000300ApproversAhead extends Migration {

@@ -1,7 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { AppError } from '../../errors.js';
-import { forgetPrincipals, loadPrincipal } from '../../services/auth.js';
-import { holds } from '../../services/permissions.js';
+import { holds } from '../../permissions.js';
 import type { AppEnv } from '../context.js';
 
 /**
@@ -13,16 +12,16 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   const header = c.req.header('Authorization');
   const match = header?.match(/^Bearer\s+(\S+)$/i);
   if (!match) throw new AppError('UNAUTHENTICATED');
-  const { tokens, orm } = c.get('deps');
+  const { tokens, principals } = c.get('deps');
   const claims = await tokens.verify(match[1]);
   const tenantHeader = c.req.header('X-Tenant-Id');
   if (tenantHeader !== undefined && tenantHeader !== claims.tid) throw new AppError('TENANT_MISMATCH');
-  c.set('principal', await loadPrincipal(() => orm.em.fork(), claims.tid, claims.sub));
+  c.set('principal', await principals.load(claims.tid, claims.sub));
   try {
     await next();
   } finally {
     // A directory write may change who may do what: cached principals go (also on failure: the write may have happened).
-    if (!SAFE_METHODS.has(c.req.method) && DIRECTORY_PATHS.test(c.req.path)) forgetPrincipals();
+    if (!SAFE_METHODS.has(c.req.method) && DIRECTORY_PATHS.test(c.req.path)) principals.forget();
   }
 };
 

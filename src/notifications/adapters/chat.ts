@@ -3,13 +3,8 @@
 // (signed), DingTalk custom robots (signed), WeCom group robots; and the generic webhook, signed like
 // service functions. Every request follows the outbound network rules (guardedRequest).
 import { createHmac } from 'node:crypto';
-import {
-  CALL_ID_HEADER,
-  SIGNATURE_HEADER,
-  TIMESTAMP_HEADER,
-  signature,
-} from '../../../activities/service-function-calls.js';
-import { guardedRequest, RequestRefused } from '../../../activities/http-call.js';
+import { CALL_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, signature } from '../../infra/outbound/signing.js';
+import { guardedRequest, RequestRefused } from '../../infra/outbound/guard.js';
 import type { Message } from '../messages/index.js';
 import {
   PermanentFailure,

@@ -3,15 +3,9 @@
 // messages. The SMTP host follows the outbound network rules (no private addresses unless allowed),
 // and the connection goes to the address that was checked.
 import nodemailer from 'nodemailer';
-import { allowedAddresses, RequestRefused } from '../../../activities/http-call.js';
-import {
-  PermanentFailure,
-  TransientFailure,
-  shorten,
-  type Adapter,
-  type AdapterDeps,
-  type ChannelConfig,
-} from './types.js';
+import { allowedAddresses, RequestRefused } from '../../infra/outbound/guard.js';
+import { PermanentFailure, TransientFailure, shorten } from './types.js';
+import type { Adapter, AdapterDeps, ChannelConfig } from './types.js';
 
 type Transport = ReturnType<typeof nodemailer.createTransport>;
 const transports = new Map<string, { version: string; transport: Transport }>();

@@ -3,8 +3,9 @@
 // Block Kit message, an Adaptive Card, … (../adapters/).
 import type { NotificationKind } from '../../../workflows/notification-kinds.js';
 
-export const LOCALES = ['en', 'zh-CN'] as const;
-export type Locale = (typeof LOCALES)[number];
+import { LOCALES, type Locale } from '../../locales.js';
+
+export { LOCALES, type Locale };
 
 export interface MessageAction {
   label: string;

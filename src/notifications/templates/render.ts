@@ -5,15 +5,8 @@
 // the thread serving requests. A message with no tenant part is the service's own default templates,
 // rendered here: they loop only over the message's facts, summary and actions, whose sizes the
 // service bounds, and they are what a tenant's template falls back to when its render is stopped.
-import {
-  defaultTemplate,
-  TEMPLATE_FIELDS,
-  type Locale,
-  type Message,
-  type MessageContext,
-  type TemplateField,
-  type TemplateFields,
-} from '../messages/index.js';
+import { defaultTemplate, TEMPLATE_FIELDS } from '../messages/index.js';
+import type { Locale, Message, MessageContext, TemplateField, TemplateFields } from '../messages/index.js';
 import { renderMessageSync, type TemplateProblem } from './message.js';
 import { renderPool, RenderStopped, type RenderBudget } from './pool.js';
 

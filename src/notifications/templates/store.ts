@@ -5,7 +5,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps, Principal } from '../../context.js';
 import { AppError, referenceError } from '../../errors.js';
-import { ALL_INSTANCES, ALL_TASKS } from '../../services/read-model.js';
+import { ALL_INSTANCES, ALL_TASKS } from '../../read-model/read-model.js';
 import type { Page, PageOpts } from '../../paging.js';
 import { loadMessageContext, type NotificationRow } from '../message-context.js';
 import {

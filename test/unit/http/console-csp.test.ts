@@ -8,8 +8,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
 import type { AppDeps } from '../../../src/context.js';
-import { createApp } from '../../../src/http/app.js';
-import { createLogger } from '../../../src/logger.js';
+import { createApp } from '../../../src/main/app.js';
+import { createLogger } from '../../../src/observability/logger.js';
 
 const saved = process.env.UI_DIST_DIR;
 let app: ReturnType<typeof createApp>;

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
 import type { AppDeps } from '../../../src/context.js';
-import { createApp } from '../../../src/http/app.js';
-import { createLogger } from '../../../src/logger.js';
+import { createApp } from '../../../src/main/app.js';
+import { createLogger } from '../../../src/observability/logger.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
 import type { AppDeps } from '../../../src/context.js';
-import { createApp } from '../../../src/http/app.js';
-import { createLogger } from '../../../src/logger.js';
+import { createApp } from '../../../src/main/app.js';
+import { createLogger } from '../../../src/observability/logger.js';
 
 const unused = new Proxy(
   {},

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
-import { TEMPLATE_PART_MAX, TemplateBody } from '../../../src/http/routes/notification-templates.schemas.js';
+import { TEMPLATE_PART_MAX, TemplateBody } from '../../../src/notifications/templates/templates.schemas.js';
 
 describe('template body limits', () => {
   it('the largest template the schema allows fits the default body limit with every character escaped', () => {

@@ -9,8 +9,8 @@ import { AppError, ErrorCodes } from '../../../src/errors.js';
 import { zhCNErrors } from '../../../src/errors.zh-CN.js';
 import { localize, notFound, onError, validationHook } from '../../../src/http/errors.js';
 import { chooseLocale, localeOf } from '../../../src/http/locale.js';
-import { reasonTextIn } from '../../../src/services/assignment-reason.zh-CN.js';
-import { ASSIGNMENT_KINDS, reasonOfWhy } from '../../../src/services/assignment-reason.js';
+import { reasonTextIn } from '../../../src/read-model/assignment-reason.zh-CN.js';
+import { ASSIGNMENT_KINDS, reasonOfWhy } from '../../../src/read-model/assignment-reason.js';
 
 describe('API catalogues', () => {
   it('the zh-CN error catalogue has exactly the types of errors.ts, each translated', () => {

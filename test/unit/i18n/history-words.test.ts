@@ -1,6 +1,6 @@
 // The engine's trail entries and an instance's ending are codes and params (dsl/history.ts,
 // dsl/ending.ts); the console words them in the reader's language (ui/src/features/instance/history.ts),
-// the API's `endReason` in the caller's (src/http/answer-words.ts), and neither parses English sentences.
+// the API's `endReason` in the caller's (instanceIn, src/instances/instances.routes.ts), and neither parses English sentences.
 import { describe, expect, it } from 'vitest';
 import { HISTORY_CODES, historyComment, isHistoryCode, said } from '../../../dsl/history.js';
 import { en } from '../../../ui/src/i18n/en.js';
@@ -8,7 +8,7 @@ import { zhCN } from '../../../ui/src/i18n/zh-CN.js';
 import { commentOf, endText, historyText, whyText } from '../../../ui/src/features/instance/history.js';
 import { ENDING_CODES, ending, endingText, isEndingCode } from '../../../dsl/ending.js';
 import { zhCNEndings } from '../../../dsl/ending.zh-CN.js';
-import { instanceIn } from '../../../src/http/answer-words.js';
+import { instanceIn } from '../../../src/instances/instances.routes.js';
 
 const names: Record<string, string> = { mgr: '经理审批', hr: 'HR审批', a: '分支甲', b: '分支乙' };
 const nameOf = (id: string) => names[id] ?? id;

@@ -3,13 +3,13 @@
 import type { AgentCallInput } from '../../../activities/ai-agent.js';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Activities } from '../../../activities/index.js';
-import { resolveApprovers, type ApproverInput, type DirectoryLookups } from '../../../activities/approvers.js';
+import { resolveApprovers, type ApproverInput, type DirectoryLookups } from '../../../src/directory/approvers.js';
 import {
   runServiceFunction,
   type ServiceFunctionInput,
   type SubProcessInput,
 } from '../../../activities/engine-support.js';
-import type { HttpRequest } from '../../../activities/http-call.js';
+import type { HttpRequest } from '../../../src/infra/outbound/guard.js';
 import type { WebhookCallInput } from '../../../activities/service-function-calls.js';
 import type {
   InstanceRow,
@@ -36,7 +36,7 @@ export interface Directory {
 }
 
 /**
- * The default directory: the demo tenant of src/services/seed.ts (alice → bob → carol → dave,
+ * The default directory: the demo tenant of src/directory/seed.ts (alice → bob → carol → dave,
  * erin in HR, frank and grace in finance, admin with `*`), plus u1…u6 for multi-approver nodes
  * and an inactive user.
  */
@@ -81,7 +81,7 @@ export class FakeProjection {
   readonly instances = new Map<string, ProjectedInstance>();
 
   /**
-   * Same rules as activities/projection.ts: rows only move forward by seq, events once by id, in
+   * Same rules as src/read-model/writer.ts: rows only move forward by seq, events once by id, in
    * any order; after the archive the instance row is final, tasks and events still land.
    */
   apply(snapshot: ProjectionSnapshot) {

@@ -9,7 +9,7 @@ import type { TestProject } from 'vitest/node';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { findTemporalCli } from '../../../src/runtime/temporal-cli.js';
-import { createLogger } from '../../../src/logger.js';
+import { createLogger } from '../../../src/observability/logger.js';
 import * as sa from '../../../workflows/search-attributes.js';
 import { workflowBundleOptions } from '../../../src/main/workflow-bundle.js';
 

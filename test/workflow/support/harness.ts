@@ -15,8 +15,8 @@ import {
   startInstanceWorkflow,
   workflowIdOf,
   type EngineAccess,
-} from '../../../src/services/engine-client.js';
-import { serviceFunctionNames } from '../../../activities/service-functions.js';
+} from '../../../src/temporal/engine-client.js';
+import { serviceFunctionNames } from '../../../src/definitions/builtin-functions.js';
 import type { Actor } from '../../../workflows/messages.js';
 import * as m from '../../../workflows/messages.js';
 import type { ActionResult, StartInput } from '../../../workflows/engine/types.js';

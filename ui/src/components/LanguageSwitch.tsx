@@ -11,11 +11,20 @@ export function LanguageSwitch() {
       value={locale}
       onChange={(e) => setLocale((e.currentTarget as HTMLSelectElement).value as Locale)}
     >
+      <LocaleOptions />
+    </select>
+  );
+}
+
+/** One option per language the console speaks, each named in its own language. */
+export function LocaleOptions() {
+  return (
+    <>
       {LOCALES.map((l) => (
         <option key={l} value={l} lang={l}>
           {LOCALE_NAMES[l]}
         </option>
       ))}
-    </select>
+    </>
   );
 }

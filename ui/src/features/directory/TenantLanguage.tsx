@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
-import { LOCALES, LOCALE_NAMES, adoptTenantLocale, t, type Locale } from '../../i18n';
+import { adoptTenantLocale, t, type Locale } from '../../i18n';
 import { api, call } from '../../lib/api';
 import { session } from '../../lib/session';
 import { Section, useAsync } from '../../components/ui';
+import { LocaleOptions } from '../../components/LanguageSwitch';
 
 /**
  * The tenant's default language (GET/PUT /api/v1/tenant-settings): the last choice for everyone of
@@ -52,11 +53,7 @@ export function TenantLanguage() {
             }}
           >
             <option value="">{t.admin.tenantLanguageNone}</option>
-            {LOCALES.map((l) => (
-              <option key={l} value={l} lang={l}>
-                {LOCALE_NAMES[l]}
-              </option>
-            ))}
+            <LocaleOptions />
           </select>
         </div>
         <button

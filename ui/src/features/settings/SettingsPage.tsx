@@ -2,12 +2,13 @@
 // applied at once, and their notification preferences — kinds per channel, quiet hours in a time
 // zone, and a daily digest.
 import { useEffect, useState } from 'preact/hooks';
-import { LOCALES, LOCALE_NAMES, applySavedUserLocale, locale, type Locale } from '../../i18n';
+import { applySavedUserLocale, locale, type Locale } from '../../i18n';
 import { t } from './i18n';
 import { ErrorText, FormFooter, Loading, useAsync } from '../../components/ui';
 import { contentShown } from '../../lib/store';
 import { loadMe, loadPreferences, saveLocale, savePreferences, type Preferences } from './api';
 import css from './settings.module.css';
+import { LocaleOptions } from '../../components/LanguageSwitch';
 
 export function SettingsPage() {
   return (
@@ -56,11 +57,7 @@ function LanguageSettings() {
             onChange={(e) => setChoice((e.currentTarget as HTMLSelectElement).value)}
           >
             <option value="">{t.settings.followBrowser}</option>
-            {LOCALES.map((l) => (
-              <option key={l} value={l} lang={l}>
-                {LOCALE_NAMES[l]}
-              </option>
-            ))}
+            <LocaleOptions />
           </select>
         </div>
         <button type="submit" class="primary" disabled={busy || !me.data}>

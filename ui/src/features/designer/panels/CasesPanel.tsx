@@ -8,8 +8,7 @@ import { t } from '../i18n';
 import { checkConditions } from '../api';
 import { problemText } from '../problemText';
 import s from '../designer.module.css';
-import { Text } from './controls';
-import type { NodePanelProps } from './NodePanel';
+import { Text, type NodePanelProps } from './controls';
 
 type ServerResult = { nodeId: string; caseIndex: number; valid: boolean; error: string | null };
 

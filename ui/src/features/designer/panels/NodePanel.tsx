@@ -1,23 +1,13 @@
 // The panel of the selected step: its name and description, then its kind's own settings, then
 // the problems found on it.
 import { t } from '../i18n';
-import type { Doc, Node } from '../model/doc';
-import { isWarning, type DesignProblem } from '../model/problems';
-import type { DesignerStore } from '../store';
+import { isWarning } from '../model/problems';
 import { CasesPanel } from './CasesPanel';
-import { Text } from './controls';
+import { Text, type NodePanelProps } from './controls';
 import { FieldPermissions } from './Permissions';
 import { AiAgentPanel, CcPanel, DelayPanel, HttpPanel, JoinPanel, ServicePanel, SubProcessPanel } from './StepPanels';
 import { UserTaskPanel } from './UserTaskPanel';
 import { problemText } from '../problemText';
-
-/** What the selected step's panels get: the step, the document, the store and the step's problems. */
-export interface NodePanelProps {
-  node: Node;
-  doc: Doc;
-  store: DesignerStore;
-  problems: DesignProblem[] | undefined;
-}
 
 export function NodePanel({ node, doc, store, problems }: NodePanelProps) {
   const f = t.designer.f;

@@ -6,6 +6,17 @@ import { CheckList } from '../../../components/CheckList';
 import { t } from '../i18n';
 import type { Choice } from '../api';
 import s from '../designer.module.css';
+import type { Doc, Node } from '../model/doc';
+import type { DesignProblem } from '../model/problems';
+import type { DesignerStore } from '../store';
+
+/** What the selected step's panels get: the step, the document, the store and the step's problems. */
+export interface NodePanelProps {
+  node: Node;
+  doc: Doc;
+  store: DesignerStore;
+  problems: DesignProblem[] | undefined;
+}
 
 export function Text(props: {
   id: string;
