@@ -7,11 +7,19 @@ import reactX from 'eslint-plugin-react-x';
 const DOMAINS = ['directory', 'read-model', 'definitions', 'instances', 'tasks', 'rule-chains', 'notifications'];
 /** `../x/*` and `../../x/*`: how a file one or two folders down names folder x of src/. */
 const folders = (...names) => names.flatMap((n) => [`../${n}/*`, `../../${n}/*`, `../../../${n}/*`]);
+/** No file of src/ imports activities/: the adapters call src/, and ./worker.ts hands them to the worker. */
+const ADAPTERS = {
+  group: folders('activities'),
+  message: 'src/ imports no activity adapter (./worker.ts hands them in)',
+};
 const restrict = (files, names, message, ignores = []) => ({
   files,
   ignores,
   rules: {
-    '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: folders(...names), message }] }],
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      { patterns: [...(names.length ? [{ group: folders(...names), message }] : []), ADAPTERS] },
+    ],
   },
 });
 function layerRules() {
@@ -30,6 +38,7 @@ function layerRules() {
       [...DOMAINS, 'main'],
       'the HTTP edge imports no domain (src/main/app.ts mounts them)',
     ),
+    restrict(['src/main/**/*.ts'], [], ''),
     ...DOMAINS.map((d, i) =>
       restrict([`src/${d}/**/*.ts`], [...DOMAINS.slice(i + 1), 'main'], `${d}/ imports only the layers below it`),
     ),

@@ -3,9 +3,8 @@ import { createWorkflowWorker } from './workflow-worker.js';
 import { loadConfig, type Config } from '../config.js';
 import { workflowSource } from './workflow-source.js';
 import { limitWorkflowStackTraces } from './workflow-stack-traces.js';
-import { createLogger } from '../observability/logger.js';
-import { createOrm } from '../db/orm.js';
-import { createActivities } from '../../activities/index.js';
+import { createLogger, type Logger } from '../observability/logger.js';
+import { createOrm, type Orm } from '../db/orm.js';
 import { connectionOptions, createTemporalClient } from '../temporal/client.js';
 import { ProjectionSweeper } from '../read-model/projection-sweeper.js';
 import { Dispatcher } from '../notifications/dispatcher.js';
@@ -41,7 +40,10 @@ export function workerLimits(
   };
 }
 
-export async function runWorker(config: Config = loadConfig()) {
+/** How the worker gets its activities: activities/index.ts's createActivities, handed in by ./worker.ts (src/ imports no adapter). */
+export type ActivityFactory = (deps: { orm: Orm; config: Config; logger: Logger }) => object;
+
+export async function runWorker(createActivities: ActivityFactory, config: Config = loadConfig()) {
   // Before the logger (its lines carry the trace id).
   const tracing = await startTracing(config, 'worker');
   const logger = createLogger(config.LOG_LEVEL, 'worker');
