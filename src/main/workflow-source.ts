@@ -6,6 +6,7 @@ import { Worker as Thread } from 'node:worker_threads';
 import type { WorkerOptions } from '@temporalio/worker';
 import type { Config } from '../config.js';
 import type { Logger } from '../observability/logger.js';
+import { siblingThreadModule } from '../infra/thread-module.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -18,13 +19,9 @@ const root = path.resolve(import.meta.dirname, '../..');
  * (docs/performance.md, seventh session). A thread's heap goes with the thread.
  */
 export function bundleInThread(logger: Logger, workflowInterceptorModules: string[] = []): Promise<string> {
-  const ext = import.meta.filename.endsWith('.ts') ? '.ts' : '.js';
+  const { url, execArgv } = siblingThreadModule(import.meta.url, 'bundle-thread');
   return new Promise((resolve, reject) => {
-    const thread = new Thread(new URL(`./bundle-thread${ext}`, import.meta.url), {
-      workerData: { workflowInterceptorModules },
-      // From source, the thread needs TypeScript: the worker may run with tsx in its main thread only (scripts/tsx-main-thread.mjs).
-      ...(ext === '.ts' ? { execArgv: ['--import', 'tsx'] } : {}),
-    });
+    const thread = new Thread(url, { workerData: { workflowInterceptorModules }, ...(execArgv ? { execArgv } : {}) });
     let code: string | undefined;
     thread.on(
       'message',

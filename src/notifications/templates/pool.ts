@@ -13,6 +13,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Locale, Message, MessageContext, TemplateField, TemplateFields } from '../messages/index.js';
 import type { TemplateProblem } from './message.js';
+import { siblingThreadModule } from '../../infra/thread-module.js';
 
 export interface RenderLimits {
   /** Render threads at most (each renders one message at a time; more wait their turn). */
@@ -82,9 +83,7 @@ interface Slot {
 /** How long a thread may take to start (load its modules) before the jobs waiting for it fail. */
 const START_TIMEOUT_MS = 30_000;
 
-/** The thread's module beside this one: TypeScript from source (tsx), JavaScript in dist/. */
-const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-const threadUrl = new URL(`./thread${ext}`, import.meta.url);
+const thread = siblingThreadModule(import.meta.url, 'thread');
 
 export class RenderPool {
   private readonly slots = new Set<Slot>();
@@ -142,10 +141,8 @@ export class RenderPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(threadUrl, {
-      // From source the thread needs TypeScript: the process may run tsx in its main thread only
-      // (scripts/tsx-main-thread.mjs), as src/main/workflow-source.ts starts its bundling thread.
-      ...(ext === '.ts' ? { execArgv: ['--import', 'tsx'] } : {}),
+    const worker = new Worker(thread.url, {
+      ...(thread.execArgv ? { execArgv: thread.execArgv } : {}),
       resourceLimits: {
         maxOldGenerationSizeMb: this.limits.memoryMb,
         maxYoungGenerationSizeMb: Math.max(4, Math.ceil(this.limits.memoryMb / 4)),
