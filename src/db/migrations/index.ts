@@ -20,6 +20,7 @@ import { Migration20261126000200DeliveryWake } from './Migration20261126000200De
 import { Migration20261126000300ApproversAhead } from './Migration20261126000300ApproversAhead.js';
 import { Migration20261128000100RedundantIndexes } from './Migration20261128000100RedundantIndexes.js';
 import { Migration20261128000200DirectoryGenericPlan } from './Migration20261128000200DirectoryGenericPlan.js';
+import { Migration20261129000100RuleChains } from './Migration20261129000100RuleChains.js';
 
 /**
  * Every migration, in order. Listed explicitly so the same list runs from TypeScript and from dist/; the name given
@@ -48,4 +49,5 @@ export const migrationsList = [
   { name: 'Migration20261126000300ApproversAhead', class: Migration20261126000300ApproversAhead },
   { name: 'Migration20261128000100RedundantIndexes', class: Migration20261128000100RedundantIndexes },
   { name: 'Migration20261128000200DirectoryGenericPlan', class: Migration20261128000200DirectoryGenericPlan },
+  { name: 'Migration20261129000100RuleChains', class: Migration20261129000100RuleChains },
 ];
