@@ -58,6 +58,11 @@ const catalogue = {
   CHANNEL_REFUSED: [42270, 'The notification channel cannot take this'],
   // Loopback, link-local, metadata, unspecified and other special addresses are never a tenant's to open.
   ALLOWLIST_REFUSED: [42280, 'The network allowlist cannot open this address'],
+  // Rule chains (docs/rule-chains.md).
+  CHAIN_INVALID: [42290, 'The rule chain does not validate'],
+  CHAIN_STOPPED: [40980, 'The rule chain is stopped: start it first'],
+  CHAIN_RUN_FAILED: [40090, 'The rule chain ran and failed'],
+  HOOK_SIGNATURE_INVALID: [40190, 'The hook request is not signed with this chain’s secret'],
   RATE_LIMITED: [42900, 'Too many requests'],
   INTERNAL: [50000, 'Internal error'],
   UNAVAILABLE: [50300, 'A dependency is unavailable'],
