@@ -51,7 +51,7 @@ function layerRules() {
             patterns: [
               {
                 group: [...folders('src'), ...folders('src').map((f) => `!${f.replace('*', 'errors.js')}`)],
-                message: 'workflow code imports only dsl/, the error catalogue (src/errors.ts) and activity types',
+                message: 'workflow code imports only dsl/, chains/, the error catalogue (src/errors.ts) and activity types',
               },
               {
                 group: folders('activities'),
@@ -117,10 +117,27 @@ export default tseslint.config(
       ],
     },
   },
+  // chains/ is the rule-chain package beside dsl/, imported by the server, the chain-run workflow and
+  // the console: pure in the same way.
+  {
+    files: ['chains/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'fs', 'path', 'crypto', 'os'], message: 'chains/ is pure: no Node modules' },
+            { group: ['@mikro-orm/*', 'pg', 'hono', '@hono/*', 'pino', '@temporalio/*'], message: 'chains/ is pure' },
+            { group: ['../*'], message: 'chains/ imports only its own files and its packages' },
+          ],
+        },
+      ],
+    },
+  },
   // The server's layers (docs/architecture.md): each folder imports only the layers below it.
-  // Bottom to top: the pure packages (dsl/, workflows/, src/errors.ts), the foundation (src/*.ts,
+  // Bottom to top: the pure packages (dsl/, chains/, workflows/, src/errors.ts), the foundation (src/*.ts,
   // db/, infra/, observability/, runtime/), temporal/, the HTTP edge (src/http/), then
-  // the domains directory < read-model < definitions < instances < tasks < notifications, and on
+  // the domains directory < read-model < definitions < instances < tasks < rule-chains < notifications, and on
   // top src/main/ (app.ts mounts the routers) and activities/ (the adapters), which may import any of them.
   ...layerRules(),
   // The console's lists carry keys: an unkeyed row in a live-updated list hands its element (and the

@@ -44,6 +44,7 @@ import {
   type ProfileSummary,
   type StatementRow,
 } from './profile.js';
+import { chainPhase } from './chains.js';
 import { deliveryPhase } from './delivery.js';
 import { sample, seedScale } from './scale.js';
 import { userChain } from '../test/helpers/dsl.js';
@@ -53,7 +54,7 @@ const N = env('BENCH_N', env('BENCH_INSTANCES', 200));
 const CONCURRENCY = env('BENCH_CONCURRENCY', 8);
 const WARMUP = env('BENCH_WARMUP', 24);
 const HISTORY_SAMPLE = env('BENCH_HISTORY_SAMPLE', 20);
-const SCALE = process.env.BENCH_SCALE !== '0' && process.env.BENCH_ONLY !== 'delivery';
+const SCALE = process.env.BENCH_SCALE !== '0' && process.env.BENCH_ONLY !== 'delivery' && process.env.BENCH_ONLY !== 'chains';
 const SCALE_SIZE = {
   archivedTasks: env('BENCH_ARCHIVED_TASKS', 1_000_000),
   runtimeTasks: env('BENCH_RUNTIME_TASKS', 100_000),
@@ -130,6 +131,16 @@ const BARE_VARIANTS = [
 const ONLY_SCALE = process.env.BENCH_ONLY === 'scale';
 /** BENCH_ONLY=delivery: only the delivery phase (part 3). */
 const ONLY_DELIVERY = process.env.BENCH_ONLY === 'delivery';
+/** BENCH_ONLY=chains: only the chain phase (part 4). */
+const ONLY_CHAINS = process.env.BENCH_ONLY === 'chains';
+/**
+ * Part 4, rule chains (bench/chains.ts): BENCH_CHAIN_RUNS runs a round (0 skips the part),
+ * BENCH_CHAIN_FLAVOURS the chain's script nodes: `js` (QuickJS activities), `expr` (in the workflow).
+ */
+const CHAINS = {
+  runs: env('BENCH_CHAIN_RUNS', 200),
+  flavours: (process.env.BENCH_CHAIN_FLAVOURS ?? 'js,expr').split(',').filter(Boolean) as Array<'js' | 'expr'>,
+};
 /** Part 3, delivery: BENCH_DELIVERY task messages (0 skips it) about BENCH_DELIVERY_INSTANCES real tasks. */
 const DELIVERY = {
   count: env('BENCH_DELIVERY', 10_000),
@@ -662,7 +673,7 @@ try {
   const deployed = await call(base, '/api/v1/workflow/process-definitions/deploy', tokens.admin, { dsl: chain3 });
   const run = `${Date.now().toString(36)}`;
 
-  if (!ONLY_SCALE && !ONLY_DELIVERY) {
+  if (!ONLY_SCALE && !ONLY_DELIVERY && !ONLY_CHAINS) {
     // ---- 1a. the service over HTTP ----
     // With several HTTP servers (production topology) each instance starts on one and its
     // approvals go round the others, as behind a load balancer.
@@ -942,8 +953,31 @@ try {
     };
   } // part 1
 
+  // ---- 4. rule chains: a 5-node chain executed over HTTP against the same steps on bare Temporal ----
+  if (CHAINS.runs > 0 && !ONLY_SCALE && !ONLY_DELIVERY) {
+    report.chains = [];
+    for (const flavour of CHAINS.flavours)
+      report.chains.push(
+        await chainPhase({
+          base,
+          adminToken: tokens.admin,
+          client,
+          startBareWorker: (queue) => startBaselineWorker(stack.temporalAddress, stack.namespace, queue),
+          stopBareWorker: stopChild,
+          stats,
+          runs: CHAINS.runs,
+          concurrency: CONCURRENCY,
+          warmup: WARMUP,
+          flavour,
+        }).catch((err) => {
+          console.error(`chains (${flavour}): failed: ${(err as Error).message}`);
+          return { flavour, error: (err as Error).message };
+        }),
+      );
+  }
+
   // ---- 3. delivery: task messages through the outbox, the dispatcher and the e-mail channel ----
-  if (DELIVERY.count > 0 && !ONLY_SCALE) {
+  if (DELIVERY.count > 0 && !ONLY_SCALE && !ONLY_CHAINS) {
     report.delivery = await deliveryPhase({
       orm,
       base,
@@ -1195,6 +1229,22 @@ if (report.service && report.bare) {
       report.ratiosToApiFloor.service,
     );
   }
+}
+for (const c of (report.chains ?? []) as any[]) {
+  if (c.error) {
+    console.log(`\nrule chain (${c.flavour}): failed: ${c.error}`);
+    continue;
+  }
+  console.log(
+    `\nrule chain, 5 nodes (${c.flavour === 'js' ? 'jsFilter, jsTransform' : 'exprFilter, exprTransform'}, switch, restApiCall, log), execute at concurrency ${CONCURRENCY}; p50 / p95 ms, runs/s:`,
+  );
+  for (const [i, r] of (c.rounds as any[]).entries())
+    console.log(
+      `  round ${i + 1}: service ${f(r.service.p50)} / ${f(r.service.p95)}, ${f(r.serviceRunsPerS)}/s   bare ${f(r.bare.p50)} / ${f(r.bare.p95)}, ${f(r.bareRunsPerS)}/s   p50 ratio ${r.p50Ratio.toFixed(2)}`,
+    );
+  console.log(
+    `ratio chain execute p50 service/bare (${c.flavour}) = ${c.p50RatioMedian.toFixed(2)}   target ≤ 1.3: ${c.p50RatioMedian <= 1.3 ? 'met' : 'NOT met'}`,
+  );
 }
 if (report.openInstances) {
   const o = report.openInstances;

@@ -2,7 +2,7 @@
 // bench/run.ts: TEMPORAL_ADDRESS, BASELINE_TASK_QUEUE. It bundles only the baseline workflow.
 import path from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
-import type { BareActivities } from './workflows.js';
+import type { BareActivities, BareChainActivities } from './workflows.js';
 import { createWorkflowWorker } from '../../src/main/workflow-worker.js';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -25,12 +25,26 @@ const create = (options: WorkerOptions) =>
         threads: mainThread ? 0 : 1 /* the SDK's default */,
       })
     : Worker.create(options);
+// The chain phase's five steps (bench/chains.ts): the same work as the service's chain nodes.
+const chainSteps = {
+  chainFilter: async (data) => Number(data.amount) > 0,
+  chainTransform: async (data) => ({ ...data, total: Number(data.amount) * 1.2, tag: 'bench' }),
+  chainSwitch: async (data) => (Number(data.total) > 1000 ? 'large' : 'small'),
+  chainPost: async (url, data) => {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(data) });
+    return (await res.json()) as Record<string, unknown>;
+  },
+  chainLog: async (data) => `out: ${JSON.stringify(data)}`,
+} satisfies BareChainActivities;
 const worker = await create({
   connection,
   namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
   taskQueue,
   workflowsPath: path.join(import.meta.dirname, 'workflows.ts'),
-  activities: { record: async () => undefined, lookUp: async () => undefined } satisfies BareActivities,
+  activities: {
+    ...({ record: async () => undefined, lookUp: async () => undefined } satisfies BareActivities),
+    ...chainSteps,
+  },
 });
 // Tells the parent that the bundle is built and polling has begun.
 console.log('baseline worker ready');

@@ -102,3 +102,25 @@ export async function bareApproval(input: {
   await condition(() => step >= input.approvers.length && allHandlersFinished());
   return state();
 }
+
+/**
+ * The chain phase's baseline (bench/chains.ts): the five steps of the bench's rule chain (filter,
+ * transform, switch, an HTTP call to a local receiver, log), each one activity, as plain Temporal.
+ */
+export interface BareChainActivities {
+  chainFilter(data: Record<string, unknown>): Promise<boolean>;
+  chainTransform(data: Record<string, unknown>): Promise<Record<string, unknown>>;
+  chainSwitch(data: Record<string, unknown>): Promise<string>;
+  chainPost(url: string, data: Record<string, unknown>): Promise<Record<string, unknown>>;
+  chainLog(data: Record<string, unknown>): Promise<string>;
+}
+const steps = proxyActivities<BareChainActivities>({ startToCloseTimeout: '30s' });
+
+export async function bareChain(input: { url: string; data: Record<string, unknown> }) {
+  if (!(await steps.chainFilter(input.data))) return { filtered: true };
+  const transformed = await steps.chainTransform(input.data);
+  const route = await steps.chainSwitch(transformed);
+  const answer = await steps.chainPost(`${input.url}/${route}`, transformed);
+  await steps.chainLog(answer);
+  return answer;
+}
