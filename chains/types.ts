@@ -84,7 +84,13 @@ export interface RuleMsg {
   metadata: Record<string, string>;
 }
 
-export const RELATIONS = { SUCCESS: 'Success', FAILURE: 'Failure', TRUE: 'True', FALSE: 'False', DEFAULT: 'Default' } as const;
+export const RELATIONS = {
+  SUCCESS: 'Success',
+  FAILURE: 'Failure',
+  TRUE: 'True',
+  FALSE: 'False',
+  DEFAULT: 'Default',
+} as const;
 
 /** What started a run: shown in its log; `event`/`schedule`/`http` name the endpoint that fired. */
 export type ChainTrigger =
@@ -96,7 +102,12 @@ export type ChainTrigger =
   | { kind: 'flow'; parentRunId: string; nodeId: string };
 
 export type ProcessEventName = 'instanceStarted' | 'instanceEnded' | 'taskCreated' | 'taskDecided';
-export const PROCESS_EVENTS: readonly ProcessEventName[] = ['instanceStarted', 'instanceEnded', 'taskCreated', 'taskDecided'];
+export const PROCESS_EVENTS: readonly ProcessEventName[] = [
+  'instanceStarted',
+  'instanceEnded',
+  'taskCreated',
+  'taskDecided',
+];
 
 /** The chain-run workflow's argument. The chain is a snapshot: a run keeps the version it started on. */
 export interface ChainRunInput {

@@ -12,6 +12,7 @@ const allowed = new Set([
   // schemas, which every new workflow would build again (docs/performance.md).
   '@marcbachmann/cel-js',
   're2js', // CEL `matches` (dsl/matches.ts): pure JavaScript, no imports, deterministic
+  'jsep', // chain expressions (chains/expr.ts): a self-contained parser, deterministic
 ]);
 
 function importsOf(file: string): Array<{ spec: string; typeOnly: boolean }> {
