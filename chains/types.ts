@@ -127,6 +127,18 @@ export interface ChainRunInput {
 
 export const MAX_FLOW_DEPTH = 8;
 
+/** Node visits of one run: a cycle with no way out fails the run instead of growing its history without end. */
+export const MAX_NODE_VISITS = 500;
+
+/**
+ * The run log keeps at most this much of a message's data (the output message is whole), and all of a
+ * run's logged data together at most LOG_BUDGET_CHARS, past which each message keeps LOG_TAIL_CHARS:
+ * the log travels in the workflow's result and the run row, far below Temporal's 2 MB payload limit.
+ */
+export const LOGGED_DATA_CHARS = 8_192;
+export const LOG_BUDGET_CHARS = 128_000;
+export const LOG_TAIL_CHARS = 128;
+
 /** One node visit in the run log (RuleGo's RuleNodeRunLog). */
 export interface NodeRunLog {
   nodeId: string;

@@ -1,1 +1,2 @@
 export { approvalProcess } from './approval.workflow.js';
+export { chainRun } from './chain-run.workflow.js';

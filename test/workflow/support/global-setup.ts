@@ -42,6 +42,7 @@ async function workflowBundle(): Promise<string> {
   for (const file of [
     ...(await sourcesUnder(path.join(root, 'workflows'))),
     ...(await sourcesUnder(path.join(root, 'dsl'))),
+    ...(await sourcesUnder(path.join(root, 'chains'))),
     ...(await sourcesUnder(path.join(root, 'src'))),
     path.join(root, 'package-lock.json'),
   ]) {
