@@ -135,6 +135,18 @@ export const configSchema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
   OTEL_SERVICE_NAME: z.string().min(1).default('approval-service'),
 
+  /**
+   * Where the rule-engine API is mounted (RuleGo-Server's routes under `<prefix>/api/v1`,
+   * docs/rule-chains.md): starts with `/`, no trailing slash.
+   */
+  RULE_ENGINE_PREFIX: z
+    .string()
+    .regex(
+      /^(\/(?!\.{1,2}(\/|$))[A-Za-z0-9._~-]+)+$/,
+      'RULE_ENGINE_PREFIX must start with / and not end with one (e.g. /rulego)',
+    )
+    .default('/rulego'),
+
   HTTP_CALL_ALLOW_PRIVATE: bool.default(false),
   /** Host names an httpCall may reach even though they resolve to private addresses. */
   HTTP_CALL_ALLOW_PRIVATE_HOSTS: z.string().default(''),

@@ -10,7 +10,10 @@ export interface RunTarget {
 }
 
 /** Starts the run and answers at once (RuleGo's notify). A run id already started is not started twice. */
-export async function startChainRun(target: RunTarget, input: ChainRunInput): Promise<{ runId: string; workflowId: string }> {
+export async function startChainRun(
+  target: RunTarget,
+  input: ChainRunInput,
+): Promise<{ runId: string; workflowId: string }> {
   const workflowId = chainRunWorkflowId(input.tenantId, input.runId);
   await target.temporal.workflow.start(CHAIN_RUN_WORKFLOW, {
     workflowId,

@@ -4,6 +4,7 @@ import { ServiceFunction } from './service-functions.js';
 import { StoredForm } from './forms.js';
 import { NotificationChannel } from './notification-channels.js';
 import { AiAgent } from './ai-agents.js';
+import { RuleChain, RuleChainRun, RuleChainVersion, Skill } from './rule-chains.js';
 
 export * from './directory.js';
 export * from './definitions.js';
@@ -11,6 +12,7 @@ export * from './service-functions.js';
 export * from './forms.js';
 export * from './notification-channels.js';
 export * from './ai-agents.js';
+export * from './rule-chains.js';
 
 export const entities = [
   Tenant,
@@ -22,4 +24,8 @@ export const entities = [
   StoredForm,
   NotificationChannel,
   AiAgent,
+  RuleChain,
+  RuleChainVersion,
+  RuleChainRun,
+  Skill,
 ];
