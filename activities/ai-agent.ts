@@ -9,6 +9,8 @@ import { redactSecrets, urlSecrets } from '../src/shapes.js';
 import { guardedRequest, RequestRefused } from '../src/infra/outbound/guard.js';
 import type { ActivityDeps } from './deps.js';
 import { tenantTrust } from '../src/infra/outbound/network-trust.js';
+import { skillContents } from '../src/definitions/ai-agents.js';
+import { AppError } from '../src/errors.js';
 
 export interface AgentCallInput {
   tenantId: string;
@@ -19,6 +21,8 @@ export interface AgentCallInput {
   prompt: string;
   /** The node's timeoutSec in ms; null: the agent's own timeout. */
   timeoutMs: number | null;
+  /** Skills whose contents follow the agent's system prompt, in this order (absent in older calls). */
+  skills?: string[];
 }
 
 export interface AgentAnswer {
@@ -56,17 +60,25 @@ export function createAiAgentActivities(deps: ActivityDeps) {
   return {
     async callAiAgent(input: AgentCallInput): Promise<AgentAnswer> {
       const em = deps.orm.em.fork();
-      // Same workflow, node and input → the answer already given: a re-drive, a retry after a
-      // worker crash or a resubmission with nothing changed does not call the model again.
-      const fingerprint = createHash('sha256').update(`${input.agentId}\n${input.prompt}`).digest('hex').slice(0, 32);
-      const [kept] = await em.execute<Array<{ content: string }>>(
-        'select content from ai_agent_answers where workflow_id = ? and node_id = ? and fingerprint = ?',
-        [input.workflowId, input.nodeId, fingerprint],
-      );
       const [agent] = await em.execute<AgentRow[]>(
         `select base_url, model, system_prompt, temperature, timeout_ms, api_key
            from ai_agents where tenant_id = ? and agent_id = ?`,
         [input.tenantId, input.agentId],
+      );
+      // A skill missing at run time fails the node clearly (it was checked at deploy, then deleted).
+      const skills = await skillContents(em, input.tenantId, input.skills ?? []).catch((err: unknown) => {
+        throw err instanceof AppError ? final(`AI agent ${input.agentId}: ${err.message}`) : err;
+      });
+      const system = [agent?.system_prompt, ...skills].filter((s): s is string => !!s?.trim()).join('\n\n');
+      // Same workflow, node and input → the answer already given: a re-drive, a retry after a
+      // worker crash or a resubmission with nothing changed does not call the model again.
+      const fingerprint = createHash('sha256')
+        .update(`${input.agentId}\n${skills.length ? `${system}\n` : ''}${input.prompt}`)
+        .digest('hex')
+        .slice(0, 32);
+      const [kept] = await em.execute<Array<{ content: string }>>(
+        'select content from ai_agent_answers where workflow_id = ? and node_id = ? and fingerprint = ?',
+        [input.workflowId, input.nodeId, fingerprint],
       );
       if (kept) return { content: kept.content, model: agent?.model ?? '', reused: true };
       if (!agent) throw final(`AI agent ${input.agentId} is not in the agents catalogue`);
@@ -76,10 +88,7 @@ export function createAiAgentActivities(deps: ActivityDeps) {
       const redact = (text: string) => redactSecrets(text, [key, ...urlSecrets(agent.base_url)]);
       const body = JSON.stringify({
         model: agent.model,
-        messages: [
-          ...(agent.system_prompt ? [{ role: 'system', content: agent.system_prompt }] : []),
-          { role: 'user', content: input.prompt },
-        ],
+        messages: [...(system ? [{ role: 'system', content: system }] : []), { role: 'user', content: input.prompt }],
         ...(agent.temperature === null ? {} : { temperature: agent.temperature }),
         stream: false,
       });

@@ -1,6 +1,8 @@
 import type { ActivityDeps } from './deps.js';
 import { createAiAgentActivities } from './ai-agent.js';
 import { createApproverActivities } from './approvers.js';
+import { createChainActivities } from './chains.js';
+import { createChainStartProcessActivities } from './chain-start-process.js';
 import { createEngineSupportActivities } from './engine-support.js';
 import { createHttpActivities } from './http-call.js';
 import { createProjectionActivities } from './projection.js';
@@ -17,6 +19,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createEngineSupportActivities(deps),
     ...createServiceFunctionActivities(deps),
     ...createAiAgentActivities(deps),
+    ...createChainActivities(deps),
+    ...createChainStartProcessActivities(deps),
   };
 }
 

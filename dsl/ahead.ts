@@ -3,7 +3,7 @@
 // instance's data, each switch/inclusive ahead is evaluated on the variables it reads, and only
 // its outcome is followed. A gateway stays open (every branch possible) only
 // when a variable one of its conditions needs is missing, or may be written before it by a system
-// node that has not run yet (serviceTask, httpCall, aiAgent, subProcess). A node is undecided when some
+// node that has not run yet (serviceTask, httpCall, aiAgent, subProcess, automation). A node is undecided when some
 // path to an end avoids it; it names the open gateways' variables. What an approver may edit is
 // not foreseen: the prediction takes today's variables as they are.
 import { conditionVariables, evaluateCondition } from './expressions.js';
@@ -161,6 +161,15 @@ function writes(node: DslNode): Set<string> | 'any' | null {
       ? cfg.outputMappings.map((m: { to?: unknown }) => String(m?.to))
       : [];
     return new Set([String(cfg.reservedKey ?? '_ai'), ...mapped]);
+  }
+  if (node.type === 'automation') {
+    // Not waiting: nothing is merged. Otherwise as httpCall: flattened, any field of the chain's output.
+    if (cfg.wait === false) return null;
+    if ((cfg.flattenOutput ?? true) !== false) return 'any';
+    const mapped = Array.isArray(cfg.outputMappings)
+      ? cfg.outputMappings.map((m: { to?: unknown }) => String(m?.to))
+      : [];
+    return new Set([String(cfg.reservedKey ?? '_automation'), ...mapped]);
   }
   if (node.type !== 'serviceTask') return null;
   let param: unknown = cfg.param;

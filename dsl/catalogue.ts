@@ -1,7 +1,7 @@
 // The component catalogue behind GET /components: one JSON Schema per node type.
 import { z } from 'zod';
 import { nodeConfigSchemas } from './schemas.js';
-import { approvalNodeTypes, ruleChainNodeTypes, type NodeType } from './types.js';
+import { nodeTypes, ruleChainNodeTypes, type NodeType } from './types.js';
 
 export interface ComponentDescriptor {
   type: NodeType;
@@ -29,11 +29,20 @@ const describe: Record<NodeType, [name: string, description: string]> = {
     'AI pre-review',
     'Sends the application to a catalogue AI agent and routes on its AI_DECISION verdict; a person decides when it is unclear.',
   ],
+  automation: [
+    'Automation',
+    'Runs a rule chain with the variables as its message; waiting, its output merges into the variables. A failed or stopped chain takes Failure.',
+  ],
   end: ['End', 'The instance completes.'],
 };
 
+/**
+ * `bpm`: every node a process may hold (GFlow's process palette: approval and system nodes, with
+ * `automation`); `rulechain`: the system nodes alone, as listed before chains had their own
+ * catalogue (chains/, served for `scope=rulechain`).
+ */
 export function componentCatalogue(scope: 'bpm' | 'rulechain'): ComponentDescriptor[] {
-  const types: readonly NodeType[] = scope === 'bpm' ? approvalNodeTypes : ruleChainNodeTypes;
+  const types: readonly NodeType[] = scope === 'bpm' ? nodeTypes : ruleChainNodeTypes;
   return types.map((type) => ({
     type,
     name: describe[type][0],

@@ -42,6 +42,10 @@ export interface HistoryParams {
   'ai.review': { verdict: string; agentId: string; summary?: string; error?: string; by?: string | null };
   /** A subProcess node started its child instance. */
   'subProcess.started': { targetId: string };
+  /** An automation node started a run of rule chain `targetId`. */
+  'automation.started': { targetId: string; runId: string };
+  /** An automation node's chain could not run or its run failed (`message`: why). */
+  'automation.failed': { targetId: string; message: string };
   /** Variables were set or deleted. */
   'variables.changed': Record<string, never>;
   /** An admin moved the instance to another version of its process. */
@@ -75,6 +79,8 @@ const english: { [C in HistoryCode]: (p: HistoryParams[C]) => string } = {
   'ai.review': (p) =>
     `AI pre-review (${p.agentId}): ${p.verdict}${p.summary || p.error ? ` — ${p.summary || p.error}` : p.by ? ` — by ${p.by}` : ''}`,
   'subProcess.started': (p) => `Started sub-process ${p.targetId}`,
+  'automation.started': (p) => `Started rule chain ${p.targetId} (run ${p.runId})`,
+  'automation.failed': (p) => `Rule chain ${p.targetId} failed: ${p.message}`,
   'variables.changed': () => 'Variables changed',
   'instance.migrated': (p) => `Migrated by ${p.actor} from version ${p.fromVersion ?? '?'} to version ${p.toVersion}`,
   'task.reassigned': (p) =>

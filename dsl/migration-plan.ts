@@ -103,8 +103,8 @@ const STAY_ONLY = {
     refused: "the initiator's resubmit task waits at the first node, which must stay the same",
   },
   child: {
-    kept: 'keeps waiting for its sub-process (the child keeps the version it runs)',
-    refused: 'a sub-process is running here; the parent can only keep waiting at the same node',
+    kept: 'keeps waiting for its sub-process or rule chain run (the child keeps the version it runs)',
+    refused: 'a sub-process or rule chain run is running here; the parent can only keep waiting at the same node',
   },
   call: {
     kept: 'keeps waiting for its HTTP call',
@@ -127,7 +127,7 @@ function waitOf(token: MigrationToken, node: DslNode | undefined, hasRun: boolea
   if (node.type === 'startTask' && hasRun) return 'resubmit';
   if (node.type === 'delay' && hasRun) return 'delay';
   if (node.type === 'join' && inRegion) return 'join';
-  if (node.type === 'subProcess') return 'child';
+  if (node.type === 'subProcess' || node.type === 'automation') return 'child';
   if (node.type === 'httpCall') return 'call';
   return 'running';
 }

@@ -95,6 +95,7 @@ const messages = {
   'node.functionRemoved': (p: { name: string }) =>
     `function "${p.name}" is not registered: it was removed from the catalogue`,
   'node.agentUnknown': (p: { agentId: string }) => `AI agent "${p.agentId}" is not in the tenant's agents catalogue`,
+  'node.skillUnknown': (p: { name: string }) => `skill "${p.name}" is not among the tenant's skills`,
   'node.subProcessSelf': (_: Empty) => 'a process cannot start itself as a sub-process',
   'node.httpUrlInvalid': (_: Empty) => 'must be an http(s) URL or a template',
   'template.expected': (p: { example: string; numberAllowed: boolean }) =>

@@ -65,6 +65,7 @@ export const zhCNProblems: Messages = {
   'node.functionUnknown': (p) => `函数“${p.name}”未注册：既不是内置函数，也不在租户的服务函数目录中`,
   'node.functionRemoved': (p) => `函数“${p.name}”未注册：已从目录中删除`,
   'node.agentUnknown': (p) => `AI 智能体“${p.agentId}”不在租户的智能体目录中`,
+  'node.skillUnknown': (p) => `技能“${p.name}”不在租户的技能中`,
   'node.subProcessSelf': () => '流程不能将自身作为子流程发起',
   'node.httpUrlInvalid': () => '必须是 http(s) URL 或模板',
   'template.expected': (p) => `必须是${p.numberAllowed ? ' ≥ 0 的数字或' : ''}模板，例如 ${p.example}`,

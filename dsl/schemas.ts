@@ -121,6 +121,19 @@ export const aiAgentConfigSchema = z
     outputMappings: z.array(z.object({ from: z.string().min(1), to: z.string().min(1) }).strict()).optional(),
     flattenOutput: z.boolean().default(false),
     reservedKey: z.string().min(1).default('_ai'),
+    skills: z.array(z.string().min(1)).max(20).optional(),
+  })
+  .strict();
+
+/** GFlow's automation keys (targetId) with the waiting and output keys of httpCall. */
+export const automationConfigSchema = z
+  .object({
+    targetId: z.string(),
+    wait: z.boolean().default(true),
+    timeoutMs: z.number().int().positive().optional(),
+    flattenOutput: z.boolean().default(true),
+    outputMappings: z.array(z.object({ from: z.string().min(1), to: z.string().min(1) }).strict()).optional(),
+    reservedKey: z.string().min(1).default('_automation'),
   })
   .strict();
 
@@ -137,5 +150,6 @@ export const nodeConfigSchemas: Record<NodeType, z.ZodType> = {
   httpCall: httpCallConfigSchema,
   subProcess: subProcessConfigSchema,
   aiAgent: aiAgentConfigSchema,
+  automation: automationConfigSchema,
   end: empty,
 };

@@ -13,8 +13,8 @@ export const approvalNodeTypes = [
   'end',
 ] as const;
 
-/** Automation node types (rule-chain side). */
-export const ruleChainNodeTypes = ['serviceTask', 'httpCall', 'delay', 'subProcess', 'aiAgent'] as const;
+/** System node types of a process: calls, timers, sub-processes, AI and rule chains (`automation`). */
+export const ruleChainNodeTypes = ['serviceTask', 'httpCall', 'delay', 'subProcess', 'aiAgent', 'automation'] as const;
 
 /** Every node type: the two scopes of the component catalogue (GET /components) together. */
 export const nodeTypes = [...approvalNodeTypes, ...ruleChainNodeTypes] as const;
@@ -235,6 +235,23 @@ export interface AiAgentConfig {
   outputMappings?: { from: string; to: string }[];
   flattenOutput?: boolean;
   reservedKey?: string;
+  /** Skills (the tenant's named instruction texts) attached to the agent's system prompt, in this order. */
+  skills?: string[];
+}
+
+/**
+ * GFlow's automation node: the process calls a rule chain (docs/rule-chains.md). `wait` (default
+ * true): the chain's output merges into the variables as httpCall's answer does (flattenOutput,
+ * outputMappings, reservedKey); false: the run starts and the path goes on at once.
+ */
+export interface AutomationConfig {
+  targetId: string;
+  wait?: boolean;
+  /** A waited-for run's time limit: past it the run is cancelled and the node fails. Absent: none (a chain may hold durable delays). */
+  timeoutMs?: number;
+  flattenOutput?: boolean;
+  outputMappings?: { from: string; to: string }[];
+  reservedKey?: string;
 }
 
 export type EmptyConfig = Record<string, never>;
@@ -252,6 +269,7 @@ export interface NodeConfigByType {
   httpCall: HttpCallConfig;
   subProcess: SubProcessConfig;
   aiAgent: AiAgentConfig;
+  automation: AutomationConfig;
   end: EmptyConfig;
 }
 

@@ -25,6 +25,8 @@ export interface ValidateOptions {
   functions?: readonly string[];
   /** The tenant's agents catalogue; when given, an aiAgent's agentId must be one of them. */
   agents?: readonly string[];
+  /** The tenant's skill names; when given, every skill an aiAgent names must be one of them. */
+  skills?: readonly string[];
 }
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -75,6 +77,15 @@ export function nodeProblems(doc: ProcessDocument, node: DslNode, opts: Validate
         report('configuration.agentId', finding('node.agentUnknown', { agentId: c.agentId }));
       if (isObj(c.inputAssembly) && typeof c.inputAssembly.customPrompt === 'string')
         templateRules(c.inputAssembly.customPrompt, 'configuration.inputAssembly.customPrompt', report);
+      if (Array.isArray(c.skills) && opts.skills) {
+        c.skills.forEach((name: unknown, i) => {
+          if (typeof name === 'string' && name !== '' && !opts.skills!.includes(name))
+            report(`configuration.skills[${i}]`, finding('node.skillUnknown', { name }));
+        });
+      }
+      break;
+    case 'automation':
+      if (emptyString(c.targetId)) report('configuration.targetId', finding('value.empty'));
       break;
     case 'subProcess':
       if (emptyString(c.targetId)) report('configuration.targetId', finding('value.empty'));

@@ -1,6 +1,6 @@
 // Warnings: what deploy accepts but is most likely a mistake. A switch/inclusive case naming a
 // variable that is neither a field of the process form nor possibly set by an earlier service
-// function, HTTP call or AI pre-review (a typo such as msg.dayz). Deploy still accepts it — an older
+// function, HTTP call, AI pre-review or rule chain (a typo such as msg.dayz). Deploy still accepts it — an older
 // GFlow process may read variables its starter sends — so it is reported, never refused. Pure code.
 import { conditionVariables } from './expressions.js';
 import { upstream } from './graph.js';
@@ -17,7 +17,7 @@ export function formVariables(doc: ProcessDocument): string[] {
 }
 
 /** Steps whose outputs are open: they may add variables nobody declared. */
-const OPEN_OUTPUTS = new Set(['serviceTask', 'httpCall', 'aiAgent']);
+const OPEN_OUTPUTS = new Set(['serviceTask', 'httpCall', 'aiAgent', 'automation']);
 
 function openOutputsBefore(doc: ProcessDocument, node: DslNode): boolean {
   const byId = new Map(doc.metadata.nodes.map((n) => [n.id, n]));

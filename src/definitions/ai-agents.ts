@@ -144,3 +144,26 @@ export async function agentIds(em: EntityManager, tenantId: string): Promise<str
   const rows = await em.find(AiAgent, { tenantId }, { fields: ['agentId'] });
   return rows.map((r) => r.agentId);
 }
+
+/** Every skill name an aiAgent node of this tenant may attach (deploy refuses others, naming the node and field). */
+export async function skillNames(em: EntityManager, tenantId: string): Promise<string[]> {
+  const rows = await em.execute<Array<{ name: string }>>('select name from skills where tenant_id = ?', [tenantId]);
+  return rows.map((r) => r.name);
+}
+
+/**
+ * The skills' contents in the order named, for an agent's system prompt; a name the tenant does
+ * not have (deleted since the deploy) is refused, naming it.
+ */
+export async function skillContents(em: EntityManager, tenantId: string, names: readonly string[]): Promise<string[]> {
+  if (!names.length) return [];
+  const rows = await em.execute<Array<{ name: string; content: string }>>(
+    'select name, content from skills where tenant_id = ? and name = any(array(select jsonb_array_elements_text(?::jsonb)))',
+    [tenantId, JSON.stringify(names)],
+  );
+  const byName = new Map(rows.map((r) => [r.name, r.content]));
+  const missing = names.filter((n) => !byName.has(n));
+  if (missing.length)
+    throw new AppError('REFERENCE_NOT_FOUND', `skill${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not found`);
+  return names.map((n) => byName.get(n)!);
+}

@@ -19,7 +19,7 @@ import type { PageOpts } from '../paging.js';
 import { rowView } from '../db/views.js';
 import { requireRow, type RowLock } from '../db/row-lookup.js';
 import { bindingsFor, callableNames } from './service-functions.js';
-import { agentIds } from './ai-agents.js';
+import { agentIds, skillNames } from './ai-agents.js';
 import { resolveSystemForm } from './forms.js';
 import { definitionOf } from '../read-model/read-model.js';
 import { bound } from '../db/bound.js';
@@ -87,6 +87,7 @@ export async function checkProcess(em: EntityManager, tenantId: string, dsl: unk
   const result = compileProcess(resolved, {
     functions: await callableNames(em, tenantId),
     agents: await agentIds(em, tenantId),
+    skills: await skillNames(em, tenantId),
   });
   const parsed = result.ok ? result.doc : parseProcess(resolved).doc;
   const warnings = parsed ? processWarnings(parsed) : [];

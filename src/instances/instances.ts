@@ -153,13 +153,20 @@ async function approversAtStart(deps: AppDeps, input: StartInput): Promise<Appro
 export async function startInstance(
   deps: AppDeps,
   principal: Principal,
-  input: { processKey: string; businessKey?: string | null; variables?: Record<string, unknown>; draft?: boolean },
+  input: {
+    processKey: string;
+    businessKey?: string | null;
+    variables?: Record<string, unknown>;
+    draft?: boolean;
+    /** A caller that must start once per its own call id names the instance (src/rule-chains/start-process.ts). */
+    instanceId?: string;
+  },
 ) {
   const em = deps.orm.em.fork();
   const def = await activeForStart(em, principal.tenantId, input.processKey);
   const variables = input.variables ?? {};
   checkVariables(def.form, variables, { requireAll: !input.draft });
-  const id = randomUUID();
+  const id = input.instanceId ?? randomUUID();
   const row = {
     id,
     tenantId: principal.tenantId,

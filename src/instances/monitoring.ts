@@ -21,8 +21,8 @@ const emptyPool = (t: string) =>
 const MOVING_TASK = `t.status in ('pending', 'active', 'waiting', 'suspended') and not t.deleted and not ${emptyPool('t')}
   and not (t.status = 'waiting' and t.assignee is null and t.kind <> 'delay')`;
 
-/** Node types whose wait ends by itself (a timer, an http answer, a child process). */
-const SELF_ENDING = `('httpCall', 'subProcess', 'join')`;
+/** Node types whose wait ends by itself (a timer, an http answer, a child process, a rule chain's run). */
+const SELF_ENDING = `('httpCall', 'subProcess', 'join', 'automation')`;
 
 /**
  * Instances nobody and nothing will move on: every `failed` one, and `active` ones with no open

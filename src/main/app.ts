@@ -35,6 +35,11 @@ import { notificationTemplateRoutes } from '../notifications/templates/templates
 import { meRoutes } from '../directory/me.routes.js';
 import { notificationPreferenceRoutes } from '../notifications/preferences.routes.js';
 import { tenantSettingsRoutes } from '../directory/tenant-settings.routes.js';
+import { chainRoutes } from '../rule-chains/chains.routes.js';
+import { runLogRoutes } from '../rule-chains/logs.routes.js';
+import { ruleGoComponentRoutes } from '../rule-chains/components.routes.js';
+import { ruleGoSkillRoutes, skillRoutes } from '../rule-chains/skills.routes.js';
+import { hookRoutes } from '../rule-chains/hooks.routes.js';
 
 const V1 = '/api/v1';
 const INSTANCES = `${V1}/workflow/process-instances`;
@@ -46,6 +51,8 @@ const TASKS = `${V1}/workflow/tasks`;
  * comes first.
  */
 function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any>]> {
+  // The rule engine's API (docs/rule-chains.md): RuleGo-Server's routes and answer shapes.
+  const RULES = `${deps.config.RULE_ENGINE_PREFIX}${V1}`;
   return [
     ['/', healthRoutes(deps)],
     ['/', metricsRoutes(deps)],
@@ -78,6 +85,12 @@ function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any
     [`${V1}/notification-channels`, notificationChannelRoutes(deps)],
     [`${V1}/notification-deliveries`, notificationDeliveryRoutes()],
     [`${V1}/notification-templates`, notificationTemplateRoutes(deps)],
+    [`${V1}/skills`, skillRoutes()],
+    [`${RULES}/rules`, chainRoutes(deps)],
+    [`${RULES}/logs`, runLogRoutes(deps)],
+    [`${RULES}/components`, ruleGoComponentRoutes()],
+    [`${RULES}/skills`, ruleGoSkillRoutes()],
+    [`${RULES}/hooks`, hookRoutes(deps, `${RULES}/hooks`)], // no login: the chain's hook secret (or a JWT) is the credential
     [`${V1}/ws`, notificationSocketDocRoutes()], // documents the WebSocket served by ./notification-socket.ts
     ['/l', linkPageRoutes(deps)], // the HTML page of a one-time approval link (no login)
   ];
@@ -128,20 +141,24 @@ export function createApp(deps: AppDeps) {
         'request',
       );
   });
+  // The rule engine's API under its prefix gets the same edge as /api (docs/rule-chains.md).
+  const edges = ['/api/*', `${deps.config.RULE_ENGINE_PREFIX}/api/*`];
   // Before the 405 guard, which sees the path after URL normalisation removed its dot segments.
-  app.use('/api/*', dotSegments);
+  for (const edge of edges) app.use(edge, dotSegments);
   // Before authentication: a path that exists answers 405 for a method it does not declare.
   app.use(
     '*',
     methodGuard(() => app.routes),
   );
-  app.use('/api/*', bodyLimitFor(deps.config.BODY_LIMIT_BYTES));
-  app.use('/api/*', edgeInput);
-  // Answers carry one user's data: no browser or proxy may keep them (a shared PC, the back button).
-  app.use('/api/*', async (c, next) => {
-    await next();
-    if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
-  });
+  for (const edge of edges) {
+    app.use(edge, bodyLimitFor(deps.config.BODY_LIMIT_BYTES));
+    app.use(edge, edgeInput);
+    // Answers carry one user's data: no browser or proxy may keep them (a shared PC, the back button).
+    app.use(edge, async (c, next) => {
+      await next();
+      if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
+    });
+  }
 
   for (const [path, router] of routers(deps)) app.route(path, router);
 
@@ -183,7 +200,11 @@ export function createApp(deps: AppDeps) {
   // The web console (ui/dist) at `/`; after every route, so only paths no route answered reach it.
   app.use(
     '*',
-    uiStatic({ temporalUiUrl: process.env.TEMPORAL_UI_URL ?? null, namespace: deps.config.TEMPORAL_NAMESPACE }),
+    uiStatic({
+      temporalUiUrl: process.env.TEMPORAL_UI_URL ?? null,
+      namespace: deps.config.TEMPORAL_NAMESPACE,
+      ruleEnginePrefix: deps.config.RULE_ENGINE_PREFIX,
+    }),
   );
 
   app.notFound(notFound);

@@ -11,6 +11,7 @@ import { startNotificationSocket } from '../notifications/socket.js';
 import { MAX_HEADER_BYTES } from '../input-rules.js';
 import { pgIntentLog } from '../read-model/projection-intents.js';
 import { writeProjection } from '../read-model/writer.js';
+import { deliverProcessEvents } from '../rule-chains/process-events.js';
 import { enableMetrics } from '../observability/metrics.js';
 import { metricsListenerOf } from '../observability/metrics-endpoint.js';
 import { registerBacklogGauges } from '../observability/backlog-gauges.js';
@@ -47,11 +48,16 @@ export async function runServer(config: Config = loadConfig()) {
     demo: config.SEED_DEMO,
   });
   const temporal = createTemporalClient(config);
+  const processEvents = { orm, temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, logger };
   const app = createApp({
     config,
     orm,
     temporal,
-    writeState: (state, intent) => writeProjection(orm, state, { writer: 'server', intent }),
+    writeState: async (state, intent) => {
+      await writeProjection(orm, state, { writer: 'server', intent });
+      // Its events to the chains that subscribe (never throws: the state is written).
+      await deliverProcessEvents(processEvents, state);
+    },
     intents: pgIntentLog(orm),
     tokens: new TokenService(config),
     principals: directoryPrincipals(orm),

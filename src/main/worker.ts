@@ -7,6 +7,7 @@ import { createLogger, type Logger } from '../observability/logger.js';
 import { createOrm, type Orm } from '../db/orm.js';
 import { connectionOptions, createTemporalClient } from '../temporal/client.js';
 import { ProjectionSweeper } from '../read-model/projection-sweeper.js';
+import { deliverProcessEvents } from '../rule-chains/process-events.js';
 import { Dispatcher } from '../notifications/dispatcher.js';
 import { enableMetrics } from '../observability/metrics.js';
 import { fetchedSource, metricsListenerOf } from '../observability/metrics-endpoint.js';
@@ -124,6 +125,8 @@ export async function runWorker(createActivities: ActivityFactory, config: Confi
         logger,
         graceMs: config.PROJECTION_SWEEP_GRACE_MS,
         intervalMs: config.PROJECTION_SWEEP_INTERVAL_MS,
+        afterWrite: (snapshot) =>
+          deliverProcessEvents({ orm, temporal: sweepClient, taskQueue: config.TEMPORAL_TASK_QUEUE, logger }, snapshot),
       })
     : null;
   sweeper?.start();

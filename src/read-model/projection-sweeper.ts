@@ -8,6 +8,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Orm } from '../db/orm.js';
 import type { Logger } from '../observability/logger.js';
 import { writeProjection } from './writer.js';
+import type { ProjectionSnapshot } from '../../workflows/engine/types.js';
 import { sweepState } from '../../workflows/read-model.js';
 import { workflowIdOf } from '../../workflows/search-attributes.js';
 
@@ -26,6 +27,8 @@ export interface SweeperOptions {
    */
   abandonMs?: number;
   batch?: number;
+  /** After a state is written (the composition hands its events to rule chains: src/main/worker.ts). */
+  afterWrite?: (snapshot: ProjectionSnapshot) => Promise<void>;
 }
 
 interface Intent {
@@ -75,6 +78,7 @@ export async function sweepOnce(opts: SweeperOptions): Promise<SweepReport> {
       const state = await opts.temporal.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(sweepState));
       const { updateIds, ...snapshot } = state;
       await writeProjection(opts.orm, snapshot, { writer: 'sweeper' });
+      await opts.afterWrite?.(snapshot);
       report.written++;
       known = new Set(updateIds);
     } catch (err) {

@@ -110,6 +110,8 @@ export async function aiAgent(engine: Engine, token: Token, node: DslNode): Prom
     nodeId: node.id,
     prompt: assemblePrompt(engine, node),
     timeoutMs: timeoutSec * 1000,
+    // Only when named: the calls of older nodes stay as they were.
+    ...(cfg.skills?.length ? { skills: cfg.skills } : {}),
   };
   const summary = `AI agent ${cfg.agentId} at ${nodeName(node)}`;
   const activity = agentActivities(timeoutSec).callAiAgent;

@@ -89,6 +89,10 @@ function waits(engine: Engine): string[] {
       lines.push(
         `waiting for sub-process ${((node.configuration ?? {}) as { targetId?: string }).targetId ?? ''} at ${at}`,
       );
+    else if (node?.type === 'automation')
+      lines.push(
+        `waiting for rule chain ${((node.configuration ?? {}) as { targetId?: string }).targetId ?? ''} at ${at}`,
+      );
     else if (node?.type === 'join')
       lines.push(`waiting at ${at} for the other branches${tok.wakeAt ? ` until ${shortTime(tok.wakeAt)}` : ''}`);
   }

@@ -12,6 +12,7 @@ import { delay, delayWait, httpCall, serviceTask, subProcess } from './system-no
 import { nodeName } from './details.js';
 import { said } from '../../dsl/history.js';
 import { aiAgent } from './ai-agent.js';
+import { automation } from './automation.js';
 import { resubmit, resubmitWait } from './resubmit.js';
 import { ending } from '../../dsl/ending.js';
 
@@ -139,6 +140,7 @@ const nodeSteps: Record<string, NodeStep> = {
   httpCall,
   subProcess,
   aiAgent,
+  automation,
 };
 
 async function execute(engine: Engine, token: Token, node: DslNode): Promise<Step> {

@@ -81,6 +81,8 @@ export class Migration20261129000100RuleChains extends Migration {
   }
 
   override down(): void {
-    this.addSql('drop table skills; drop table rule_chain_runs; drop table rule_chain_versions; drop table rule_chains;');
+    this.addSql(
+      'drop table skills; drop table rule_chain_runs; drop table rule_chain_versions; drop table rule_chains;',
+    );
   }
 }

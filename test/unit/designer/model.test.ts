@@ -36,6 +36,7 @@ const names: KindNames = {
   ai: 'AI pre-review',
   delay: 'Delay',
   subProcess: 'Sub-process',
+  automation: 'Automation',
   end: 'End',
   join: 'Join',
   branch: 'Branch',

@@ -30,9 +30,9 @@ describe('node configuration schemas', () => {
 });
 
 describe('componentCatalogue', () => {
-  it('lists the approval node types with JSON Schemas', () => {
+  it('lists every process node type with JSON Schemas', () => {
     const bpm = componentCatalogue('bpm');
-    expect(bpm.map((c) => c.type)).toEqual([...approvalNodeTypes]);
+    expect(bpm.map((c) => c.type)).toEqual([...approvalNodeTypes, ...ruleChainNodeTypes]);
     for (const component of bpm) {
       expect(component.name).not.toBe('');
       expect(component.description).not.toBe('');

@@ -77,7 +77,7 @@ describe('document structure', () => {
     expectOnlyIn([], '', null, 'metadata.nodes', 'the process has no nodes');
   });
 
-  it.each(['jsSwitch', 'automation', 'startProcess', 'restApiCall'])('refuses the unsupported node type %s', (type) => {
+  it.each(['jsSwitch', 'startProcess', 'restApiCall'])('refuses the unsupported node type %s', (type) => {
     const nodes: NodeSpec[] = [...task(), ['x', type, { script: '' }]];
     expectOnlyIn(nodes, `${LINE} task-Failure->x x->end`, 'x', 'type', `node type "${type}" is not supported`);
   });

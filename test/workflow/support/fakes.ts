@@ -258,6 +258,39 @@ export function createFakeActivities(directory: Directory = defaultDirectory()):
       calls.push({ name: 'prepareSubProcess', input });
       throw ApplicationFailure.nonRetryable('sub-processes are not available in workflow tests', 'NOT_FOUND');
     },
+    // Rule chains: none here (test/workflow/chain-run.test.ts and automation-node.test.ts serve their own).
+    async loadChainForAutomation(input) {
+      calls.push({ name: 'loadChainForAutomation', input });
+      return { status: 'missing' as const };
+    },
+    ...(Object.fromEntries(
+      (
+        [
+          'chainStartProcess',
+          'beginChainRun',
+          'finishChainRun',
+          'runChainScript',
+          'chainRestApiCall',
+          'loadFlowChain',
+          'resolveChainFunction',
+        ] as const
+      ).map((name) => [
+        name,
+        async (input: unknown): Promise<never> => {
+          calls.push({ name, input });
+          throw ApplicationFailure.nonRetryable(`${name} is not available in these workflow tests`, 'NOT_FOUND');
+        },
+      ]),
+    ) as unknown as Pick<
+      Activities,
+      | 'chainStartProcess'
+      | 'beginChainRun'
+      | 'finishChainRun'
+      | 'runChainScript'
+      | 'chainRestApiCall'
+      | 'loadFlowChain'
+      | 'resolveChainFunction'
+    >),
   };
   return { activities, projection, directory, calls };
 }

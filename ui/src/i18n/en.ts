@@ -74,6 +74,7 @@ export const en = {
     monitoring: 'Monitoring',
     directory: 'Directory',
     notificationsAdmin: 'Channels & templates',
+    ruleChains: 'Rule chains',
     logout: 'Log out',
     settings: 'My settings',
     menu: 'Menu',
@@ -338,6 +339,8 @@ export const en = {
     'httpCall.status': (p) => `The HTTP call was answered with status ${p.status}.`,
     'ai.review': (p) => aiReviewWords(aiReviewEn, p),
     'subProcess.started': (p) => `Sub-process ${p.targetId} started.`,
+    'automation.started': (p) => `Rule chain ${p.targetId} started.`,
+    'automation.failed': (p) => `Rule chain ${p.targetId} failed: ${p.message}`,
     'variables.changed': () => 'The form data was changed.',
     'instance.migrated': (p) =>
       `${p.actor} moved the instance from version ${p.fromVersion ?? '?'} to version ${p.toVersion ?? '?'}.`,

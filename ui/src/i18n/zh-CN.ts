@@ -37,6 +37,7 @@ export const zhCN: Catalogue = {
     monitoring: '流程监控',
     directory: '组织架构',
     notificationsAdmin: '通知管理',
+    ruleChains: '规则链',
     logout: '退出登录',
     settings: '个人设置',
     menu: '菜单',
@@ -299,6 +300,8 @@ export const zhCN: Catalogue = {
     'httpCall.status': (p) => `HTTP 调用返回状态码 ${p.status}。`,
     'ai.review': (p) => aiReviewWords(aiReviewZh, p),
     'subProcess.started': (p) => `已发起子流程 ${p.targetId}。`,
+    'automation.started': (p) => `已启动规则链 ${p.targetId}。`,
+    'automation.failed': (p) => `规则链 ${p.targetId} 执行失败：${p.message}`,
     'variables.changed': () => '表单数据已修改。',
     'instance.migrated': (p) =>
       `${p.actor} 将流程实例从版本 ${p.fromVersion ?? '?'} 迁移到版本 ${p.toVersion ?? '?'}。`,

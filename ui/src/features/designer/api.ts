@@ -1,6 +1,7 @@
 // The designer's server calls: definitions (drafts, publish, versions), the directory and
 // catalogues its pickers offer, and the server's verdicts (validate, simulate, compare).
-import { api, call, type Definition, type Schemas } from '../../lib/api';
+import { api, ApiError, call, type Definition, type Schemas } from '../../lib/api';
+import { session } from '../../lib/session';
 import type { Doc } from './model/doc';
 import type { DesignProblem } from './model/problems';
 
@@ -45,6 +46,23 @@ export const loadForms = (): Promise<Choice[]> =>
   call(api.GET('/api/v1/forms', { params: page })).then((p) => [
     ...new Map(p.items.map((f: any) => [f.key as string, { id: f.key as string, label: f.name as string }])).values(),
   ]);
+/**
+ * The tenant's rule chains, for the automation node's picker: the rule engine's list (RuleGo's
+ * `{items: [{ruleChain: {id, name}}]}`, not the envelope, so not in the typed client).
+ */
+export async function loadChains(): Promise<Choice[]> {
+  const token = session.get()?.token;
+  const res = await fetch('/rulego/api/v1/rules?size=200', {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+  });
+  if (!res.ok) throw new ApiError(res.status, 0, res.statusText, null);
+  const body = (await res.json()) as { items?: Array<{ ruleChain?: { id?: string; name?: string } }> };
+  return (body.items ?? [])
+    .map((i) => i.ruleChain)
+    .filter((c): c is { id: string; name?: string } => typeof c?.id === 'string')
+    .map((c) => ({ id: c.id, label: c.name ? `${c.id} — ${c.name}` : c.id }));
+}
+
 export const loadProcessKeys = (): Promise<Choice[]> =>
   call(api.GET(`${DEFS}/categories`)).then((groups) =>
     groups.flatMap((g) => g.definitions.map((d) => ({ id: d.key, label: d.name }))),

@@ -38,6 +38,8 @@ export function summary(node: Node): string {
       return typeof c.delayMs === 'number' ? `${Math.round(c.delayMs / 1000)} s` : String(c.delayMs ?? '');
     case 'subProcess':
       return c.targetId || '—';
+    case 'automation':
+      return `${c.targetId || f.pickChain}${c.wait === false ? ` · ${f.noWait}` : ''}`;
     default:
       return '';
   }

@@ -15,6 +15,7 @@ export const addKinds = [
   'ai',
   'delay',
   'subProcess',
+  'automation',
   'end',
 ] as const;
 export type AddKind = (typeof addKinds)[number];
@@ -74,6 +75,14 @@ export function fragmentOf(doc: Doc, kind: AddKind, names: KindNames): Fragment 
       return single({ id: id('delay'), type: 'delay', name: names.delay, configuration: { delayMs: 60_000 } });
     case 'subProcess':
       return single({ id: id('sub'), type: 'subProcess', name: names.subProcess, configuration: { targetId: '' } });
+    case 'automation':
+      // GFlow's automation: runs a rule chain; waits for its output unless told otherwise.
+      return single({
+        id: id('automation'),
+        type: 'automation',
+        name: names.automation,
+        configuration: { targetId: '' },
+      });
     case 'end':
       return single({ id: id('end'), type: 'end', name: names.end });
     case 'condition': {

@@ -5,7 +5,16 @@ import { isWarning } from '../model/problems';
 import { CasesPanel } from './CasesPanel';
 import { Text, type NodePanelProps } from './controls';
 import { FieldPermissions } from './Permissions';
-import { AiAgentPanel, CcPanel, DelayPanel, HttpPanel, JoinPanel, ServicePanel, SubProcessPanel } from './StepPanels';
+import {
+  AiAgentPanel,
+  AutomationPanel,
+  CcPanel,
+  DelayPanel,
+  HttpPanel,
+  JoinPanel,
+  ServicePanel,
+  SubProcessPanel,
+} from './StepPanels';
 import { UserTaskPanel } from './UserTaskPanel';
 import { problemText } from '../problemText';
 
@@ -49,6 +58,7 @@ export function NodePanel({ node, doc, store, problems }: NodePanelProps) {
       {node.type === 'aiAgent' && <AiAgentPanel {...p} />}
       {node.type === 'delay' && <DelayPanel {...p} />}
       {node.type === 'subProcess' && <SubProcessPanel {...p} />}
+      {node.type === 'automation' && <AutomationPanel {...p} />}
       {node.type === 'join' && <JoinPanel {...p} />}
     </div>
   );

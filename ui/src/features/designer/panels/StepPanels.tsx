@@ -1,7 +1,7 @@
 // Panels of the steps with a few settings each: copy-to, service function, HTTP call, AI
-// pre-review, delay, sub-process, join.
+// pre-review, delay, sub-process, automation, join.
 import { t } from '../i18n';
-import { loadAgents, loadFunctions, loadProcessKeys, loadUsers } from '../api';
+import { loadAgents, loadChains, loadFunctions, loadProcessKeys, loadUsers } from '../api';
 import type { Node } from '../model/doc';
 import type { DesignerStore } from '../store';
 import { Check, Num, Picker, Select, Text, useChoices } from './controls';
@@ -207,6 +207,18 @@ export function AiAgentPanel({ node, store }: P) {
         value={input.customPrompt ?? ''}
         onValue={(v) => setInput({ ...input, customPrompt: v || undefined })}
       />
+      <Text
+        id={`${node.id}-skills`}
+        label={f.skills}
+        value={((c.skills ?? []) as string[]).join(', ')}
+        onValue={(v) => {
+          const names = v
+            .split(',')
+            .map((x) => x.trim())
+            .filter(Boolean);
+          set(['skills'], names.length ? names : undefined);
+        }}
+      />
       <fieldset data-context={node.id}>
         <legend>{f.contextSources}</legend>
         {Object.keys(contextDefaults).map((k) => (
@@ -324,6 +336,69 @@ export function SubProcessPanel({ node, store }: P) {
           </option>
         ))}
       </datalist>
+    </>
+  );
+}
+
+/** GFlow's automation: the chain to run, whether the path waits for its output, and how it merges. */
+export function AutomationPanel({ node, store }: P) {
+  const f = t.designer.f;
+  const c = cfg(node);
+  const set = setter(node, store);
+  const chains = useChoices(loadChains);
+  const listId = `${node.id}-chains`;
+  const wait = c.wait !== false;
+  return (
+    <>
+      <Text
+        id={`${node.id}-target`}
+        label={f.chainId}
+        value={c.targetId ?? ''}
+        list={listId}
+        onValue={(v) => set(['targetId'], v)}
+      />
+      <datalist id={listId}>
+        {(chains ?? []).map((k) => (
+          <option key={k.id} value={k.id}>
+            {k.label}
+          </option>
+        ))}
+      </datalist>
+      <Check
+        id={`${node.id}-wait`}
+        label={f.wait}
+        checked={wait}
+        onValue={(v) => set(['wait'], v ? undefined : false)}
+      />
+      <Num
+        id={`${node.id}-timeout`}
+        label={f.chainTimeout}
+        value={c.timeoutMs}
+        onValue={(v) => set(['timeoutMs'], v || undefined)}
+      />
+      {wait && (
+        <>
+          <Check
+            id={`${node.id}-flatten`}
+            label={f.flatten}
+            checked={c.flattenOutput !== false}
+            onValue={(v) => set(['flattenOutput'], v ? undefined : false)}
+          />
+          <Text
+            id={`${node.id}-reserved`}
+            label={f.chainReservedKey}
+            value={c.reservedKey ?? ''}
+            onValue={(v) => set(['reservedKey'], v || undefined)}
+          />
+          <Text
+            id={`${node.id}-mappings`}
+            label={f.mappings}
+            multiline
+            value={mappingsText(c.outputMappings)}
+            onValue={(v) => set(['outputMappings'], mappingsOf(v))}
+          />
+        </>
+      )}
     </>
   );
 }
