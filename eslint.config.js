@@ -51,7 +51,8 @@ function layerRules() {
             patterns: [
               {
                 group: [...folders('src'), ...folders('src').map((f) => `!${f.replace('*', 'errors.js')}`)],
-                message: 'workflow code imports only dsl/, chains/, the error catalogue (src/errors.ts) and activity types',
+                message:
+                  'workflow code imports only dsl/, chains/, the error catalogue (src/errors.ts) and activity types',
               },
               {
                 group: folders('activities'),

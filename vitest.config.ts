@@ -1,8 +1,11 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
-// The console's designer model (ui/src/features/designer/model) imports the DSL package as @dsl.
-const dslAlias = { '@dsl': path.resolve(import.meta.dirname, 'dsl') };
+// The console imports the DSL package as @dsl (the designer's model) and the chain package as @chains.
+const dslAlias = {
+  '@dsl': path.resolve(import.meta.dirname, 'dsl'),
+  '@chains': path.resolve(import.meta.dirname, 'chains'),
+};
 
 // Four projects: pure unit tests; integration tests that share one provisioned stack
 // (PostgreSQL, Temporal dev server, worker, server) started by the global setup; fast

@@ -39,7 +39,8 @@ export function benchChain(id: string, receiver: string, flavour: 'js' | 'expr')
           type: 'jsTransform',
           name: 'total',
           configuration: {
-            jsScript: "msg.total = msg.amount * 1.2; msg.tag = 'bench'; return {'msg': msg, 'metadata': metadata, 'msgType': msgType};",
+            jsScript:
+              "msg.total = msg.amount * 1.2; msg.tag = 'bench'; return {'msg': msg, 'metadata': metadata, 'msgType': msgType};",
           },
         }
       : {
@@ -157,8 +158,13 @@ export async function chainPhase(o: ChainPhaseOptions) {
     into?.push(performance.now() - t0);
   };
   try {
-    const rounds: Array<{ service: Stats; bare: Stats; serviceRunsPerS: number; bareRunsPerS: number; p50Ratio: number }> =
-      [];
+    const rounds: Array<{
+      service: Stats;
+      bare: Stats;
+      serviceRunsPerS: number;
+      bareRunsPerS: number;
+      p50Ratio: number;
+    }> = [];
     for (let r = 0; r < 3; r++) {
       await closedLoop(o.warmup, o.concurrency, (i) => service(i, null));
       const serviceMs: number[] = [];

@@ -54,7 +54,8 @@ const N = env('BENCH_N', env('BENCH_INSTANCES', 200));
 const CONCURRENCY = env('BENCH_CONCURRENCY', 8);
 const WARMUP = env('BENCH_WARMUP', 24);
 const HISTORY_SAMPLE = env('BENCH_HISTORY_SAMPLE', 20);
-const SCALE = process.env.BENCH_SCALE !== '0' && process.env.BENCH_ONLY !== 'delivery' && process.env.BENCH_ONLY !== 'chains';
+const SCALE =
+  process.env.BENCH_SCALE !== '0' && process.env.BENCH_ONLY !== 'delivery' && process.env.BENCH_ONLY !== 'chains';
 const SCALE_SIZE = {
   archivedTasks: env('BENCH_ARCHIVED_TASKS', 1_000_000),
   runtimeTasks: env('BENCH_RUNTIME_TASKS', 100_000),

@@ -9,9 +9,14 @@ const api = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 export default defineConfig({
   root: import.meta.dirname,
   base: '/',
-  // The one DSL package (dsl/), shared with the server and the workflows.
-  resolve: { alias: { '@dsl': path.resolve(import.meta.dirname, '../dsl') } },
+  // The one DSL package (dsl/) and the chain package (chains/), shared with the server and the workflows.
+  resolve: {
+    alias: {
+      '@dsl': path.resolve(import.meta.dirname, '../dsl'),
+      '@chains': path.resolve(import.meta.dirname, '../chains'),
+    },
+  },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', sourcemap: false, reportCompressedSize: false },
-  server: { proxy: { '/api': { target: api, ws: true }, '/openapi.json': api } },
+  server: { proxy: { '/api': { target: api, ws: true }, '/rulego': api, '/openapi.json': api } },
 });

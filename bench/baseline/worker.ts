@@ -31,7 +31,11 @@ const chainSteps = {
   chainTransform: async (data) => ({ ...data, total: Number(data.amount) * 1.2, tag: 'bench' }),
   chainSwitch: async (data) => (Number(data.total) > 1000 ? 'large' : 'small'),
   chainPost: async (url, data) => {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(data) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(data),
+    });
     return (await res.json()) as Record<string, unknown>;
   },
   chainLog: async (data) => `out: ${JSON.stringify(data)}`,

@@ -54,6 +54,8 @@ export interface UiOptions {
   /** The Temporal Web UI, for the "open in Temporal" links (null: the console guesses host:8233). */
   temporalUiUrl?: string | null;
   namespace?: string;
+  /** RULE_ENGINE_PREFIX: where the console's rule-chain page finds the bridged API. */
+  ruleEnginePrefix?: string;
 }
 
 export function uiStatic(opts: UiOptions = {}): MiddlewareHandler {
@@ -61,7 +63,8 @@ export function uiStatic(opts: UiOptions = {}): MiddlewareHandler {
   let page: { mtime: number; html: string } | null = null;
   const meta =
     `<meta name="app-temporal-ui" content="${escapeAttr(opts.temporalUiUrl ?? '')}">` +
-    `<meta name="app-temporal-namespace" content="${escapeAttr(opts.namespace ?? 'default')}">`;
+    `<meta name="app-temporal-namespace" content="${escapeAttr(opts.namespace ?? 'default')}">` +
+    `<meta name="app-rule-engine-prefix" content="${escapeAttr(opts.ruleEnginePrefix ?? '/rulego')}">`;
   let assets: MiddlewareHandler | null = null;
 
   const indexHtml = (dir: string) => {

@@ -32,11 +32,24 @@ const Settings = lazyPage(
   window.location.pathname === '/settings',
 );
 
+// Rule chains (list, graph editor, runs): its own chunk too.
+const RuleChains = lazyPage(
+  () => import('./features/rule-chains/RuleChainsPage').then((m) => m.RuleChainsPage),
+  window.location.pathname.startsWith('/admin/rule-chains'),
+);
+
 // The admins' notification set-up (channels, templates, delivery log): its own chunk as well.
 const NotificationAdmin = lazyPage(
   () => import('./features/notification-admin/NotificationAdminPage').then((m) => m.NotificationAdminPage),
   window.location.pathname.startsWith('/admin/notifications'),
 );
+
+/**
+ * The console's Rule chains page is an admin page, for those who may write definitions; the API also lets
+ * readers of definitions read chains (docs/rule-chains.md "Permissions"), but every employee reads
+ * definitions (to start processes), and an admin page in their menu would only confuse.
+ */
+const chainsRead = (s: { can: { definitionsWrite: boolean } }) => s.can.definitionsWrite;
 
 function Forbidden() {
   return (
@@ -64,6 +77,8 @@ function Routes() {
     return s.can.definitionsWrite ? <DefinitionView id={m.id!} /> : <Forbidden />;
   if ((m = match('/admin/designer/:id', path)))
     return s.can.definitionsWrite ? <Designer id={m.id === 'new' ? null : m.id!} /> : <Forbidden />;
+  if (path === '/admin/rule-chains') return chainsRead(s) ? <RuleChains id={null} /> : <Forbidden />;
+  if ((m = match('/admin/rule-chains/:id', path))) return chainsRead(s) ? <RuleChains id={m.id!} /> : <Forbidden />;
   if (path === '/admin/monitoring') return s.can.monitor ? <Monitoring /> : <Forbidden />;
   if (path === '/admin/directory') return s.can.directory ? <Directory /> : <Forbidden />;
   if (path === '/admin/notifications') {
@@ -120,6 +135,7 @@ function App() {
           </NavLink>
           <NavLink href="/start">{t.nav.start}</NavLink>
           {s.can.definitionsWrite && <NavLink href="/admin/definitions">{t.nav.definitions}</NavLink>}
+          {chainsRead(s) && <NavLink href="/admin/rule-chains">{t.nav.ruleChains}</NavLink>}
           {s.can.monitor && <NavLink href="/admin/monitoring">{t.nav.monitoring}</NavLink>}
           {s.can.directory && <NavLink href="/admin/directory">{t.nav.directory}</NavLink>}
           {s.can.admin && (
