@@ -339,7 +339,7 @@ describe('sub-process parent', () => {
 
     const moved = await migrate(id, { targetDefinitionId: v3.id, nodeMapping: { sub: 'sub2' } });
     expect(moved.status).toBe(409);
-    expect(moved.body.message).toContain('sub-process is running');
+    expect(moved.body.message).toContain('a sub-process or rule chain run is running here');
 
     const done = await migrateOk(id, { targetDefinitionId: v2.id });
     expect(done.plan.nodes).toMatchObject([{ nodeId: 'sub', wait: 'child', outcome: 'kept' }]);
