@@ -50,7 +50,7 @@ export const connectionSchema = z.looseObject({
 
 export const ruleChainSchema = z.looseObject({
   ruleChain: z.looseObject({
-    id: z.string().min(1).max(128),
+    id: z.string().min(1).max(256),
     name: z.string().min(1).max(200),
     root: z.boolean().optional(),
     disabled: z.boolean().optional(),

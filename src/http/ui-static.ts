@@ -81,10 +81,12 @@ export function uiStatic(opts: UiOptions = {}): MiddlewareHandler {
     return page.html;
   };
 
+  // The rule engine's API is the server's too: an unknown path under it is a 404 of the API, not the console.
+  const ruleEngineApi = `${opts.ruleEnginePrefix ?? '/rulego'}/api`;
   return async (c, next) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
     const p = c.req.path;
-    if (reserved.test(p)) return next();
+    if (reserved.test(p) || p === ruleEngineApi || p.startsWith(`${ruleEngineApi}/`)) return next();
     if (!dist) {
       dist = uiDistDir();
       if (dist) {

@@ -39,6 +39,7 @@ import { chainRoutes } from '../rule-chains/chains.routes.js';
 import { runLogRoutes } from '../rule-chains/logs.routes.js';
 import { ruleGoComponentRoutes } from '../rule-chains/components.routes.js';
 import { ruleGoSkillRoutes, skillRoutes } from '../rule-chains/skills.routes.js';
+import { ruleGoErrorField } from '../rule-chains/rulego-http.js';
 import { hookRoutes } from '../rule-chains/hooks.routes.js';
 
 const V1 = '/api/v1';
@@ -143,6 +144,8 @@ export function createApp(deps: AppDeps) {
   });
   // The rule engine's API under its prefix gets the same edge as /api (docs/rule-chains.md).
   const edges = ['/api/*', `${deps.config.RULE_ENGINE_PREFIX}/api/*`];
+  // Outermost there: every error answer of the rule engine's API carries RuleGo's `error` field.
+  app.use(`${deps.config.RULE_ENGINE_PREFIX}/api/*`, ruleGoErrorField);
   // Before the 405 guard, which sees the path after URL normalisation removed its dot segments.
   for (const edge of edges) app.use(edge, dotSegments);
   // Before authentication: a path that exists answers 405 for a method it does not declare.

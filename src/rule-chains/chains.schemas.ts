@@ -56,7 +56,7 @@ export const RuleChainDsl = z
     ruleChain: z
       .object({
         id: z.string().max(256).optional().openapi({ description: 'The path’s id; filled from it when left out' }),
-        name: z.string().max(1000),
+        name: z.string().min(1).max(1000),
         root: z.boolean().optional(),
         disabled: z.boolean().optional().openapi({
           description:

@@ -110,8 +110,17 @@ function withPathId(id: string, body: unknown): unknown {
   if (!head || typeof head !== 'object' || Array.isArray(head)) return body;
   const given = (head as Record<string, unknown>).id;
   if (given !== undefined && given !== '' && given !== id)
-    throw new AppError('VALIDATION_FAILED', `ruleChain.id (${String(given)}) differs from the path's id (${id})`, {
-      fields: [{ path: 'ruleChain.id', message: `must be ${id}, as in the path` }],
+    // A rule of the document (as the others chain-checks.ts applies): 422 naming the field.
+    throw new AppError('CHAIN_INVALID', `ruleChain.id (${String(given)}) differs from the path's id (${id})`, {
+      problems: [
+        {
+          nodeId: null,
+          field: 'ruleChain.id',
+          code: 'chain.idMismatch',
+          message: `must be ${id}, as in the path`,
+          params: { given: String(given), id },
+        },
+      ],
     });
   return { ...doc, ruleChain: { ...head, id } };
 }

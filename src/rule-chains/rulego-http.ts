@@ -2,9 +2,8 @@
 // RuleGo-Server's shapes, not our envelope; errors in our envelope plus the `error` field RuleGo's
 // clients read. Every route is still one createRouter/defineRoute route, so /openapi.json has it.
 import { z, type RouteConfig } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/context.js';
-import { onError } from '../http/errors.js';
 import { createRouter, defineRoute } from '../http/router.js';
 import { requirePermission } from '../http/middleware/auth.js';
 import { Permissions } from '../permissions.js';
@@ -47,18 +46,28 @@ const ruleGoErrors = {
   503: errorResponse('A dependency is unavailable'),
 };
 
-/** A router of the bridged API: its errors carry `error` beside our envelope's fields. */
+/** A router of the bridged API (its errors get `error` from ruleGoErrorField, mounted over the prefix). */
 export function ruleGoRouter(opts: { secured: boolean } = { secured: true }) {
-  const router = createRouter(opts);
-  router.onError(ruleGoOnError);
-  return router;
+  return createRouter(opts);
 }
 
-export async function ruleGoOnError(err: Error, c: Context<AppEnv>) {
-  const res = onError(err, c);
-  const body = (await res.json()) as { code: number; data: unknown; message: string };
-  return c.json({ ...body, error: body.message }, res.status as 400);
-}
+/**
+ * Every error answer under the prefix — a route's, the edge's input checks, a 404 or 405 — carries
+ * `error` beside the envelope's fields, where RuleGo's clients read it. Mounted outermost on
+ * `${RULE_ENGINE_PREFIX}/api/*` (src/main/app.ts); only error answers are read again.
+ */
+export const ruleGoErrorField: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  if (c.res.status < 400 || !c.res.headers.get('content-type')?.includes('json')) return;
+  const body = (await c.res
+    .clone()
+    .json()
+    .catch(() => null)) as { message?: unknown; error?: unknown } | null;
+  if (!body || typeof body.message !== 'string' || 'error' in body) return;
+  const headers = new Headers(c.res.headers);
+  headers.delete('content-length');
+  c.res = new Response(JSON.stringify({ ...body, error: body.message }), { status: c.res.status, headers });
+};
 
 /** defineRoute with the bridged API's error answers. */
 export function ruleGoRoute<const R extends RouteConfig>(config: R & { secured?: boolean }) {

@@ -1,6 +1,5 @@
 // Skills: `/api/v1/skills` in our envelope, and `${RULE_ENGINE_PREFIX}/api/v1/skills` in RuleGo's shapes.
 import { z } from '@hono/zod-openapi';
-import { AppError } from '../errors.js';
 import { PageQuery } from '../paging.js';
 import { page } from '../http/envelope.js';
 import { createRouter, endpoint } from '../http/router.js';
@@ -141,13 +140,12 @@ export function ruleGoSkillRoutes() {
       tags: ruleGoTags,
       summary: 'Add a skill',
       middleware: guard(...writers),
-      request: { body: { required: true, content: { 'application/json': { schema: s.RuleGoSkillBody } } } },
+      request: { body: { required: true, content: { 'application/json': { schema: s.RuleGoSkillCreate } } } },
       responses: { 201: rawJson(s.Skill, 'Created') },
     }),
     async (c) => {
       const p = c.get('principal');
       const body = c.req.valid('json');
-      if (!body.name) throw missingName();
       return c.json(await skills.createSkill(em(c), p.tenantId, p.userId, body.name, body), 201);
     },
   );
@@ -189,6 +187,3 @@ export function ruleGoSkillRoutes() {
   );
   return r;
 }
-
-const missingName = () =>
-  new AppError('VALIDATION_FAILED', 'name: required', { fields: [{ path: 'name', message: 'required' }] });

@@ -31,6 +31,9 @@ export const RuleGoSkillBody = z
   .strict()
   .openapi('RuleGoSkillBody');
 
+/** RuleGo's create body: the name is the new skill's. */
+export const RuleGoSkillCreate = RuleGoSkillBody.extend({ name: SkillName }).strict().openapi('RuleGoSkillCreate');
+
 export const Skill = z
   .object({
     name: z.string(),

@@ -135,7 +135,7 @@ describe('chains as versioned documents', () => {
     refused(await api(`${P}/rules/bad`, { token: t.admin }), 404, 40400);
     // An existing chain keeps its version when a new one is refused.
     await saved('keep', orders('keep'));
-    refused(await save('keep', cases[2]![1] as any), 400, 40001); // its ruleChain.id is `bad`
+    refused(await save('keep', cases[2]![1] as any), 422, 42290); // its ruleChain.id is `bad`
     const body = cases[2]![1] as any;
     refused(await save('keep', { ...body, ruleChain: { ...body.ruleChain, id: 'keep' } }), 422, 42290);
     expect((await api(`${P}/rules/keep/versions`, { token: t.admin })).body.total).toBe(1);
@@ -150,6 +150,13 @@ describe('chains as versioned documents', () => {
   it('refuses ids RuleGo refuses', async () => {
     refused(await save('a.b', orders('a.b')), 400, 40001);
     refused(await save('x'.repeat(257), orders('x'.repeat(257))), 400, 40001);
+  });
+
+  it('every error answer under the prefix has RuleGo’s error field: the edge’s input checks, 401, 404 and 405 too', async () => {
+    refused(await api(`${P}/logs/runs?id=a%00b`, { token: t.admin }), 400, 40001);
+    refused(await api(`${P}/rules`), 401, 40100);
+    refused(await api(`${P}/no-such-route`, { token: t.admin }), 404, 40401);
+    refused(await api(`${P}/rules`, { method: 'PATCH', token: t.admin, body: {} }), 405, 40500);
   });
 
   it('lists with keywords, category, root, disabled and paging', async () => {
