@@ -1,6 +1,7 @@
 // The condition checks alone (POST /process-definitions/validate-conditions).
 import { compileCondition } from './expressions.js';
 import { fieldCelType } from './forms.js';
+import { finding, type Finding } from './problems.js';
 import type { ProcessDocument } from './types.js';
 
 export interface ConditionResult {
@@ -63,4 +64,77 @@ export function validateConditions(doc: ProcessDocument): { valid: boolean; resu
 export function validateExpressions(list: readonly string[]): { valid: boolean; results: ExpressionResult[] } {
   const results = list.map((expression, index) => ({ index, expression, ...check(expression, {}) }));
   return { valid: results.every((r) => r.valid), results };
+}
+
+// ---- suggestions: the form field a mistyped or bare name most likely meant ----
+
+/** The process form's fields by name, with the label people see (the name when it has none). */
+export function formFieldLabels(doc: ProcessDocument): Array<{ name: string; label: string }> {
+  const form = doc.ruleChain?.additionalInfo?.form ?? (doc as { form?: { fields?: unknown } }).form;
+  const fields: unknown = form?.fields;
+  if (!Array.isArray(fields)) return [];
+  return fields.flatMap((f: { name?: unknown; label?: unknown } | null) =>
+    typeof f?.name === 'string'
+      ? [{ name: f.name, label: typeof f.label === 'string' && f.label.trim() ? f.label : f.name }]
+      : [],
+  );
+}
+
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length];
+}
+
+/**
+ * The field `name` most likely means: the same name (a bare `days` for `msg.days`), the same but for
+ * case, a label equal to it, or the nearest name within a third of its length in edits. None when
+ * nothing is near.
+ */
+export function nearestField(
+  name: string,
+  fields: ReadonlyArray<{ name: string; label: string }>,
+): { name: string; label: string } | undefined {
+  const lower = name.toLowerCase();
+  const exact =
+    fields.find((f) => f.name === name) ??
+    fields.find((f) => f.name.toLowerCase() === lower || f.label.toLowerCase() === lower);
+  if (exact) return exact;
+  const limit = Math.max(1, Math.floor(name.length / 3));
+  let best: { field: { name: string; label: string }; d: number } | undefined;
+  for (const field of fields) {
+    const d = distance(lower, field.name.toLowerCase());
+    if (d <= limit && (!best || d < best.d)) best = { field, d };
+  }
+  return best?.field;
+}
+
+/** A suggestion as a problem's parameters: the field's name and label. */
+export function suggestionParams(
+  variable: string,
+  fields: ReadonlyArray<{ name: string; label: string }>,
+): { suggestion?: string; suggestionLabel?: string } {
+  const near = nearestField(variable, fields);
+  if (!near) return {};
+  return near.label === near.name ? { suggestion: near.name } : { suggestion: near.name, suggestionLabel: near.label };
+}
+
+/**
+ * `condition.invalid` for a case that does not compile. A bare name the compiler does not know
+ * (`days` for `msg.days`) is named in `variable`, with the form field it most likely means.
+ */
+export function invalidConditionFinding(
+  expression: string,
+  error: string,
+  fields: ReadonlyArray<{ name: string; label: string }>,
+): Finding<'condition.invalid'> {
+  const unknown = /^Unknown variable: ([A-Za-z_][A-Za-z0-9_]*)/.exec(error);
+  if (!unknown) return finding('condition.invalid', { expression, error });
+  const variable = unknown[1];
+  return finding('condition.invalid', { expression, error, variable, ...suggestionParams(variable, fields) });
 }

@@ -19,6 +19,17 @@ const oneOf = (values: readonly string[]) => {
   return quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}` : (quoted[0] ?? '');
 };
 
+/** The form field a condition's unknown name most likely means (conditions.ts). */
+export interface Suggestion {
+  suggestion?: string;
+  suggestionLabel?: string;
+}
+
+const didYouMean = (p: Suggestion) =>
+  p.suggestion
+    ? ` — did you mean msg.${p.suggestion}${p.suggestionLabel && p.suggestionLabel !== p.suggestion ? ` (${p.suggestionLabel})` : ''}?`
+    : '';
+
 /**
  * Every code with its English message. Where the words come from a library, a parameter carries
  * them (CEL's `error`, RE2's), or, for a schema's issue, the message keeps them and the params name
@@ -127,11 +138,15 @@ const messages = {
   // switch / inclusive
   'switch.noCases': (_: Empty) => 'needs at least one case',
   'switch.noConnection': (p: { relation: string }) => `no outgoing connection of type "${p.relation}"`,
-  /** `error` is the expression compiler's words. */
-  'condition.invalid': (p: { expression: string; error: string }) => p.error,
+  /**
+   * `error` is the expression compiler's words; `variable` a bare name it does not know, with the
+   * form field it most likely means (`suggestion`, `suggestionLabel`).
+   */
+  'condition.invalid': (p: { expression: string; error: string } & Suggestion & { variable?: string }) =>
+    p.variable ? `${p.error}${didYouMean(p)}` : p.error,
   /** A warning (variables.ts): deploy accepts it. */
-  'condition.unknownVariable': (p: { variable: string }) =>
-    `msg.${p.variable} is not a field of the process form, and no earlier step sets it`,
+  'condition.unknownVariable': (p: { variable: string } & Suggestion) =>
+    `msg.${p.variable} is not a field of the process form, and no earlier step sets it${didYouMean(p)}`,
   // embedded forms (forms.ts)
   'form.invalid': (p: SchemaIssue) => `invalid (${p.issue})`,
   'form.duplicateSection': (p: { id: string }) => `duplicate section "${p.id}"`,

@@ -1,7 +1,7 @@
 // The validation problems (problems.ts) in Simplified Chinese, made from the same code and params.
 // Where the words come from a library (CEL's error, RE2's, a schema's issue), they stay as the
 // library wrote them. A unit test keeps the codes in step with problems.ts. Pure code.
-import type { ProblemCode, ProblemParams } from './problems.js';
+import type { ProblemCode, ProblemParams, Suggestion } from './problems.js';
 
 const oneOf = (values: readonly string[]) => {
   const quoted = values.map((v) => `“${v}”`);
@@ -9,6 +9,88 @@ const oneOf = (values: readonly string[]) => {
 };
 
 type Messages = { [C in ProblemCode]: (p: ProblemParams<C>) => string };
+
+/** Form field types as the designer names them in Chinese. */
+export const FIELD_TYPES_ZH: Record<string, string> = {
+  text: '文本',
+  textarea: '多行文本',
+  number: '数字',
+  money: '金额',
+  date: '日期',
+  datetime: '日期时间',
+  select: '单选',
+  'multi-select': '多选',
+  user: '人员',
+  department: '部门',
+  boolean: '是/否',
+  attachment: '附件',
+  array: '列表',
+  object: '对象',
+};
+const fieldTypeZh = (type: string) => FIELD_TYPES_ZH[type] ?? type;
+
+const APPROVER_KINDS: Record<string, string> = { user: '人员', role: '角色', dept: '部门' };
+
+const didYouMean = (p: Suggestion) =>
+  p.suggestion
+    ? `——是不是 msg.${p.suggestion}${p.suggestionLabel && p.suggestionLabel !== p.suggestion ? `（${p.suggestionLabel}）` : ''}？`
+    : '';
+
+// CEL's types and its common errors in words (the compiler's own words otherwise).
+const CEL_TYPES: Record<'en' | 'zh-CN', Record<string, string>> = {
+  en: {
+    double: 'a number',
+    int: 'a whole number',
+    uint: 'a whole number',
+    string: 'text',
+    bool: 'yes/no',
+    list: 'a list',
+    map: 'an object',
+    null: 'nothing (null)',
+    dyn: 'any value',
+  },
+  'zh-CN': {
+    double: '数字',
+    int: '整数',
+    uint: '整数',
+    string: '文本',
+    bool: '是/否',
+    list: '列表',
+    map: '对象',
+    null: '空值',
+    dyn: '任意值',
+  },
+};
+
+/**
+ * A condition compiler's error in words, in English or Chinese; unknown errors keep their words.
+ * `suggested`: a suggestion follows, so an unknown name needs no hint of how fields are written.
+ */
+export function conditionErrorIn(locale: string, error: string, suggested = false): string {
+  const zh = locale === 'zh-CN';
+  const type = (t: string) => CEL_TYPES[zh ? 'zh-CN' : 'en'][t] ?? t;
+  let m: RegExpExecArray | null;
+  if ((m = /^Unknown variable: (\S+)/.exec(error))) {
+    if (suggested) return zh ? `未知的名称“${m[1]}”` : `Unknown name "${m[1]}"`;
+    return zh
+      ? `未知的名称“${m[1]}”：表单字段要写成 msg.<字段名>`
+      : `Unknown name "${m[1]}": a form field is written msg.<field name>`;
+  }
+  if ((m = /^no such overload: (\w+) (\S+) (\w+)$/.exec(error)))
+    return zh
+      ? `不能对${type(m[1])}和${type(m[3])}使用 ${m[2]}`
+      : `${type(m[1])} and ${type(m[3])} cannot be used with ${m[2]}`;
+  if ((m = /^no such overload: (.*)$/.exec(error))) return zh ? `类型不匹配：${m[1]}` : `the types do not fit: ${m[1]}`;
+  if (/^Unexpected token: EOF/.test(error)) return zh ? '条件不完整' : 'the condition is incomplete';
+  if ((m = /^Unexpected (?:token|character): (.*)$/.exec(error)))
+    return zh ? `此处不应出现“${m[1]}”` : `"${m[1]}" is not expected here`;
+  if ((m = /^condition must be a boolean, not (\w+)/.exec(error)))
+    return zh
+      ? `条件的结果必须是“是”或“否”，而不是${type(m[1])}`
+      : `a condition must be true or false, not ${type(m[1])}`;
+  if (error === 'expression is empty') return zh ? '条件为空' : 'the condition is empty';
+  return zh ? `条件无效：${error}` : error;
+}
 
 export const zhCNProblems: Messages = {
   'document.notObject': () => '流程定义必须是 JSON 对象',
@@ -71,7 +153,7 @@ export const zhCNProblems: Messages = {
   'template.expected': (p) => `必须是${p.numberAllowed ? ' ≥ 0 的数字或' : ''}模板，例如 ${p.example}`,
   'template.badPlaceholder': (p) => `“\${${p.placeholder}}”必须指向 msg.<变量> 或 metadata.<键>`,
   'template.unclosed': () => '有未闭合的“${”',
-  'approver.idsRequired': (p) => `审批人类型“${p.type}”需要在 ${p.list} 中至少指定一个 ID`,
+  'approver.idsRequired': (p) => `请至少选择一个${APPROVER_KINDS[p.type] ?? `${p.type}（${p.list}）`}`,
   'approver.expressionRequired': () => '发起人自选需要一个模板，例如 ${msg.approvers}',
   'approver.levelsZero': () => '不能为 0（负数表示直到最高一级）',
   'vote.ruleWithoutVote': () => '只有 approveMode 为“vote”（票签）时才能设置 voteRule',
@@ -89,20 +171,21 @@ export const zhCNProblems: Messages = {
   'reject.previousCrossesParallel': (p) => `退回上一审批人：退回路径经过了“${p.nodeId}”（${p.type}）`,
   'switch.noCases': () => '至少需要一个条件',
   'switch.noConnection': (p) => `没有类型为“${p.relation}”的出口连线`,
-  'condition.invalid': (p) => p.error,
-  'condition.unknownVariable': (p) => `msg.${p.variable} 不是流程表单的字段，之前也没有步骤设置它`,
+  'condition.invalid': (p) => conditionErrorIn('zh-CN', p.error, !!p.suggestion) + didYouMean(p),
+  'condition.unknownVariable': (p) => `msg.${p.variable} 不是流程表单的字段，之前也没有步骤设置它${didYouMean(p)}`,
   'form.invalid': (p) => `无效（${p.issue}）`,
   'form.duplicateSection': (p) => `分组“${p.id}”重复`,
   'form.duplicateField': (p) => `字段“${p.name}”重复`,
-  'form.optionsRequired': (p) => `${p.type} 字段至少需要一个选项`,
+  'form.optionsRequired': (p) => `${fieldTypeZh(p.type)}字段至少需要一个选项`,
   'form.optionsNotAllowed': () => '只有单选和多选字段可以设置选项',
   'form.optionsNotDistinct': () => '选项值不能重复',
   'form.patternNotAllowed': () => '只有文本和多行文本字段可以设置格式',
   'form.patternInvalid': (p) => p.error,
   'form.multipleNotAllowed': () => '只有人员、部门和附件字段可以多选',
-  'form.boundNotTime': (p) => `必须和值一样是 ${p.type}`,
+  'form.boundNotTime': (p) => `必须和值一样是${fieldTypeZh(p.type)}`,
   'form.boundNotCount': () => '必须是 ≥ 0 的整数（长度或数量）',
-  'form.boundNotAllowed': (p) => `${p.type} 字段不能设置 ${p.bound}`,
+  'form.boundNotAllowed': (p) =>
+    `${fieldTypeZh(p.type)}字段不能设置${p.bound === 'min' ? '最小值' : p.bound === 'max' ? '最大值' : ` ${p.bound}`}`,
   'form.minAboveMax': () => '不能大于最大值',
   'form.unknownSection': (p) => `sections 中没有分组“${p.section}”`,
   'form.defaultInvalid': (p) => `默认值不符合字段要求：${p.error}`,

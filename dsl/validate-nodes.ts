@@ -1,6 +1,6 @@
 // Per-node deploy rules (docs/dsl.md#what-deploy-validates): supported type, configuration schema, and type-specific checks.
 import type { z } from 'zod';
-import { formVariableTypes } from './conditions.js';
+import { formFieldLabels, formVariableTypes, invalidConditionFinding } from './conditions.js';
 import { compileCondition } from './expressions.js';
 import {
   firstNode,
@@ -238,16 +238,14 @@ function caseRules(doc: ProcessDocument, node: DslNode, c: Obj, report: Report):
   if (!Array.isArray(c.cases)) return; // reported by the schema
   if (c.cases.length === 0) report('configuration.cases', finding('switch.noCases'));
   const varTypes = formVariableTypes(doc);
+  const labelled = formFieldLabels(doc);
   const relations = new Set(outgoing(doc, node.id).map((conn) => conn.type));
   c.cases.forEach((entry: unknown, i) => {
     if (!isObj(entry)) return;
     if (typeof entry.case === 'string') {
       const compiled = compileCondition(entry.case, varTypes);
       if (!compiled.ok)
-        report(
-          `configuration.cases[${i}].case`,
-          finding('condition.invalid', { expression: entry.case, error: compiled.error }),
-        );
+        report(`configuration.cases[${i}].case`, invalidConditionFinding(entry.case, compiled.error, labelled));
     }
     if (typeof entry.then === 'string' && entry.then !== '' && !relations.has(entry.then)) {
       report(`configuration.cases[${i}].then`, finding('switch.noConnection', { relation: entry.then }));

@@ -2,6 +2,7 @@
 // variable that is neither a field of the process form nor possibly set by an earlier service
 // function, HTTP call, AI pre-review or rule chain (a typo such as msg.dayz). Deploy still accepts it — an older
 // GFlow process may read variables its starter sends — so it is reported, never refused. Pure code.
+import { formFieldLabels, suggestionParams } from './conditions.js';
 import { conditionVariables } from './expressions.js';
 import { upstream } from './graph.js';
 import { finding } from './problems.js';
@@ -37,6 +38,7 @@ export function unknownIn(expression: string, known: readonly string[]): string[
 export function unknownVariableProblems(doc: ProcessDocument): Problem[] {
   const known = formVariables(doc);
   if (known.length === 0) return []; // no form: variables come from whoever starts it
+  const labelled = formFieldLabels(doc);
   const problems: Problem[] = [];
   for (const node of doc.metadata.nodes) {
     if (node.type !== 'switch' && node.type !== 'inclusive') continue;
@@ -46,7 +48,11 @@ export function unknownVariableProblems(doc: ProcessDocument): Problem[] {
       if (typeof c?.case !== 'string' || c.case.trim() === '') return;
       for (const variable of unknownIn(c.case, known) ?? [])
         problems.push(
-          problemAt(node.id, `configuration.cases[${i}].case`, finding('condition.unknownVariable', { variable })),
+          problemAt(
+            node.id,
+            `configuration.cases[${i}].case`,
+            finding('condition.unknownVariable', { variable, ...suggestionParams(variable, labelled) }),
+          ),
         );
     });
   }

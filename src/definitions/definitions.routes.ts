@@ -6,7 +6,7 @@ import type { AssignmentReason } from '../read-model/assignment-reason.js';
 import { reasonIn } from '../read-model/assignment-reason.zh-CN.js';
 import { requestLocale, type ApiLocale } from '../http/locale.js';
 import { Permissions } from '../permissions.js';
-import { json, ok, page } from '../http/envelope.js';
+import { json, jsonBody, ok, page } from '../http/envelope.js';
 import { createRouter, defineRoute, endpoint } from '../http/router.js';
 import { em, requirePermission } from '../http/middleware/auth.js';
 import * as s from './definitions.schemas.js';
@@ -64,7 +64,7 @@ export function definitionRoutes() {
       method: 'get',
       path: '/',
       tags,
-      summary: 'List definitions (filters: key, name, category, status)',
+      summary: 'List definitions (filters: key, name, category, status; q searches name, key, category, description)',
       permissions: [READ],
       query: s.DefinitionQuery,
       response: page(s.Definition),
@@ -111,21 +111,28 @@ export function definitionRoutes() {
     },
     ({ principal, params, query, c }) => definitions.versionsByKey(em(c), principal.tenantId, params.processKey, query),
   );
-  endpoint(
-    r,
-    {
-      method: 'post',
-      path: '/deploy',
-      tags,
-      summary: 'Deploy a DSL (or publish a draft): next version, active; the previous active one is retired',
-      permissions: [WRITE],
-      body: s.DeployBody,
-      status: 201,
-      response: s.Definition,
-      responseDescription: 'Deployed',
+  // Two answers (201 deployed, 200 unchanged with skipIfUnchanged), so not the one-status `endpoint`.
+  const deployRoute = defineRoute({
+    method: 'post',
+    middleware: [requirePermission(WRITE)],
+    path: '/deploy',
+    tags,
+    summary: 'Deploy a DSL (or publish a draft): next version, active; the previous active one is retired',
+    description:
+      "Every deploy is the next version. With `skipIfUnchanged: true` a document equal to the active version's " +
+      '(docs/definitions.md "Publishing an unchanged document") answers that version with 200 and writes nothing.',
+    request: { body: jsonBody(s.DeployBody) },
+    responses: {
+      201: json(s.Definition, 'Deployed: the next version, now active'),
+      200: json(s.Definition, 'Unchanged (skipIfUnchanged): the active version, as it was; nothing written'),
     },
-    async ({ principal: p, body, c }) => view(await definitions.deploy(em(c), p.tenantId, p.userId, body)),
-  );
+  });
+  r.openapi(deployRoute, async (c) => {
+    const p = c.get('principal');
+    const body = c.req.valid('json');
+    const { definition, unchanged } = await definitions.deploy(em(c), p.tenantId, p.userId, body);
+    return c.json(ok(view(definition)), unchanged ? 200 : 201);
+  });
   const importRoute = defineRoute({
     method: 'post',
     middleware: [requirePermission(WRITE)],

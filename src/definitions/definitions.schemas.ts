@@ -27,7 +27,19 @@ const exactlyOne = (a: string, b: string) => (v: Record<string, unknown>) =>
   (v[a] === undefined) !== (v[b] === undefined);
 
 export const DeployBody = z
-  .object({ dsl: Dsl.optional(), draftId: z.string().min(1).optional() })
+  .object({
+    dsl: Dsl.optional(),
+    draftId: z.string().min(1).optional(),
+    skipIfUnchanged: z
+      .boolean()
+      .optional()
+      .openapi({
+        description:
+          "Camunda's duplicate filtering: when the document (the draft's, for draftId) equals the active version's — " +
+          'compared after compiling and pinning functions, object keys in any order — answer that version with 200 and write nothing ' +
+          '(a draft stays a draft). Otherwise, and by default (false), every deploy is the next version (201).',
+      }),
+  })
   .strict()
   .refine(exactlyOne('dsl', 'draftId'), { message: 'Send either dsl or draftId' })
   .openapi('DefinitionDeployBody', { oneOf: [{ required: ['dsl'] }, { required: ['draftId'] }] });

@@ -220,7 +220,7 @@ export async function activeForStart(em: EntityManager, tenantId: string, key: s
 
 const catalogue = versionedCatalogue(ProcessDefinition, 'process', definitionView, 'deployedAt');
 
-/** Drafts and versions, newest first (filters: key, name, category, status). */
+/** Drafts and versions, newest first (filters: key, name, category, status, search text `q`). */
 export const listDefinitions = catalogue.list;
 
 /** Published versions of a key, newest first (drafts have no version and are left out). */
@@ -316,15 +316,46 @@ async function publishDraft(tx: EntityManager, row: IProcessDefinition, userId: 
   return row;
 }
 
-/** Deploys a document: compiled, then inserted as the next active version. */
-async function deployDocument(em: EntityManager, tenantId: string, userId: string, dsl: unknown) {
+/** JSON with object keys sorted at every level: jsonb stores keys in its own order, so key order must not count. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** Deploy's duplicate filter: the key's active version when it holds this same document (compiled and pinned). */
+async function activeIfSame(tx: EntityManager, tenantId: string, key: string, doc: ProcessDocument) {
+  const active = await tx.findOne(ProcessDefinition, { tenantId, key, status: 'active' });
+  return active && canonical(active.dsl) === canonical(doc) ? (active as IProcessDefinition) : null;
+}
+
+/** What deploy answers: the version now active, and whether it was already (`skipIfUnchanged`, nothing written). */
+export interface Deployed {
+  definition: IProcessDefinition;
+  unchanged: boolean;
+}
+
+/** Deploys a document: compiled, then inserted as the next active version (unless unchanged and asked to skip). */
+async function deployDocument(
+  em: EntityManager,
+  tenantId: string,
+  userId: string,
+  dsl: unknown,
+  skipIfUnchanged = false,
+): Promise<Deployed> {
   const checked = await compile(em, tenantId, dsl);
   const cols = columnsOf(checked);
   return withKeyLock(em, tenantId, cols.key, async (tx) => {
     const doc = await pinFunctions(tx, tenantId, checked);
+    const same = skipIfUnchanged ? await activeIfSame(tx, tenantId, cols.key, doc) : null;
+    if (same) return { definition: same, unchanged: true };
     const version = await nextVersion(tx, tenantId, cols.key);
     await retireActive(tx, tenantId, cols.key, userId);
-    return tx.create(ProcessDefinition, {
+    const definition = tx.create(ProcessDefinition, {
       id: randomUUID(),
       tenantId,
       ...cols,
@@ -335,22 +366,33 @@ async function deployDocument(em: EntityManager, tenantId: string, userId: strin
       updatedBy: userId,
       deployedAt: new Date(),
     } as any) as IProcessDefinition;
+    return { definition, unchanged: false };
   });
 }
 
+/**
+ * Every deploy is the next version; with `skipIfUnchanged` (Camunda's duplicate filtering) a document equal
+ * to the active version's, keys in any order, answers that version and writes nothing (a draft stays a draft).
+ */
 export async function deploy(
   em: EntityManager,
   tenantId: string,
   userId: string,
-  input: { dsl?: DslInput; draftId?: string },
-) {
-  if (input.draftId === undefined) return deployDocument(em, tenantId, userId, input.dsl);
+  input: { dsl?: DslInput; draftId?: string; skipIfUnchanged?: boolean },
+): Promise<Deployed> {
+  const skip = input.skipIfUnchanged === true;
+  if (input.draftId === undefined) return deployDocument(em, tenantId, userId, input.dsl, skip);
   const draft = await getDefinition(em, tenantId, input.draftId);
   requireDraft(draft);
   return withKeyLock(em, tenantId, draft.key, async (tx) => {
     const row = await lockRow(tx, tenantId, draft.id, draft.key);
     requireDraft(row);
-    return publishDraft(tx, row, userId);
+    if (skip) {
+      const doc = await pinFunctions(tx, tenantId, await compile(tx, tenantId, row.dsl));
+      const same = await activeIfSame(tx, tenantId, row.key, doc);
+      if (same) return { definition: same, unchanged: true };
+    }
+    return { definition: await publishDraft(tx, row, userId), unchanged: false };
   });
 }
 
@@ -358,7 +400,7 @@ export async function deploy(
 export function importDsl(em: EntityManager, tenantId: string, userId: string, dsl: DslInput | undefined) {
   if (dsl === undefined)
     throw new AppError('VALIDATION_FAILED', 'Send a multipart field `file` or a JSON body { dsl }');
-  return deployDocument(em, tenantId, userId, dsl);
+  return deployDocument(em, tenantId, userId, dsl).then((d) => d.definition);
 }
 
 export async function createDraft(em: EntityManager, tenantId: string, userId: string, dsl: DslInput) {

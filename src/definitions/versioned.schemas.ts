@@ -35,5 +35,9 @@ export function catalogueQuery<const S extends Statuses>(statuses: S) {
     name: z.string().optional().openapi({ description: 'Case-insensitive substring' }),
     category: z.string().optional(),
     status: z.enum(statuses).optional(),
+    q: z.string().max(200).optional().openapi({
+      description:
+        'Search text: every word (case-insensitive) in the name, key, category or description; the list search box sends it',
+    }),
   });
 }

@@ -11,6 +11,8 @@ export interface CatalogueFilter {
   name?: string;
   category?: string;
   status?: string;
+  /** Words anywhere in the name, key, category or description (case-insensitive). */
+  q?: string;
 }
 
 /** The columns every catalogue row answers, before and after its document (`dsl`, `schema`). */
@@ -42,6 +44,12 @@ export function versionedCatalogue<E extends object, V>(
       if (opts.name) where.name = { $ilike: `%${likeEscape(opts.name)}%` };
       if (opts.category) where.category = opts.category;
       if (opts.status) where.status = opts.status;
+      // Each word must appear in one of the columns: "leave hr" finds "HR leave request".
+      const words = opts.q?.trim().split(/\s+/).filter(Boolean) ?? [];
+      if (words.length)
+        where.$and = words.map((w) => ({
+          $or: ['name', 'key', 'category', 'description'].map((col) => ({ [col]: { $ilike: `%${likeEscape(w)}%` } })),
+        }));
       return paged(em, where, { createdAt: 'desc', id: 'asc' }, opts);
     },
     /** The versions of a key, newest first (drafts have no version and are left out); 404 for an unknown key. */

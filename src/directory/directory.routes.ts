@@ -150,6 +150,25 @@ function resourceRoutes(res: AnyResource) {
 /** The user routes, plus the handover of a leaver's work (workflow:admin; docs/task-actions.md#handing-over-a-leavers-work). */
 export function userRoutes() {
   const r = resourceRoutes(users);
+  // No route takes POST /users/{id}: `batch` cannot be mistaken for a user's id.
+  endpoint(
+    r,
+    {
+      method: 'post',
+      path: '/batch',
+      tags,
+      summary: `Create up to ${directory.MAX_USER_BATCH} users at once, all or none (an HR import)`,
+      description:
+        'Each user as POST /users takes it, checked the same way (a problem names `users.<i>.<field>`); a manager may be another user of the same call. Nothing is created unless all are. Users of one call sharing a password share its hash.',
+      permissions: [Permissions.DIRECTORY_MANAGE],
+      body: s.UserBatchCreate,
+      status: 201,
+      response: s.UserBatchCreated,
+      responseDescription: 'Created',
+    },
+    async ({ principal, body, c }) => ({ ids: await directory.createUsers(em(c), principal.tenantId, body.users) }),
+  );
+
   endpoint(
     r,
     {

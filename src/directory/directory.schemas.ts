@@ -3,6 +3,10 @@ import { EmailAddress, IsoDate } from '../shapes.js';
 import { PageQuery } from '../paging.js';
 import { jsonSchema } from '../http/input.js';
 import { LOCALES } from '../locales.js';
+import { MAX_QUERY_LENGTH } from './people-search.js';
+import { MAX_USER_BATCH } from './directory.js';
+
+const SEARCH_RULES = `Case-insensitive, at most ${MAX_QUERY_LENGTH} characters; ranked: a whole term, then the start of a term or word, then anywhere (three characters or more: shorter queries match starts only), then by name. Chinese names also by pinyin (张三: zhangsan, zhang san, zhang) and initials (zs).`;
 
 const Id = z
   .string()
@@ -52,10 +56,31 @@ export const UserCreate = z
   .openapi('UserCreate');
 export const UserPatch = patchOf(userFields, 'UserPatch');
 
+export const UserBatchCreate = z
+  .object({ users: z.array(UserCreate).min(1).max(MAX_USER_BATCH) })
+  .strict()
+  .openapi('UserBatchCreate');
+export const UserBatchCreated = z
+  .object({ ids: z.array(z.string()).openapi({ description: "The created users' ids, in the order sent" }) })
+  .openapi('UserBatchCreated');
+
+/** `q` of a directory list (docs/contract.md#searching-the-directory). */
+const SearchQuery = z
+  .string()
+  .max(MAX_QUERY_LENGTH)
+  .optional()
+  .openapi({ param: { name: 'q', in: 'query' } });
+
 export const UserQuery = PageQuery.extend({
   deptId: z.string().optional(),
   role: z.string().optional(),
-  q: z.string().optional(),
+  active: z
+    .enum(['true', 'false'])
+    .optional()
+    .openapi({ description: 'Only active (true) or inactive (false) users; both when left out' }),
+  q: SearchQuery.openapi({
+    description: 'Matches display name, username, e-mail and department name. ' + SEARCH_RULES,
+  }),
 });
 
 export const Department = z
@@ -73,7 +98,10 @@ export const DepartmentCreate = z
   .openapi('DepartmentCreate');
 export const DepartmentPatch = patchOf(departmentFields, 'DepartmentPatch');
 
-export const DepartmentQuery = PageQuery.extend({ parentId: z.string().optional() });
+export const DepartmentQuery = PageQuery.extend({
+  parentId: z.string().optional(),
+  q: SearchQuery.openapi({ description: 'Matches the name. ' + SEARCH_RULES }),
+});
 
 export const Role = z.object({ code: z.string(), name: z.string(), permissions: z.array(z.string()) }).openapi('Role');
 
@@ -106,7 +134,9 @@ export const TenantCreated = z.object({ id: z.string(), name: z.string(), admin:
 
 export const IdParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
 export const CodeParam = z.object({ code: z.string().openapi({ param: { name: 'code', in: 'path' } }) });
-export const RoleQuery = PageQuery;
+export const RoleQuery = PageQuery.extend({
+  q: SearchQuery.openapi({ description: 'Matches code and name. ' + SEARCH_RULES }),
+});
 
 export const HandoverScope = z
   .object({

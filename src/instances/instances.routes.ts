@@ -5,7 +5,6 @@ import * as lifecycle from './instance-actions.js';
 import { Permissions } from '../permissions.js';
 import { AppError } from '../errors.js';
 import { page } from '../http/envelope.js';
-import { PageQuery } from '../paging.js';
 import { actionEndpoints, createRouter, endpoint } from '../http/router.js';
 import * as s from './instances.schemas.js';
 import { variableWrites } from '../http/shared-endpoints.js';
@@ -62,14 +61,20 @@ export function instanceRoutes(deps: AppDeps) {
       path: '/',
       tags,
       summary: 'Instances (runtime and archive merged)',
-      query: s.InstanceQuery,
+      query: s.InstanceListQuery,
       response: page(s.Instance),
     },
     async ({ principal, query, c }) => inList(requestLocale(c), await instances.listInstances(deps, principal, query)),
   );
   // The caller's lists: one page each, narrowed by the query.
   for (const [path, summary, query, row, list] of [
-    ['/cc', 'Instances copied to me', PageQuery, s.CcRecord, instances.ccList],
+    [
+      '/cc',
+      'Instances copied to me (filters: processKey, q in the business key)',
+      s.CcQuery,
+      s.CcRecord,
+      instances.ccList,
+    ],
     ['/applications', 'Instances I started', s.ApplicationsQuery, s.Instance, instances.applications],
   ] as const) {
     endpoint(

@@ -1,16 +1,46 @@
 import { z } from '@hono/zod-openapi';
 import { IsoDate } from '../shapes.js';
-import { Instance, Task, TrailEntry, UndecidedBy } from '../read-model/shapes.js';
+import { Instance, InstanceQuery, Task, TrailEntry, UndecidedBy } from '../read-model/shapes.js';
+import { INSTANCE_STATUSES } from '../../workflows/engine/types.js';
+import { PageQuery } from '../paging.js';
 import { VariablesInput, VariableValue } from '../http/input.js';
 
-export {
-  ApplicationsQuery,
-  Instance,
-  InstanceQuery,
-  ProcessKeyQuery,
-  TrailEntry,
-  Variables,
-} from '../read-model/shapes.js';
+export { ApplicationsQuery, Instance, ProcessKeyQuery, TrailEntry, Variables } from '../read-model/shapes.js';
+
+/** A comma-separated list of `statuses` (an unknown one is a 400, not an empty list). */
+export function statusList<const S extends readonly string[]>(statuses: S) {
+  const names = (v: string) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  return z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || names(v).every((s) => statuses.includes(s)), {
+      message: `comma-separated, each one of: ${statuses.join(', ')}`,
+    })
+    .openapi({ description: `comma-separated, each one of: ${statuses.join(', ')}` });
+}
+
+/** The instance list: the read model's filters, statuses checked, and a search in the business key. */
+export const InstanceListQuery = InstanceQuery.extend({
+  status: statusList(INSTANCE_STATUSES),
+  q: z.string().max(200).optional().openapi({
+    description: 'Search text: a case-insensitive part of the business key (businessKey matches it whole)',
+  }),
+});
+export type InstanceListQuery = z.infer<typeof InstanceListQuery>;
+
+/** Copies to me: by process and business key text. */
+export const CcQuery = PageQuery.extend({
+  processKey: z.string().optional(),
+  q: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ description: 'Search text: a case-insensitive part of the business key' }),
+});
 
 export const Upcoming = z
   .object({

@@ -337,7 +337,10 @@ export async function getDetail(deps: AppDeps, principal: Principal, id: string)
   };
 }
 
-export async function listInstances(deps: AppDeps, principal: Principal, q: InstanceQuery) {
+/** `%…%` for a case-insensitive part of a text (`\` escapes, PostgreSQL's default for like). */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+
+export async function listInstances(deps: AppDeps, principal: Principal, q: InstanceQuery & { q?: string }) {
   const em = deps.orm.em.fork();
   const where = new Where().add('x.tenant_id = ?', principal.tenantId);
   if (!holds(principal.permissions, Permissions.INSTANCE_MANAGE, Permissions.MONITOR)) {
@@ -354,6 +357,7 @@ export async function listInstances(deps: AppDeps, principal: Principal, q: Inst
   }
   if (q.processKey) where.add('x.process_key = ?', q.processKey);
   if (q.businessKey) where.add('x.business_key = ?', q.businessKey);
+  if (q.q?.trim()) where.add('x.business_key ilike ?', containing(q.q.trim()));
   if (q.status)
     where.add(
       'x.status = any(array(select jsonb_array_elements_text(?::jsonb)))',
@@ -378,12 +382,23 @@ export async function applications(deps: AppDeps, principal: Principal, q: Appli
  * only its rows are joined to their instance; a copy whose instance is gone is left out, as the
  * join did before.
  */
-export async function ccList(deps: AppDeps, principal: Principal, q: PageOpts & { read?: boolean }) {
+export async function ccList(
+  deps: AppDeps,
+  principal: Principal,
+  q: PageOpts & { read?: boolean; processKey?: string; q?: string },
+) {
   const em = deps.orm.em.fork();
   const where = new Where().add('x.tenant_id = ?', principal.tenantId).add('x.user_id = ?', principal.userId);
   if (q.read !== undefined) where.add('x.read = ?', q.read);
+  // The process and business-key filters are the instance's: checked in the same lookup of it.
+  const of = new Where();
+  if (q.processKey) of.add('i.process_key = ?', q.processKey);
+  if (q.q?.trim()) of.add('i.business_key ilike ?', containing(q.q.trim()));
+  const also = of.parts.map((p) => ` and ${p}`).join('');
   where.add(
-    `(exists (select 1 from instances i where i.id = x.instance_id) or exists (select 1 from instances_archive i where i.id = x.instance_id))`,
+    `(exists (select 1 from instances i where i.id = x.instance_id${also}) or exists (select 1 from instances_archive i where i.id = x.instance_id${also}))`,
+    ...of.params,
+    ...of.params,
   );
   return pagedBy(
     em,

@@ -3,6 +3,7 @@ import { loadConfig, type Config } from '../config.js';
 import { createLogger } from '../observability/logger.js';
 import { createOrm, migrate } from '../db/orm.js';
 import { seed } from '../directory/seed.js';
+import { fillAllSearchTexts } from '../directory/directory.js';
 import { directoryPrincipals } from '../directory/auth.js';
 import { TokenService } from '../infra/tokens.js';
 import { createTemporalClient } from '../temporal/client.js';
@@ -47,6 +48,9 @@ export async function runServer(config: Config = loadConfig()) {
     demoPassword: config.DEMO_PASSWORD,
     demo: config.SEED_DEMO,
   });
+  // Rows without a search text (from before the people-search migration, the seed): filled in the
+  // background so a big tenant's first search need not; searches fill whatever is left themselves.
+  void fillAllSearchTexts(orm.em.fork()).catch((err: unknown) => logger.warn({ err }, 'search text fill failed'));
   const temporal = createTemporalClient(config);
   const processEvents = { orm, temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, logger };
   const app = createApp({

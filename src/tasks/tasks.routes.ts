@@ -4,7 +4,6 @@ import { taskView } from '../read-model/read-model.js';
 import { page } from '../http/envelope.js';
 import { createRouter, endpoint } from '../http/router.js';
 import * as s from './tasks.schemas.js';
-import { ProcessKeyQuery } from '../read-model/shapes.js';
 import type { AssignmentReason } from '../read-model/assignment-reason.js';
 import { reasonIn } from '../read-model/assignment-reason.zh-CN.js';
 import { requestLocale, type ApiLocale } from '../http/locale.js';
@@ -26,7 +25,7 @@ export function myTaskListRoutes(deps: AppDeps) {
   ] as const) {
     endpoint(
       r,
-      { method: 'get', path, tags: ['process-instances'], summary, query: ProcessKeyQuery, response: page(s.Task) },
+      { method: 'get', path, tags: ['process-instances'], summary, query: s.MyTasksQuery, response: page(s.Task) },
       ({ principal, query: q }) => list(deps, principal, q),
     );
   }

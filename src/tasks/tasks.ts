@@ -294,14 +294,30 @@ async function actionableTask(
 
 // ---------- the caller's lists (GET /process-instances/todo, /done) ----------
 
-export async function todo(deps: AppDeps, principal: Principal, q: ProcessKeyQuery) {
-  const em = deps.orm.em.fork();
-  const where = todoWhere(principal.tenantId, actorOf(principal));
+/** The to-do and done lists' filters beyond the process (GET …/todo?q=&initiator=&dueBefore=&dueAfter=). */
+export interface MyTaskFilters {
+  q?: string;
+  initiator?: string;
+  dueBefore?: string;
+  dueAfter?: string;
+}
+
+function myTaskFilters(where: Where, q: ProcessKeyQuery & MyTaskFilters) {
   if (q.processKey) where.add('x.process_key = ?', q.processKey);
+  if (q.q?.trim()) where.add(`x.business_key ilike ?`, `%${q.q.trim().replace(/[\\%_]/g, '\\$&')}%`);
+  if (q.initiator) where.add('x.initiator_id = ?', q.initiator);
+  if (q.dueBefore) where.add('x.due_date <= ?', q.dueBefore);
+  if (q.dueAfter) where.add('x.due_date >= ?', q.dueAfter);
+  return where;
+}
+
+export async function todo(deps: AppDeps, principal: Principal, q: ProcessKeyQuery & MyTaskFilters) {
+  const em = deps.orm.em.fork();
+  const where = myTaskFilters(todoWhere(principal.tenantId, actorOf(principal)), q);
   return paged(em, 'tasks', where, 'x.create_time desc, x.id', q, taskView, { columns: TASK_VIEW_COLUMNS });
 }
 
-export async function done(deps: AppDeps, principal: Principal, q: ProcessKeyQuery) {
+export async function done(deps: AppDeps, principal: Principal, q: ProcessKeyQuery & MyTaskFilters) {
   const em = deps.orm.em.fork();
   const where = new Where()
     .add('x.tenant_id = ?', principal.tenantId)
@@ -309,6 +325,6 @@ export async function done(deps: AppDeps, principal: Principal, q: ProcessKeyQue
     .add(`x.status = 'completed'`)
     .add(`x.result in ('approved', 'rejected', 'returned', 'completed')`)
     .add('x.assignee = ?', principal.userId);
-  if (q.processKey) where.add('x.process_key = ?', q.processKey);
+  myTaskFilters(where, q);
   return paged(em, ALL_TASKS, where, 'x.end_time desc nulls last, x.id', q, taskView);
 }

@@ -30,6 +30,12 @@ async function add(page: Page, slot: ReturnType<Page['locator']>, kind: string) 
   await slot.locator(`[data-kind=${kind}]`).click();
 }
 const select = (page: Page, id: string) => page.click(`[data-node-id=${id}] > button[aria-pressed]`);
+/** Picks `userId` in the people picker whose text box is `#id`: typed, then chosen from the server's answers. */
+async function pickPerson(page: Page, id: string, userId: string) {
+  await page.fill(`#${id}`, userId);
+  await page.click(`[data-picker="${id}"] [role=option][data-id="${userId}"]`);
+  await page.waitForSelector(`[data-picker="${id}"] [data-testid=chips] li[data-id="${userId}"]`);
+}
 const problemCount = async (page: Page) =>
   Number(await page.getAttribute('[data-testid=designer-problems] h2', 'data-count'));
 
@@ -64,7 +70,10 @@ describe('process designer', () => {
     await admin.click('[data-node-id=condition_1] [data-tool=addBranch]');
     expect(await admin.locator('[data-split=condition_1] [data-branch]').count()).toBe(3);
     await select(admin, 'condition_1');
+    // The code view (the rules are the default: test/browser/condition-builder.test.ts).
+    await admin.click('[data-case="0"] [data-mode-button=code]');
     await admin.fill('#condition_1-case-0', 'msg.days <= 3');
+    await admin.click('[data-case="1"] [data-mode-button=code]');
     // A case on an unknown variable: a warning (the DSL's rule) on the node and in the list, the
     // server's too; it does not block Publish (deploy accepts it). Then fixed.
     await admin.fill('#condition_1-case-1', 'msg.dayz > 3 && msg.days <= 7');
@@ -88,8 +97,8 @@ describe('process designer', () => {
     await select(admin, 'approver_2');
     await admin.fill('#approver_2-name', 'Manager and HR countersign');
     await admin.selectOption('#approver_2-approver', 'user');
-    await admin.check('[data-picker=approver_2-userIds] input[value=bob]');
-    await admin.check('[data-picker=approver_2-userIds] input[value=erin]');
+    await pickPerson(admin, 'approver_2-userIds', 'bob');
+    await pickPerson(admin, 'approver_2-userIds', 'erin');
     await admin.selectOption('#approver_2-mode', 'all');
     await add(admin, branch('Default'), 'approver');
     await select(admin, 'approver_3');
@@ -100,7 +109,7 @@ describe('process designer', () => {
     // After the branches meet: a copy to erin, then a service function from the catalogue.
     await add(admin, flow.locator('> [data-slot]').nth(1), 'cc');
     await select(admin, 'cc_1');
-    await admin.check('[data-picker=cc_1-cc] input[value=erin]');
+    await pickPerson(admin, 'cc_1-cc', 'erin');
     await add(admin, flow.locator('> [data-slot]').nth(2), 'service');
     await select(admin, 'service_1');
     await admin.selectOption('#service_1-fn', 'setVariables');
@@ -118,7 +127,7 @@ describe('process designer', () => {
     await shot(admin, 'built');
 
     // Try it: days = 5 takes case 2; bob and erin are named on the countersign card.
-    await admin.selectOption('#sim-initiator', 'alice');
+    await pickPerson(admin, 'sim-initiator', 'alice');
     await admin.fill('#sim-days', '5');
     await admin.click('[data-testid=simulate] button[type=submit]');
     await admin.waitForSelector('[data-testid=sim-steps]');
@@ -236,7 +245,7 @@ describe('process designer', () => {
     await admin.fill('#ai_1-timeout', '60');
     await admin.check('#ai_1-decides');
     await admin.selectOption('#ai_1-reject', 'toStarter');
-    await admin.check('[data-picker=ai_1-failureHandler] input[value=carol]');
+    await pickPerson(admin, 'ai_1-failureHandler', 'carol');
     await admin.fill('#ai_1-mappings', '$.risk → aiRisk');
     // After it, an approver; the card says which agent decides.
     await add(admin, flow.locator('> [data-slot]').nth(1), 'approver');

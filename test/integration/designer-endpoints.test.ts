@@ -119,8 +119,8 @@ describe('POST /process-definitions/validate', () => {
       nodeId: 'route',
       field: 'configuration.cases[0].case',
       code: 'condition.unknownVariable',
-      params: { variable: 'amout' },
-      message: 'msg.amout is not a field of the process form, and no earlier step sets it',
+      params: { variable: 'amout', suggestion: 'amount' },
+      message: 'msg.amout is not a field of the process form, and no earlier step sets it — did you mean msg.amount?',
       severity: 'warning',
     };
     const res = await validate({ dsl: doc });
@@ -132,7 +132,7 @@ describe('POST /process-definitions/validate', () => {
       headers: { 'Accept-Language': 'zh-CN' },
     });
     expect(zh.body.data.problems).toEqual([
-      { ...warning, message: 'msg.amout 不是流程表单的字段，之前也没有步骤设置它' },
+      { ...warning, message: 'msg.amout 不是流程表单的字段，之前也没有步骤设置它——是不是 msg.amount？' },
     ]);
     // An error next to it: valid is false, errors first, the warning still listed.
     const both = small('v_warn2', ['msg.amout > 100', 'msg.amount >']) as any;

@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { t } from './i18n';
 import { LanguageSwitch } from './components/LanguageSwitch';
 import { refreshAccess } from './lib/access';
@@ -108,6 +108,10 @@ function App() {
   const s = useStore(session);
   const count = useStore(badge);
   const live = useStore(connected);
+  const { path } = useLocation();
+  // The phone's menu (the header's links and actions behind one button) closes when the page changes.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [path]);
   useEffect(
     () =>
       void firstContent.then(() => {
@@ -122,29 +126,9 @@ function App() {
       <a class="skip" href="#main">
         {t.skip}
       </a>
-      <header class="top">
+      <header class={menuOpen ? 'top open' : 'top'}>
         <strong class="brand">{t.app}</strong>
-        <nav aria-label={t.nav.main}>
-          <NavLink href="/inbox/todo" prefix="/inbox">
-            {t.nav.inbox}
-            {count ? (
-              <span class="badge" data-testid="todo-badge" aria-label={t.inbox.badge(count)}>
-                {count}
-              </span>
-            ) : null}
-          </NavLink>
-          <NavLink href="/start">{t.nav.start}</NavLink>
-          {s.can.definitionsWrite && <NavLink href="/admin/definitions">{t.nav.definitions}</NavLink>}
-          {chainsRead(s) && <NavLink href="/admin/rule-chains">{t.nav.ruleChains}</NavLink>}
-          {s.can.monitor && <NavLink href="/admin/monitoring">{t.nav.monitoring}</NavLink>}
-          {s.can.directory && <NavLink href="/admin/directory">{t.nav.directory}</NavLink>}
-          {s.can.admin && (
-            <NavLink href="/admin/notifications/channels" prefix="/admin/notifications">
-              {t.nav.notificationsAdmin}
-            </NavLink>
-          )}
-        </nav>
-        <span class="who">
+        <span class="whoami">
           <span
             class={live ? 'dot on' : 'dot'}
             title={live ? t.common.live : t.common.offline}
@@ -154,13 +138,53 @@ function App() {
           <span data-testid="whoami">
             {s.username}@{s.tenantId}
           </span>
-          <NotificationMenu />
-          <NavLink href="/settings">{t.nav.settings}</NavLink>
-          <LanguageSwitch />
-          <button type="button" data-testid="logout" onClick={() => session.close()}>
-            {t.nav.logout}
-          </button>
         </span>
+        {/* Shown on a narrow screen only (styles/base.css): the links and actions below fold behind it. */}
+        <button
+          type="button"
+          class="menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="top-menu"
+          data-testid="menu-button"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          <span aria-hidden="true">☰</span> {t.nav.menu}
+          {count ? (
+            <span class="badge" aria-hidden="true">
+              {count}
+            </span>
+          ) : null}
+        </button>
+        <div class="menu" id="top-menu">
+          <nav aria-label={t.nav.main}>
+            <NavLink href="/inbox/todo" prefix="/inbox">
+              {t.nav.inbox}
+              {count ? (
+                <span class="badge" data-testid="todo-badge" aria-label={t.inbox.badge(count)}>
+                  {count}
+                </span>
+              ) : null}
+            </NavLink>
+            <NavLink href="/start">{t.nav.start}</NavLink>
+            {s.can.definitionsWrite && <NavLink href="/admin/definitions">{t.nav.definitions}</NavLink>}
+            {chainsRead(s) && <NavLink href="/admin/rule-chains">{t.nav.ruleChains}</NavLink>}
+            {s.can.monitor && <NavLink href="/admin/monitoring">{t.nav.monitoring}</NavLink>}
+            {s.can.directory && <NavLink href="/admin/directory">{t.nav.directory}</NavLink>}
+            {s.can.admin && (
+              <NavLink href="/admin/notifications/channels" prefix="/admin/notifications">
+                {t.nav.notificationsAdmin}
+              </NavLink>
+            )}
+          </nav>
+          <span class="who">
+            <NotificationMenu />
+            <NavLink href="/settings">{t.nav.settings}</NavLink>
+            <LanguageSwitch />
+            <button type="button" data-testid="logout" onClick={() => session.close()}>
+              {t.nav.logout}
+            </button>
+          </span>
+        </div>
       </header>
       <main id="main" tabIndex={-1}>
         <Routes />

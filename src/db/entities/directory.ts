@@ -1,6 +1,12 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { createdAt, tenantEntity } from './columns.js';
 
+/**
+ * What `q` on the row's list matches (src/directory/people-search.ts); null until a search fills it.
+ * Not read with the row: only the search's SQL uses it.
+ */
+const searchText = () => p.string().nullable().hidden().lazy();
+
 export const Tenant = defineEntity({
   name: 'Tenant',
   tableName: 'tenants',
@@ -17,6 +23,7 @@ export const Role = tenantEntity('Role', 'roles', {
   code: p.string().primary(),
   name: p.string(),
   permissions: p.json<string[]>(),
+  searchText: searchText(),
 });
 
 export const Department = tenantEntity('Department', 'departments', {
@@ -24,6 +31,7 @@ export const Department = tenantEntity('Department', 'departments', {
   name: p.string(),
   parentId: p.string().nullable(),
   leaderId: p.string().nullable(),
+  searchText: searchText(),
 });
 
 export const User = tenantEntity('User', 'users', {
@@ -39,6 +47,7 @@ export const User = tenantEntity('User', 'users', {
   managerId: p.string().nullable(),
   roles: p.json<string[]>(),
   active: p.boolean().default(true),
+  searchText: searchText(),
 });
 
 export type ITenant = InferEntity<typeof Tenant>;

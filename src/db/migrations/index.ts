@@ -21,6 +21,8 @@ import { Migration20261126000300ApproversAhead } from './Migration20261126000300
 import { Migration20261128000100RedundantIndexes } from './Migration20261128000100RedundantIndexes.js';
 import { Migration20261128000200DirectoryGenericPlan } from './Migration20261128000200DirectoryGenericPlan.js';
 import { Migration20261129000100RuleChains } from './Migration20261129000100RuleChains.js';
+import { Migration20261129000200PeopleSearch } from './Migration20261129000200PeopleSearch.js';
+import { Migration20261129000300BusinessKeySearch } from './Migration20261129000300BusinessKeySearch.js';
 
 /**
  * Every migration, in order. Listed explicitly so the same list runs from TypeScript and from dist/; the name given
@@ -50,4 +52,6 @@ export const migrationsList = [
   { name: 'Migration20261128000100RedundantIndexes', class: Migration20261128000100RedundantIndexes },
   { name: 'Migration20261128000200DirectoryGenericPlan', class: Migration20261128000200DirectoryGenericPlan },
   { name: 'Migration20261129000100RuleChains', class: Migration20261129000100RuleChains },
+  { name: 'Migration20261129000200PeopleSearch', class: Migration20261129000200PeopleSearch },
+  { name: 'Migration20261129000300BusinessKeySearch', class: Migration20261129000300BusinessKeySearch },
 ];

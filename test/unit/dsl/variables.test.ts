@@ -46,8 +46,8 @@ describe('condition.unknownVariable', () => {
         nodeId: 'route',
         field: 'configuration.cases[1].case',
         code: 'condition.unknownVariable',
-        params: { variable: 'dayz' },
-        message: 'msg.dayz is not a field of the process form, and no earlier step sets it',
+        params: { variable: 'dayz', suggestion: 'days' },
+        message: 'msg.dayz is not a field of the process form, and no earlier step sets it — did you mean msg.days?',
       },
       expect.objectContaining({ field: 'configuration.cases[1].case', params: { variable: 'reason' } }),
     ]);

@@ -130,6 +130,30 @@ export const en = {
     live: 'Live updates on',
     offline: 'Live updates reconnecting…',
   },
+  /** Search and filters on the lists (their state is in the URL). */
+  lists: {
+    search: 'Search',
+    searchDefinitions: 'Name, key, category or description',
+    businessKeyHas: 'Business key contains',
+    status: 'Status',
+    anyStatus: 'Any status',
+    category: 'Category',
+    anyCategory: 'Any category',
+    initiator: 'Initiator',
+    initiatorHint: 'User id, e.g. alice',
+    due: 'Due',
+    anyDue: 'Any time',
+    overdue: 'Overdue',
+    dueDay: 'Within 24 hours',
+    dueWeek: 'Within 7 days',
+    startedFrom: 'Started from',
+    startedTo: 'Started until',
+    instances: 'Instances',
+    clearAll: 'Clear all filters',
+    /** The "no results" line: the filters in force follow, each a button that clears it. */
+    noMatch: 'Nothing matches these filters. Clear one:',
+    clear: (what: string) => `Clear ${what}`,
+  },
   start: {
     title: 'Start a process',
     uncategorised: 'Other',
@@ -379,6 +403,8 @@ export const en = {
     auto_approved: 'Auto-approved',
     auto_rejected: 'Auto-rejected',
   } as Record<string, string>,
+  /** A process definition's status: its own words, not a request's (an active definition is in use, not "in approval"). */
+  definitionStatus: { draft: 'Draft', active: 'Active', retired: 'Retired' } as Record<string, string>,
   admin: {
     definitions: 'Process definitions',
     key: 'Key',

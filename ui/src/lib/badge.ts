@@ -1,5 +1,6 @@
-// The to-do badge: open tasks assigned to me plus pool tasks I may claim
-// (GET /workflow/tasks/statistics), refreshed on every notification and after my own actions.
+// The to-do badge: the same number as the inbox's To do list (GET /workflow/tasks/statistics `todo`,
+// which already holds the pools I may claim: `claimable` is its pool part, not more work; docs/monitoring.md),
+// refreshed on every notification and after my own actions.
 import { api, call } from './api';
 import { onNotification } from './live';
 import { session } from './session';
@@ -11,7 +12,7 @@ export async function refreshBadge() {
   if (!session.get()) return badge.set(null);
   try {
     const s = await call(api.GET('/api/v1/workflow/tasks/statistics'));
-    badge.set((s.todo ?? 0) + (s.claimable ?? 0));
+    badge.set(s.todo ?? 0);
   } catch {
     /* keeps the last count */
   }

@@ -1,19 +1,10 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { t } from '../i18n';
 import { ApiError, api, call, type Definition } from '../lib/api';
 import { Link, navigate } from '../lib/router';
-import {
-  ErrorText,
-  Field,
-  ListTable,
-  Loading,
-  Pager,
-  Section,
-  Status,
-  fmtTime,
-  useAsync,
-  useRowActions,
-} from '../components/ui';
+import { useUrlFilters } from '../lib/url-state';
+import { NoMatch } from '../components/ListFilters';
+import { ErrorText, Field, Loading, Pager, Section, fmtTime, useAsync, useRowActions } from '../components/ui';
 import { Diagram } from '../components/Diagram';
 
 interface Problem {
@@ -22,12 +13,36 @@ interface Problem {
   message: string;
 }
 
+const STATUSES = ['draft', 'active', 'retired'] as const;
+const FILTERS = ['q', 'status', 'category'] as const;
+
 export function Definitions() {
-  const [page, setPage] = useState(1);
+  const { values, page, set, active } = useUrlFilters(FILTERS);
+  const { q, status, category } = values;
   const list = useAsync(
-    () => call(api.GET('/api/v1/workflow/process-definitions', { params: { query: { page, pageSize: 20 } } })),
-    [page],
+    () =>
+      call(
+        api.GET('/api/v1/workflow/process-definitions', {
+          params: {
+            query: {
+              page,
+              pageSize: 20,
+              ...(q ? { q } : {}),
+              ...(category ? { category } : {}),
+              ...((STATUSES as readonly string[]).includes(status)
+                ? { status: status as (typeof STATUSES)[number] }
+                : {}),
+            },
+          },
+        }),
+      ),
+    [page, q, status, category],
   );
+  const cats = useAsync(() => call(api.GET('/api/v1/workflow/process-definitions/categories')), []);
+  const [text, setText] = useState(q);
+  useEffect(() => setText(q), [q]);
+  const labels = { q: t.lists.search, status: t.lists.status, category: t.lists.category };
+  const shown = (k: (typeof FILTERS)[number]) => (k === 'status' ? (t.definitionStatus[status] ?? status) : values[k]);
   const [versionsOf, setVersionsOf] = useState<string | null>(null);
   const rowActions = useRowActions(() => list.reload(true));
   // Activate a definition that is not active, retire the active one: POST …/process-definitions/{id}/<action>.
@@ -49,57 +64,124 @@ export function Definitions() {
       </h1>
       <ImportPanel onDeployed={() => void list.reload(true)} />
       <Section title={t.admin.definitions} id="definitions">
+        <form
+          class="filters"
+          role="search"
+          data-testid="definition-filters"
+          onSubmit={(e) => {
+            e.preventDefault();
+            set({ q: text });
+          }}
+        >
+          <label>
+            {t.lists.search}
+            <input
+              type="search"
+              name="q"
+              value={text}
+              placeholder={t.lists.searchDefinitions}
+              maxLength={200}
+              onInput={(e) => setText(e.currentTarget.value)}
+            />
+          </label>
+          <label>
+            {t.lists.status}
+            <select name="status" value={status} onChange={(e) => set({ status: e.currentTarget.value })}>
+              <option value="">{t.lists.anyStatus}</option>
+              {STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {t.definitionStatus[s] ?? s}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            {t.lists.category}
+            <select name="category" value={category} onChange={(e) => set({ category: e.currentTarget.value })}>
+              <option value="">{t.lists.anyCategory}</option>
+              {category && !cats.data?.some((c) => c.category === category) && (
+                <option value={category}>{category}</option>
+              )}
+              {cats.data
+                ?.filter((c) => c.category)
+                .map((c) => (
+                  <option key={c.category} value={c.category!}>
+                    {c.category}
+                  </option>
+                ))}
+            </select>
+          </label>
+          <button type="submit">{t.lists.search}</button>
+        </form>
         {list.loading && !list.data && <Loading />}
         <ErrorText error={list.error} />
-        <ListTable
-          columns={[
-            t.admin.name,
-            t.admin.key,
-            t.admin.version,
-            t.admin.status,
-            t.admin.deployed,
-            <span key="actions" class="sr-only">
-              {t.instance.actions}
-            </span>,
-          ]}
-        >
-          {list.data?.items.map((d) => (
-            <tr key={d.id} data-definition-key={d.key}>
-              <td>
-                <Link href={`/admin/definitions/${encodeURIComponent(d.id)}`}>{d.name}</Link>
-                <div class="muted small">{d.category ?? ''}</div>
-              </td>
-              <td>{d.key}</td>
-              <td>{d.version ?? '—'}</td>
-              <td>
-                <Status value={d.status} />
-              </td>
-              <td>{fmtTime(d.deployedAt)}</td>
-              <td class="buttons">
-                <button
-                  type="button"
-                  data-edit={d.id}
-                  onClick={() => navigate(`/admin/designer/${encodeURIComponent(d.id)}`)}
-                >
-                  {t.admin.editButton}
-                </button>
-                <button
-                  type="button"
-                  onClick={() => setVersionsOf(versionsOf === d.key ? null : d.key)}
-                  aria-expanded={versionsOf === d.key}
-                >
-                  {t.admin.versions}
-                </button>
-                {rowActions(d.id, lifecycle(d))}
-              </td>
-            </tr>
-          ))}
-        </ListTable>
-        {list.data && <Pager page={page} pageSize={20} total={list.data.total} onPage={setPage} />}
+        {list.data && !list.data.items.length && (
+          <NoMatch
+            filters={active.map((k) => ({ key: k, label: labels[k], value: shown(k) }))}
+            onClear={(k) => set(k ? { [k]: '' } : { q: '', status: '', category: '' })}
+          />
+        )}
+        {!!list.data?.items.length && (
+          <div class="table-wrap stack-on-phone">
+            <table class="list">
+              <thead>
+                <tr>
+                  {[t.admin.name, t.admin.key, t.admin.version, t.admin.status, t.admin.deployed].map((c) => (
+                    <th key={c} scope="col">
+                      {c}
+                    </th>
+                  ))}
+                  <th scope="col">
+                    <span class="sr-only">{t.instance.actions}</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.data.items.map((d) => (
+                  <tr key={d.id} data-definition-key={d.key}>
+                    <td>
+                      <Link href={`/admin/definitions/${encodeURIComponent(d.id)}`}>{d.name}</Link>
+                      <div class="muted small">{d.category ?? ''}</div>
+                    </td>
+                    <td data-label={t.admin.key}>{d.key}</td>
+                    <td data-label={t.admin.version}>{d.version ?? '—'}</td>
+                    <td data-label={t.admin.status}>
+                      <DefinitionStatus value={d.status} />
+                    </td>
+                    <td data-label={t.admin.deployed}>{fmtTime(d.deployedAt)}</td>
+                    <td class="buttons">
+                      <button
+                        type="button"
+                        data-edit={d.id}
+                        onClick={() => navigate(`/admin/designer/${encodeURIComponent(d.id)}`)}
+                      >
+                        {t.admin.editButton}
+                      </button>
+                      <button
+                        type="button"
+                        onClick={() => setVersionsOf(versionsOf === d.key ? null : d.key)}
+                        aria-expanded={versionsOf === d.key}
+                      >
+                        {t.admin.versions}
+                      </button>
+                      {rowActions(d.id, lifecycle(d))}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {list.data && <Pager page={page} pageSize={20} total={list.data.total} onPage={(p) => set({ page: p })} />}
       </Section>
       {versionsOf && <Versions processKey={versionsOf} />}
     </>
   );
+}
+
+/** A definition's status in its own words (active, retired), not a request's ("in approval"). */
+function DefinitionStatus({ value }: { value: string }) {
+  return <span class={`status status-${value}`}>{t.definitionStatus[value] ?? value}</span>;
 }
 
 function Versions({ processKey }: { processKey: string }) {
@@ -118,7 +200,8 @@ function Versions({ processKey }: { processKey: string }) {
         {v.data?.items.map((d) => (
           <li key={d.id}>
             <Link href={`/admin/definitions/${encodeURIComponent(d.id)}`}>v{d.version ?? '—'}</Link>{' '}
-            <Status value={d.status} /> <span class="muted small">{fmtTime(d.deployedAt ?? d.createdAt)}</span>
+            <DefinitionStatus value={d.status} />{' '}
+            <span class="muted small">{fmtTime(d.deployedAt ?? d.createdAt)}</span>
           </li>
         ))}
       </ul>
@@ -139,7 +222,7 @@ export function DefinitionView({ id }: { id: string }) {
         <Link href="/admin/definitions">← {t.admin.definitions}</Link>
       </p>
       <h1>
-        {d.data.name} v{d.data.version ?? '—'} <Status value={d.data.status} />
+        {d.data.name} v{d.data.version ?? '—'} <DefinitionStatus value={d.data.status} />
         <button type="button" onClick={() => navigate(`/admin/designer/${encodeURIComponent(id)}`)}>
           {t.admin.editButton}
         </button>

@@ -6,7 +6,9 @@ import { refreshBadge } from '../lib/badge';
 import { onNotification } from '../lib/live';
 import { session } from '../lib/session';
 import { contentShown } from '../lib/store';
-import { Link, navigate, useLocation } from '../lib/router';
+import { Link } from '../lib/router';
+import { dayBound, useUrlFilters } from '../lib/url-state';
+import { NoMatch } from '../components/ListFilters';
 import { ErrorText, Loading, Pager, Status, fmtTime, useAsync } from '../components/ui';
 
 const tabs = ['todo', 'done', 'cc', 'applications'] as const;
@@ -51,61 +53,110 @@ function SharedCells(p: {
 
 type Row = { kind: 'task'; task: Task } | { kind: 'cc'; cc: any } | { kind: 'instance'; instance: Instance };
 
-async function load(tab: Tab, page: number, processKey: string, businessKey: string, me: string): Promise<Page<Row>> {
-  // The to-do, done and copied lists take no business key: with one, read a wide page and filter here.
-  const wide = businessKey && tab !== 'applications';
-  const query = { page: wide ? 1 : page, pageSize: wide ? 200 : PAGE, ...(processKey ? { processKey } : {}) };
-  let out: Page<Row>;
+/** The filters in the URL, by the tabs that offer them (the server filters each list). */
+const FILTERS = ['process', 'bk', 'initiator', 'due', 'status', 'from', 'to'] as const;
+type Filter = (typeof FILTERS)[number];
+type Filters = Record<Filter, string>;
+const offered: Record<Tab, readonly Filter[]> = {
+  todo: ['process', 'bk', 'initiator', 'due'],
+  done: ['process', 'bk', 'initiator'],
+  cc: ['process', 'bk'],
+  applications: ['process', 'bk', 'status', 'from', 'to'],
+};
+const DUE = ['overdue', 'day', 'week'] as const;
+const APPLICATION_STATUSES = ['active', 'suspended', 'completed', 'rejected', 'withdrawn', 'terminated', 'failed'];
+const HOUR = 3_600_000;
+
+/** The due filter's latest due date: now (overdue), a day or a week ahead. */
+function dueBefore(due: string): string | undefined {
+  const ahead = { overdue: 0, day: 24 * HOUR, week: 7 * 24 * HOUR }[due as (typeof DUE)[number]];
+  return ahead === undefined ? undefined : new Date(Date.now() + ahead).toISOString();
+}
+
+async function load(tab: Tab, page: number, f: Filters, me: string): Promise<Page<Row>> {
+  const on = (k: Filter) => (offered[tab].includes(k) && f[k] ? f[k] : undefined);
+  const base = {
+    page,
+    pageSize: PAGE,
+    ...(on('process') ? { processKey: f.process } : {}),
+    ...(on('bk') ? { q: f.bk } : {}),
+  };
   if (tab === 'todo' || tab === 'done') {
     const path = tab === 'todo' ? '/api/v1/workflow/process-instances/todo' : '/api/v1/workflow/process-instances/done';
+    const before = on('due') ? dueBefore(f.due) : undefined;
+    const query = {
+      ...base,
+      ...(on('initiator') ? { initiator: f.initiator } : {}),
+      ...(before ? { dueBefore: before } : {}),
+    };
     const p = await call(api.GET(path, { params: { query } }));
-    out = { ...p, items: p.items.map((task) => ({ kind: 'task' as const, task })) };
-  } else if (tab === 'cc') {
-    const p = await call(
-      api.GET('/api/v1/workflow/process-instances/cc', {
-        params: { query: { page: query.page, pageSize: query.pageSize } },
-      }),
-    );
-    const items = p.items.filter((c) => !processKey || c.processKey === processKey);
-    out = { ...p, items: items.map((cc) => ({ kind: 'cc' as const, cc })) };
-  } else {
-    const p = await call(
-      api.GET('/api/v1/workflow/process-instances', {
-        params: {
-          query: {
-            page,
-            pageSize: PAGE,
-            initiator: me,
-            ...(processKey ? { processKey } : {}),
-            ...(businessKey ? { businessKey } : {}),
-          },
-        },
-      }),
-    );
-    return { ...p, items: p.items.map((instance) => ({ kind: 'instance' as const, instance })) };
+    return { ...p, items: p.items.map((task) => ({ kind: 'task' as const, task })) };
   }
-  if (!wide) return out;
-  const needle = businessKey.toLowerCase();
-  const keyOf = (r: Row) =>
-    (r.kind === 'task' ? r.task.businessKey : r.kind === 'cc' ? r.cc.businessKey : r.instance.businessKey) ?? '';
-  const all = out.items.filter((r) => keyOf(r).toLowerCase().includes(needle));
-  return { items: all.slice((page - 1) * PAGE, page * PAGE), total: all.length, page, pageSize: PAGE };
+  if (tab === 'cc') {
+    const p = await call(api.GET('/api/v1/workflow/process-instances/cc', { params: { query: base } }));
+    return { ...p, items: p.items.map((cc) => ({ kind: 'cc' as const, cc })) };
+  }
+  const from = on('from') ? dayBound(f.from) : undefined;
+  const to = on('to') ? dayBound(f.to, true) : undefined;
+  const status = on('status') && APPLICATION_STATUSES.includes(f.status) ? f.status : undefined;
+  const p = await call(
+    api.GET('/api/v1/workflow/process-instances', {
+      params: {
+        query: {
+          ...base,
+          initiator: me,
+          ...(status ? { status } : {}),
+          ...(from ? { startedAfter: from } : {}),
+          ...(to ? { startedBefore: to } : {}),
+        },
+      },
+    }),
+  );
+  return { ...p, items: p.items.map((instance) => ({ kind: 'instance' as const, instance })) };
 }
 
 export function Inbox({ tab: raw }: { tab: string }) {
   const tab = (tabs as readonly string[]).includes(raw) ? (raw as Tab) : 'todo';
-  const { query } = useLocation();
-  const processKey = query.get('process') ?? '';
-  const businessKey = query.get('bk') ?? '';
-  const page = Number(query.get('page') ?? 1) || 1;
+  const { values: filters, page, set } = useUrlFilters(FILTERS);
+  const processKey = filters.process;
+  const businessKey = filters.bk;
   const me = session.get()!.userId;
-  const list = useAsync(() => load(tab, page, processKey, businessKey, me), [tab, page, processKey, businessKey]);
+  const key = FILTERS.map((k) => filters[k]).join('\u0000');
+  const list = useAsync(() => load(tab, page, filters, me), [tab, page, key]);
+  const has = (k: Filter) => offered[tab].includes(k);
+  const active = FILTERS.filter((k) => has(k) && filters[k]);
+  const dueWords: Record<string, string> = { overdue: t.lists.overdue, day: t.lists.dueDay, week: t.lists.dueWeek };
+  const filterLabels: Filters = {
+    process: t.common.filterProcess,
+    bk: t.lists.businessKeyHas,
+    initiator: t.lists.initiator,
+    due: t.lists.due,
+    status: t.lists.status,
+    from: t.lists.startedFrom,
+    to: t.lists.startedTo,
+  };
+  /** A filter's value as the bar shows it: a process's name, a status's and a due choice's words. */
+  const shownValue = (k: Filter) =>
+    k === 'process'
+      ? (processes.find((d) => d.key === filters.process)?.name ?? filters.process)
+      : k === 'status'
+        ? (t.status[filters.status] ?? filters.status)
+        : k === 'due'
+          ? (dueWords[filters.due] ?? filters.due)
+          : filters[k];
+  /** Another tab, with the filters it also offers. */
+  const tabHref = (name: Tab) => {
+    const q = new URLSearchParams();
+    for (const k of offered[name]) if (filters[k]) q.set(k, filters[k]);
+    return `/inbox/${name}${q.size ? `?${q}` : ''}`;
+  };
   // The process filter's choices load after the list, which is what the first load waits for.
   const listed = !!list.data || !!list.error;
   const cats = useAsync(
     () => (listed ? call(api.GET('/api/v1/workflow/process-definitions/categories')) : Promise.resolve(null)),
     [listed],
   );
+  const processes = cats.data?.flatMap((c) => c.definitions) ?? [];
   useEffect(() => {
     if (!listed) return;
     // The first load's end, read by the budget checks (bench/ui.ts, the browser tests).
@@ -117,6 +168,9 @@ export function Inbox({ tab: raw }: { tab: string }) {
   const [batchComment, setBatchComment] = useState('');
   const [busy, setBusy] = useState(false);
   const [bkInput, setBkInput] = useState(businessKey);
+  const [initiatorInput, setInitiatorInput] = useState(filters.initiator);
+  useEffect(() => setBkInput(businessKey), [businessKey]);
+  useEffect(() => setInitiatorInput(filters.initiator), [filters.initiator]);
 
   // Live: any notification (assigned, claimable, unavailable when someone else claimed a pool
   // task, ...) reloads the to-do list; so does coming back to the tab, for the few changes that
@@ -131,21 +185,11 @@ export function Inbox({ tab: raw }: { tab: string }) {
       document.removeEventListener('visibilitychange', back);
     };
   }, [tab, list.reload]);
-  useEffect(() => setSelected(new Set()), [tab, page, processKey, businessKey]);
-
-  const go = (next: { process?: string; bk?: string; page?: number; tab?: string }) => {
-    const q = new URLSearchParams();
-    const p = next.process ?? processKey;
-    const b = next.bk ?? businessKey;
-    if (p) q.set('process', p);
-    if (b) q.set('bk', b);
-    if ((next.page ?? 1) > 1) q.set('page', String(next.page));
-    navigate(`/inbox/${next.tab ?? tab}${q.size ? `?${q}` : ''}`);
-  };
+  useEffect(() => setSelected(new Set()), [tab, page, key]);
 
   // Rows decided here stay on the page with their result, even once the list has moved on.
   const [decided, setDecided] = useState<Record<string, Task>>({});
-  useEffect(() => setDecided({}), [tab, page, processKey, businessKey]);
+  useEffect(() => setDecided({}), [tab, page, key]);
   const listed_ = list.data?.items ?? [];
   const present = new Set(listed_.map((r) => (r.kind === 'task' ? r.task.id : '')));
   const rows: Row[] = [
@@ -228,7 +272,7 @@ export function Inbox({ tab: raw }: { tab: string }) {
         {tabs.map((name) => (
           <Link
             key={name}
-            href={`/inbox/${name}`}
+            href={tabHref(name)}
             aria-current={name === tab ? 'page' : undefined}
             class={name === tab ? 'current' : undefined}
           >
@@ -239,28 +283,92 @@ export function Inbox({ tab: raw }: { tab: string }) {
       <form
         class="filters"
         role="search"
+        data-testid="inbox-filters"
         onSubmit={(e) => {
           e.preventDefault();
-          go({ bk: bkInput });
+          set({ bk: bkInput, ...(has('initiator') ? { initiator: initiatorInput } : {}) });
         }}
       >
         <label>
           {t.common.filterProcess}
-          <select name="process" value={processKey} onChange={(e) => go({ process: e.currentTarget.value })}>
+          <select name="process" value={processKey} onChange={(e) => set({ process: e.currentTarget.value })}>
             <option value="">{t.common.anyProcess}</option>
-            {cats.data
-              ?.flatMap((c) => c.definitions)
-              .map((d) => (
-                <option key={d.key} value={d.key}>
-                  {d.name}
-                </option>
-              ))}
+            {processKey && !processes.some((d) => d.key === processKey) && (
+              <option value={processKey}>{processKey}</option>
+            )}
+            {processes.map((d) => (
+              <option key={d.key} value={d.key}>
+                {d.name}
+              </option>
+            ))}
           </select>
         </label>
         <label>
-          {t.common.filterBusinessKey}
-          <input name="bk" value={bkInput} onInput={(e) => setBkInput(e.currentTarget.value)} />
+          {t.lists.businessKeyHas}
+          <input
+            type="search"
+            name="bk"
+            value={bkInput}
+            maxLength={200}
+            onInput={(e) => setBkInput(e.currentTarget.value)}
+          />
         </label>
+        {has('initiator') && (
+          <label>
+            {t.lists.initiator}
+            <input
+              type="search"
+              name="initiator"
+              value={initiatorInput}
+              placeholder={t.lists.initiatorHint}
+              maxLength={200}
+              onInput={(e) => setInitiatorInput(e.currentTarget.value)}
+            />
+          </label>
+        )}
+        {has('due') && (
+          <label>
+            {t.lists.due}
+            <select name="due" value={filters.due} onChange={(e) => set({ due: e.currentTarget.value })}>
+              <option value="">{t.lists.anyDue}</option>
+              {DUE.map((d) => (
+                <option key={d} value={d}>
+                  {dueWords[d]}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {has('status') && (
+          <label>
+            {t.lists.status}
+            <select name="status" value={filters.status} onChange={(e) => set({ status: e.currentTarget.value })}>
+              <option value="">{t.lists.anyStatus}</option>
+              {APPLICATION_STATUSES.map((st) => (
+                <option key={st} value={st}>
+                  {t.status[st] ?? st}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {has('from') && (
+          <label>
+            {t.lists.startedFrom}
+            <input
+              type="date"
+              name="from"
+              value={filters.from}
+              onChange={(e) => set({ from: e.currentTarget.value })}
+            />
+          </label>
+        )}
+        {has('to') && (
+          <label>
+            {t.lists.startedTo}
+            <input type="date" name="to" value={filters.to} onChange={(e) => set({ to: e.currentTarget.value })} />
+          </label>
+        )}
         <button type="submit">{t.common.search}</button>
       </form>
       {tab === 'todo' && selectable.length > 0 && (
@@ -286,7 +394,12 @@ export function Inbox({ tab: raw }: { tab: string }) {
       )}
       {list.loading && !list.data && <Loading />}
       <ErrorText error={list.error} />
-      {list.data && !rows.length && <p class="card muted">{t.common.empty}</p>}
+      {list.data && !rows.length && (
+        <NoMatch
+          filters={active.map((k) => ({ key: k, label: filterLabels[k], value: shownValue(k) }))}
+          onClear={(k) => set(k ? { [k]: '' } : Object.fromEntries(FILTERS.map((f) => [f, ''])))}
+        />
+      )}
       {rows.length > 0 && (
         <div class="table-wrap stack-on-phone">
           <table class="list" data-testid={`list-${tab}`}>
@@ -416,7 +529,7 @@ export function Inbox({ tab: raw }: { tab: string }) {
         </div>
       )}
       {list.data && (
-        <Pager page={list.data.page} pageSize={PAGE} total={list.data.total} onPage={(p) => go({ page: p })} />
+        <Pager page={list.data.page} pageSize={PAGE} total={list.data.total} onPage={(p) => set({ page: p })} />
       )}
     </>
   );

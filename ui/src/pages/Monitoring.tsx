@@ -4,6 +4,7 @@ import { api, call } from '../lib/api';
 import { Link } from '../lib/router';
 import { session } from '../lib/session';
 import { ListTable, Section, Status, fmtTime, useAsync, useRowActions } from '../components/ui';
+import { InstanceSearch } from './InstanceSearch';
 
 // The repairs of a stuck instance: POST …/process-instances/{id}/<action>, for admins.
 const repairs = [
@@ -55,6 +56,7 @@ export function Monitoring() {
           </ListTable>
         )}
       </Section>
+      <InstanceSearch />
       <Section title={t.admin.stuck} id="stuck" error={stuck.error}>
         {stuck.data && !stuck.data.items.length && <p class="muted">{t.common.empty}</p>}
         <ListTable>

@@ -3,17 +3,18 @@
 // that are not a column; the selected step's panel; problems; try it; compare.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { t } from './i18n';
-import { ApiError, type Definition } from '../../lib/api';
+import { api, ApiError, call, type Definition } from '../../lib/api';
 import { navigate } from '../../lib/router';
 import { useStore } from '../../lib/store';
-import { ErrorText, Loading, Status } from '../../components/ui';
+import { ErrorText, Loading } from '../../components/ui';
+import { t as tCommon } from '../../i18n';
 import {
   loadAgents,
   loadDefinition,
   loadFunctions,
-  publishDraft,
   saveDraft,
   validateOnServer,
+  versionsOf,
   type Simulation,
 } from './api';
 import { ComparePanel } from './components/ComparePanel';
@@ -26,7 +27,8 @@ import { emptyDoc, type Doc } from './model/doc';
 import { byNode, isWarning, type DesignProblem } from './model/problems';
 import { NodePanel } from './panels/NodePanel';
 import { ProcessPanel } from './panels/ProcessPanel';
-import { DesignerStore, treeOf } from './store';
+import { DesignerStore, sameDocument, treeOf } from './store';
+import { useLeaveGuard } from './leaveGuard';
 import s from './designer.module.css';
 
 interface Opened {
@@ -55,6 +57,30 @@ export function DesignerPage({ id }: { id: string | null }) {
   return <Editor opened={opened} onSaved={(definition) => setOpened({ ...opened, definition })} />;
 }
 
+/**
+ * Publishes a saved draft with deploy's duplicate filter (docs/definitions.md "Publishing an unchanged document"):
+ * a draft equal to the active version answers that version (another id) and nothing is published.
+ */
+const publishUnlessUnchanged = (draftId: string) =>
+  call(
+    api.POST('/api/v1/workflow/process-definitions/deploy', { body: { draftId, skipIfUnchanged: true } as any }),
+  ) as Promise<Definition>;
+
+/** The key's active version (its document and number), to tell whether there is anything to publish. */
+async function activeVersionOf(definition: Definition): Promise<Definition | null> {
+  if (definition.status === 'active') return definition;
+  const versions = await versionsOf(definition.key);
+  const active = versions.items.find((v) => v.status === 'active');
+  return active ? loadDefinition(active.id) : null;
+}
+
+/** Text fields keep the browser's own undo: the designer's Ctrl+Z is for the page, not for typing. */
+const typingIn = (el: EventTarget | null) =>
+  el instanceof HTMLTextAreaElement ||
+  (el instanceof HTMLInputElement &&
+    !['button', 'checkbox', 'radio', 'range', 'color', 'file', 'submit', 'reset'].includes(el.type)) ||
+  (el instanceof HTMLElement && el.isContentEditable);
+
 function download(doc: Doc) {
   const url = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 2)], { type: 'application/json' }));
   const a = document.createElement('a');
@@ -75,7 +101,9 @@ function Editor({ opened, onSaved }: { opened: Opened; onSaved: (d: Definition) 
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const [server, setServer] = useState<DesignProblem[] | null>(null);
+  const [active, setActive] = useState<Definition | null>(null);
   const canvas = useRef<HTMLDivElement>(null);
+  const side = useRef<HTMLElement>(null);
   const inner = useRef<HTMLDivElement>(null);
   const grouped = useMemo(() => byNode(problems), [problems]);
   const marks = useMemo(() => simMarks(sim), [sim]);
@@ -92,6 +120,36 @@ function Editor({ opened, onSaved }: { opened: Opened; onSaved: (d: Definition) 
       () => {},
     );
   }, [store]);
+  // The active version, once per opened or published definition: Publish has nothing to do while the page equals it.
+  useEffect(() => {
+    setActive(null);
+    if (definition) void activeVersionOf(definition).then(setActive, () => setActive(null));
+  }, [definition?.id, definition?.status]);
+  const unchanged = useMemo(() => (active ? sameDocument(doc, active.dsl as Doc) : false), [doc, active]);
+  const dirty = st.saved !== doc;
+  useLeaveGuard(dirty, t.designer.leaveUnsaved);
+  // Undo/redo keys anywhere on the page (focus on a button or the page itself too), except while typing.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || typingIn(e.target)) return;
+      const key = e.key.toLowerCase();
+      if (key === 'z') {
+        e.preventDefault();
+        if (e.shiftKey) store.redo();
+        else store.undo();
+      } else if (key === 'y') {
+        e.preventDefault();
+        store.redo();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [store]);
+  // On a narrow screen the panel sits below the column: bring the selected step's panel into view.
+  useEffect(() => {
+    if (st.selected && window.matchMedia('(max-width: 800px)').matches)
+      side.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  }, [st.selected]);
   // The server's verdict a moment after the last edit (the browser's own is instant).
   useEffect(() => {
     setSim(null);
@@ -141,9 +199,14 @@ function Editor({ opened, onSaved }: { opened: Opened; onSaved: (d: Definition) 
     if (!draft) return;
     setBusy(true);
     try {
-      const published = await publishDraft(draft.id);
+      const published = await publishUnlessUnchanged(draft.id);
       onSaved(published);
-      setOutcome({ ok: true, text: t.designer.published(published.version ?? null) });
+      if (published.id !== draft.id) {
+        // Nothing changed since the active version: it answered, the draft stays a draft.
+        store.markSaved(doc);
+        navigate(`/admin/designer/${encodeURIComponent(published.id)}`, true);
+        setOutcome({ ok: true, text: t.designer.publishedUnchanged(published.version ?? null) });
+      } else setOutcome({ ok: true, text: t.designer.published(published.version ?? null) });
     } catch (err) {
       if (err instanceof ApiError && Array.isArray(err.data?.problems)) setServer(err.data.problems);
       setOutcome({ ok: false, text: (err as Error).message });
@@ -153,22 +216,7 @@ function Editor({ opened, onSaved }: { opened: Opened; onSaved: (d: Definition) 
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
-    const mod = e.ctrlKey || e.metaKey;
-    const key = e.key.toLowerCase();
-    if (mod && key === 'z') {
-      e.preventDefault();
-      if (e.shiftKey) store.redo();
-      else store.undo();
-    } else if (mod && key === 'y') {
-      e.preventDefault();
-      store.redo();
-    } else if (
-      e.key === 'Delete' &&
-      st.selected &&
-      !(e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement)
-    ) {
-      store.remove(st.selected);
-    }
+    if (e.key === 'Delete' && st.selected && !typingIn(e.target)) store.remove(st.selected);
   };
 
   const selected = st.selected ? doc.metadata.nodes.find((n) => n.id === st.selected) : undefined;
@@ -180,7 +228,10 @@ function Editor({ opened, onSaved }: { opened: Opened; onSaved: (d: Definition) 
         {t.designer.title}: {doc.ruleChain?.name || doc.ruleChain?.id}{' '}
         {definition && (
           <>
-            {definition.version !== null && <span>v{definition.version}</span>} <Status value={definition.status} />
+            {definition.version !== null && <span>v{definition.version}</span>}{' '}
+            <span class={`status status-${definition.status}`} data-testid="definition-status">
+              {tCommon.definitionStatus[definition.status] ?? definition.status}
+            </span>
           </>
         )}
       </h1>
@@ -196,7 +247,8 @@ function Editor({ opened, onSaved }: { opened: Opened; onSaved: (d: Definition) 
         onPublish={() => void publish()}
         busy={busy}
         publishable={!blocking}
-        dirty={st.saved !== doc}
+        unchanged={unchanged ? t.designer.unchanged(active?.version ?? null) : null}
+        dirty={dirty}
       />
       {outcome && (
         <p class={outcome.ok ? 'ok' : 'error'} role="status" data-testid="designer-outcome">
@@ -226,7 +278,11 @@ function Editor({ opened, onSaved }: { opened: Opened; onSaved: (d: Definition) 
             )}
           </div>
         </div>
-        <aside class={s.side} aria-label={selected ? (selected.name ?? selected.id) : t.designer.processSettings}>
+        <aside
+          class={s.side}
+          ref={side}
+          aria-label={selected ? (selected.name ?? selected.id) : t.designer.processSettings}
+        >
           <button type="button" onClick={() => store.select(null)} aria-pressed={!selected} data-tool="process">
             {t.designer.processSettings}
           </button>
@@ -237,7 +293,7 @@ function Editor({ opened, onSaved }: { opened: Opened; onSaved: (d: Definition) 
           )}
         </aside>
       </div>
-      <ProblemList problems={problems} server={server} onSelect={store.select} />
+      <ProblemList problems={problems} server={server} onSelect={store.select} doc={doc} />
       <SimulatePanel doc={doc} onResult={setSim} />
       {definition && <ComparePanel id={definition.id} processKey={definition.key} doc={doc} />}
     </div>

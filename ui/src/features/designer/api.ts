@@ -1,5 +1,6 @@
-// The designer's server calls: definitions (drafts, publish, versions), the directory and
-// catalogues its pickers offer, and the server's verdicts (validate, simulate, compare).
+// The designer's server calls: definitions (drafts, publish, versions), the catalogues its
+// pickers offer (functions, agents, forms, chains, processes), and the server's verdicts
+// (validate, simulate, compare).
 import { api, ApiError, call, type Definition, type Schemas } from '../../lib/api';
 import { session } from '../../lib/session';
 import type { Doc } from './model/doc';
@@ -26,14 +27,8 @@ export interface Choice {
   label: string;
 }
 
-export const loadUsers = (): Promise<Choice[]> =>
-  call(api.GET('/api/v1/users', { params: page })).then((p) =>
-    p.items.filter((u) => u.active).map((u) => ({ id: u.id, label: u.displayName || u.username })),
-  );
-export const loadRoles = (): Promise<Choice[]> =>
-  call(api.GET('/api/v1/roles', { params: page })).then((p) => p.items.map((r) => ({ id: r.code, label: r.name })));
-export const loadDepartments = (): Promise<Choice[]> =>
-  call(api.GET('/api/v1/departments', { params: page })).then((p) => p.items.map((d) => ({ id: d.id, label: d.name })));
+// People, roles and departments are not loaded here: the pickers search the server as one types
+// (components/PeoplePicker.tsx), whatever the directory's size.
 export const loadFunctions = (): Promise<Choice[]> =>
   call(api.GET('/api/v1/service-functions', { params: page })).then((p) =>
     p.items.map((f) => ({ id: f.name, label: f.description ? `${f.name} — ${f.description}` : f.name })),

@@ -27,6 +27,20 @@ export function treeOf(doc: Doc): Tree | null {
   return trees.get(doc)!;
 }
 
+/** JSON with object keys sorted: two documents equal but for key order (a stored one comes back reordered) compare alike. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** The same process, as deploy's duplicate filter compares them (docs/definitions.md "Publishing an unchanged document"). */
+export const sameDocument = (a: Doc, b: Doc) => a === b || canonical(a) === canonical(b);
+
 const names = (): KindNames => t.designer.kinds;
 type Path = readonly (string | number)[];
 

@@ -1,13 +1,16 @@
 // The directory for admins (system:directory:manage): the tenant's default language, then users,
 // roles and departments, each listed with create and edit forms; users are deactivated (and
 // activated again), roles and departments deleted (the API refuses one still in use, shown in words
-// next to the button).
+// next to the button). Each list is searched and paged on the server, its search and page in the
+// URL (`?users.q=wang&users.page=2`), so a view survives a reload and can be shared.
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { t } from '../../i18n';
 import { api, call, errorText } from '../../lib/api';
+import { location, useLocation } from '../../lib/router';
 import { session } from '../../lib/session';
-import { ListTable, Section, useAsync } from '../../components/ui';
+import { ListTable, Pager, Section, useAsync } from '../../components/ui';
+import { words } from '../../components/PeoplePicker.words';
 import { NetworkAllowlist } from './NetworkAllowlist';
 import { RecordEditor, type Kind } from './RecordEditor';
 import { TenantLanguage } from './TenantLanguage';
@@ -24,6 +27,76 @@ function RowNote({ note, id }: { note: Note | null; id: string }) {
 }
 
 type Row = Record<string, unknown>;
+
+const PAGE_SIZE = 50;
+const SEARCH_DEBOUNCE_MS = 250;
+
+/** One list's search text and page, read from and written to the URL (replacing the entry: typing is not history). */
+function useListQuery(list: string) {
+  const { query } = useLocation();
+  const q = query.get(`${list}.q`) ?? '';
+  const page = Math.max(1, Math.floor(Number(query.get(`${list}.page`))) || 1);
+  const set = (next: { q: string; page: number }) => {
+    const params = new URLSearchParams(window.location.search);
+    if (next.q) params.set(`${list}.q`, next.q);
+    else params.delete(`${list}.q`);
+    if (next.page > 1) params.set(`${list}.page`, String(next.page));
+    else params.delete(`${list}.page`);
+    const search = params.toString();
+    const url = window.location.pathname + (search ? `?${search}` : '');
+    history.replaceState(null, '', url);
+    location.set(url);
+  };
+  return { q, page, set };
+}
+
+/** A list's page from the server for the URL's search text and page. */
+function usePagedList<T>(
+  list: string,
+  load: (query: { q?: string; page: number; pageSize: number }) => Promise<{ items: T[]; total: number }>,
+) {
+  const { q, page, set } = useListQuery(list);
+  const data = useAsync(() => load({ ...(q ? { q } : {}), page, pageSize: PAGE_SIZE }), [q, page]);
+  return { ...data, q, page, set };
+}
+
+/** The search box of a list: what is typed goes to the URL once typing pauses (and back to page 1). */
+function ListSearch({
+  id,
+  label,
+  q,
+  onSearch,
+}: {
+  id: string;
+  label: string;
+  q: string;
+  onSearch: (q: string) => void;
+}) {
+  const [text, setText] = useState(q);
+  // Back and forward (or a link) change the URL's search: the box follows, unless it already says that.
+  useEffect(() => {
+    if (q !== text.trim()) setText(q);
+  }, [q]);
+  useEffect(() => {
+    if (text.trim() === q) return;
+    const timer = setTimeout(() => onSearch(text.trim()), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [text]);
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <input
+        id={id}
+        name={id}
+        type="search"
+        autocomplete="off"
+        value={text}
+        onInput={(e) => setText(e.currentTarget.value)}
+      />
+    </div>
+  );
+}
+
 type RowRun = (run: () => Promise<unknown>, ok: string) => void;
 
 /**
@@ -43,12 +116,22 @@ function Listing<T extends Row>({
   cells,
   action,
   remove,
+  searchLabel,
 }: {
   kind: Kind;
   title: string;
   /** The section's id and the table's test id. */
   id: string;
-  list: { data?: { items: T[] }; error?: unknown; reload: (quiet?: boolean) => Promise<void> };
+  list: {
+    data?: { items: T[]; total: number };
+    error?: unknown;
+    reload: (quiet?: boolean) => Promise<void>;
+    q: string;
+    page: number;
+    set: (next: { q: string; page: number }) => void;
+  };
+  /** The search box's label. */
+  searchLabel: string;
   /** The column headings but the last (the actions'). */
   columns: string[];
   keyOf: (x: T) => string;
@@ -89,6 +172,7 @@ function Listing<T extends Row>({
         {t.admin.create[kind]}
       </button>
       {open && <RecordEditor kind={kind} editing={open.key} record={open.record} onDone={done} />}
+      <ListSearch id={`${id}-search`} label={searchLabel} q={list.q} onSearch={(q) => list.set({ q, page: 1 })} />
       <ListTable testid={id} columns={[...columns, t.admin.actions]}>
         {list.data?.items.map((x) => {
           const key = keyOf(x);
@@ -122,14 +206,23 @@ function Listing<T extends Row>({
           );
         })}
       </ListTable>
+      {list.data && list.data.items.length === 0 && list.q && <p class="muted">{words.none}</p>}
+      {list.data && (
+        <Pager
+          page={list.page}
+          pageSize={PAGE_SIZE}
+          total={list.data.total}
+          onPage={(page) => list.set({ q: list.q, page })}
+        />
+      )}
     </Section>
   );
 }
 
 export function Directory() {
-  const users = useAsync(() => call(api.GET('/api/v1/users', { params: { query: { pageSize: 200 } } })), []);
-  const roles = useAsync(() => call(api.GET('/api/v1/roles', { params: { query: { pageSize: 200 } } })), []);
-  const depts = useAsync(() => call(api.GET('/api/v1/departments', { params: { query: { pageSize: 200 } } })), []);
+  const users = usePagedList('users', (query) => call(api.GET('/api/v1/users', { params: { query } })));
+  const roles = usePagedList('roles', (query) => call(api.GET('/api/v1/roles', { params: { query } })));
+  const depts = usePagedList('departments', (query) => call(api.GET('/api/v1/departments', { params: { query } })));
 
   return (
     <>
@@ -140,6 +233,7 @@ export function Directory() {
         title={t.admin.users}
         id="users"
         list={users}
+        searchLabel={words.search.user}
         columns={[
           t.login.username,
           t.admin.displayName,
@@ -183,6 +277,7 @@ export function Directory() {
         title={t.admin.roles}
         id="roles"
         list={roles}
+        searchLabel={words.search.role}
         columns={[t.admin.key, t.admin.name, t.admin.permissions]}
         keyOf={(x) => x.code}
         rowProps={(x) => ({ 'data-role': x.code })}
@@ -199,6 +294,7 @@ export function Directory() {
         title={t.admin.departments}
         id="departments"
         list={depts}
+        searchLabel={words.search.dept}
         columns={[t.admin.key, t.admin.name, t.admin.parent, t.admin.leader]}
         keyOf={(x) => x.id}
         rowProps={(x) => ({ 'data-dept-id': x.id })}

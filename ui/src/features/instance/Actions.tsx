@@ -5,7 +5,7 @@ import { t } from '../../i18n';
 import { api, call, errorText, type Instance, type Task, type TrailEntry } from '../../lib/api';
 import { session } from '../../lib/session';
 import { Field, TextField } from '../../components/ui';
-import { UserPicker } from '../../components/UserPicker';
+import { PeoplePicker } from '../../components/PeoplePicker';
 
 type Name =
   | 'approve'
@@ -228,8 +228,9 @@ export function ActionPanel({
 
   // The people the form's action is for: one (transfer, delegate) or several (add-sign, reduce-sign).
   const userPicker = (id: string, multiple: boolean) => (
-    <UserPicker
+    <PeoplePicker
       id={id}
+      kind="user"
       label={multiple ? t.action.users : t.action.user}
       multiple={multiple}
       value={users}

@@ -1,6 +1,7 @@
 // The delivery log (GET /api/v1/notification-deliveries): every message a channel sent, is sending
 // or retrying, skipped or gave up on, newest first; filtered by status, channel, message and recipient.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
+import { useUrlFilters } from '../../lib/url-state';
 import { fmtTime } from '../../i18n';
 import { t } from './i18n';
 import { ListTable, Loading, Pager, Section, useAsync } from '../../components/ui';
@@ -16,7 +17,7 @@ import { kindName } from './labels';
 import css from './notification-admin.module.css';
 
 const PAGE_SIZE = 25;
-const EMPTY: DeliveryFilter = { status: '', channelId: '', kind: '', userId: '' };
+const FILTER_KEYS = ['status', 'channelId', 'kind', 'userId'] as const satisfies ReadonlyArray<keyof DeliveryFilter>;
 
 /** When it was sent, or when it is tried next, or until when quiet hours hold it. */
 function whenNote(d: Delivery): string | null {
@@ -28,11 +29,15 @@ function whenNote(d: Delivery): string | null {
 }
 
 export function Deliveries() {
-  const [draft, setDraft] = useState<DeliveryFilter>(EMPTY);
-  const [filter, setFilter] = useState<DeliveryFilter>(EMPTY);
-  const [page, setPage] = useState(1);
+  // The filter and page live in the URL (a view survives a reload and can be shared); the form is a draft of it.
+  const url = useUrlFilters(FILTER_KEYS);
+  const filter: DeliveryFilter = url.values;
+  const page = url.page;
+  const [draft, setDraft] = useState<DeliveryFilter>(filter);
+  const key = FILTER_KEYS.map((k) => filter[k]).join('\u0000');
+  useEffect(() => setDraft(filter), [key]);
   const channels = useAsync(listChannels, []);
-  const list = useAsync(() => listDeliveries(filter, page, PAGE_SIZE), [filter, page]);
+  const list = useAsync(() => listDeliveries(filter, page, PAGE_SIZE), [key, page]);
   const names = new Map((channels.data?.items ?? []).map((c) => [c.id, c.name]));
   // Rows wait for the channels' names: drawn before them, every row said "a deleted channel".
   const ready = list.data !== undefined && (channels.data !== undefined || channels.error !== undefined);
@@ -48,8 +53,7 @@ export function Deliveries() {
         data-testid="delivery-filters"
         onSubmit={(e) => {
           e.preventDefault();
-          setPage(1);
-          setFilter({ ...draft });
+          url.set({ ...draft });
         }}
       >
         <label>
@@ -147,7 +151,9 @@ export function Deliveries() {
           </ListTable>
         </div>
       )}
-      {list.data && <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={(p) => setPage(p)} />}
+      {list.data && (
+        <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={(p) => url.set({ page: p })} />
+      )}
     </Section>
   );
 }

@@ -46,6 +46,11 @@ export function ComparePanel({ id, processKey, doc }: { id: string; processKey: 
   return (
     <section class="card" aria-labelledby="cmp-h" data-testid="compare">
       <h2 id="cmp-h">{c.title}</h2>
+      {versions && versions.length === 0 && (
+        <p class="muted" data-testid="compare-needs-two">
+          {c.needsTwo}
+        </p>
+      )}
       {versions && versions.length > 0 && (
         <Select
           id="cmp-other"

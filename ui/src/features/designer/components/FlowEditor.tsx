@@ -8,7 +8,9 @@ import type { DesignProblem } from '../model/problems';
 import type { Branch, Item, SplitItem, Tree } from '../model/tree';
 import type { DesignerStore } from '../store';
 import s from '../designer.module.css';
+import { builderFields, type BuilderField } from '../model/condition';
 import { AddSlot } from './AddSlot';
+import { conditionSummary } from './ConditionBuilder';
 import { NodeCard, type SimMark } from './NodeCard';
 
 interface Ctx {
@@ -19,6 +21,8 @@ interface Ctx {
   sim: Map<string, SimMark>;
   open: string | null;
   setOpen: (key: string | null) => void;
+  /** The form's fields a condition can name (a case the rules can show is drawn in words). */
+  fields: BuilderField[];
 }
 
 export function FlowEditor({
@@ -38,7 +42,8 @@ export function FlowEditor({
 }) {
   const [open, setOpen] = useState<string | null>(null);
   const byId = new Map(doc.metadata.nodes.map((n) => [n.id, n]));
-  const ctx: Ctx = { store, byId, problems, selected, sim, open, setOpen };
+  const fields = builderFields(doc.ruleChain?.additionalInfo?.form);
+  const ctx: Ctx = { store, byId, problems, selected, sim, open, setOpen, fields };
   return (
     <div class={s.flow} data-testid="flow">
       <Sequence items={tree.items} head={null} ctx={ctx} root />
@@ -109,13 +114,19 @@ function Card({
   );
 }
 
-function branchLabel(node: Node, b: Branch, index: number): { title: string; expr: string | null } {
+function branchLabel(
+  node: Node,
+  b: Branch,
+  index: number,
+  fields: BuilderField[],
+): { title: string; expr: string | null } {
   const d = t.designer;
   if (node.type === 'fork') return { title: d.parallelBranch(index + 1), expr: null };
   if (b.caseIndex === null)
     return { title: b.relation === 'Default' ? t.diagram.defaultBranch : b.relation, expr: null };
   const expr = String((node.configuration as any)?.cases?.[b.caseIndex]?.case ?? '');
-  return { title: d.caseLabel(b.caseIndex + 1), expr: expr || d.noCondition };
+  // A case the rules can show reads as words (`Leave days > 3 and Leave type is Annual`).
+  return { title: d.caseLabel(b.caseIndex + 1), expr: expr ? (conditionSummary(expr, fields) ?? expr) : d.noCondition };
 }
 
 function SplitBlock({ item, ctx, first }: { item: SplitItem; ctx: Ctx; first: boolean }) {
@@ -127,7 +138,7 @@ function SplitBlock({ item, ctx, first }: { item: SplitItem; ctx: Ctx; first: bo
       <Card id={item.id} ctx={ctx} plain={item.exits.length > 0 && !first} split />
       <div class={s.branches}>
         {item.branches.map((b, i) => {
-          const { title, expr } = branchLabel(node, b, i);
+          const { title, expr } = branchLabel(node, b, i, ctx.fields);
           const fixedLast = node.type !== 'fork' && b.caseIndex === null;
           const canLeft = i > 0 && !fixedLast && (node.type === 'fork' || item.branches[i - 1]!.caseIndex !== null);
           const canRight =

@@ -3,10 +3,12 @@
 // still open. The path is drawn on the designer's view.
 import { useState } from 'preact/hooks';
 import { t } from '../i18n';
+import { PeoplePicker } from '../../../components/PeoplePicker';
 import { errorText } from '../../../lib/api';
-import { loadUsers, simulate, type SimStep, type Simulation } from '../api';
+import { session } from '../../../lib/session';
+import { simulate, type SimStep, type Simulation } from '../api';
 import type { Doc } from '../model/doc';
-import { Select, Text, useChoices } from '../panels/controls';
+import { Text } from '../panels/controls';
 import { formFields } from '../panels/Permissions';
 import type { SimMark } from './NodeCard';
 
@@ -36,14 +38,15 @@ function noteOf(step: SimStep): string | null {
     if (hit) return s.caseTaken(hit.caseIndex, hit.expression);
     if (d.taken.includes('Default')) return s.defaultTaken;
   }
-  if (step.undecided) return `${s.undecided} ${JSON.stringify(step.undecidedBy)}`;
+  // The form values it waits for, by name (not the prediction's JSON).
+  if (step.undecided) return `${s.undecided} ${[...new Set(step.undecidedBy.map((u) => u.variable))].join(', ')}`;
   return null;
 }
 
 export function SimulatePanel({ doc, onResult }: { doc: Doc; onResult: (sim: Simulation | null) => void }) {
   const s = t.designer.sim;
-  const users = useChoices(loadUsers);
-  const [initiator, setInitiator] = useState('');
+  // The one trying it starts it unless they pick someone else.
+  const [initiator, setInitiator] = useState(session.get()?.userId ?? '');
   const [values, setValues] = useState<Record<string, string>>({});
   const [result, setResult] = useState<Simulation | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -58,7 +61,7 @@ export function SimulatePanel({ doc, onResult }: { doc: Doc; onResult: (sim: Sim
         f.type === 'number' || f.type === 'money' ? Number(v) : f.type === 'boolean' ? v === 'true' : v;
     }
     try {
-      const sim = await simulate(doc, initiator || (users?.[0]?.id ?? ''), variables);
+      const sim = await simulate(doc, initiator, variables);
       setResult(sim);
       setError(null);
       onResult(sim);
@@ -71,15 +74,13 @@ export function SimulatePanel({ doc, onResult }: { doc: Doc; onResult: (sim: Sim
     <section class="card" aria-labelledby="sim-h" data-testid="simulate">
       <h2 id="sim-h">{s.title}</h2>
       <form onSubmit={(e) => void run(e)}>
-        {users && (
-          <Select
-            id="sim-initiator"
-            label={s.initiator}
-            value={initiator || (users[0]?.id ?? '')}
-            options={Object.fromEntries(users.map((u) => [u.id, `${u.label} (${u.id})`]))}
-            onValue={setInitiator}
-          />
-        )}
+        <PeoplePicker
+          id="sim-initiator"
+          kind="user"
+          label={s.initiator}
+          value={initiator ? [initiator] : []}
+          onChange={(ids) => setInitiator(ids[0] ?? '')}
+        />
         {fields.map((f) => (
           <Text
             key={f.name}

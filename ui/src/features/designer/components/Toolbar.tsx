@@ -1,4 +1,5 @@
-// Undo/redo, zoom, export, save and publish. Publish stays disabled while problems remain.
+// Undo/redo, zoom, export, save and publish. Publish stays disabled while problems remain, and while the page
+// equals the active version (nothing to publish), with the reason shown beside it.
 import { t } from '../i18n';
 
 export interface ToolbarProps {
@@ -13,6 +14,8 @@ export interface ToolbarProps {
   onPublish: () => void;
   busy: boolean;
   publishable: boolean;
+  /** Why there is nothing to publish (the page equals the active version), or null. */
+  unchanged: string | null;
   dirty: boolean;
 }
 
@@ -54,13 +57,19 @@ export function Toolbar(p: ToolbarProps) {
         type="button"
         class="primary"
         onClick={p.onPublish}
-        disabled={p.busy || !p.publishable}
-        title={p.publishable ? undefined : d.publishBlocked}
+        disabled={p.busy || !p.publishable || p.unchanged !== null}
+        title={!p.publishable ? d.publishBlocked : (p.unchanged ?? undefined)}
+        aria-describedby={p.unchanged ? 'publish-unchanged' : undefined}
         data-tool="publish"
       >
         {d.publish}
       </button>
       {p.dirty && <span class="muted small">{d.unsaved}</span>}
+      {p.unchanged && (
+        <span class="muted small" id="publish-unchanged" data-testid="publish-unchanged">
+          {p.unchanged}
+        </span>
+      )}
     </div>
   );
 }

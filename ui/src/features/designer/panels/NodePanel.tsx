@@ -16,7 +16,7 @@ import {
   SubProcessPanel,
 } from './StepPanels';
 import { UserTaskPanel } from './UserTaskPanel';
-import { problemText } from '../problemText';
+import { problemField, problemText } from '../problemText';
 
 export function NodePanel({ node, doc, store, problems }: NodePanelProps) {
   const f = t.designer.f;
@@ -31,7 +31,13 @@ export function NodePanel({ node, doc, store, problems }: NodePanelProps) {
           {problems.map((x, i) => (
             <li key={i} data-severity={x.severity ?? 'error'}>
               {isWarning(x) && <strong>{t.designer.warning}: </strong>}
-              <code>{x.field}</code> {problemText(x)}
+              {problemField(x.field, doc) && (
+                <span title={x.field ?? undefined}>
+                  {problemField(x.field, doc)}
+                  {t.designer.problemWords.sep}
+                </span>
+              )}
+              {problemText(x)}
             </li>
           ))}
         </ul>

@@ -9,7 +9,7 @@ import s from '../designer.module.css';
 import { Check, Select, Text, useChoices } from './controls';
 import { ActionSwitches, PROCESS_ACTIONS, formFields } from './Permissions';
 
-const typeOptions = Object.fromEntries(FORM_FIELD_TYPES.map((x) => [x, x]));
+const typeOptions = Object.fromEntries(FORM_FIELD_TYPES.map((x) => [x, t.designer.fieldTypes[x] ?? x]));
 
 export function ProcessPanel({ doc, store }: { doc: Doc; store: DesignerStore }) {
   const f = t.designer.f;

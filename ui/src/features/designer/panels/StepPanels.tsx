@@ -1,10 +1,11 @@
 // Panels of the steps with a few settings each: copy-to, service function, HTTP call, AI
 // pre-review, delay, sub-process, automation, join.
 import { t } from '../i18n';
-import { loadAgents, loadChains, loadFunctions, loadProcessKeys, loadUsers } from '../api';
+import { PeoplePicker } from '../../../components/PeoplePicker';
+import { loadAgents, loadChains, loadFunctions, loadProcessKeys } from '../api';
 import type { Node } from '../model/doc';
 import type { DesignerStore } from '../store';
-import { Check, Num, Picker, Select, Text, useChoices } from './controls';
+import { Check, Num, Select, Text, useChoices } from './controls';
 
 type P = { node: Node; store: DesignerStore };
 const cfg = (node: Node): any => node.configuration ?? {};
@@ -23,12 +24,13 @@ export function CcPanel({ node, store }: P) {
         onValue={(v) => set(['selfSelect'], v || undefined)}
       />
       {!c.selfSelect && (
-        <Picker
+        <PeoplePicker
           id={`${node.id}-cc`}
+          kind="user"
+          multiple
           label={t.designer.f.ccUsers}
-          load={loadUsers}
           value={c.ccUserIds ?? []}
-          onValue={(v) => set(['ccUserIds'], v)}
+          onChange={(v) => set(['ccUserIds'], v)}
         />
       )}
     </>
@@ -275,12 +277,13 @@ export function AiAgentPanel({ node, store }: P) {
       ) : (
         <p class="muted small">{f.referenceOnly}</p>
       )}
-      <Picker
+      <PeoplePicker
         id={`${node.id}-failureHandler`}
+        kind="user"
+        multiple
         label={f.failureHandler}
-        load={loadUsers}
         value={c.failureHandler ?? []}
-        onValue={(v) => set(['failureHandler'], v.length ? v : undefined)}
+        onChange={(v) => set(['failureHandler'], v.length ? v : undefined)}
       />
       <Text
         id={`${node.id}-mappings`}

@@ -1,15 +1,14 @@
 // An approver step: who approves (directory pickers), how they decide, and what happens when
 // the approver is the initiator, nobody is found, time runs out, or someone rejects.
 import { t } from '../i18n';
-import { loadDepartments, loadRoles, loadUsers } from '../api';
+import { PeoplePicker } from '../../../components/PeoplePicker';
 import type { Doc, Node } from '../model/doc';
 import { canonicalConfig, hasLegacyKeys, setNodeField } from '../model/edit';
 import type { DesignerStore } from '../store';
-import { Num, Picker, Select, Text } from './controls';
+import { Num, Select, Text } from './controls';
 import { FieldPermissions, NodeSwitches } from './Permissions';
 
 const lists = { user: 'userIds', role: 'roleIds', dept: 'deptIds' } as const;
-const loaders = { user: loadUsers, role: loadRoles, dept: loadDepartments };
 
 export function UserTaskPanel({ node, doc, store }: { node: Node; doc: Doc; store: DesignerStore }) {
   const f = t.designer.f;
@@ -43,12 +42,14 @@ export function UserTaskPanel({ node, doc, store }: { node: Node; doc: Doc; stor
         }
       />
       {listKey && (
-        <Picker
+        <PeoplePicker
+          key={listKey}
           id={`${id}-${listKey}`}
+          kind={a.type as keyof typeof lists}
+          multiple
           label={f[a.type === 'user' ? 'users' : a.type === 'role' ? 'roles' : 'depts']}
-          load={loaders[a.type as keyof typeof loaders]}
           value={Array.isArray(a[listKey]) ? a[listKey] : []}
-          onValue={(v) => set(['approver', listKey], v)}
+          onChange={(v) => set(['approver', listKey], v)}
         />
       )}
       {(a.type === 'manager' || a.type === 'multiLevelManager') && (

@@ -2,10 +2,7 @@
 // into one command on the document store.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { CheckList } from '../../../components/CheckList';
-import { t } from '../i18n';
 import type { Choice } from '../api';
-import s from '../designer.module.css';
 import type { Doc, Node } from '../model/doc';
 import type { DesignProblem } from '../model/problems';
 import type { DesignerStore } from '../store';
@@ -138,60 +135,4 @@ export function useChoices(load: () => Promise<Choice[]>, key: unknown = load): 
     void loaded.get(key)!.then(setList);
   }, [key]);
   return list;
-}
-
-/** Several ids from a list (users, roles, departments), with a filter; ids the list lacks stay shown. */
-export function Picker({
-  id,
-  label,
-  load,
-  value,
-  onValue,
-}: {
-  id: string;
-  label: string;
-  load: () => Promise<Choice[]>;
-  value: string[];
-  onValue: (v: string[]) => void;
-}) {
-  const list = useChoices(load);
-  const [filter, setFilter] = useState('');
-  if (list === undefined) return <p class="muted">{t.common.loading}</p>;
-  if (list === null)
-    return (
-      <Text
-        id={id}
-        label={label}
-        value={value.join(', ')}
-        onValue={(v) =>
-          onValue(
-            v
-              .split(',')
-              .map((x) => x.trim())
-              .filter(Boolean),
-          )
-        }
-      />
-    );
-  const known = new Set(list.map((c) => c.id));
-  const all = [...list, ...value.filter((v) => !known.has(v)).map((v) => ({ id: v, label: v }))];
-  const f = filter.toLowerCase();
-  const shown = all.filter((c) => !f || c.label.toLowerCase().includes(f) || c.id.toLowerCase().includes(f));
-  return (
-    <fieldset class={s.picker} data-picker={id}>
-      <legend>{label}</legend>
-      {all.length > 8 && (
-        <input
-          type="search"
-          aria-label={`${t.designer.f.filter}: ${label}`}
-          placeholder={t.designer.f.filter}
-          value={filter}
-          onInput={(e) => setFilter(e.currentTarget.value)}
-        />
-      )}
-      <div class={s.pickList}>
-        <CheckList name={id} items={shown} value={value} onChange={onValue} showIds />
-      </div>
-    </fieldset>
-  );
 }
