@@ -194,6 +194,16 @@ export const Simulation = z
     processVersion: z.number().int().nullable(),
     initiatorId: z.string(),
     steps: z.array(SimulatedStep),
+    names: z
+      .object({
+        users: z.record(z.string(), z.string()),
+        roles: z.record(z.string(), z.string()),
+        departments: z.record(z.string(), z.string()),
+      })
+      .openapi({
+        description:
+          'by id, the names of the people, roles and departments the steps name (approvers and candidates); an id the directory no longer has is left out',
+      }),
   })
   .openapi('DefinitionSimulation');
 

@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ProcessDocument } from '../../dsl/index.js';
 import { referenceError } from '../errors.js';
 import type { Principal } from '../context.js';
-import { User } from '../db/entities/index.js';
+import { Department, Role, User } from '../db/entities/index.js';
 import { checkProcess, getDefinition } from './definitions.js';
 import { checkVariables } from './form-values.js';
 import { predictPath, type PredictedStep } from './prediction.js';
@@ -66,22 +66,39 @@ export async function simulate(em: EntityManager, principal: Principal, input: S
     from: [first.id],
     withStarts: true,
   });
-  const names = await displayNames(em, tenantId, steps);
+  const names = await namesOf(em, tenantId, steps);
   return {
     definitionId: row?.id ?? null,
     processKey: doc.ruleChain.id,
     processVersion: row?.version ?? null,
     initiatorId: initiator.id,
-    steps: steps.map((step) => stepView(step, names)),
+    steps: steps.map((step) => stepView(step, names.users)),
+    names: {
+      users: Object.fromEntries(names.users),
+      roles: Object.fromEntries(names.roles),
+      departments: Object.fromEntries(names.departments),
+    },
   };
 }
 
-async function displayNames(em: EntityManager, tenantId: string, steps: PredictedStep[]) {
-  const ids = [...new Set(steps.flatMap((s) => s.assignment?.approvers.map((a) => a.userId) ?? []))];
-  const users = ids.length
-    ? await em.find(User, { tenantId, id: { $in: ids } }, { fields: ['id', 'displayName'] })
-    : [];
-  return new Map(users.map((u) => [u.id, u.displayName]));
+/** The names of every person, role and department the path names, so a pool reads as words, not ids. */
+async function namesOf(em: EntityManager, tenantId: string, steps: PredictedStep[]) {
+  const distinct = (pick: (a: NonNullable<PredictedStep['assignment']>) => string[]) => [
+    ...new Set(steps.flatMap((s) => (s.assignment ? pick(s.assignment) : []))),
+  ];
+  const userIds = distinct((a) => [...a.approvers.map((x) => x.userId), ...a.candidates.userIds]);
+  const roleIds = distinct((a) => a.candidates.roleIds);
+  const deptIds = distinct((a) => a.candidates.deptIds);
+  const [users, roles, departments] = await Promise.all([
+    userIds.length ? em.find(User, { tenantId, id: { $in: userIds } }, { fields: ['id', 'displayName'] }) : [],
+    roleIds.length ? em.find(Role, { tenantId, code: { $in: roleIds } }, { fields: ['code', 'name'] }) : [],
+    deptIds.length ? em.find(Department, { tenantId, id: { $in: deptIds } }, { fields: ['id', 'name'] }) : [],
+  ]);
+  return {
+    users: new Map(users.map((u) => [u.id, u.displayName])),
+    roles: new Map(roles.map((r) => [r.code, r.name])),
+    departments: new Map(departments.map((d) => [d.id, d.name])),
+  };
 }
 
 function stepView({ node, undecided, undecidedBy, assignment, decision }: PredictedStep, names: Map<string, string>) {

@@ -59,6 +59,27 @@ async function leaveDraft(): Promise<string> {
   return r.body.data.id;
 }
 
+/** A draft for Try it: "Long leave?" on CEL → the HR department's pool; else the end. */
+async function tryDraft(): Promise<string> {
+  const key = `leave_try_${randomUUID().slice(0, 6)}`;
+  const dsl = processDoc(
+    { id: key, name: 'Leave (try it)', additionalInfo: { category: 'HR', formType: 'design', form } },
+    [
+      { id: 'route', type: 'switch', name: 'Long leave?', configuration: { cases: [{ case: CEL, then: 'long' }] } },
+      { id: 'hr', type: 'userTask', name: 'HR check', configuration: { approver: { type: 'dept', deptIds: ['hr'] } } },
+    ],
+    [
+      ['start', 'route'],
+      ['route', 'hr', 'long'],
+      ['route', 'end', 'Default'],
+      ['hr', 'end'],
+    ],
+  );
+  const r = await api(DEFS, { token: await token(), body: { dsl } });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return r.body.data.id;
+}
+
 async function openRoute(page: Page, id: string) {
   await page.goto(`${baseUrl()}/admin/designer/${encodeURIComponent(id)}`);
   await page.waitForSelector('[data-testid=flow]');
@@ -76,8 +97,10 @@ afterAll(() => browser.close());
 
 describe('the condition builder', () => {
   let id: string;
+  let tryId: string;
   beforeAll(async () => {
     id = await leaveDraft();
+    tryId = await tryDraft();
   });
 
   it('builds days > 3 and type is "annual", saves it, and opens it as rules again; the code view has the CEL and suggests msg.days', async () => {
@@ -190,6 +213,26 @@ describe('the condition builder', () => {
       // The viewport where the builder is, and the whole page.
       await page.screenshot({ path: `${SCREENSHOTS}/conditions-builder-390-${tag}.png` });
       await shot(page, `page-390-${tag}`);
+
+      // Try it in words: the case taken as its rules read, the department pool by its name, not ids.
+      const words = lang === 'en-GB' ? en.designer : zhCN.designer;
+      await page.goto(`${baseUrl()}/admin/designer/${encodeURIComponent(tryId)}`);
+      await page.waitForSelector('[data-testid=flow]');
+      await page.fill('#sim-days', '5');
+      await page.fill('#sim-type', 'annual');
+      await page.click('[data-testid=simulate] button[type=submit]');
+      await page.waitForSelector('[data-testid=sim-steps]');
+      const route = await page.textContent('[data-testid=sim-steps] li[data-node-id=route]');
+      const rules = `Leave days > 3 ${words.cond.joinWords.and} Leave type ${words.cond.ops.eq} Annual`;
+      expect(route).toContain(`${words.sim.caseTaken(1)}${words.sim.sep}${rules}`);
+      expect(route).not.toContain('msg.');
+      const hr = await page.textContent('[data-testid=sim-steps] li[data-node-id=hr]');
+      expect(hr).toContain(words.sim.dept('Human Resources'));
+      expect(hr).not.toMatch(/\bhr\b/);
+      await page.locator('[data-testid=simulate]').scrollIntoViewIfNeeded();
+      const sim = await page.locator('[data-testid=simulate]').boundingBox();
+      expect(sim!.x + sim!.width).toBeLessThanOrEqual(390);
+      await page.screenshot({ path: `${SCREENSHOTS}/conditions-try-it-390-${tag}.png` });
     });
   }
 });

@@ -138,6 +138,10 @@ describe('process designer', () => {
     );
     for (const p of people) expect(named).toContain(p.displayName || p.username);
     expect(await admin.$('[data-node-id=approver_1] [data-testid=sim-approvers]')).toBeNull(); // case 1 not taken
+    // The case taken in words, with the form's labels, not its CEL.
+    expect(await admin.textContent('[data-testid=sim-steps] li[data-node-id=condition_1]')).toContain(
+      'Case 2 taken: Days > 3 and Days ≤ 7',
+    );
     await shot(admin, 'simulated');
 
     await admin.click('[data-tool=publish]');

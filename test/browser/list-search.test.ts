@@ -202,7 +202,20 @@ describe('list search and filters (console)', () => {
       await bob.goto(`${baseUrl()}/inbox/todo?process=leave_request`);
       await bob.waitForFunction(() => document.querySelectorAll('tr[data-task-id]').length === 1);
       expect(await overflow(bob)).toEqual([]);
+      // The filters fold behind a button that counts them; the cards have no header row above them,
+      // select-all is in the batch bar.
+      const toggle = bob.locator('[data-testid=inbox-filters-toggle]');
+      expect(await toggle.textContent()).toBe(words.lists.filters(1));
+      expect(await bob.isVisible('[data-testid=inbox-filters]')).toBe(false);
+      expect(await bob.isVisible('[data-testid=list-todo] thead')).toBe(false);
+      await bob.check('.batch .select-all input');
+      expect(await bob.isChecked('tr[data-task-id] input[type=checkbox]')).toBe(true);
       await shot(bob, `inbox-filtered-390-${tag}`);
+      await toggle.click();
+      expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+      expect(await bob.inputValue('[data-testid=inbox-filters] select[name=process]')).toBe('leave_request');
+      expect(await overflow(bob)).toEqual([]);
+      await shot(bob, `inbox-filters-open-390-${tag}`);
       if (tag === 'zh-CN') {
         const wide = await asAdmin(locale);
         await wide.goto(`${baseUrl()}/admin/definitions?q=leave`);

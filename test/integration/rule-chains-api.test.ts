@@ -97,7 +97,7 @@ describe('chains as versioned documents', () => {
       [1, false, 'Chain c1'],
     ]);
     // A body naming another id is refused.
-    refused(await save('c1', orders('c2')), 400, 40001);
+    refused(await save('c1', orders('c2')), 422, 42290);
   });
 
   it('refuses what does not validate with 422 naming node and field, and stores nothing', async () => {

@@ -153,6 +153,8 @@ export const en = {
     /** The "no results" line: the filters in force follow, each a button that clears it. */
     noMatch: 'Nothing matches these filters. Clear one:',
     clear: (what: string) => `Clear ${what}`,
+    /** The phone's button that opens a list's folded filters, with how many are in force. */
+    filters: (n: number) => (n ? `Filters (${n})` : 'Filters'),
   },
   start: {
     title: 'Start a process',

@@ -114,6 +114,7 @@ export const zhCN: Catalogue = {
     clearAll: '清除全部筛选',
     noMatch: '没有符合这些筛选条件的结果。可清除：',
     clear: (what: string) => `清除${what}`,
+    filters: (n: number) => (n ? `筛选（${n}）` : '筛选'),
   },
   start: {
     title: '发起审批',

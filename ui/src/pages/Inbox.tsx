@@ -169,6 +169,8 @@ export function Inbox({ tab: raw }: { tab: string }) {
   const [busy, setBusy] = useState(false);
   const [bkInput, setBkInput] = useState(businessKey);
   const [initiatorInput, setInitiatorInput] = useState(filters.initiator);
+  // A phone folds the filters behind a button (pages.css); a desktop always shows them.
+  const [filtersOpen, setFiltersOpen] = useState(false);
   useEffect(() => setBkInput(businessKey), [businessKey]);
   useEffect(() => setInitiatorInput(filters.initiator), [filters.initiator]);
 
@@ -211,6 +213,9 @@ export function Inbox({ tab: raw }: { tab: string }) {
     (r): r is { kind: 'task'; task: Task } =>
       r.kind === 'task' && r.task.status === 'active' && r.task.kind === 'approval' && !decidedHere(r.task.id),
   );
+
+  const allSelected = selectable.length > 0 && selectable.every((r) => selected.has(r.task.id));
+  const selectAll = (on: boolean) => setSelected(on ? new Set(selectable.map((r) => r.task.id)) : new Set());
 
   const claim = async (task: Task) => {
     setBusy(true);
@@ -280,8 +285,19 @@ export function Inbox({ tab: raw }: { tab: string }) {
           </Link>
         ))}
       </nav>
+      <button
+        type="button"
+        class="filters-toggle"
+        aria-expanded={filtersOpen}
+        aria-controls="inbox-filters"
+        data-testid="inbox-filters-toggle"
+        onClick={() => setFiltersOpen(!filtersOpen)}
+      >
+        {t.lists.filters(active.length)}
+      </button>
       <form
-        class="filters"
+        id="inbox-filters"
+        class={filtersOpen ? 'filters' : 'filters folded'}
         role="search"
         data-testid="inbox-filters"
         onSubmit={(e) => {
@@ -373,6 +389,11 @@ export function Inbox({ tab: raw }: { tab: string }) {
       </form>
       {tab === 'todo' && selectable.length > 0 && (
         <div class="batch card" aria-label={t.inbox.batch}>
+          {/* A phone shows the list as cards without its header row: select-all is here instead. */}
+          <label class="check select-all">
+            <input type="checkbox" checked={allSelected} onChange={(e) => selectAll(e.currentTarget.checked)} />{' '}
+            {t.inbox.selectAll}
+          </label>
           <label>
             {t.inbox.batchComment}
             <input name="batchComment" value={batchComment} onInput={(e) => setBatchComment(e.currentTarget.value)} />
@@ -401,20 +422,20 @@ export function Inbox({ tab: raw }: { tab: string }) {
         />
       )}
       {rows.length > 0 && (
-        <div class="table-wrap stack-on-phone">
+        <div class="table-wrap stack-on-phone inbox-list">
           <table class="list" data-testid={`list-${tab}`}>
             <thead>
               <tr>
                 {tab === 'todo' && (
                   <th scope="col">
-                    <input
-                      type="checkbox"
-                      aria-label={t.inbox.selectAll}
-                      checked={selectable.length > 0 && selectable.every((r) => selected.has(r.task.id))}
-                      onChange={(e) =>
-                        setSelected(e.currentTarget.checked ? new Set(selectable.map((r) => r.task.id)) : new Set())
-                      }
-                    />
+                    {selectable.length > 0 && (
+                      <input
+                        type="checkbox"
+                        aria-label={t.inbox.selectAll}
+                        checked={allSelected}
+                        onChange={(e) => selectAll(e.currentTarget.checked)}
+                      />
+                    )}
                   </th>
                 )}
                 <th scope="col">{tab === 'applications' || tab === 'cc' ? t.inbox.process : t.inbox.task}</th>

@@ -327,12 +327,19 @@ export const en = {
       path: 'Path',
       undecided: 'Not decided yet: needs',
       approvers: 'Approvers',
-      caseTaken: (i: number, e: string) => `Case ${i} taken: ${e}`,
+      caseTaken: (i: number) => `Case ${i} taken`,
+      /** Between "Case 1 taken" and its condition. */
+      sep: ': ',
+      role: (name: string) => `${name} (role)`,
+      dept: (name: string) => `${name} (department)`,
       caseFalse: (i: number, e: string) => `Case ${i} is false: ${e}`,
       defaultTaken: 'No case matched: Default',
       nobody: (policy: string) =>
         `Nobody found: ${({ tenant_admin: 'it goes to the tenant’s administrators', auto_approve: 'it is approved automatically', park: 'it waits until an administrator names someone' } as Record<string, string>)[policy] ?? policy}`,
       pool: 'Any of them may claim',
+      /** A role or department pool: how many of its members may claim, and the first few by name. */
+      members: (n: number, who: string) =>
+        `${n === 1 ? 'Its one member' : `Any of its ${n} members`} may claim: ${who}`,
       auto: 'approved automatically',
     },
     cmp: {

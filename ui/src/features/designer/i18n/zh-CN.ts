@@ -314,12 +314,16 @@ export const zhCN: DesignerCatalogue = {
       path: '路径',
       undecided: '尚未确定，需要',
       approvers: '审批人',
-      caseTaken: (i: number, e: string) => `走条件 ${i}：${e}`,
+      caseTaken: (i: number) => `走条件 ${i}`,
+      sep: '：',
+      role: (name: string) => `${name}（角色）`,
+      dept: (name: string) => `${name}（部门）`,
       caseFalse: (i: number, e: string) => `条件 ${i} 不成立：${e}`,
       defaultTaken: '没有条件成立：走默认分支',
       nobody: (policy: string) =>
         `未找到审批人：${({ tenant_admin: '转交租户管理员处理', auto_approve: '自动同意', park: '等待管理员指定审批人' } as Record<string, string>)[policy] ?? policy}`,
       pool: '其中任何人都可认领',
+      members: (n: number, who: string) => `${n} 位成员中任何人都可认领：${who}`,
       auto: '自动同意',
     },
     cmp: {
