@@ -13,6 +13,8 @@ import { ConsoleBrowser, act, openForm, screenshots } from '../helpers/console-b
 const browser = new ConsoleBrowser({ viewport: { width: 1440, height: 1000 } });
 const shot = screenshots('people-picker-');
 const EXTRA = 300;
+/** The tenant's size beyond the demo people and EXTRA: the issue's 20,000. */
+const BIG = 20_000;
 let tenantId = '';
 let adminToken = '';
 let adminId = '';
@@ -72,9 +74,48 @@ beforeAll(async () => {
   people.push({ id: 'zhang-san', username: 'u-7788', displayName: '张三', password: 'pw-employee', deptId: 'hr' });
   for (let i = 0; i < people.length; i += 10)
     await Promise.all(people.slice(i, i + 10).map((p) => create(adminToken, '/api/v1/users', p)));
+  // A real organisation's size: 20,000 more, with Chinese names, through the directory's batch API.
+  // Their names and initials never read zhangsan or zs (no 张/赵/周, no given name in s or sh), so the
+  // pinyin search below must pick 张三 out of them.
+  const surnames = ['王', '李', '刘', '陈', '杨', '黄', '吴', '孙', '马', '林'];
+  const given = [
+    '伟',
+    '芳',
+    '娜',
+    '敏',
+    '静',
+    '丽',
+    '强',
+    '磊',
+    '军',
+    '洋',
+    '勇',
+    '艳',
+    '杰',
+    '娟',
+    '涛',
+    '明',
+    '超',
+    '霞',
+    '平',
+    '刚',
+  ];
+  for (let from = 0; from < BIG; from += 1000) {
+    const users = Array.from({ length: Math.min(1000, BIG - from) }, (_, k) => {
+      const i = from + k;
+      return {
+        id: `m-${i}`,
+        username: `m-${String(i).padStart(5, '0')}`,
+        displayName: `${surnames[i % surnames.length]}${given[Math.floor(i / surnames.length) % given.length]}${given[Math.floor(i / 200) % given.length]}`,
+        password: 'pw-member',
+        deptId: ['eng', 'hr', 'finance'][i % 3],
+      };
+    });
+    await create(adminToken, '/api/v1/users/batch', { users });
+  }
   const listed = await api('/api/v1/users?page=1&pageSize=200', { token: adminToken });
   const first200 = (listed.body.data.items as Array<{ id: string; username: string }>).map((u) => u.id);
-  expect(listed.body.data.total).toBeGreaterThan(300);
+  expect(listed.body.data.total).toBeGreaterThan(BIG + 300);
   for (const u of ['alice', 'erin', 'grace', 'zhang-san']) expect(first200, u).not.toContain(u);
   adminId = (listed.body.data.items as Array<{ id: string; username: string }>)
     .concat((await api('/api/v1/users?q=admin&pageSize=50', { token: adminToken })).body.data.items)

@@ -149,7 +149,9 @@ export function SimulatePanel({ doc, onResult }: { doc: Doc; onResult: (sim: Sim
                 {who.length > 0 && (
                   <span>
                     {' '}
-                    — {s.approvers}: {who.join(', ')}
+                    — {s.approvers}
+                    {s.sep}
+                    {who.join(', ')}
                   </span>
                 )}
                 {note && (

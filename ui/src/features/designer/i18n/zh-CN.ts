@@ -323,7 +323,8 @@ export const zhCN: DesignerCatalogue = {
       nobody: (policy: string) =>
         `未找到审批人：${({ tenant_admin: '转交租户管理员处理', auto_approve: '自动同意', park: '等待管理员指定审批人' } as Record<string, string>)[policy] ?? policy}`,
       pool: '其中任何人都可认领',
-      members: (n: number, who: string) => `${n} 位成员中任何人都可认领：${who}`,
+      members: (n: number, who: string) =>
+        n === 1 ? `由其唯一成员认领：${who}` : `${n} 位成员中任何人都可认领：${who}`,
       auto: '自动同意',
     },
     cmp: {
