@@ -75,6 +75,12 @@ export const formFieldSchema = z
     max: bound.optional(),
     pattern: z.string().max(500).optional(),
     multiple: z.boolean().optional().describe('user, department, attachment: a list of references'),
+    accept: z
+      .array(z.string().min(1).max(100))
+      .max(50)
+      .optional()
+      .describe('attachment: the types taken, judged from the bytes (MIME types, image/* wildcards, .pdf extensions)'),
+    maxFileSize: z.number().int().positive().optional().describe('attachment: the largest file, in bytes'),
     placeholder: z.string().max(200).optional(),
     description: z.string().max(1000).optional(),
     layout: layout.optional(),
@@ -161,12 +167,14 @@ export function formSchemaProblems(input: unknown): FormProblem[] {
     }
     if (f.multiple !== undefined && !['user', 'department', 'attachment'].includes(type))
       report(at('multiple'), finding('form.multipleNotAllowed'));
+    for (const k of ['accept', 'maxFileSize'] as const)
+      if (f[k] !== undefined && type !== 'attachment') report(at(k), finding('form.attachmentOnly', { key: k }));
     for (const k of ['min', 'max'] as const) {
       const b = f[k];
       if (b === undefined) continue;
       if (type === 'date' || type === 'datetime') {
         if (typeof b !== 'string' || !validTime(b, type)) report(at(k), finding('form.boundNotTime', { type }));
-      } else if (['text', 'textarea', 'number', 'money', 'multi-select'].includes(type)) {
+      } else if (['text', 'textarea', 'number', 'money', 'multi-select', 'attachment'].includes(type)) {
         if (typeof b !== 'number' || !Number.isFinite(b)) report(at(k), finding('value.notNumber'));
         else if (type !== 'number' && type !== 'money' && (!Number.isInteger(b) || b < 0))
           report(at(k), finding('form.boundNotCount'));

@@ -157,6 +157,7 @@ const messages = {
   'form.patternNotAllowed': (_: Empty) => 'only text and textarea fields take a pattern',
   'form.patternInvalid': (p: { error: string }) => p.error,
   'form.multipleNotAllowed': (_: Empty) => 'only user, department and attachment fields take multiple',
+  'form.attachmentOnly': (p: { key: string }) => `only attachment fields take ${p.key}`,
   'form.boundNotTime': (p: { type: string }) => `must be a ${p.type} like the values`,
   'form.boundNotCount': (_: Empty) => 'must be a whole number ≥ 0 (a length or a count)',
   'form.boundNotAllowed': (p: { type: string; bound: string }) => `a ${p.type} field takes no ${p.bound}`,

@@ -182,6 +182,7 @@ export const zhCNProblems: Messages = {
   'form.patternNotAllowed': () => '只有文本和多行文本字段可以设置格式',
   'form.patternInvalid': (p) => p.error,
   'form.multipleNotAllowed': () => '只有人员、部门和附件字段可以多选',
+  'form.attachmentOnly': (p: { key: string }) => `只有附件字段可以设置 ${p.key}`,
   'form.boundNotTime': (p) => `必须和值一样是${fieldTypeZh(p.type)}`,
   'form.boundNotCount': () => '必须是 ≥ 0 的整数（长度或数量）',
   'form.boundNotAllowed': (p) =>

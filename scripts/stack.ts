@@ -138,6 +138,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       JWT_SECRET: jwtSecret,
       PORT: String(httpPort),
       HOST: '127.0.0.1',
+      // The disk attachment store in the stack's own folder (worker and server share it).
+      ATTACHMENT_DIR: path.join(dataDir, 'attachments'),
       ...opts.env,
     };
     const launch = (script: string) => {

@@ -109,6 +109,10 @@ export const configSchema = z.object({
   PROJECTION_SWEEP_GRACE_MS: z.coerce.number().int().min(100).default(5000),
   /** How often (ms) the sweeper looks for such intents. */
   PROJECTION_SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).default(2000),
+  /** /readyz: the time limit (ms) of each dependency check (PostgreSQL, Temporal); past it the check counts as failed. */
+  READY_CHECK_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(500),
+  /** /readyz: how long (ms) a check's result is reused before the dependency is asked again (0: every request). */
+  READY_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Deliveries one dispatcher claims at a time and sends at once. */
   NOTIFY_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
   /** Attempts per delivery in all; after the last it is `failed` in the delivery log. */
@@ -146,6 +150,45 @@ export const configSchema = z.object({
       'RULE_ENGINE_PREFIX must start with / and not end with one (e.g. /rulego)',
     )
     .default('/rulego'),
+
+  // Attachments (docs/attachments.md): the store, its limits (tenant settings may lower or raise
+  // them per tenant), the sweeper and the virus scan.
+  ATTACHMENT_STORE: z.enum(['disk', 's3']).default('disk'),
+  /** The disk store's folder (default: DATA_DIR/attachments). */
+  ATTACHMENT_DIR: z.string().optional(),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** Path-style addressing (MinIO, SeaweedFS, Ceph); AWS S3 wants virtual-hosted style. */
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  ATTACHMENT_MAX_FILE_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(25 * 1024 * 1024),
+  ATTACHMENT_MAX_FILES_PER_INSTANCE: z.coerce.number().int().positive().default(50),
+  ATTACHMENT_MAX_TENANT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 1024 * 1024 * 1024),
+  /** Files uploaded but never attached are removed after this long. */
+  ATTACHMENT_ORPHAN_HOURS: z.coerce.number().positive().default(24),
+  ATTACHMENT_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
+  /** Signed URLs the console and the API answer with (previews, downloads). */
+  ATTACHMENT_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(900),
+  /** Signed links in e-mail and chat messages. */
+  ATTACHMENT_MESSAGE_LINK_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86_400)
+    .default(7 * 86_400),
+  /** clamd (host[:port], port 3310 by default): with it set, every upload is scanned before it can be attached. */
+  CLAMAV_HOST: z.string().optional(),
+  CLAMAV_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
 
   HTTP_CALL_ALLOW_PRIVATE: bool.default(false),
   /** Host names an httpCall may reach even though they resolve to private addresses. */

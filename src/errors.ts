@@ -63,6 +63,11 @@ const catalogue = {
   CHAIN_STOPPED: [40980, 'The rule chain is stopped: start it first'],
   CHAIN_RUN_FAILED: [40090, 'The rule chain ran and failed'],
   HOOK_SIGNATURE_INVALID: [40190, 'The hook request is not signed with this chain’s secret'],
+  // Attachments (docs/attachments.md).
+  ATTACHMENT_TOO_LARGE: [41310, 'The file is larger than the limit'],
+  ATTACHMENT_REFUSED: [42295, 'The file is not accepted here'],
+  ATTACHMENT_INFECTED: [42296, 'The virus scan found malware in the file'],
+  RANGE_NOT_SATISFIABLE: [41600, 'The range is outside the file'],
   RATE_LIMITED: [42900, 'Too many requests'],
   INTERNAL: [50000, 'Internal error'],
   UNAVAILABLE: [50300, 'A dependency is unavailable'],

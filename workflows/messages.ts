@@ -30,6 +30,20 @@ export interface TaskRef {
    * an entry only for exactly its own input and while it is fresh; otherwise it looks up itself.
    */
   approversAhead?: ApproversAhead;
+  /**
+   * Files attached with the action: ids in the HTTP body, replaced by the server with what the trail
+   * shows of each (src/attachments/); the trail entry the actor's action writes carries them in
+   * `detail.attachments`.
+   */
+  attachments?: AttachmentRef[] | string[];
+}
+
+/** A file as the trail names it. */
+export interface AttachmentRef {
+  id: string;
+  name: string;
+  size: number;
+  contentType: string;
 }
 
 /** approve, reject, complete (DecisionBody): `comment` is the trail comment. approve/reject only:

@@ -8,6 +8,7 @@ import { actorOf, runUpdate } from '../temporal/engine-client.js';
 import { holds, Permissions } from '../permissions.js';
 import { definitionOf, findInstanceRow } from '../read-model/read-model.js';
 import { launch, readableInstance } from './instances.js';
+import { markInstanceFilesDeleted } from '../attachments/attachments.js';
 
 /** workflow:admin acts on every instance of the tenant; anyone else only on those they may read. */
 async function instanceFor(em: EntityManager, principal: Principal, id: string) {
@@ -80,6 +81,8 @@ export async function deleteInstance(deps: AppDeps, principal: Principal, id: st
     if (!gone.length) throw new AppError('INVALID_STATE', 'The instance changed meanwhile: read it again');
     for (const table of INSTANCE_TABLES)
       await tx.execute(`delete from ${table} where tenant_id = ? and instance_id = ?`, [principal.tenantId, id]);
+    // The files go with it: the sweeper removes their objects.
+    await markInstanceFilesDeleted(tx, principal.tenantId, id);
   });
   return { id, deleted: true as const };
 }

@@ -40,6 +40,7 @@ import type { PageOpts } from '../paging.js';
 import type { ApplicationsQuery, Instance, InstanceQuery } from '../read-model/shapes.js';
 import { predictUpcoming } from './upcoming.js';
 import { formFor, allowedActions } from './instance-detail.js';
+import { attachFormFiles, detach, formFiles } from '../attachments/attachments.js';
 
 /**
  * The new instance's row, answered as findInstanceRow reads it; with `intent`, the start Update's
@@ -166,6 +167,7 @@ export async function startInstance(
   const def = await activeForStart(em, principal.tenantId, input.processKey);
   const variables = input.variables ?? {};
   checkVariables(def.form, variables, { requireAll: !input.draft });
+  const files = await formFiles(em, deps.config, principal, def.form, variables);
   const id = input.instanceId ?? randomUUID();
   const row = {
     id,
@@ -184,11 +186,15 @@ export async function startInstance(
   const doc = def.dsl as unknown as ProcessDocument;
   const { workflowId: _w, status: _s, variables: _v, ...instance } = row;
   const ahead = input.draft ? [] : aheadAtStart(instance, doc, variables);
-  const { inserted, directory } = await insertInstanceRow(
-    em,
-    row,
-    input.draft ? undefined : { intent: startUpdateIdOf(id), ahead },
-  );
+  const start = input.draft ? undefined : { intent: startUpdateIdOf(id), ahead };
+  // Files named by the form are attached in the insert's transaction: both or neither.
+  const { inserted, directory } = files.byField.size
+    ? await em.transactional(async (tx) => {
+        const written = await insertInstanceRow(tx, row, start);
+        await attachFormFiles(tx, principal.tenantId, id, files);
+        return written;
+      })
+    : await insertInstanceRow(em, row, start);
   let first: ProjectionSnapshot | null = null;
   if (!input.draft) {
     try {
@@ -198,8 +204,13 @@ export async function startInstance(
         seen: (state) => (first = state),
       });
     } catch (err) {
-      // Nothing was started: leave no row behind.
+      // Nothing was started: leave no row behind, and the files are the uploader's again.
       await em.execute(`delete from instances where id = ? and seq = 0`, [id]);
+      await detach(
+        em,
+        principal.tenantId,
+        [...files.byField.values()].flat().map((f) => f.id),
+      );
       throw err;
     }
   }

@@ -41,6 +41,7 @@ import { ruleGoComponentRoutes } from '../rule-chains/components.routes.js';
 import { ruleGoSkillRoutes, skillRoutes } from '../rule-chains/skills.routes.js';
 import { ruleGoErrorField } from '../rule-chains/rulego-http.js';
 import { hookRoutes } from '../rule-chains/hooks.routes.js';
+import { attachmentRoutes, instanceAttachmentRoutes } from '../attachments/attachments.routes.js';
 
 const V1 = '/api/v1';
 const INSTANCES = `${V1}/workflow/process-instances`;
@@ -76,6 +77,8 @@ function routers(deps: AppDeps): Array<[path: string, router: Hono<any, any, any
     [INSTANCES, instanceMigrationRoutes(deps)], // before /{id}: /migrate
     [INSTANCES, myTaskListRoutes(deps)], // before /{id}: /todo, /done
     [INSTANCES, instanceRoutes(deps)],
+    [INSTANCES, instanceAttachmentRoutes(deps)],
+    [`${V1}/attachments`, attachmentRoutes(deps)], // a signed URL's token reads one file without a login
     [TASKS, monitoringRoutes(deps)], // before /{id}: /statistics, /overdue, /backlog
     [TASKS, taskBatchRoutes(deps)], // before /{id}/approve: /batch/approve
     [TASKS, taskRoutes(deps)],
@@ -107,11 +110,15 @@ import { linkPageRoutes } from '../tasks/link-page.js';
  * CPU in the bench).
  */
 function bodyLimitFor(maxSize: number): MiddlewareHandler {
+  // An upload streams to the attachment store under its own limits (src/attachments/upload.ts).
+  const streamed = (c: Parameters<MiddlewareHandler>[0]) =>
+    c.req.method === 'POST' && c.req.path === `${V1}/attachments`;
   const tooLarge = () => {
     throw new AppError('PAYLOAD_TOO_LARGE', `Request body exceeds ${maxSize} bytes`);
   };
   const counted = bodyLimit({ maxSize, onError: tooLarge });
   return async (c, next) => {
+    if (streamed(c)) return next();
     if (c.req.header('transfer-encoding') !== undefined) return counted(c, next);
     const length = c.req.header('content-length');
     if (length !== undefined && Number(length) > maxSize) tooLarge();

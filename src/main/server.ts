@@ -17,6 +17,7 @@ import { enableMetrics } from '../observability/metrics.js';
 import { metricsListenerOf } from '../observability/metrics-endpoint.js';
 import { registerBacklogGauges } from '../observability/backlog-gauges.js';
 import { startTracing } from '../observability/tracing.js';
+import { startAttachmentSweeper } from '../attachments/sweeper.js';
 
 export function requireRuntimeEnv(config: Config): { databaseUrl: string } {
   if (!config.DATABASE_URL) {
@@ -90,11 +91,14 @@ export async function runServer(config: Config = loadConfig()) {
     logger,
   });
 
+  const attachmentSweeper = startAttachmentSweeper(orm, config, logger);
+
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     logger.info('server stopping');
+    await attachmentSweeper.stop();
     await notifications.stop();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await metrics?.stop();

@@ -47,7 +47,17 @@ const update =
 const withReason =
   (def: toolbox.TaskUpdate<m.ReasonInput>): Run =>
   (deps, p, id, body, key) =>
-    tasks.taskAction(deps, p, id, def, { reason: reasonOf(body as z.infer<typeof s.ReasonBody>) }, key);
+    tasks.taskAction(
+      deps,
+      p,
+      id,
+      def,
+      {
+        reason: reasonOf(body as z.infer<typeof s.ReasonBody>),
+        attachments: (body as { attachments?: string[] }).attachments,
+      },
+      key,
+    );
 // Actions that name people: they must exist in the directory.
 const withPeople =
   <A extends m.HandoverInput | m.AddSignInput>(def: toolbox.TaskUpdate<A>): Run =>
@@ -312,7 +322,8 @@ export function taskActionRoutes(deps: AppDeps) {
       response: s.Comment,
       responseDescription: 'Created',
     },
-    ({ principal, params, body, key }) => toolbox.addComment(deps, principal, params.id, body.comment, key),
+    ({ principal, params, body, key }) =>
+      toolbox.addComment(deps, principal, params.id, body.comment, key, body.attachments),
   );
 
   endpoint(

@@ -11,6 +11,7 @@ import {
   variablesSizeOk,
 } from '../http/input.js';
 import { DecisionBody } from './tasks.schemas.js';
+import { AttachmentIds, AttachmentRef } from '../attachments/attachments.schemas.js';
 
 const text = (max: number) => z.string().max(max);
 const userId = z.string().min(1).max(200);
@@ -19,7 +20,10 @@ const reason = text(4000).optional();
 /** claim, unclaim, resolve: no fields (an empty object or no body). */
 export const EmptyBody = z.object({}).strict().openapi('EmptyBody');
 
-export const ReasonBody = z.object({ reason, comment: reason }).strict().openapi('ReasonBody');
+export const ReasonBody = z
+  .object({ reason, comment: reason, attachments: AttachmentIds })
+  .strict()
+  .openapi('ReasonBody');
 
 /** recall: `reason` is the trail comment (RecallInput). */
 export const RecallBody = z.object({ reason }).strict().openapi('RecallBody');
@@ -46,11 +50,14 @@ export const ApprovalDecisionBody = DecisionBody.extend({
   );
 
 export const ReturnBody = z
-  .object({ targetActivityId: z.string().min(1).max(200), reason, comment: reason })
+  .object({ targetActivityId: z.string().min(1).max(200), reason, comment: reason, attachments: AttachmentIds })
   .strict()
   .openapi('ReturnBody');
 
-export const AssigneeBody = z.object({ assigneeUserId: userId, reason }).strict().openapi('AssigneeBody');
+export const AssigneeBody = z
+  .object({ assigneeUserId: userId, reason, attachments: AttachmentIds })
+  .strict()
+  .openapi('AssigneeBody');
 
 export const AddSignBody = z
   .object({
@@ -110,7 +117,7 @@ export const ValueBody = z
   .openapi('TaskVariableValueBody', { required: ['value'] });
 
 export const CommentBody = z
-  .object({ comment: nonBlankText(4000) })
+  .object({ comment: nonBlankText(4000), attachments: AttachmentIds })
   .strict()
   .openapi('CommentBody');
 
@@ -122,6 +129,7 @@ export const Comment = z
     userId: z.string(),
     comment: z.string(),
     time: IsoDate,
+    attachments: z.array(AttachmentRef),
   })
   .openapi('TaskComment');
 

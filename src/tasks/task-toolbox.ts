@@ -13,6 +13,7 @@ import { actorOf, runUpdate } from '../temporal/engine-client.js';
 import { holds, Permissions } from '../permissions.js';
 import { findInstanceRow, findTaskRow, isParticipant } from '../read-model/read-model.js';
 import { getTask, taskAction } from './tasks.js';
+import { attachToTask, commentFiles, type AttachmentRef } from '../attachments/attachments.js';
 
 /** What a client sends with a task action (the actor and task id are the server's). */
 export type BodyOf<A extends m.TaskRef> = Omit<A, 'actor' | 'taskId'>;
@@ -211,7 +212,7 @@ export async function writeTaskVariables(
 
 // ---------- comments ----------
 
-function commentView(r: any) {
+function commentView(r: any, attachments: AttachmentRef[] = []) {
   return {
     id: r.id as string,
     taskId: r.task_id as string,
@@ -219,6 +220,7 @@ function commentView(r: any) {
     userId: r.user_id as string,
     comment: r.comment as string,
     time: iso(r.time),
+    attachments,
   };
 }
 export type CommentView = ReturnType<typeof commentView>;
@@ -246,7 +248,17 @@ export async function listComments(
     `select * from task_comments where tenant_id = ? and task_id = ? order by time, id limit ? offset ?`,
     [principal.tenantId, taskId, opts.pageSize, (opts.page - 1) * opts.pageSize],
   );
-  return { items: rows.map(commentView), total: Number(count), page: opts.page, pageSize: opts.pageSize };
+  const files = await commentFiles(
+    em,
+    principal.tenantId,
+    rows.map((r: any) => r.id as string),
+  );
+  return {
+    items: rows.map((r: any) => commentView(r, files.get(r.id) ?? [])),
+    total: Number(count),
+    page: opts.page,
+    pageSize: opts.pageSize,
+  };
 }
 
 /** A participant comments, unless the node's designer switch `addComment` is false. */
@@ -256,6 +268,7 @@ export async function addComment(
   taskId: string,
   comment: string,
   idempotencyKey?: string,
+  attachmentIds: string[] = [],
 ): Promise<CommentView> {
   const em = deps.orm.em.fork();
   const row = await getTask(deps, principal, taskId);
@@ -275,12 +288,22 @@ export async function addComment(
     );
   }
   const id = idempotencyKey ? stableId('comment', principal, taskId, idempotencyKey) : randomUUID();
-  await em.execute(
-    `insert into task_comments (id, tenant_id, task_id, instance_id, user_id, comment, time) values (?, ?, ?, ?, ?, ?, now()) on conflict (id) do nothing`,
-    [id, principal.tenantId, taskId, row.instance_id, principal.userId, comment],
-  );
+  // The comment and its files together (a repeat with the same key finds both there already).
+  const refs = await em.transactional(async (tx) => {
+    await tx.execute(
+      `insert into task_comments (id, tenant_id, task_id, instance_id, user_id, comment, time) values (?, ?, ?, ?, ?, ?, now()) on conflict (id) do nothing`,
+      [id, principal.tenantId, taskId, row.instance_id, principal.userId, comment],
+    );
+    const files = await attachToTask(tx, deps.config, principal, attachmentIds, {
+      source: 'comment',
+      instanceId: row.instance_id,
+      taskId,
+      commentId: id,
+    });
+    return files.refs;
+  });
   const rows = await em.execute(`select * from task_comments where id = ?`, [id]);
-  return commentView(rows[0]);
+  return commentView(rows[0], refs);
 }
 
 // ---------- delete ----------

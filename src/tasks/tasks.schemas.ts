@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { ProcessKeyQuery, Task } from '../read-model/shapes.js';
 import { VariablesInput } from '../http/input.js';
 import { TimestampQuery } from '../shapes.js';
+import { AttachmentIds } from '../attachments/attachments.schemas.js';
 
 export { Task, TaskQuery } from '../read-model/shapes.js';
 
@@ -30,7 +31,11 @@ export const ActionResult = z
   .openapi('TaskActionResult');
 
 export const DecisionBody = z
-  .object({ comment: z.string().max(4000).optional(), variables: VariablesInput.optional() })
+  .object({
+    comment: z.string().max(4000).optional(),
+    variables: VariablesInput.optional(),
+    attachments: AttachmentIds,
+  })
   .strict()
   .openapi('DecisionBody');
 

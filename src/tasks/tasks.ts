@@ -28,6 +28,8 @@ import {
   paged,
   todoWhere,
 } from '../read-model/read-model.js';
+import { attachToTask, detach } from '../attachments/attachments.js';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 
 function filters(where: Where, q: TaskQuery) {
   if (q.instanceId) where.add('x.instance_id = ?', q.instanceId);
@@ -168,7 +170,20 @@ export async function taskAction<A extends TaskRef>(
   }
   let written: ProjectionSnapshot | null = null;
   let result: ActionResult;
+  // Files named by the body are attached before the Update and given back if it is refused.
+  let bound: string[] = [];
+  const fileIds = (body as { attachments?: string[] }).attachments;
+  delete arg.attachments;
   try {
+    if (fileIds?.length) {
+      const files = await attachToTask(em, deps.config, principal, fileIds, {
+        source: 'action',
+        instanceId: row.instance_id,
+        taskId,
+      });
+      arg.attachments = files.refs;
+      bound = files.bound;
+    }
     const variables = (body as { variables?: unknown }).variables;
     if (variables && typeof variables === 'object' && !Array.isArray(variables))
       await checkInstanceWrite(em, principal.tenantId, row.instance_id, variables as Record<string, unknown>);
@@ -180,6 +195,10 @@ export async function taskAction<A extends TaskRef>(
   } catch (err) {
     // Refused (before the Update was sent, or its instance has ended): the intent has nothing to wait for.
     if (err instanceof AppError && intentRecorded) await deps.intents.drop(updateId).catch(() => {});
+    // A refusal changed nothing: the files are the uploader's again. (An outcome not known — a
+    // timeout — keeps them attached: the action may have happened, and its trail names them.)
+    if (err instanceof AppError || err instanceof WorkflowUpdateFailedError)
+      await detach(em, principal.tenantId, bound).catch(() => {});
     throw err;
   }
   const answer = taskAfter(row, written, taskId) ?? (await readTaskAfter(em, principal.tenantId, taskId, row));

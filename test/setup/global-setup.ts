@@ -32,6 +32,8 @@ export async function setup(project: TestProject) {
       NOTIFY_RETRY_MAX_MS: '1000',
       NOTIFY_MAX_ATTEMPTS: '3',
       NOTIFY_POLL_MS: '300',
+      // Attachments (docs/attachments.md): the sweeper removes deleted files within a test's time.
+      ATTACHMENT_SWEEP_INTERVAL_MS: '300',
     },
   });
   project.provide('baseUrl', stack.baseUrl);

@@ -3,6 +3,7 @@
 // paths.ts's, what the read model has not seen yet outbox.ts's, recent Update answers
 // update-memory.ts's.
 import type { NotificationKind } from '../notification-kinds.js';
+import type { AttachmentRef } from '../messages.js';
 import { uuid4, workflowInfo } from '@temporalio/workflow';
 import type { DslNode, ProcessDocument } from '../../dsl/index.js';
 import type {
@@ -64,6 +65,8 @@ export class Engine {
   /** Who acted last, and the last comment a person made (instance_ended); not carried by continue-as-new. */
   private lastActor: string | null = null;
   private lastComment: { userId: string; comment: string } | null = null;
+  /** Files the running Update's actor attached: the first trail entry of theirs carries them (handlers.ts). */
+  actionFiles: { userId: string; files: AttachmentRef[] } | null = null;
 
   /** What the run's engine version turns on (features.ts). */
   features: EngineFeatures = engineFeatures(0);
@@ -175,7 +178,7 @@ export class Engine {
       userId: fields.userId ?? null,
       comment: fields.comment ?? null,
       time: this.now(),
-      detail: fields.detail ?? null,
+      detail: this.withFiles(fields.userId ?? null, fields.detail ?? null),
       code: fields.code ?? null,
       params: fields.params ?? null,
       seq: this.touch(),
@@ -184,6 +187,13 @@ export class Engine {
     if (entry.userId) this.lastActor = entry.userId;
     if (entry.userId && entry.comment) this.lastComment = { userId: entry.userId, comment: entry.comment };
     return entry;
+  }
+
+  private withFiles(userId: string | null, detail: Record<string, unknown> | null) {
+    const pending = this.actionFiles;
+    if (!pending || !userId || pending.userId !== userId) return detail;
+    this.actionFiles = null;
+    return { ...(detail ?? {}), attachments: pending.files };
   }
 
   notify(userId: string, kind: NotificationKind, taskId: string | null, payload: Record<string, unknown> = {}) {

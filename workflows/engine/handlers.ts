@@ -6,6 +6,7 @@ import type { Engine } from './engine.js';
 import { callerWrites } from './update-ids.js';
 import type { ActionResult } from './types.js';
 import type { ApproversAhead } from './approvers-ahead.js';
+import type { AttachmentRef } from '../messages.js';
 
 type ArgOf<D> = D extends UpdateDefinition<ActionResult, [infer A]> ? A : never;
 
@@ -27,7 +28,13 @@ export function onUpdate<D extends UpdateDefinition<ActionResult, [any]>>(
       const prior = seen();
       if (prior) return prior.result as ActionResult;
       adoptAhead(engine, input);
-      const result = await counted(engine, () => handler(input));
+      engine.actionFiles = filesOf(input);
+      let result: ActionResult;
+      try {
+        result = await counted(engine, () => handler(input));
+      } finally {
+        engine.actionFiles = null;
+      }
       const id = currentUpdateInfo()?.id;
       // Remembered without its state: the projection has it long before a retry after continue-as-new.
       const { state: _state, ...kept } = result;
@@ -53,6 +60,16 @@ function adoptAhead(engine: Engine, input: unknown) {
   if (!ahead || typeof ahead.at !== 'number' || !Array.isArray(ahead.entries)) return;
   if (!ahead.entries.every((e) => typeof e?.key === 'string' && typeof e.resolved === 'object')) return;
   engine.approversAhead = ahead;
+}
+
+/** The files the server attached with this Update (TaskRef.attachments), when of the expected shape. */
+function filesOf(input: unknown): Engine['actionFiles'] {
+  const i = input as { attachments?: unknown; actor?: { userId?: unknown } } | null;
+  if (!Array.isArray(i?.attachments) || !i.attachments.length || typeof i.actor?.userId !== 'string') return null;
+  const files = i.attachments.filter(
+    (f): f is AttachmentRef => typeof f === 'object' && f !== null && typeof (f as AttachmentRef).id === 'string',
+  );
+  return files.length ? { userId: i.actor.userId, files } : null;
 }
 
 /** The running Update, when its caller writes the state it is answered (engine version 4); else undefined. */

@@ -23,6 +23,7 @@ import { Migration20261128000200DirectoryGenericPlan } from './Migration20261128
 import { Migration20261129000100RuleChains } from './Migration20261129000100RuleChains.js';
 import { Migration20261129000200PeopleSearch } from './Migration20261129000200PeopleSearch.js';
 import { Migration20261129000300BusinessKeySearch } from './Migration20261129000300BusinessKeySearch.js';
+import { Migration20261129000400Attachments } from './Migration20261129000400Attachments.js';
 
 /**
  * Every migration, in order. Listed explicitly so the same list runs from TypeScript and from dist/; the name given
@@ -54,4 +55,5 @@ export const migrationsList = [
   { name: 'Migration20261129000100RuleChains', class: Migration20261129000100RuleChains },
   { name: 'Migration20261129000200PeopleSearch', class: Migration20261129000200PeopleSearch },
   { name: 'Migration20261129000300BusinessKeySearch', class: Migration20261129000300BusinessKeySearch },
+  { name: 'Migration20261129000400Attachments', class: Migration20261129000400Attachments },
 ];
