@@ -10,6 +10,9 @@
 //     dispatcher and the e-mail channel to an SMTP server in this process — messages per second, p99
 //     from the notification row to the message accepted, duplicates by Message-ID. BENCH_DELIVERY=0
 //     skips it; BENCH_ONLY=delivery runs it alone.
+//  5. Attachments (bench/attachments.ts): files of 5 and 20 MB up and down over HTTP, MB/s and the
+//     server's peak resident memory above its level (it must not grow with the file's size).
+//     BENCH_ATTACHMENTS=0 skips it; BENCH_ONLY=attachments runs it alone.
 //  Also: instance views of the largest allowed definition (500 nodes).
 // BENCH_N, BENCH_CONCURRENCY size part 1 (defaults 200 and 8); BENCH_SCALE=0 skips part 2;
 // BENCH_ONLY=scale runs part 2 only; BENCH_HOLD=<s> pauses after seeding (database URL printed).
@@ -45,6 +48,7 @@ import {
   type StatementRow,
 } from './profile.js';
 import { chainPhase } from './chains.js';
+import { attachmentPhase } from './attachments.js';
 import { deliveryPhase } from './delivery.js';
 import { sample, seedScale } from './scale.js';
 import { userChain } from '../test/helpers/dsl.js';
@@ -55,7 +59,10 @@ const CONCURRENCY = env('BENCH_CONCURRENCY', 8);
 const WARMUP = env('BENCH_WARMUP', 24);
 const HISTORY_SAMPLE = env('BENCH_HISTORY_SAMPLE', 20);
 const SCALE =
-  process.env.BENCH_SCALE !== '0' && process.env.BENCH_ONLY !== 'delivery' && process.env.BENCH_ONLY !== 'chains';
+  process.env.BENCH_SCALE !== '0' &&
+  process.env.BENCH_ONLY !== 'delivery' &&
+  process.env.BENCH_ONLY !== 'chains' &&
+  process.env.BENCH_ONLY !== 'attachments';
 const SCALE_SIZE = {
   archivedTasks: env('BENCH_ARCHIVED_TASKS', 1_000_000),
   runtimeTasks: env('BENCH_RUNTIME_TASKS', 100_000),
@@ -134,6 +141,9 @@ const ONLY_SCALE = process.env.BENCH_ONLY === 'scale';
 const ONLY_DELIVERY = process.env.BENCH_ONLY === 'delivery';
 /** BENCH_ONLY=chains: only the chain phase (part 4). */
 const ONLY_CHAINS = process.env.BENCH_ONLY === 'chains';
+/** BENCH_ONLY=attachments: only the attachment phase (part 5); BENCH_ATTACHMENTS=0 skips it. */
+const ONLY_ATTACHMENTS = process.env.BENCH_ONLY === 'attachments';
+const ATTACHMENTS = process.env.BENCH_ATTACHMENTS !== '0';
 /**
  * Part 4, rule chains (bench/chains.ts): BENCH_CHAIN_RUNS runs a round (0 skips the part),
  * BENCH_CHAIN_FLAVOURS the chain's script nodes: `js` (QuickJS activities), `expr` (in the workflow).
@@ -674,7 +684,7 @@ try {
   const deployed = await call(base, '/api/v1/workflow/process-definitions/deploy', tokens.admin, { dsl: chain3 });
   const run = `${Date.now().toString(36)}`;
 
-  if (!ONLY_SCALE && !ONLY_DELIVERY && !ONLY_CHAINS) {
+  if (!ONLY_SCALE && !ONLY_DELIVERY && !ONLY_CHAINS && !ONLY_ATTACHMENTS) {
     // ---- 1a. the service over HTTP ----
     // With several HTTP servers (production topology) each instance starts on one and its
     // approvals go round the others, as behind a load balancer.
@@ -954,8 +964,20 @@ try {
     };
   } // part 1
 
+  // ---- 5. attachments: 5 and 20 MB up and down, the server's peak memory ----
+  if (ATTACHMENTS && (ONLY_ATTACHMENTS || (!ONLY_SCALE && !ONLY_DELIVERY && !ONLY_CHAINS))) {
+    report.attachments = await attachmentPhase({
+      base,
+      token: tokens.alice,
+      serverPid: () => stack.pids().server,
+    }).catch((err) => {
+      console.error(`attachments: failed: ${(err as Error).message}`);
+      return { error: (err as Error).message };
+    });
+  }
+
   // ---- 4. rule chains: a 5-node chain executed over HTTP against the same steps on bare Temporal ----
-  if (CHAINS.runs > 0 && !ONLY_SCALE && !ONLY_DELIVERY) {
+  if (CHAINS.runs > 0 && !ONLY_SCALE && !ONLY_DELIVERY && !ONLY_ATTACHMENTS) {
     report.chains = [];
     for (const flavour of CHAINS.flavours)
       report.chains.push(
@@ -978,7 +1000,7 @@ try {
   }
 
   // ---- 3. delivery: task messages through the outbox, the dispatcher and the e-mail channel ----
-  if (DELIVERY.count > 0 && !ONLY_SCALE && !ONLY_CHAINS) {
+  if (DELIVERY.count > 0 && !ONLY_SCALE && !ONLY_CHAINS && !ONLY_ATTACHMENTS) {
     report.delivery = await deliveryPhase({
       orm,
       base,
@@ -1229,6 +1251,27 @@ if (report.service && report.bare) {
       'ratio service/api-floor (the service against that API floor: the part that is ours)',
       report.ratiosToApiFloor.service,
     );
+  }
+}
+if (report.attachments) {
+  const a = report.attachments as any;
+  if (a.error) console.log(`\nattachments: failed: ${a.error}`);
+  else {
+    console.log(
+      "\nattachments (disk store), upload and download over HTTP, 3 rounds each; median MB/s, the server's peak RSS above its level before:",
+    );
+    for (const r of a as any[])
+      console.log(
+        `  ${String(r.sizeMb).padStart(3)} MB file: up ${f(median(r.upMbPerS))} MB/s, down ${f(median(r.downMbPerS))} MB/s; server RSS ${f(r.rssBeforeMb)} MB → peak +${f((r.peakUpMb ?? 0) - (r.rssBeforeMb ?? 0))} MB up, +${f((r.peakDownMb ?? 0) - (r.rssBeforeMb ?? 0))} MB down`,
+      );
+    const [small, large] = [a[0], a[a.length - 1]];
+    if (small && large && small !== large) {
+      const above = (r: any) => Math.max(r.peakUpMb, r.peakDownMb) - r.rssBeforeMb;
+      const growth = above(large) - above(small);
+      console.log(
+        `attachments: the server's peak RSS above its level, ${large.sizeMb} MB vs ${small.sizeMb} MB file: ${growth >= 0 ? '+' : ''}${f(growth)} MB (${large.sizeMb - small.sizeMb} MB more file)   target: does not grow with the file: ${growth < (large.sizeMb - small.sizeMb) / 2 ? 'met' : 'NOT met'}`,
+      );
+    }
   }
 }
 for (const c of (report.chains ?? []) as any[]) {
