@@ -235,6 +235,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const report = command === 'backup' ? await backup(args[0], args[1]) : await restore(args[0], args[1]);
     const total = Object.values(report.rows).reduce((a, n) => a + n, 0);
     console.log(JSON.stringify({ command, database: report.database, tables: report.tables, rows: total }));
+    // Attachment bytes live in the attachment store, not in PostgreSQL (docs/attachments.md#backups).
+    const files = Object.entries(report.rows).find(([name]) => name.replace(/^public\./, '') === 'attachments')?.[1];
+    if (files)
+      console.error(
+        `${command}: ${files} attachment rows are metadata only — ${command === 'backup' ? 'copy' : 'restore'} the attachment store with it: ` +
+          'the S3 bucket (S3_BUCKET; objects named by each row’s storage_key) or the disk folder (ATTACHMENT_DIR, default DATA_DIR/attachments). ' +
+          'Take the database backup first, then the store: a row whose object is missing answers 503 for that file only.',
+      );
   } catch (err) {
     console.error(`${command} failed: ${(err as Error).message}`);
     process.exit(1);

@@ -39,7 +39,13 @@ export class DiskStore implements AttachmentStore {
 
   async get(key: string, range?: { start: number; end: number }): Promise<StoredObject> {
     const file = this.file(key);
-    const { size } = await stat(file);
+    const size = await stat(file).then(
+      (st) => st.size,
+      (err: NodeJS.ErrnoException) => {
+        // A row whose bytes are gone (a store not restored with the database): the operator's to fix.
+        throw new StoreUnavailable(`object ${key} is missing from the disk store (${err.code})`);
+      },
+    );
     const body = createReadStream(file, range ? { start: range.start, end: range.end } : {});
     return { body, length: range ? range.end - range.start + 1 : size };
   }

@@ -22,6 +22,7 @@ export interface S3StoreOptions {
 /** A network failure or a 5xx of the store: the caller answers 503, not 500. */
 function unavailable(err: unknown): Error {
   if (err instanceof S3ServiceException) {
+    if (err.name === 'NoSuchKey') return new StoreUnavailable('object missing from the bucket');
     if (err.$metadata.httpStatusCode && err.$metadata.httpStatusCode < 500) return err;
     return new StoreUnavailable(`object store: ${err.name}`);
   }
