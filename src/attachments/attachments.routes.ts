@@ -12,8 +12,6 @@ import { Permissions } from '../permissions.js';
 import { commonErrors, json, ok } from '../http/envelope.js';
 import { createRouter, endpoint } from '../http/router.js';
 import { authenticate } from '../http/middleware/auth.js';
-import { readableInstance } from '../instances/instances.js';
-import { IdParam } from '../tasks/tasks.schemas.js';
 import * as s from './attachments.schemas.js';
 import {
   attachmentStore,
@@ -22,6 +20,7 @@ import {
   instanceAttachments,
   readableAttachment,
   tokenValid,
+  visibleInstance,
   type AttachmentRow,
 } from './attachments.js';
 import { contentDisposition, parseRange, servedInline } from './content.js';
@@ -215,12 +214,12 @@ export function instanceAttachmentRoutes(deps: AppDeps) {
       tags,
       summary: 'The files of an instance the caller may see (form fields hidden from them left out)',
       permissions: readers,
-      params: IdParam,
+      params: s.AttachmentIdParam,
       response: s.AttachmentList,
     },
     async ({ principal, params }) => {
       const em = deps.orm.em.fork();
-      const instance = await readableInstance(em, principal, params.id);
+      const instance = await visibleInstance(em, principal, params.id);
       const rows = await instanceAttachments(em, principal, instance);
       return { items: rows.map((row) => attachmentView(deps.config, row)) };
     },

@@ -11,7 +11,7 @@ import { holds, Permissions } from '../permissions.js';
 import { canonicalType, type FormFieldSpec } from '../../dsl/index.js';
 import { definitionOf, findInstanceRow, isParticipant } from '../read-model/read-model.js';
 import { actorOf } from '../temporal/engine-client.js';
-import { formFor } from '../instances/instance-detail.js';
+import { formFor } from '../read-model/form-view.js';
 import { accepted } from './content.js';
 import { createStore, type AttachmentStore } from './store.js';
 
@@ -162,6 +162,13 @@ export async function readableAttachment(em: EntityManager, principal: Principal
   if (row.source === 'form' && row.field && (await hiddenFields(em, principal, instance)).includes(row.field))
     throw missing;
   return row;
+}
+
+/** The instance row if the caller may see it (as the instances domain decides), else 404. */
+export async function visibleInstance(em: EntityManager, principal: Principal, id: string) {
+  const row = await findInstanceRow(em, principal.tenantId, id);
+  if (overseer(principal) || (await isParticipant(em, principal.tenantId, id, actorOf(principal)))) return row;
+  throw new AppError('NOT_FOUND', `No instance ${id}`);
 }
 
 /** Every file of an instance the caller may see (the caller may see the instance: checked by the route). */

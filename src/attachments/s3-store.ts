@@ -8,7 +8,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { StoreUnavailable, type AttachmentStore, type StoredObject } from './store.js';
 
 export interface S3StoreOptions {
