@@ -4,7 +4,16 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactX from 'eslint-plugin-react-x';
 
-const DOMAINS = ['directory', 'read-model', 'definitions', 'attachments', 'instances', 'tasks', 'rule-chains', 'notifications'];
+const DOMAINS = [
+  'directory',
+  'read-model',
+  'definitions',
+  'attachments',
+  'instances',
+  'tasks',
+  'rule-chains',
+  'notifications',
+];
 /** `../x/*` and `../../x/*`: how a file one or two folders down names folder x of src/. */
 const folders = (...names) => names.flatMap((n) => [`../${n}/*`, `../../${n}/*`, `../../../${n}/*`]);
 /** No file of src/ imports activities/: the adapters call src/, and ./worker.ts hands them to the worker. */
