@@ -9,7 +9,8 @@ import type { AppEnv } from '../http/context.js';
 import type { AppDeps } from '../context.js';
 import { AppError } from '../errors.js';
 import { Permissions } from '../permissions.js';
-import { commonErrors, json, ok } from '../http/envelope.js';
+import { commonErrors, json, ok, page } from '../http/envelope.js';
+import { PageQuery } from '../paging.js';
 import { createRouter, endpoint } from '../http/router.js';
 import { authenticate } from '../http/middleware/auth.js';
 import * as s from './attachments.schemas.js';
@@ -215,13 +216,21 @@ export function instanceAttachmentRoutes(deps: AppDeps) {
       summary: 'The files of an instance the caller may see (form fields hidden from them left out)',
       permissions: readers,
       params: s.AttachmentIdParam,
-      response: s.AttachmentList,
+      query: PageQuery,
+      response: page(s.Attachment),
     },
-    async ({ principal, params }) => {
+    async ({ principal, params, query }) => {
       const em = deps.orm.em.fork();
       const instance = await visibleInstance(em, principal, params.id);
+      // Bounded by the files-per-request limit: filtered by field permissions, then paged.
       const rows = await instanceAttachments(em, principal, instance);
-      return { items: rows.map((row) => attachmentView(deps.config, row)) };
+      const from = (query.page - 1) * query.pageSize;
+      return {
+        items: rows.slice(from, from + query.pageSize).map((row) => attachmentView(deps.config, row)),
+        total: rows.length,
+        page: query.page,
+        pageSize: query.pageSize,
+      };
     },
   );
   return r;

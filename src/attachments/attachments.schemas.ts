@@ -29,8 +29,6 @@ export const Attachment = z
   })
   .openapi('Attachment');
 
-export const AttachmentList = z.object({ items: z.array(Attachment) }).openapi('AttachmentList');
-
 export const AttachmentDeleted = z.object({ id: z.string(), deleted: z.literal(true) }).openapi('AttachmentDeleted');
 
 const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
