@@ -216,8 +216,14 @@ async function ownUploads(
   return ids.map((id) => byId.get(id)!);
 }
 
+/** A link to a file kept elsewhere: a form may still carry one (the field's older meaning); it is not ours to check. */
+const EXTERNAL = /^https?:\/\//i;
+
+/** The uploaded files a field's value names (links to files kept elsewhere left out). */
 const idsOf = (v: unknown): string[] =>
-  v === undefined || v === null || v === '' ? [] : Array.isArray(v) ? v.map(String) : [String(v)];
+  (v === undefined || v === null || v === '' ? [] : Array.isArray(v) ? v.map(String) : [String(v)]).filter(
+    (id) => !EXTERNAL.test(id),
+  );
 
 export interface FormFiles {
   /** field name → its files, in order */

@@ -336,7 +336,7 @@ describe('processes with a stored form', () => {
       backup: 'carol',
       dept: 'eng',
       at: '2024-01-01T10:00:00Z',
-      files: ['f1', 'f2'],
+      files: ['https://files.example/f1', 'https://files.example/f2'],
       other: { anything: true },
     });
     expect(good.status, JSON.stringify(good.body)).toBe(201);
