@@ -68,6 +68,7 @@ const catalogue = {
   ATTACHMENT_REFUSED: [42295, 'The file is not accepted here'],
   ATTACHMENT_INFECTED: [42296, 'The virus scan found malware in the file'],
   RANGE_NOT_SATISFIABLE: [41600, 'The range is outside the file'],
+  ATTACHMENT_ATTACHED: [40991, 'The file is attached to a request already'],
   RATE_LIMITED: [42900, 'Too many requests'],
   INTERNAL: [50000, 'Internal error'],
   UNAVAILABLE: [50300, 'A dependency is unavailable'],

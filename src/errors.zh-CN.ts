@@ -58,6 +58,7 @@ export const zhCNErrors = {
   ATTACHMENT_REFUSED: '此处不接受该文件',
   ATTACHMENT_INFECTED: '病毒扫描在文件中发现恶意软件',
   RANGE_NOT_SATISFIABLE: '请求的范围超出文件',
+  ATTACHMENT_ATTACHED: '该文件已附加到某个申请',
   RATE_LIMITED: '请求过于频繁',
   INTERNAL: '内部错误',
   UNAVAILABLE: '依赖的服务不可用',

@@ -68,6 +68,12 @@ export const ContentQuery = z.object({
 });
 
 /** Ids of uploaded files a comment or task action attaches. */
-export const AttachmentIds = z.array(z.string().min(1).max(64)).max(20).optional().openapi({
-  description: 'Ids of files the caller uploaded (POST /api/v1/attachments), attached to the task with this action',
-});
+export const AttachmentIds = z
+  .array(z.string().min(1).max(64))
+  .max(20)
+  .refine((ids) => new Set(ids).size === ids.length, { message: 'each file at most once' })
+  .optional()
+  .openapi({
+    uniqueItems: true,
+    description: 'Ids of files the caller uploaded (POST /api/v1/attachments), attached to the task with this action',
+  });

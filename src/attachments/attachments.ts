@@ -6,7 +6,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import type { Principal } from '../context.js';
-import { AppError } from '../errors.js';
+import { AppError, referenceError } from '../errors.js';
 import { holds, Permissions } from '../permissions.js';
 import { canonicalType, type FormFieldSpec } from '../../dsl/index.js';
 import { definitionOf, findInstanceRow, isParticipant } from '../read-model/read-model.js';
@@ -185,6 +185,8 @@ export async function instanceAttachments(em: EntityManager, principal: Principa
 
 // ---------- attaching ----------
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 const refused = (path: string, message: string) =>
   new AppError('ATTACHMENT_REFUSED', `${path}: ${message}`, { fields: [{ path, message }] });
 
@@ -198,6 +200,10 @@ async function ownUploads(
 ): Promise<AttachmentRow[]> {
   if (new Set(ids).size !== ids.length) throw refused(path, 'a file is named twice');
   if (!ids.length) return [];
+  const unknown = (id: string) => referenceError([{ path, message: `no uploaded file ${id} of yours` }])!;
+  // Not an id this service makes: no look-up needed.
+  const bad = ids.find((id) => !UUID.test(id));
+  if (bad) throw unknown(bad);
   const rows = await em.execute<AttachmentRow[]>(
     `select * from attachments where tenant_id = ? and id = any(?::text[]) and not deleting`,
     [principal.tenantId, `{${ids.map((i) => JSON.stringify(i)).join(',')}}`],
@@ -205,13 +211,16 @@ async function ownUploads(
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const id of ids) {
     const r = byId.get(id);
-    if (!r || r.uploader_id !== principal.userId) throw refused(path, `no uploaded file ${id} of yours`);
+    if (!r || r.uploader_id !== principal.userId) throw unknown(id);
     const here =
       (alreadyHere.instanceId &&
         r.instance_id === alreadyHere.instanceId &&
         r.task_id === (alreadyHere.taskId ?? null)) ||
       (alreadyHere.commentId && r.comment_id === alreadyHere.commentId);
-    if (r.source !== 'upload' && !here) throw refused(path, `file ${id} is attached elsewhere already`);
+    if (r.source !== 'upload' && !here)
+      throw new AppError('ATTACHMENT_ATTACHED', `${path}: file ${id} is attached to a request already`, {
+        fields: [{ path, message: 'attached to a request already' }],
+      });
   }
   return ids.map((id) => byId.get(id)!);
 }
@@ -276,7 +285,8 @@ export async function attachFormFiles(em: EntityManager, tenantId: string, insta
        where tenant_id = ? and id = any(?::text[]) and source = 'upload' and not deleting returning id`,
       [instanceId, field, tenantId, `{${rows.map((r) => r.id).join(',')}}`],
     );
-    if (done.length !== rows.length) throw refused(`variables.${field}`, 'a file was attached elsewhere meanwhile');
+    if (done.length !== rows.length)
+      throw new AppError('ATTACHMENT_ATTACHED', `variables.${field}: a file was attached elsewhere meanwhile`);
   }
 }
 
@@ -311,7 +321,8 @@ export async function attachToTask(
         `{${fresh.map((r) => r.id).join(',')}}`,
       ],
     );
-    if (done.length !== fresh.length) throw refused('attachments', 'a file was attached elsewhere meanwhile');
+    if (done.length !== fresh.length)
+      throw new AppError('ATTACHMENT_ATTACHED', 'attachments: a file was attached elsewhere meanwhile');
   }
   return { refs: rows.map(refOf), bound: fresh.map((r) => r.id) };
 }

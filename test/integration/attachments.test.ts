@@ -311,14 +311,14 @@ describe.each([
       token: tokens.alice,
       body: { processKey, variables: { amount: 1, contract: randomUUID() } },
     });
-    expectError(missing, 422, 42295);
+    expectError(missing, 404, 40410);
     expect(missing.body.data.fields[0].path).toBe('variables.contract');
     // Someone else's upload cannot be attached by bob.
     const bobs = await json('/api/v1/workflow/process-instances/start', {
       token: tokens.bob,
       body: { processKey, variables: { amount: 1, contract: contract.id } },
     });
-    expectError(bobs, 422, 42295);
+    expectError(bobs, 404, 40410);
 
     const started = await json('/api/v1/workflow/process-instances/start', {
       token: tokens.alice,
@@ -332,8 +332,8 @@ describe.each([
         token: tokens.alice,
         body: { processKey, variables: { contract: contract.id } },
       }),
-      422,
-      42295,
+      409,
+      40991,
     );
     // Attached: no longer deletable.
     expectError(
