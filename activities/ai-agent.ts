@@ -11,6 +11,14 @@ import type { ActivityDeps } from './deps.js';
 import { tenantTrust } from '../src/infra/outbound/network-trust.js';
 import { skillContents } from '../src/definitions/ai-agents.js';
 import { AppError } from '../src/errors.js';
+import {
+  aiAttachmentContext,
+  filesFingerprint,
+  instanceFileRows,
+  type ImagePart,
+} from '../src/attachments/ai-context.js';
+import { StoreUnavailable } from '../src/attachments/store.js';
+import { DECISION_PROTOCOL } from '../workflows/engine/ai-verdict.js';
 
 export interface AgentCallInput {
   tenantId: string;
@@ -23,6 +31,8 @@ export interface AgentCallInput {
   timeoutMs: number | null;
   /** Skills whose contents follow the agent's system prompt, in this order (absent in older calls). */
   skills?: string[];
+  /** `contextSources.attachments`: the instance's files go along (absent in older calls). */
+  attachments?: { instanceId: string };
 }
 
 export interface AgentAnswer {
@@ -45,6 +55,22 @@ interface AgentRow {
   temperature: number | null;
   timeout_ms: number;
   api_key: string | null;
+}
+
+type UserContent = string | Array<{ type: 'text'; text: string } | ImagePart>;
+
+/**
+ * The user message with the files: their list and document text after the context (before the
+ * verdict protocol, which stays last), the images as parts after that text.
+ */
+function withFiles(prompt: string, files: { text: string; images: ImagePart[] }): UserContent {
+  if (!files.text) return prompt;
+  const protocol = `\n\n---\n\n${DECISION_PROTOCOL}`;
+  const before = prompt.endsWith(protocol) ? prompt.slice(0, -protocol.length) : prompt;
+  const after = before === prompt ? '' : protocol.trimStart();
+  const text = `${before}\n\n${files.text}`;
+  if (!files.images.length) return after ? `${text}\n\n${after}` : text;
+  return [{ type: 'text', text }, ...files.images, ...(after ? [{ type: 'text' as const, text: after }] : [])];
 }
 
 /** The text of a chat-completions answer: choices[0].message.content (a string or text parts). */
@@ -70,10 +96,14 @@ export function createAiAgentActivities(deps: ActivityDeps) {
         throw err instanceof AppError ? final(`AI agent ${input.agentId}: ${err.message}`) : err;
       });
       const system = [agent?.system_prompt, ...skills].filter((s): s is string => !!s?.trim()).join('\n\n');
+      // The instance's files (contextSources.attachments), read here and never in the workflow.
+      const files = input.attachments ? await instanceFileRows(em, input.tenantId, input.attachments.instanceId) : [];
       // Same workflow, node and input → the answer already given: a re-drive, a retry after a
       // worker crash or a resubmission with nothing changed does not call the model again.
       const fingerprint = createHash('sha256')
-        .update(`${input.agentId}\n${skills.length ? `${system}\n` : ''}${input.prompt}`)
+        .update(
+          `${input.agentId}\n${skills.length ? `${system}\n` : ''}${input.prompt}${files.length ? `\n${filesFingerprint(files)}` : ''}`,
+        )
         .digest('hex')
         .slice(0, 32);
       const [kept] = await em.execute<Array<{ content: string }>>(
@@ -86,9 +116,15 @@ export function createAiAgentActivities(deps: ActivityDeps) {
       // An error text may come from the model server: it never carries the key, or a credential of
       // the base URL, back out.
       const redact = (text: string) => redactSecrets(text, [key, ...urlSecrets(agent.base_url)]);
+      const context = await aiAttachmentContext(deps.config, files).catch((err) => {
+        throw err instanceof StoreUnavailable ? retry(`attachment store unavailable: ${err.message}`) : err;
+      });
       const body = JSON.stringify({
         model: agent.model,
-        messages: [...(system ? [{ role: 'system', content: system }] : []), { role: 'user', content: input.prompt }],
+        messages: [
+          ...(system ? [{ role: 'system', content: system }] : []),
+          { role: 'user', content: withFiles(input.prompt, context) },
+        ],
         ...(agent.temperature === null ? {} : { temperature: agent.temperature }),
         stream: false,
       });

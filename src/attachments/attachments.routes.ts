@@ -67,8 +67,8 @@ async function serve(c: Context<AppEnv>, deps: AppDeps, row: AttachmentRow, down
     // Nothing in a file runs: no scripts, no plugins but the PDF viewer (which a sandbox would stop).
     'Content-Security-Policy':
       row.content_type === 'application/pdf' && inline
-        ? "default-src 'none'; object-src 'self'; plugin-types application/pdf"
-        : "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'",
+        ? "default-src 'none'; object-src 'self'; frame-ancestors 'self'"
+        : "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; frame-ancestors 'self'",
     'Cache-Control': 'private, max-age=300',
     ETag: `"${row.sha256}"`,
   };

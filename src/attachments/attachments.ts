@@ -13,6 +13,7 @@ import { definitionOf, findInstanceRow, isParticipant } from '../read-model/read
 import { actorOf } from '../temporal/engine-client.js';
 import { formFor } from '../read-model/form-view.js';
 import { accepted } from './content.js';
+import type { AttachmentLimits } from '../directory/tenant-settings.js';
 import { createStore, type AttachmentStore } from './store.js';
 
 export type AttachmentSource = 'upload' | 'form' | 'comment' | 'action';
@@ -25,11 +26,7 @@ export interface AttachmentRef {
   contentType: string;
 }
 
-export interface AttachmentLimits {
-  maxFileBytes: number;
-  maxFilesPerInstance: number;
-  maxTotalBytes: number;
-}
+export type { AttachmentLimits };
 
 const stores = new WeakMap<Config, AttachmentStore>();
 /** The process's one store for its configuration. */

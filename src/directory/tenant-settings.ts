@@ -3,7 +3,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Tenant } from '../db/entities/index.js';
 import { AppError } from '../errors.js';
-import type { AttachmentLimits } from '../attachments/attachments.js';
+
+/** A tenant's attachment limits (docs/attachments.md#limits). */
+export interface AttachmentLimits {
+  maxFileBytes: number;
+  maxFilesPerInstance: number;
+  maxTotalBytes: number;
+}
 
 export interface TenantSettings {
   defaultLocale: string | null;

@@ -28,7 +28,8 @@ export function contentSecurityPolicy(styles: string): string {
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",
-    "frame-src 'none'",
+    // The instance page previews a PDF attachment in a frame of its own signed URL (docs/attachments.md).
+    "frame-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

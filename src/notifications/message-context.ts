@@ -5,6 +5,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import { publicUrl } from '../config.js';
 import type { Orm } from '../db/orm.js';
+import type { Principal } from '../context.js';
+import { instanceAttachments, signedUrl } from '../attachments/attachments.js';
 import { assignmentReasonOf, type AssignmentReason } from '../read-model/assignment-reason.js';
 import { reasonTextIn } from '../read-model/assignment-reason.zh-CN.js';
 
@@ -14,9 +16,13 @@ import { mintSystemLink } from '../tasks/approval-links.js';
 import { ALL_INSTANCES, ALL_TASKS, definitionOf } from '../read-model/read-model.js';
 import { isNotificationKind } from '../../workflows/notification-kinds.js';
 import { DECISION_KINDS, LOCALES, type Locale, type MessageContext } from './messages/index.js';
+import type { MessageAttachment } from './messages/types.js';
+import { canonicalType } from '../../dsl/index.js';
 
 /** How many form fields a message lists. */
 const SUMMARY_FIELDS = 6;
+/** How many of the instance's files a message lists (the first ones attached). */
+export const MESSAGE_ATTACHMENTS_MAX = 20;
 
 export interface NotificationRow {
   id: string;
@@ -42,7 +48,10 @@ function display(value: unknown, field?: any): string | null {
   return option(value).slice(0, 500);
 }
 
-/** The form's first fields with a value the recipient may see; without a form, the first plain variables. */
+/**
+ * The form's first fields with a value the recipient may see (not file fields); without a form, the
+ * first plain variables.
+ */
 function summaryOf(form: any, variables: Record<string, unknown>, hidden: Record<string, string> | null) {
   const out: Array<[string, string]> = [];
   const fields: any[] = Array.isArray(form?.fields) ? form.fields : [];
@@ -50,6 +59,8 @@ function summaryOf(form: any, variables: Record<string, unknown>, hidden: Record
     for (const f of fields) {
       if (out.length >= SUMMARY_FIELDS) break;
       if (hidden?.[f.name] === 'h') continue;
+      // A file field's value is ids: its files are listed with links instead (attachmentsOf).
+      if (canonicalType(f?.type) === 'attachment') continue;
       const v = display(variables[f.name], f);
       if (v !== null) out.push([String(f.label ?? f.name), v]);
     }
@@ -62,6 +73,32 @@ function summaryOf(form: any, variables: Record<string, unknown>, hidden: Record
     if (v !== null) out.push([k, v]);
   }
   return out;
+}
+
+/**
+ * The instance's files the recipient may see (as the console shows them: a form field hidden from
+ * them hides its files), each with an absolute signed download link valid for
+ * ATTACHMENT_MESSAGE_LINK_TTL_SECONDS. Without a signing key (no APPROVAL_LINK_SECRET or
+ * JWT_SECRET) there are no links, and the message lists no files.
+ */
+async function attachmentsOf(o: LoadOptions, instance: any): Promise<MessageAttachment[]> {
+  const reader = { tenantId: o.n.tenant_id, userId: o.recipient.id } as Principal;
+  const rows = (await instanceAttachments(o.em, reader, instance)).slice(0, MESSAGE_ATTACHMENTS_MAX);
+  if (!rows.length) return [];
+  const base = publicUrl(o.config);
+  const ttl = o.config.ATTACHMENT_MESSAGE_LINK_TTL_SECONDS;
+  try {
+    return rows.map((r) => ({
+      name: r.name,
+      size: Number(r.size),
+      // A preview mints nothing: its links are placeholders, as the approval links are.
+      url: o.preview
+        ? `${base}/api/v1/attachments/${r.id}/content?token=preview&download=1`
+        : `${base}${signedUrl(o.config, r.tenant_id, r.id, ttl, true)}`,
+    }));
+  } catch {
+    return [];
+  }
 }
 
 export interface LoadOptions {
@@ -158,6 +195,7 @@ export async function loadMessageContext(o: LoadOptions): Promise<{ ctx: Message
     summary,
     links,
     names,
+    attachments: instance ? await attachmentsOf(o, instance) : [],
   };
   return { ctx, linkId };
 }

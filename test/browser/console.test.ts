@@ -603,7 +603,13 @@ describe('web console', () => {
     await alice.check('[data-field=tags] input[value=b]');
     await alice.fill('#start-cost', '12.5');
     await alice.fill('#start-backup', 'carol');
-    await alice.fill('#start-files', 'f1, f2');
+    // The attachment field is an upload control now (issue 47): two files, one request each.
+    await alice.setInputFiles('#start-files', [
+      { name: 'f1.txt', mimeType: 'text/plain', buffer: Buffer.from('first file') },
+      { name: 'f2.txt', mimeType: 'text/plain', buffer: Buffer.from('second file') },
+    ]);
+    await alice.waitForSelector('[data-field=files] li[data-file-name="f1.txt"][data-state=done]');
+    await alice.waitForSelector('[data-field=files] li[data-file-name="f2.txt"][data-state=done]');
     await alice.click('button[type=submit]');
     // Start waits for the workflow's first state: give a loaded machine time.
     await alice.waitForSelector('[data-testid=instance-header]', { timeout: 60_000 });
@@ -612,7 +618,8 @@ describe('web console', () => {
       await api(`/api/v1/workflow/process-instances/${instanceId}/variables`, { token: await token('alice') })
     ).body.data;
     expect(vars).toMatchObject({ days: 3, kind: 'sick', from: '2026-03-02', tags: ['b'], cost: 12.5, paid: true });
-    expect(vars).toMatchObject({ backup: 'carol', files: ['f1', 'f2'], code: 'AB', reason: 'Flu' });
+    expect(vars).toMatchObject({ backup: 'carol', code: 'AB', reason: 'Flu' });
+    expect(vars.files).toHaveLength(2); // the two attachments' ids
 
     // Bob's task form: days read-only, reason writable, hrNote hidden.
     const bob = await as('bob');

@@ -17,6 +17,8 @@ function markdown(src: string): string {
         .replace(/\*\*(.+?)\*\*/g, '<b>$1</b>')
         .replace(/(^|\s)\*(\S.*?)\*/g, '$1<b>$2</b>')
         .replace(/\[([^\]]+)\]\(([^)]+)\)/g, '<a class="link">$1</a>')
+        // Slack's `<url|text>` (its & already written as &amp;).
+        .replace(/&lt;(https?:\/\/[^|\s]+)\|(.+?)&gt;/g, '<a class="link">$2</a>')
         .replace(/&lt;font color=&quot;comment&quot;&gt;(.*?)&lt;\/font&gt;/g, '<span class="muted">$1</span>')
         .replace(/&lt;@([^&]+)&gt;/g, '<span class="mention">@$1</span>')
         .replace(/&lt;at id=([^&]+)&gt;&lt;\/at&gt;/g, '<span class="mention">@$1</span>')
@@ -53,9 +55,11 @@ function teams(p: any): string {
   const body = (card.body ?? [])
     .map((b: any) => {
       if (b.type === 'TextBlock')
-        return b.size === 'Large' || b.weight === 'Bolder'
+        return b.size === 'Large' || b.size === 'Medium'
           ? `<h2>${esc(b.text)}</h2>`
-          : `<div>${markdown(b.text)}</div>`;
+          : b.weight === 'Bolder'
+            ? `<div><b>${esc(b.text)}</b></div>`
+            : `<div>${markdown(b.text)}</div>`;
       if (b.type === 'FactSet')
         return `<table class="facts">${b.facts.map((f: any) => `<tr><th>${esc(f.title)}</th><td>${esc(f.value)}</td></tr>`).join('')}</table>`;
       return '';

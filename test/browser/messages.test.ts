@@ -2,7 +2,8 @@
 // through real channels — the e-mail captured by an SMTP server in this process, the chat payloads by
 // a local receiver answering as each platform does — rendered in Chromium and saved as screenshots:
 // the e-mail's HTML part as a mail client shows it, each chat payload as a card beside the payload
-// itself; and the instance-ended e-mail the initiator gets, in Chinese.
+// itself; and the instance-ended e-mail the initiator gets, in Chinese. The request carries two
+// files: every message lists them with signed download links.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -13,6 +14,7 @@ import { users } from '../helpers/dsl.js';
 import { actOk, deploy, eventually, myTask, oneStep, start } from '../helpers/flow.js';
 import { startReceiver, type Receiver } from '../helpers/http-receiver.js';
 import { startMailbox, to, type Mailbox } from '../helpers/smtp-receiver.js';
+import { PNG, pdfWithText, upload } from '../helpers/attachments.js';
 import { chatCardPage } from './message-cards.js';
 
 const shots = path.resolve(import.meta.dirname, 'screenshots');
@@ -67,6 +69,7 @@ describe('what each message looks like', () => {
               { name: 'kind', label: 'Kind', type: 'select', options: [{ value: 'annual', label: 'Annual leave' }] },
               { name: 'from', label: 'From', type: 'date' },
               { name: 'reason', label: 'Reason', type: 'text' },
+              { name: 'files', label: 'Files', type: 'attachment', multiple: true },
             ],
           },
         },
@@ -106,10 +109,19 @@ describe('what each message looks like', () => {
   });
 
   it('a new task: the e-mail and every chat card, as the approver sees them', async () => {
+    const files: string[] = [];
+    for (const [bytes, name] of [
+      [pdfWithText('Hotel booking'), 'hotel-booking.pdf'],
+      [PNG, 'train-ticket.png'],
+    ] as const) {
+      const up = await upload(baseUrl(), t.alice!, bytes, name);
+      expect(up.status, JSON.stringify(up.body)).toBe(201);
+      files.push(up.body.data.id);
+    }
     const instanceId = await start(
       t.alice,
       'look_leave',
-      { days: 3, kind: 'annual', from: '2026-12-21', reason: 'Family visit over the holidays' },
+      { days: 3, kind: 'annual', from: '2026-12-21', reason: 'Family visit over the holidays', files },
       'LV-2026-0042',
     );
     const [mail] = await mailbox.waitFor((all) =>
@@ -121,6 +133,10 @@ describe('what each message looks like', () => {
     await expect(page.locator('a', { hasText: 'Approve' }).isVisible()).resolves.toBe(true);
     await expect(page.locator('a', { hasText: 'Reject' }).isVisible()).resolves.toBe(true);
     expect(emailShot).toMatch(/\.png$/);
+    // The files, each a link on its name.
+    await expect(page.locator('h2', { hasText: 'Attachments' }).isVisible()).resolves.toBe(true);
+    for (const name of ['hotel-booking.pdf', 'train-ticket.png'])
+      await expect(page.locator('a', { hasText: name }).isVisible()).resolves.toBe(true);
 
     for (const kind of CHATS) {
       const { body } = await eventually(
@@ -129,6 +145,9 @@ describe('what each message looks like', () => {
       ).then((r) => r!);
       await shoot(chatCardPage(kind, body), `message-${kind}-task-assigned`, 1100);
       await expect(page.locator('.card').innerText()).resolves.toContain('Approval needed: Approve');
+      // A line per file, its name a link.
+      for (const name of ['hotel-booking.pdf', 'train-ticket.png'])
+        await expect(page.locator('.card .link', { hasText: name }).count()).resolves.toBe(1);
     }
 
     // The outcome to the initiator, who reads Chinese: approved, with the approver's comment.
@@ -139,6 +158,7 @@ describe('what each message looks like', () => {
     expect(ended.subject).toContain('您的申请已通过');
     await shoot(String(ended.html), 'message-email-instance-ended-zh-CN');
     await expect(page.locator('h1').innerText()).resolves.toBe('您的申请已通过');
+    await expect(page.locator('h2', { hasText: '附件' }).isVisible()).resolves.toBe(true);
 
     // The console's notification menu words it too, in alice's language (adopted at login).
     const console_ = await (await browser.newContext({ viewport: { width: 1280, height: 720 } })).newPage();

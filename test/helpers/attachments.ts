@@ -64,7 +64,11 @@ export async function upload(
   opts: { type?: string; query?: string } = {},
 ): Promise<Uploaded> {
   const form = new FormData();
-  form.append('file', new Blob([bytes as Uint8Array<ArrayBuffer>], { type: opts.type ?? 'application/octet-stream' }), name);
+  form.append(
+    'file',
+    new Blob([bytes as Uint8Array<ArrayBuffer>], { type: opts.type ?? 'application/octet-stream' }),
+    name,
+  );
   const res = await fetch(`${base}/api/v1/attachments${opts.query ? `?${opts.query}` : ''}`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}` },

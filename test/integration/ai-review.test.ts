@@ -5,7 +5,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createDemoLikeTenant, expectError } from '../helpers/api.js';
+import { api, baseUrl, createDemoLikeTenant, expectError } from '../helpers/api.js';
+import { PNG, pdfWithText, upload } from '../helpers/attachments.js';
 import { act, actOk, deploy, eventually, instance, myTask, start } from '../helpers/flow.js';
 import { graphDoc as doc, node, user, wire } from '../helpers/dsl.js';
 import { startReceiver } from '../helpers/http-receiver.js';
@@ -36,6 +37,7 @@ const scripts: Record<string, ModelScript> = {
     answers: ['```json\n{"risk":"low","score":7,"nested":{"limit":500}}\n```\nLooks fine.\nAI_DECISION: PASS'],
   },
   echoKey: { answers: [401] },
+  files: { answers: ['The receipt and the invoice match.\nAI_DECISION: PASS'] },
 };
 const aiNode = (scenario: string, config: Record<string, unknown> = {}) =>
   node(
@@ -408,6 +410,109 @@ describe('verdicts', () => {
     const text = JSON.stringify(history);
     expect(text).toContain('Bearer ***');
     expect(text).not.toContain(API_KEY);
+  });
+});
+
+describe('attachments as context', () => {
+  it('contextSources.attachments sends the images as image parts and the text of PDFs and text files, naming each file', async () => {
+    const k = key();
+    const d = doc(
+      k,
+      [
+        node('s', 'startTask'),
+        node(
+          'ai',
+          'aiAgent',
+          {
+            agentId: 'precheck',
+            decision: {},
+            inputAssembly: {
+              customPrompt: 'SCENARIO:files Review ${msg.title}',
+              contextSources: { attachments: true },
+            },
+          },
+          'AI pre-check',
+        ),
+        user('review', ['bob']),
+        node('end', 'end'),
+      ],
+      wire('s>ai ai>review review>end'),
+      {
+        formType: 'design',
+        form: {
+          fields: [
+            { name: 'title', type: 'text' },
+            { name: 'files', type: 'attachment', multiple: true },
+          ],
+        },
+      },
+    );
+    await deploy(t.admin, d);
+    const files = [
+      [PNG, 'receipt.png'],
+      [pdfWithText('Invoice 42'), 'invoice.pdf'],
+      [Buffer.from('Hotel: 3 nights, breakfast included.\n'), 'notes.txt'],
+      [Buffer.alloc(64, 0), 'data.bin'],
+    ] as const;
+    const ids: string[] = [];
+    for (const [bytes, name] of files) {
+      const up = await upload(baseUrl(), t.alice!, bytes, name);
+      expect(up.status, JSON.stringify(up.body)).toBe(201);
+      ids.push(up.body.data.id);
+    }
+    const id = await start(t.alice, k, { title: 'Trip to Paris', files: ids });
+    expect((await reviewEntry(id)).detail).toMatchObject({ verdict: 'PASS', reused: false });
+
+    // With images the user message is a list of parts (the test server's SCENARIO look-up reads a
+    // string only, so this call lands in its fallback: found by its image part).
+    const call = Object.values(model.received)
+      .flat()
+      .find((c) => JSON.stringify(c.body.messages).includes(`data:image/png;base64,${PNG.toString('base64')}`));
+    expect(call, 'the model server got the PNG as an image part').toBeDefined();
+    const parts: any[] = call!.body.messages[1].content;
+    expect(parts[0].type).toBe('text');
+    expect(parts[1]).toEqual({
+      type: 'image_url',
+      image_url: { url: `data:image/png;base64,${PNG.toString('base64')}` },
+    });
+    expect(parts.filter((p) => p.type === 'image_url')).toHaveLength(1);
+    const text: string = parts[0].text;
+    expect(text).toContain('SCENARIO:files Review Trip to Paris');
+    expect(text).toContain('## Attachments');
+    expect(text).toMatch(/- receipt\.png \(image\/png, \d+ B\): image 1 below/);
+    expect(text).toMatch(/- invoice\.pdf \(application\/pdf, [\d.]+ K?B\): text below/);
+    expect(text).toContain('### invoice.pdf\nInvoice 42');
+    expect(text).toContain('### notes.txt\nHotel: 3 nights, breakfast included.');
+    expect(text).toMatch(
+      /- data\.bin \(application\/octet-stream, 64 B\): not sent \(not an image, a PDF or a text document\)/,
+    );
+    // The verdict protocol stays last.
+    expect(parts.at(-1)).toEqual({ type: 'text', text: expect.stringMatching(/^---\n\nThis request comes from/) });
+  });
+
+  it('without the switch no file goes to the model', async () => {
+    const k = key();
+    const up = await upload(baseUrl(), t.alice!, PNG, 'photo.png');
+    const d = doc(
+      k,
+      [node('s', 'startTask'), aiNode('pass'), user('review', ['bob']), node('end', 'end')],
+      wire('s>ai ai>review review>end'),
+      {
+        formType: 'design',
+        form: {
+          fields: [
+            { name: 'title', type: 'text' },
+            { name: 'photo', type: 'attachment' },
+          ],
+        },
+      },
+    );
+    await deploy(t.admin, d);
+    const id = await start(t.alice, k, { title: 'No files please', photo: up.body.data.id });
+    await reviewEntry(id);
+    const call = model.received.pass.find((c) => JSON.stringify(c.body).includes('No files please'))!;
+    expect(typeof call.body.messages[1].content).toBe('string');
+    expect(call.body.messages[1].content).not.toContain('## Attachments');
   });
 });
 

@@ -4,7 +4,8 @@
 // service functions). A wrong signing secret or a failing receiver ends in the delivery log.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createDemoLikeTenant, expectError } from '../helpers/api.js';
+import { api, baseUrl, createDemoLikeTenant, expectError } from '../helpers/api.js';
+import { PNG, upload } from '../helpers/attachments.js';
 import { deploy, eventually, oneStep, start } from '../helpers/flow.js';
 import { users } from '../helpers/dsl.js';
 import { startReceiver, type Receiver } from '../helpers/http-receiver.js';
@@ -224,6 +225,56 @@ describe('chat channels', () => {
         () => deliveries(id),
         (rows) => rows.some((r) => r.status === 'sent'),
       );
+  });
+
+  it('lists the instance’s files in every card: a line per file, its name a signed link that downloads it', async () => {
+    await deploy(
+      t.admin,
+      oneStep('chat_files', users('bob'), {
+        processInfo: { formType: 'design', form: { fields: [{ name: 'receipt', type: 'attachment' }] } },
+      }),
+    );
+    const up = await upload(baseUrl(), t.alice!, PNG, 'taxi [receipt].png');
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    await start(t.alice, 'chat_files', { receipt: up.body.data.id }, 'CH-F');
+    const id = up.body.data.id as string;
+    const link = `http://[^)|>\\s]+/api/v1/attachments/${id}/content\\?token=[^)|>\\s]+download=1`;
+
+    const slack = await at('/slack', 'CH-F');
+    const files = (slack.body.blocks as any[]).find(
+      (b) => b.type === 'section' && b.text?.text.startsWith('*Attachments*'),
+    );
+    expect(files.text.text).toMatch(
+      new RegExp(`^\\*Attachments\\*\\n<${link}\\|taxi \\[receipt\\]\\.png> \\(70 B\\)$`),
+    );
+    // Slack wants & written as &amp;, inside links too.
+    expect(files.text.text).toContain('&amp;download=1|');
+
+    const teams = (await at('/teams', 'CH-F')).body.attachments[0].content.body as any[];
+    expect(teams.map((b) => b.text)).toContain('Attachments');
+    expect(teams.at(-1).text).toMatch(new RegExp(`^\\[taxi \\(receipt\\)\\.png\\]\\(${link}\\) \\(70 B\\)$`));
+
+    const feishu = (await at('/feishu', 'CH-F')).body.card.elements as any[];
+    expect(feishu[1].text.content).toMatch(
+      new RegExp(`^\\*\\*Attachments\\*\\*\\n\\[taxi \\(receipt\\)\\.png\\]\\(${link}\\)`),
+    );
+
+    // DingTalk's channel speaks Chinese.
+    const ding = (await at('/dingtalk', 'CH-F')).body.markdown.text as string;
+    expect(ding).toMatch(new RegExp(`\\*\\*附件\\*\\*\\n\\n- \\[taxi \\(receipt\\)\\.png\\]\\(${link}\\) \\(70 B\\)`));
+
+    const wecom = (await at('/wecom', 'CH-F')).body.markdown.content as string;
+    expect(wecom).toMatch(new RegExp(`\\[taxi \\(receipt\\)\\.png\\]\\(${link}\\) \\(70 B\\)\\n\\[Approve\\]`));
+
+    // The generic webhook carries the list itself; its link opens the file without a login.
+    const hook = (await at('/webhook', 'CH-F')).body.message;
+    expect(hook.attachmentsTitle).toBe('Attachments');
+    expect(hook.attachments).toEqual([
+      { name: 'taxi [receipt].png', size: 70, url: expect.stringMatching(new RegExp(`^${link}$`)) },
+    ]);
+    const res = await fetch(hook.attachments[0].url.replace(/^http:\/\/[^/]+/, baseUrl()));
+    expect(res.status).toBe(200);
+    expect(Buffer.from(await res.arrayBuffer()).equals(PNG)).toBe(true);
   });
 
   it('a wrong signing secret fails in the log with what the platform said; a failing receiver is retried, then failed', async () => {

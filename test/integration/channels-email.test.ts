@@ -10,6 +10,7 @@ import { api, baseUrl, createDemoLikeTenant, createTenant, expectError } from '.
 import { deploy, eventually, myTask, oneStep, start } from '../helpers/flow.js';
 import { users } from '../helpers/dsl.js';
 import { startMailbox, to, type Mailbox } from '../helpers/smtp-receiver.js';
+import { PNG, pdfWithText, upload } from '../helpers/attachments.js';
 
 const FROM = 'Approvals <approvals@mail.example.test>';
 
@@ -196,6 +197,62 @@ describe('e-mail channel', () => {
     const row = log.find((r) => r.messageId === mail.messageId);
     expect(row).toMatchObject({ channelId, status: 'sent', attempts: 1, address: 'bob@corp.example.test' });
     expect(row.response).toMatch(/^250/);
+  });
+
+  it('lists the instance’s files with signed links that download the bytes without a login; a hidden field’s file is left out', async () => {
+    await deploy(
+      t.admin,
+      oneStep('mail_files', users('bob'), {
+        processInfo: {
+          formType: 'design',
+          form: {
+            fields: [
+              { name: 'amount', label: 'Amount', type: 'number' },
+              { name: 'receipt', label: 'Receipt', type: 'attachment' },
+              { name: 'contract', label: 'Contract', type: 'attachment' },
+            ],
+          },
+        },
+        nodeInfo: { formPermissions: { contract: 'h' } },
+      }),
+    );
+    const receipt = await upload(baseUrl(), t.alice!, PNG, 'receipt 07.png');
+    const contract = await upload(baseUrl(), t.alice!, pdfWithText('Secret terms'), 'contract.pdf');
+    expect([receipt.status, contract.status]).toEqual([201, 201]);
+    await start(
+      t.alice,
+      'mail_files',
+      { amount: 42, receipt: receipt.body.data.id, contract: contract.body.data.id },
+      'EXP-7',
+    );
+    const [mail] = await mailbox.waitFor((all) =>
+      to('bob@corp.example.test')(all).filter((m) => m.text?.includes('EXP-7')),
+    );
+    // The text part: a list after the facts, one file a line with its size and link.
+    const line = mail.text!.match(/^- receipt 07\.png \(70 B\): (http:\/\/\S+)$/m);
+    expect(mail.text).toContain('\nAttachments:\n');
+    expect(line, mail.text).not.toBeNull();
+    const url = line![1]!;
+    expect(url).toMatch(
+      new RegExp(`/api/v1/attachments/${receipt.body.data.id}/content\\?token=\\d+\\.[\\w-]+&download=1$`),
+    );
+    // The HTML part: the same link on the file's name, under a heading.
+    expect(mail.html).toContain('>Attachments</h2>');
+    expect(mail.html).toContain(`<a href="${url.replace(/&/g, '&amp;')}" style="color:#0969da">receipt 07.png</a>`);
+    // A file field is no summary fact (its value is ids): its files are the list.
+    expect(mail.text).toContain('Amount: 42');
+    expect(mail.text).not.toMatch(/^Receipt: /m);
+    // The field hidden at bob's node hides its file, as in the console.
+    expect(`${mail.text}${mail.html}`).not.toContain('contract.pdf');
+
+    // The link is the credential: no login, the bytes as uploaded, as a download.
+    const res = await fetch(url.replace(/^http:\/\/[^/]+/, baseUrl()));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment;/);
+    expect(Buffer.from(await res.arrayBuffer()).equals(PNG)).toBe(true);
+    // A forged token opens nothing.
+    const forged = await fetch(url.replace(/^http:\/\/[^/]+/, baseUrl()).replace(/token=(\d+)\./, 'token=$1.x'));
+    expect(forged.status).not.toBe(200);
   });
 
   it('an urge reaches the approver with fresh links; a rejection through the page records its reason', async () => {

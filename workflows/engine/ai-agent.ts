@@ -112,6 +112,8 @@ export async function aiAgent(engine: Engine, token: Token, node: DslNode): Prom
     timeoutMs: timeoutSec * 1000,
     // Only when named: the calls of older nodes stay as they were.
     ...(cfg.skills?.length ? { skills: cfg.skills } : {}),
+    // The activity reads the instance's files (never the workflow): only the instance id goes.
+    ...(cfg.inputAssembly?.contextSources?.attachments ? { attachments: { instanceId: engine.info.id } } : {}),
   };
   const summary = `AI agent ${cfg.agentId} at ${nodeName(node)}`;
   const activity = agentActivities(timeoutSec).callAiAgent;

@@ -29,7 +29,9 @@ export class Migration20261129000400Attachments extends Migration {
       attached_at timestamptz,
       deleting boolean not null default false
     )`);
-    this.addSql('create index attachments_instance on attachments (tenant_id, instance_id) where instance_id is not null');
+    this.addSql(
+      'create index attachments_instance on attachments (tenant_id, instance_id) where instance_id is not null',
+    );
     this.addSql("create index attachments_orphans on attachments (created_at) where source = 'upload'");
     this.addSql('create index attachments_deleting on attachments (id) where deleting');
     this.addSql('create index attachments_comment on attachments (comment_id) where comment_id is not null');

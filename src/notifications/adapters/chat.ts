@@ -6,6 +6,7 @@ import { createHmac } from 'node:crypto';
 import { CALL_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, signature } from '../../infra/outbound/signing.js';
 import { guardedRequest, RequestRefused } from '../../infra/outbound/guard.js';
 import type { Message } from '../messages/index.js';
+import { fileSize } from '../messages/common.js';
 import {
   PermanentFailure,
   TransientFailure,
@@ -24,6 +25,29 @@ export function feishuSign(secret: string, timestamp: string): string {
 /** DingTalk: sign = base64(HMAC-SHA256(key = secret, message = timestamp + "\n" + secret)), timestamp in ms; URL-encoded as a query parameter. */
 export function dingtalkSign(secret: string, timestamp: string): string {
   return createHmac('sha256', secret).update(`${timestamp}\n${secret}`).digest('base64');
+}
+
+/**
+ * The instance's files: a heading in the recipient's language (`message.attachmentsTitle`), then one
+ * line per file, `[name](signed url) (size)`.
+ */
+const files = (m: Message) => m.attachments ?? [];
+const filesTitle = (m: Message) => m.attachmentsTitle ?? 'Attachments';
+// Link text keeps no brackets (they would end it) nor angle brackets (WeCom's markdown reads tags);
+// backslash escapes are not markdown every platform reads.
+const markdownName = (name: string) => name.replace(/\[/g, '(').replace(/\]/g, ')').replace(/[<>]/g, '');
+const markdownFiles = (m: Message, prefix = '') =>
+  files(m).map((a) => `${prefix}[${markdownName(a.name)}](${a.url}) (${fileSize(a.size)})`);
+/** Slack mrkdwn: `<url|text>`, with &, < and > escaped as Slack asks; whole lines within a section's 3,000 characters. */
+const slackEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+function slackFiles(m: Message): string {
+  let text = `*${slackEscape(filesTitle(m))}*`;
+  for (const a of files(m)) {
+    const line = `\n<${slackEscape(a.url)}|${slackEscape(a.name).replace(/\|/g, '¦')}> (${fileSize(a.size)})`;
+    if (text.length + line.length > 3000) break;
+    text += line;
+  }
+  return text;
 }
 
 const markdownFacts = (m: Message) => m.facts.map(([k, v]) => `**${k}:** ${v}`).join('\n');
@@ -45,6 +69,7 @@ function slack(out: Outgoing) {
             },
           ]
         : []),
+      ...(files(m).length ? [{ type: 'section', text: { type: 'mrkdwn', text: slackFiles(m) } }] : []),
       ...(m.actions.length
         ? [
             {
@@ -80,6 +105,12 @@ function teams(out: Outgoing) {
             { type: 'TextBlock', text: m.title, weight: 'Bolder', size: 'Medium', wrap: true },
             { type: 'TextBlock', text: `${mention}${m.intro}`, wrap: true },
             { type: 'FactSet', facts: m.facts.map(([title, value]) => ({ title, value })) },
+            ...(files(m).length
+              ? [
+                  { type: 'TextBlock', text: filesTitle(m), weight: 'Bolder', wrap: true },
+                  ...markdownFiles(m).map((text) => ({ type: 'TextBlock', text, wrap: true, spacing: 'Small' })),
+                ]
+              : []),
           ],
           actions: m.actions.map((a) => ({
             type: 'Action.OpenUrl',
@@ -116,6 +147,14 @@ function feishu(out: Outgoing) {
       header: { title: { tag: 'plain_text', content: m.title }, template: 'blue' },
       elements: [
         { tag: 'div', text: { tag: 'lark_md', content: `${mention}${m.intro}\n${markdownFacts(m)}` } },
+        ...(files(m).length
+          ? [
+              {
+                tag: 'div',
+                text: { tag: 'lark_md', content: [`**${filesTitle(m)}**`, ...markdownFiles(m)].join('\n') },
+              },
+            ]
+          : []),
         ...(m.actions.length
           ? [
               {
@@ -141,7 +180,7 @@ function dingtalk(out: Outgoing) {
     msgtype: 'markdown',
     markdown: {
       title: m.subject,
-      text: `### ${m.title}\n\n${mention}${m.intro}\n\n${m.facts.map(([k, v]) => `- **${k}:** ${v}`).join('\n')}\n\n${markdownLinks(m)}`,
+      text: `### ${m.title}\n\n${mention}${m.intro}\n\n${m.facts.map(([k, v]) => `- **${k}:** ${v}`).join('\n')}\n\n${files(m).length ? `**${filesTitle(m)}**\n\n${markdownFiles(m, '- ').join('\n')}\n\n` : ''}${markdownLinks(m)}`,
     },
     at: { atUserIds: out.to ? [out.to] : [], isAtAll: false },
   };
@@ -153,7 +192,7 @@ function wecom(out: Outgoing) {
   return {
     msgtype: 'markdown',
     markdown: {
-      content: `### ${m.title}\n${mention}${m.intro}\n${m.facts.map(([k, v]) => `> ${k}: <font color="comment">${v}</font>`).join('\n')}\n${markdownLinks(m)}`,
+      content: `### ${m.title}\n${mention}${m.intro}\n${m.facts.map(([k, v]) => `> ${k}: <font color="comment">${v}</font>`).join('\n')}\n${files(m).length ? `**${filesTitle(m)}**\n${markdownFiles(m).join('\n')}\n` : ''}${markdownLinks(m)}`,
     },
   };
 }

@@ -18,6 +18,7 @@ export const common = {
     message: 'Message',
     comment: 'Comment',
     outcome: 'Outcome',
+    attachments: 'Attachments',
   },
   'zh-CN': {
     process: '流程',
@@ -32,6 +33,7 @@ export const common = {
     message: '留言',
     comment: '意见',
     outcome: '结果',
+    attachments: '附件',
   },
 } satisfies Record<Locale, Record<string, string>>;
 
@@ -49,6 +51,16 @@ export function formatWhen(d: Date, locale: Locale, timeZone = 'UTC'): string {
     timeZone,
     timeZoneName: 'short',
   }).format(d);
+}
+
+/** A file's size for people: `68 B`, `12.5 KB`, `3.2 MB` (the `filesize` filter of templates). */
+export function fileSize(bytes: unknown): string {
+  const n = Number(bytes);
+  if (!Number.isFinite(n) || n < 0) return '';
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 * 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `${(n / 1024 / 1024 / 1024).toFixed(1)} GB`;
 }
 
 /** One fact per line, `Label: value`: the instance's and task's facts, then the form's summary fields. */
@@ -78,7 +90,10 @@ const SHARED: Omit<TemplateFields, 'title' | 'intro'> = {
 {{ message.intro }}
 
 {% for f in message.facts %}{{ f.label }}: {{ f.value }}
-{% endfor %}{% if message.actions.size > 0 %}
+{% endfor %}{% if attachments.size > 0 %}
+{{ t.attachments }}:
+{% for a in attachments %}- {{ a.name }} ({{ a.size | filesize }}): {{ a.url }}
+{% endfor %}{% endif %}{% if message.actions.size > 0 %}
 {% for a in message.actions %}{{ a.label }}: {{ a.url }}
 {% endfor %}{% endif %}`,
   // Rendered with every output HTML-escaped (use `| raw` to opt out).
@@ -89,7 +104,8 @@ const SHARED: Omit<TemplateFields, 'title' | 'intro'> = {
 <h1 style="margin:0 0 8px;font-size:18px;color:#1f2328">{{ message.title }}</h1>
 <p style="margin:0 0 16px;color:#1f2328">{{ message.intro }}</p>
 <table role="presentation" style="border-collapse:collapse;margin:0 0 16px">{% for f in message.facts %}<tr><td style="padding:4px 12px 4px 0;color:#57606a;vertical-align:top;white-space:nowrap">{{ f.label }}</td><td style="padding:4px 0;color:#1f2328">{{ f.value }}</td></tr>{% endfor %}</table>
-{% if message.actions.size > 0 %}<div>{% for a in message.actions %}{% case a.style %}{% when 'primary' %}{% assign colour = '#1a7f37' %}{% when 'danger' %}{% assign colour = '#cf222e' %}{% else %}{% assign colour = '#57606a' %}{% endcase %}<a href="{{ a.url }}" style="display:inline-block;margin:0 8px 8px 0;padding:10px 20px;border-radius:6px;background:{{ colour }};color:#ffffff;text-decoration:none;font-weight:600">{{ a.label }}</a>{% endfor %}</div>{% endif %}
+{% if attachments.size > 0 %}<h2 style="margin:0 0 6px;font-size:14px;color:#57606a">{{ t.attachments }}</h2><ul style="margin:0 0 16px;padding:0 0 0 20px">{% for a in attachments %}<li style="padding:2px 0"><a href="{{ a.url }}" style="color:#0969da">{{ a.name }}</a> <span style="color:#57606a">({{ a.size | filesize }})</span></li>{% endfor %}</ul>
+{% endif %}{% if message.actions.size > 0 %}<div>{% for a in message.actions %}{% case a.style %}{% when 'primary' %}{% assign colour = '#1a7f37' %}{% when 'danger' %}{% assign colour = '#cf222e' %}{% else %}{% assign colour = '#57606a' %}{% endcase %}<a href="{{ a.url }}" style="display:inline-block;margin:0 8px 8px 0;padding:10px 20px;border-radius:6px;background:{{ colour }};color:#ffffff;text-decoration:none;font-weight:600">{{ a.label }}</a>{% endfor %}</div>{% endif %}
 </div></body></html>
 `,
 };

@@ -13,6 +13,14 @@ export interface MessageAction {
   style: 'primary' | 'danger' | 'default';
 }
 
+/** A file of the instance as a message lists it: `url` an absolute signed download link. */
+export interface MessageAttachment {
+  name: string;
+  /** Bytes. */
+  size: number;
+  url: string;
+}
+
 export interface Message {
   /** E-mail subject; the first line of a chat message. */
   subject: string;
@@ -27,6 +35,10 @@ export interface Message {
   text: string;
   /** The e-mail's HTML part. */
   html: string;
+  /** The instance's files the recipient may see, with signed download links (chat cards list them). */
+  attachments?: MessageAttachment[];
+  /** The heading of that list in the recipient's language (`Attachments`, `附件`). */
+  attachmentsTitle?: string;
 }
 
 /** Everything a message may name, loaded once per delivery by the dispatcher. */
@@ -63,6 +75,8 @@ export interface MessageContext {
   links: { approve: string; reject: string } | null;
   /** Names of the people a payload names (`by`, `to`), by id. */
   names: Record<string, string>;
+  /** The instance's files the recipient may see, with signed download links (absent: none). */
+  attachments?: MessageAttachment[];
 }
 
 /** The parts of a message template, each a Liquid template (docs/channels.md#templates). */

@@ -4,6 +4,7 @@
 // A tenant's template runs only in the render thread (./pool.ts), which sets each render's time limit
 // to what is left of its message's deadline and is stopped outright when that passes.
 import { Liquid, Tag, toValue, type Context, type Emitter, type Template } from 'liquidjs';
+import { fileSize } from '../messages/common.js';
 
 const LIMITS = { parseLimit: 200_000, renderLimit: 1_000, memoryLimit: 2_000_000 };
 
@@ -89,6 +90,7 @@ function engine(escape: boolean): Liquid {
       },
     );
   liquid.registerFilter('person', person);
+  liquid.registerFilter('filesize', fileSize);
   countOutput(liquid);
   return liquid;
 }

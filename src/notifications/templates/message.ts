@@ -89,6 +89,7 @@ export function scopeOf(ctx: MessageContext) {
     summary: ctx.summary.map(([label, value]) => fact(label, value)),
     // Approve / Reject only in the messages of kinds that ask for a decision.
     links: DECISION_KINDS.has(ctx.kind) ? ctx.links : null,
+    attachments: (ctx.attachments ?? []).map((a) => ({ name: oneLine(a.name), size: a.size, url: a.url })),
   };
 }
 
@@ -108,6 +109,7 @@ const VARIABLES: Record<string, Shape> = {
   facts: OPEN,
   summary: OPEN,
   links: ['approve', 'reject'],
+  attachments: OPEN,
 };
 /** Parts rendered later see the earlier ones: the subject sees `title`, the e-mail parts see `message`. */
 const LATER: Partial<Record<TemplateField, Record<string, Shape>>> = {
@@ -253,6 +255,10 @@ export function renderMessageSync(ctx: MessageContext, opts: RenderSyncOptions =
     actions,
     text: part('text', { message }),
     html: part('html', { message }),
+    // Not a template's: chat cards list the files after the facts (adapters/chat.ts).
+    ...(ctx.attachments?.length
+      ? { attachments: scope.attachments as Message['attachments'], attachmentsTitle: common[ctx.locale].attachments }
+      : {}),
   };
 }
 
@@ -299,6 +305,13 @@ export function sampleContext(kind: MessageContext['kind'], locale: Locale): Mes
       reject: 'https://example.com/l/sample?action=reject',
     },
     names: { 'sample-user': 'Sample User', 'sample-approver': 'Sample Approver' },
+    attachments: [
+      {
+        name: 'receipt.pdf',
+        size: 48_213,
+        url: 'https://example.com/api/v1/attachments/00000000-0000-4000-8000-000000000002/content?token=sample&download=1',
+      },
+    ],
   };
 }
 

@@ -32,7 +32,7 @@ const CONSOLE = {
   'img-src': ["'self'", 'data:'],
   'font-src': ["'self'"],
   'connect-src': ["'self'"],
-  'frame-src': ["'none'"],
+  'frame-src': ["'self'"],
   'object-src': ["'none'"],
   'base-uri': ["'self'"],
   'form-action': ["'self'"],

@@ -2,6 +2,7 @@
 // sections and grid columns, required marks, bounds and options, and the caller's permission per
 // field (w editable, r read-only, h left out).
 import { t } from '../i18n';
+import { AttachmentField } from './Attachments';
 
 type Option = string | number | { value: string | number; label?: string };
 
@@ -16,6 +17,9 @@ export interface Field {
   max?: number | string;
   pattern?: string;
   multiple?: boolean;
+  /** Attachment fields: the types taken (MIME types, `image/*`, `.pdf`) and the most bytes per file. */
+  accept?: string[];
+  maxFileSize?: number;
   permission?: 'r' | 'w' | 'h';
   placeholder?: string;
   description?: string;
@@ -136,7 +140,7 @@ export function validate(fields: Field[], values: Values): Record<string, string
     } else if (type === 'date' && typeof v === 'string') {
       if (typeof f.min === 'string' && v < f.min) errors[f.name] = t.start.tooSmall(label, f.min);
       else if (typeof f.max === 'string' && v > f.max) errors[f.name] = t.start.tooLarge(label, f.max);
-    } else if (type === 'multi-select' && Array.isArray(v)) {
+    } else if ((type === 'multi-select' || type === 'attachment') && Array.isArray(v)) {
       if (typeof f.min === 'number' && v.length < f.min) errors[f.name] = t.start.tooFew(label, f.min);
       else if (typeof f.max === 'number' && v.length > f.max) errors[f.name] = t.start.tooMany(label, f.max);
     }
@@ -215,6 +219,22 @@ function FieldInput({
         </div>
       );
     }
+    case 'attachment':
+      return (
+        <AttachmentField
+          id={id}
+          name={f.name}
+          value={value}
+          set={set}
+          readOnly={readOnly}
+          multiple={f.multiple}
+          accept={Array.isArray(f.accept) ? f.accept : undefined}
+          maxFileSize={typeof f.maxFileSize === 'number' ? f.maxFileSize : undefined}
+          max={typeof f.max === 'number' ? f.max : undefined}
+          describedBy={describedBy}
+          invalid={invalid}
+        />
+      );
     case 'textarea':
       return <textarea {...common} value={show(value)} onInput={(e) => set(parse(f, e.currentTarget.value))} />;
     case 'object':
@@ -279,7 +299,7 @@ function FieldBlock({
       style={span && span > 1 ? { gridColumn: `span ${span}` } : undefined}
       data-field={f.name}
     >
-      <label for={type === 'multi-select' ? undefined : id} id={`${id}-label`}>
+      <label for={type === 'multi-select' || (type === 'attachment' && readOnly) ? undefined : id} id={`${id}-label`}>
         {label}
         {f.required && !readOnly && (
           <span class="req" aria-label={t.common.required}>

@@ -3,6 +3,7 @@ import { t } from '../i18n';
 import { ApiError, api, call } from '../lib/api';
 import { Link, navigate } from '../lib/router';
 import { ErrorText, Loading, Section, TextField, useAsync } from '../components/ui';
+import { FilesContext, uploadsInProgress } from '../components/Attachments';
 import { FormFields, apiFieldErrors, defaultsOf, fieldsOf, validate, type Values } from '../components/FormFields';
 
 export function StartList() {
@@ -32,6 +33,9 @@ export function StartList() {
     </>
   );
 }
+
+/** A new request has no files yet: they are uploaded through its attachment fields. */
+const NO_FILES = {};
 
 export function StartForm({ processKey }: { processKey: string }) {
   const def = useAsync(
@@ -64,6 +68,7 @@ export function StartForm({ processKey }: { processKey: string }) {
     setErrors(found);
     setError(null);
     if (Object.keys(found).length) return;
+    if (uploadsInProgress()) return setError(new Error(t.files.wait));
     setBusy(true);
     try {
       const started = await call(
@@ -113,7 +118,16 @@ export function StartForm({ processKey }: { processKey: string }) {
             {t.start.businessKeyHelp}
           </small>
         </TextField>
-        <FormFields fields={fields} form={form} values={values} errors={errors} onChange={setValues} idPrefix="start" />
+        <FilesContext.Provider value={{ files: NO_FILES, processKey }}>
+          <FormFields
+            fields={fields}
+            form={form}
+            values={values}
+            errors={errors}
+            onChange={setValues}
+            idPrefix="start"
+          />
+        </FilesContext.Provider>
         <ErrorText error={error} />
         <div class="buttons">
           <button type="submit" class="primary" disabled={busy}>

@@ -6,6 +6,7 @@ import { api, call, errorText, type Instance, type Task, type TrailEntry } from 
 import { session } from '../../lib/session';
 import { Field, TextField } from '../../components/ui';
 import { PeoplePicker } from '../../components/PeoplePicker';
+import { FileUpload, uploadsInProgress } from '../../components/Attachments';
 
 type Name =
   | 'approve'
@@ -42,6 +43,8 @@ const order: Name[] = [
   'activate',
   'terminate',
 ];
+/** Task actions whose comment or reason may carry files (`attachments` in the body). */
+const withFiles: Name[] = ['approve', 'reject', 'complete', 'return', 'transfer', 'delegate', 'addSign', 'reduceSign'];
 /** Actions that need no form: one click (a confirmation for the irreversible ones is the form's button). */
 const direct: Name[] = ['claim', 'unclaim', 'resolve'];
 
@@ -69,6 +72,7 @@ export function ActionPanel({
   const [result, setResult] = useState<Record<string, { ok: boolean; text: string }>>({});
   const [busy, setBusy] = useState(false);
   const [comment, setComment] = useState('');
+  const [files, setFiles] = useState<string[]>([]);
   const [users, setUsers] = useState<string[]>([]);
   const [target, setTarget] = useState('');
   const [position, setPosition] = useState<'before' | 'after' | 'parallel'>('before');
@@ -122,6 +126,7 @@ export function ActionPanel({
     if (openForm === a) return setOpenForm(null);
     setOpenForm(a);
     setComment('');
+    setFiles([]);
     setUsers([]);
     setTarget('');
     setPosition('before');
@@ -132,17 +137,24 @@ export function ActionPanel({
     const id = task?.id ?? '';
     const p = { params: { path: { id } } };
     const reason = comment || undefined;
-    // The optional reason goes into the body only when one was written.
-    const withReason = <B extends object>(body: B) => (reason ? { ...body, reason } : body);
+    // The optional reason and files go into the body only when there are some.
+    const attached = withFiles.includes(a) && files.length ? { attachments: files } : {};
+    const withReason = <B extends object>(body: B) => ({ ...body, ...(reason ? { reason } : {}), ...attached });
     setBusy(true);
     try {
       if ((a === 'transfer' || a === 'delegate') && users.length !== 1) throw new Error(t.action.noUser);
       if ((a === 'addSign' || a === 'reduceSign') && !users.length) throw new Error(t.action.noUsers);
+      if (uploadsInProgress()) throw new Error(t.files.wait);
       switch (a) {
         case 'approve':
         case 'reject':
         case 'complete':
-          await call(api.POST(`/api/v1/workflow/tasks/{id}/${a}`, { ...p, body: comment ? { comment } : {} }));
+          await call(
+            api.POST(`/api/v1/workflow/tasks/{id}/${a}`, {
+              ...p,
+              body: { ...(comment ? { comment } : {}), ...attached },
+            }),
+          );
           break;
         case 'return':
           await call(
@@ -374,6 +386,11 @@ export function ActionPanel({
                   onValue={setComment}
                   multiline
                 />
+                {withFiles.includes(a) && (
+                  <Field id={`${a}-files`} label={t.files.attach}>
+                    <FileUpload id={`${a}-files`} value={files} onChange={setFiles} multiple />
+                  </Field>
+                )}
                 <div class="buttons">
                   <button
                     type="submit"

@@ -4,7 +4,8 @@ import { t } from '../../i18n';
 import { api, call, type Task } from '../../lib/api';
 import { Link } from '../../lib/router';
 import { session } from '../../lib/session';
-import { ErrorText, Section, fmtTime, useAsync } from '../../components/ui';
+import { ErrorText, Field, Section, fmtTime, useAsync } from '../../components/ui';
+import { FileChips, FileUpload, uploadsInProgress } from '../../components/Attachments';
 
 export function CommentsSection({
   tasks,
@@ -35,18 +36,24 @@ export function CommentsSection({
     [key],
   );
   const [text, setText] = useState('');
+  const [files, setFiles] = useState<string[]>([]);
+  // A new upload control after each post (its list starts empty again).
+  const [round, setRound] = useState(0);
   const [error, setError] = useState<unknown>(null);
   const post = async (e: Event) => {
     e.preventDefault();
     if (!mine || !text.trim()) return;
+    if (uploadsInProgress()) return setError(new Error(t.files.wait));
     try {
       await call(
         api.POST('/api/v1/workflow/tasks/{id}/comments', {
           params: { path: { id: mine.id } },
-          body: { comment: text },
+          body: { comment: text, ...(files.length ? { attachments: files } : {}) },
         }),
       );
       setText('');
+      setFiles([]);
+      setRound(round + 1);
       setError(null);
       void comments.reload(true);
       onDone();
@@ -62,6 +69,7 @@ export function CommentsSection({
           <li key={c.id}>
             <strong>{c.userId}</strong> <time class="muted small">{fmtTime(c.time)}</time>
             <blockquote class="comment">{c.comment}</blockquote>
+            {c.attachments?.length ? <FileChips files={c.attachments} testid="comment-files" /> : null}
           </li>
         ))}
       </ul>
@@ -69,6 +77,9 @@ export function CommentsSection({
         <form onSubmit={(e) => void post(e)}>
           <label for="new-comment">{t.instance.addComment}</label>
           <textarea id="new-comment" value={text} onInput={(e) => setText(e.currentTarget.value)} />
+          <Field id="comment-files" label={t.files.attach}>
+            <FileUpload key={round} id="comment-files" value={files} onChange={setFiles} multiple />
+          </Field>
           <ErrorText error={error} />
           <button type="submit">{t.instance.commentPost}</button>
         </form>

@@ -11,8 +11,11 @@ import { useLocation } from '../../lib/router';
 import { session } from '../../lib/session';
 import { ErrorText, Loading, Section, Status, fmtTime, useAsync } from '../../components/ui';
 import { Diagram, type NodeState } from '../../components/Diagram';
+import { FilesContext, type KnownFile } from '../../components/Attachments';
+import { fieldsOf } from '../../components/FormFields';
 import { ActionPanel } from './Actions';
 import { AiReviewNote } from './AiReviewNote';
+import { AttachmentsSection } from './AttachmentsSection';
 import { CommentsSection } from './CommentsSection';
 import { endText } from './history';
 import { Trail, Upcoming } from './Trail';
@@ -32,7 +35,24 @@ export function InstancePage({ id }: { id: string }) {
         .catch(() => [] as Task[]),
     [id],
   );
+  // The instance's files the caller may see, with their signed URLs: listed, and named by id in the
+  // form, the comments and the trail.
+  const files = useAsync(
+    () =>
+      call(api.GET('/api/v1/workflow/process-instances/{id}/attachments', { params: { path: { id } } }))
+        .then((r) => r.items)
+        // Like the tasks: a list the caller may not read leaves the page as it was (files named, unlinked).
+        .catch(() => []),
+    [id],
+  );
   const instance = detail.data?.instance;
+  const filesContext = useMemo(
+    () => ({
+      files: Object.fromEntries((files.data ?? []).map((f) => [f.id, f as KnownFile])),
+      processKey: instance?.processKey,
+    }),
+    [files.data, instance?.processKey],
+  );
   const def = useAsync(
     () =>
       instance
@@ -45,6 +65,7 @@ export function InstancePage({ id }: { id: string }) {
   const reload = () => {
     void detail.reload(true);
     void tasks.reload(true);
+    void files.reload(true);
     void refreshBadge();
   };
   useEffect(() => onNotification((n) => n.instanceId === id && reload()), [id]);
@@ -125,7 +146,7 @@ export function InstancePage({ id }: { id: string }) {
   ];
 
   return (
-    <>
+    <FilesContext.Provider value={filesContext}>
       <header class="card instance-head" data-testid="instance-header">
         <h1>
           {instance.processName} <Status value={instance.status} />
@@ -198,6 +219,7 @@ export function InstancePage({ id }: { id: string }) {
             </Section>
           )}
           <VariablesSection form={form} instance={instance} tasks={tasks.data ?? []} onDone={reload} />
+          <AttachmentsSection files={files.data} fields={fieldsOf(form)} />
           <CommentsSection tasks={tasks.data ?? []} canComment={permissions.includes('comment')} onDone={reload} />
         </div>
         <div class="col-side">
@@ -205,6 +227,6 @@ export function InstancePage({ id }: { id: string }) {
           <Upcoming upcoming={upcoming} />
         </div>
       </div>
-    </>
+    </FilesContext.Provider>
   );
 }

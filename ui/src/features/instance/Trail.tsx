@@ -3,6 +3,7 @@
 import { t } from '../../i18n';
 import type { Schemas, TrailEntry } from '../../lib/api';
 import { Section, fmtTime } from '../../components/ui';
+import { FileChips } from '../../components/Attachments';
 import { commentOf, historyText, whyText } from './history';
 import { aiReviewText } from './AiReviewNote';
 
@@ -68,6 +69,9 @@ export function Trail({ trail, nameOf }: { trail: TrailEntry[]; nameOf: (activit
                 </div>
               )}
               {comment && <blockquote class="comment">{comment}</blockquote>}
+              {Array.isArray((e.detail as any)?.attachments) && (
+                <FileChips files={(e.detail as any).attachments} testid="trail-files" />
+              )}
             </li>
           );
         })}

@@ -86,7 +86,10 @@ export function SimulatePanel({ doc, onResult }: { doc: Doc; onResult: (sim: Sim
   const [values, setValues] = useState<Record<string, string>>({});
   const [result, setResult] = useState<Simulation | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const fields = formFields(doc) as Array<{ name: string; label?: string; type?: string }>;
+  // Files decide no path: attachment fields have no box here.
+  const fields = (formFields(doc) as Array<{ name: string; label?: string; type?: string }>).filter(
+    (f) => f.type !== 'attachment',
+  );
   const ruleFields = builderFields(doc.ruleChain?.additionalInfo?.form);
   const run = async (e: Event) => {
     e.preventDefault();

@@ -102,6 +102,12 @@ export const en = {
       fieldLabel: 'Label',
       fieldType: 'Type',
       fieldRequired: 'Required',
+      fieldMultiple: 'Several files',
+      fieldAccept: 'Accepted types',
+      fieldAcceptHelp: (example: string) =>
+        `Comma-separated MIME types or extensions, e.g. ${example}; empty: any type.`,
+      fieldMaxSize: 'Size limit per file (MB)',
+      fieldMaxFiles: 'Most files',
       addField: 'Add field',
       removeField: 'Remove field',
       autoApproveRepeated: 'Approve repeated approvers automatically',

@@ -1,13 +1,59 @@
 // The process itself: name, key, category, description, its form (fields here, a stored form by
 // key, or an external page), repeated approvers and what the initiator may do.
 import { FORM_FIELD_TYPES } from '@dsl/forms.js';
+import { useEffect, useState } from 'preact/hooks';
 import { t } from '../i18n';
 import { loadForms } from '../api';
 import type { Doc } from '../model/doc';
 import type { DesignerStore } from '../store';
 import s from '../designer.module.css';
-import { Check, Select, Text, useChoices } from './controls';
+import { Check, Num, Select, Text, useChoices } from './controls';
 import { ActionSwitches, PROCESS_ACTIONS, formFields } from './Permissions';
+
+const MB = 1024 * 1024;
+const ACCEPT_EXAMPLE = 'image/*, .pdf';
+const acceptList = (text: string) =>
+  text
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/** An attachment field's `accept`: typed as comma-separated text, stored as a list (empty: left out). */
+function AcceptInput({
+  id,
+  value,
+  onValue,
+}: {
+  id: string;
+  value: unknown;
+  onValue: (v: string[] | undefined) => void;
+}) {
+  const list = Array.isArray(value) ? value.map(String) : [];
+  const [text, setText] = useState(list.join(', '));
+  // An undo or another edit changes the list: show it, unless it is what is being typed.
+  useEffect(() => {
+    if (acceptList(text).join() !== list.join()) setText(list.join(', '));
+  }, [list.join()]);
+  return (
+    <>
+      <Text
+        id={id}
+        label={t.designer.f.fieldAccept}
+        value={text}
+        placeholder={ACCEPT_EXAMPLE}
+        describedBy={`${id}-help`}
+        onValue={(v) => {
+          setText(v);
+          const next = acceptList(v);
+          onValue(next.length ? next : undefined);
+        }}
+      />
+      <small class="muted" id={`${id}-help`}>
+        {t.designer.f.fieldAcceptHelp(ACCEPT_EXAMPLE)}
+      </small>
+    </>
+  );
+}
 
 const typeOptions = Object.fromEntries(FORM_FIELD_TYPES.map((x) => [x, t.designer.fieldTypes[x] ?? x]));
 
@@ -99,6 +145,46 @@ export function ProcessPanel({ doc, store }: { doc: Doc; store: DesignerStore })
                 checked={!!field.required}
                 onValue={(v) => setFieldAt(i, 'required', v || undefined)}
               />
+              {field.type === 'attachment' && (
+                <div data-testid="attachment-options">
+                  <Check
+                    id={`p-field-${i}-multiple`}
+                    label={f.fieldMultiple}
+                    checked={!!field.multiple}
+                    // One file has no most-files limit: `max` goes with `multiple`.
+                    onValue={(v) =>
+                      setFields(
+                        fields.map((x, k) =>
+                          k === i ? { ...x, multiple: v || undefined, max: v ? x.max : undefined } : x,
+                        ),
+                      )
+                    }
+                  />
+                  <AcceptInput
+                    id={`p-field-${i}-accept`}
+                    value={field.accept}
+                    onValue={(v) => setFieldAt(i, 'accept', v)}
+                  />
+                  <Num
+                    id={`p-field-${i}-max-size`}
+                    label={f.fieldMaxSize}
+                    value={
+                      typeof field.maxFileSize === 'number'
+                        ? Math.round((field.maxFileSize / MB) * 100) / 100
+                        : undefined
+                    }
+                    onValue={(v) => setFieldAt(i, 'maxFileSize', v && v > 0 ? Math.round(v * MB) : undefined)}
+                  />
+                  {field.multiple && (
+                    <Num
+                      id={`p-field-${i}-max`}
+                      label={f.fieldMaxFiles}
+                      value={typeof field.max === 'number' ? field.max : undefined}
+                      onValue={(v) => setFieldAt(i, 'max', v && v > 0 ? Math.floor(v) : undefined)}
+                    />
+                  )}
+                </div>
+              )}
               <button type="button" onClick={() => setFields(fields.filter((_, k) => k !== i))}>
                 {f.removeField}
               </button>
