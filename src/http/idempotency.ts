@@ -106,3 +106,13 @@ export async function idempotency(c: Context<AppEnv>, body: unknown): Promise<st
   }
   return scope;
 }
+
+/**
+ * The id of the resource a keyed create makes (`POST /process-instances/start`): a UUID (version 8,
+ * custom) derived from the key's scope, so a retry with the same key finds what the first request
+ * created instead of creating another, on any replica and after a crash.
+ */
+export function idempotentId(scope: string, purpose: string): string {
+  const h = sha256(`${purpose}\0${scope}`);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((parseInt(h[16], 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}

@@ -8,10 +8,12 @@ import { page } from '../http/envelope.js';
 import { actionEndpoints, createRouter, endpoint } from '../http/router.js';
 import * as s from './instances.schemas.js';
 import { variableWrites } from '../http/shared-endpoints.js';
-import type { AppDeps } from '../context.js';
+import type { AppDeps, Principal } from '../context.js';
 import { isEndingCode, type EndingParams } from '../../dsl/ending.js';
 import { zhCNEndings } from '../../dsl/ending.zh-CN.js';
 import { requestLocale, type ApiLocale } from '../http/locale.js';
+import { idempotentId } from '../http/idempotency.js';
+import { definitionOf, findInstanceRow, instanceView } from '../read-model/read-model.js';
 
 type WithEnding = { endReason: string | null; endCode?: string | null; endParams?: Record<string, unknown> | null };
 
@@ -34,6 +36,44 @@ const inList = <T extends { items: s.Instance[] }>(locale: ApiLocale, found: T):
   items: found.items.map((i) => instanceIn(locale, i)),
 });
 
+/** An instance row, or null when the tenant has none of that id (running or archived). */
+async function instanceRowOrNull(deps: AppDeps, tenantId: string, id: string): Promise<any> {
+  return findInstanceRow(deps.orm.em.fork(), tenantId, id).catch((err: unknown) => {
+    if (err instanceof AppError && err.type === 'NOT_FOUND') return null;
+    throw err;
+  });
+}
+
+/**
+ * A start with an Idempotency-Key (docs/http.md#idempotency-key): the instance id is derived from
+ * the key's scope (tenant, user, method, path, key), so the first request creates it and every
+ * retry finds it. A retry answers that instance as it is now; if its first state is not in the
+ * read model yet (the first request is still running, or its server died after the insert), the
+ * retry starts or attaches to its workflow — the same workflow id and start Update id, which
+ * Temporal de-duplicates — and answers once that state is written, as the first request would have.
+ */
+async function startOnce(deps: AppDeps, principal: Principal, body: z.infer<typeof s.StartBody>, scope: string) {
+  const id = idempotentId(scope, 'process-instances/start');
+  let row = await instanceRowOrNull(deps, principal.tenantId, id);
+  if (!row) {
+    try {
+      return await instances.startInstance(deps, principal, { ...body, instanceId: id });
+    } catch (err) {
+      // A concurrent retry inserted the row first (the unique key it hit is the id).
+      if (!(err instanceof AppError && err.type === 'BUSINESS_KEY_IN_USE')) throw err;
+      row = await instanceRowOrNull(deps, principal.tenantId, id);
+      if (!row) throw err;
+    }
+  }
+  if (!row.archived && row.status !== 'draft' && Number(row.seq) === 0) {
+    const def = await definitionOf(deps.orm.em.fork(), row);
+    if (!def) throw new AppError('NOT_FOUND', `The definition of instance ${id} no longer exists`);
+    await instances.launch(deps, row, def.dsl);
+    row = await findInstanceRow(deps.orm.em.fork(), principal.tenantId, id);
+  }
+  return { instanceId: id, instance: instanceView(row) };
+}
+
 export function instanceRoutes(deps: AppDeps) {
   const r = createRouter();
   endpoint(
@@ -43,14 +83,19 @@ export function instanceRoutes(deps: AppDeps) {
       path: '/start',
       tags,
       summary: 'Start an instance (or create a draft with draft: true)',
+      description:
+        'With Idempotency-Key, a retry with the same key and body answers the instance the first request started (its id, as it is now) and starts nothing; the same key with another body answers 422 IDEMPOTENCY_KEY_REUSED.',
       permissions: starters,
       body: s.StartBody,
+      idempotent: true,
       status: 201,
       response: s.Started,
       responseDescription: 'Started',
     },
-    async ({ principal, body, c }) => {
-      const started = await instances.startInstance(deps, principal, body);
+    async ({ principal, body, key, c }) => {
+      const started = key
+        ? await startOnce(deps, principal, body, key)
+        : await instances.startInstance(deps, principal, body);
       return { ...started, instance: instanceIn(requestLocale(c), started.instance) };
     },
   );

@@ -1,5 +1,7 @@
 // Idempotency-Key (docs/contract.md, docs/http.md): validated, scoped to the caller and the request, bound to the body.
-import { beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error -- pg ships no types here
+import pg from 'pg';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, createDemoLikeTenant } from '../helpers/api.js';
 import { act, deploy, instance, myTask, oneStep, start } from '../helpers/flow.js';
 
@@ -61,6 +63,7 @@ describe('the header is validated', () => {
     expect(params('/api/v1/workflow/process-instances/{id}/variables', 'post')).toContain('header:idempotency-key');
     expect(params('/api/v1/workflow/process-instances/{id}/suspend', 'post')).toContain('header:idempotency-key');
     expect(params('/api/v1/workflow/process-instances/{id}/re-drive', 'post')).toContain('header:idempotency-key');
+    expect(params('/api/v1/workflow/process-instances/start', 'post')).toContain('header:idempotency-key');
   });
 });
 
@@ -121,5 +124,118 @@ describe('the key is scoped to the caller and the request', () => {
     expect(other.status).toBe(422);
     expect(other.body.code).toBe(42201);
     expect((await instance(t.alice, id)).variables.x).toBe(1);
+  });
+});
+
+describe('a start with Idempotency-Key', () => {
+  const startWith = (token: string, key: string, body: Record<string, unknown>) =>
+    api('/api/v1/workflow/process-instances/start', { token, body, headers: { 'Idempotency-Key': key } });
+  /** The instances (running or ended) with this business key. */
+  const withBusinessKey = async (businessKey: string) =>
+    (
+      await api(`/api/v1/workflow/process-instances?businessKey=${encodeURIComponent(businessKey)}&pageSize=50`, {
+        token: t.admin,
+      })
+    ).body.data.items as Array<{ id: string; status: string }>;
+
+  it('the same key and body answers the first answer (the same instance) and starts nothing more; another body: 422', async () => {
+    const key = `start-${Date.now()}`;
+    const body = { processKey: ONE, businessKey: `BK-${key}`, variables: { amount: 3 } };
+    const first = await startWith(t.alice, key, body);
+    expect(first.status).toBe(201);
+    const id = first.body.data.instanceId as string;
+    expect(first.body.data.instance).toMatchObject({ id, status: 'active' });
+    // The same body with its keys in another order is the same request.
+    const again = await startWith(t.alice, key, {
+      variables: { amount: 3 },
+      businessKey: `BK-${key}`,
+      processKey: ONE,
+    });
+    expect(again.status).toBe(201);
+    expect(again.body.data).toEqual(first.body.data);
+    const other = await startWith(t.alice, key, { ...body, variables: { amount: 4 } });
+    expect(other.status).toBe(422);
+    expect(other.body).toMatchObject({ code: 42201, data: null });
+    expect(other.body.message).toContain('Idempotency-Key');
+    expect(await withBusinessKey(`BK-${key}`)).toEqual([expect.objectContaining({ id, status: 'active' })]);
+    // One start in the trail, one task for bob.
+    expect(((await instance(t.alice, id)).trail as any[]).filter((e) => e.type === 'start')).toHaveLength(1);
+    expect((await myTask(t.bob, id)).status).toBe('active');
+  });
+
+  it('a retry after the instance moved on answers that instance as it is now; without a business key too', async () => {
+    const key = `moved-${Date.now()}`;
+    const first = await startWith(t.alice, key, { processKey: ONE });
+    expect(first.status).toBe(201);
+    const id = first.body.data.instanceId as string;
+    expect((await act(t.bob, (await myTask(t.bob, id)).id, 'approve', {})).status).toBe(200);
+    const again = await startWith(t.alice, key, { processKey: ONE });
+    expect(again.status).toBe(201);
+    expect(again.body.data.instanceId).toBe(id);
+    expect(again.body.data.instance.status).toBe('completed');
+  });
+
+  it('five retries at once on one key: one instance, the same answer to each', async () => {
+    const key = `burst-${Date.now()}`;
+    const body = { processKey: ONE, businessKey: `BK-${key}` };
+    const answers = await Promise.all(Array.from({ length: 5 }, () => startWith(t.alice, key, body)));
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201, 201]);
+    const ids = new Set(answers.map((a) => a.body.data.instanceId));
+    expect(ids.size).toBe(1);
+    expect(answers.map((a) => a.body.data.instance.status)).toEqual(Array(5).fill('active'));
+    expect((await withBusinessKey(`BK-${key}`)).map((i) => i.id)).toEqual([...ids]);
+  });
+
+  it('the same key from another user, or without the header, starts another instance', async () => {
+    const key = `shared-start-${Date.now()}`;
+    const mine = await startWith(t.alice, key, { processKey: ONE });
+    const theirs = await startWith(t.carol, key, { processKey: ONE });
+    expect([mine.status, theirs.status]).toEqual([201, 201]);
+    expect(theirs.body.data.instanceId).not.toBe(mine.body.data.instanceId);
+    expect(theirs.body.data.instance.initiatorId).toBe('carol');
+    const a = await start(t.alice, ONE);
+    const b = await start(t.alice, ONE);
+    expect(a).not.toBe(b);
+  });
+
+  it('a draft created with a key is answered again, not created twice', async () => {
+    const key = `draft-${Date.now()}`;
+    const body = { processKey: ONE, draft: true, variables: { note: 'later' } };
+    const first = await startWith(t.alice, key, body);
+    const again = await startWith(t.alice, key, body);
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.body.data.instanceId).toBe(first.body.data.instanceId);
+    expect(again.body.data.instance.status).toBe('draft');
+  });
+
+  it("a retry whose first request's server died before writing the first state: the retry writes it and answers", async () => {
+    const key = `lost-${Date.now()}`;
+    const body = { processKey: SEQ, businessKey: `BK-${key}` };
+    const first = await startWith(t.alice, key, body);
+    expect(first.status).toBe(201);
+    const id = first.body.data.instanceId as string;
+    // As a server that died between the workflow's answer and its write leaves the read model:
+    // the row as inserted (seq 0, no task yet).
+    const db = new pg.Client({ connectionString: inject('databaseUrl') });
+    await db.connect();
+    const tasksOf = async () =>
+      (await db.query(`select id, assignee, status from tasks where instance_id = $1 order by id`, [id])).rows;
+    try {
+      const before = await tasksOf();
+      expect(before.filter((r: { status: string }) => r.status === 'active')).toEqual([
+        expect.objectContaining({ assignee: 'bob' }),
+      ]);
+      await db.query(`delete from tasks where instance_id = $1`, [id]);
+      await db.query(`update instances set seq = 0 where id = $1`, [id]);
+      const again = await startWith(t.alice, key, body);
+      expect(again.status).toBe(201);
+      expect(again.body.data.instanceId).toBe(id);
+      expect(again.body.data.instance.status).toBe('active');
+      expect(await tasksOf()).toEqual(before);
+      expect(Number((await db.query(`select seq from instances where id = $1`, [id])).rows[0].seq)).toBeGreaterThan(0);
+    } finally {
+      await db.end();
+    }
+    expect(await withBusinessKey(`BK-${key}`)).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 // A server configured with an external identity provider (JWKS) and an unreachable Temporal:
-// IdP tokens are accepted, others refused, and /readyz reports the missing dependency; a request
-// that needs Temporal answers 503.
+// IdP tokens are accepted, others refused, and /readyz reports the missing dependency within a
+// second (also against a Temporal that accepts connections and never answers); a request that needs
+// Temporal answers 503.
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
@@ -11,8 +12,13 @@ import { userChain } from '../helpers/dsl.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let server: ChildProcess;
+/** A second server whose Temporal accepts the connection and never says a word (a black hole). */
+let silentServer: ChildProcess;
+let silentTemporal: net.Server;
+const silentSockets = new Set<net.Socket>();
 let jwks: http.Server;
 let base = '';
+let silentBase = '';
 let idpKey: CryptoKey;
 let otherKey: CryptoKey;
 
@@ -34,39 +40,63 @@ beforeAll(async () => {
   );
   await new Promise<void>((r) => jwks.listen(0, '127.0.0.1', () => r()));
   const jwksPort = (jwks.address() as net.AddressInfo).port;
-  const [port, deadTemporal] = await Promise.all([freePort(), freePort()]);
-  base = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-    cwd: root,
-    stdio: 'ignore',
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      PORT: String(port),
-      DATABASE_URL: inject('databaseUrl'),
-      TEMPORAL_ADDRESS: `127.0.0.1:${deadTemporal}`,
-      JWT_SECRET: inject('jwtSecret'),
-      OIDC_JWKS_URL: `http://127.0.0.1:${jwksPort}/jwks`,
-      OIDC_ISSUER: 'https://idp.example',
-      OIDC_AUDIENCE: 'approvals',
-    },
+  silentTemporal = net.createServer((socket) => {
+    silentSockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.once('close', () => silentSockets.delete(socket));
   });
+  await new Promise<void>((r) => silentTemporal.listen(0, '127.0.0.1', () => r()));
+  const silentPort = (silentTemporal.address() as net.AddressInfo).port;
+  const [port, otherPort, deadTemporal] = await Promise.all([freePort(), freePort(), freePort()]);
+  base = `http://127.0.0.1:${port}`;
+  silentBase = `http://127.0.0.1:${otherPort}`;
+  const spawnServer = (httpPort: number, temporalAddress: string) =>
+    spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+      cwd: root,
+      stdio: 'ignore',
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        PORT: String(httpPort),
+        DATABASE_URL: inject('databaseUrl'),
+        TEMPORAL_ADDRESS: temporalAddress,
+        JWT_SECRET: inject('jwtSecret'),
+        OIDC_JWKS_URL: `http://127.0.0.1:${jwksPort}/jwks`,
+        OIDC_ISSUER: 'https://idp.example',
+        OIDC_AUDIENCE: 'approvals',
+      },
+    });
+  server = spawnServer(port, `127.0.0.1:${deadTemporal}`);
+  silentServer = spawnServer(otherPort, `127.0.0.1:${silentPort}`);
   const deadline = Date.now() + 60_000;
-  for (;;) {
-    const ok = await fetch(`${base}/healthz`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error('server did not start');
-    await new Promise((r) => setTimeout(r, 250));
+  for (const url of [base, silentBase]) {
+    for (;;) {
+      const ok = await fetch(`${url}/healthz`)
+        .then((r) => r.ok)
+        .catch(() => false);
+      if (ok) break;
+      if (Date.now() > deadline) throw new Error('server did not start');
+      await new Promise((r) => setTimeout(r, 250));
+    }
   }
 }, 90_000);
 
 afterAll(async () => {
   server?.kill('SIGTERM');
+  silentServer?.kill('SIGTERM');
+  for (const socket of silentSockets) socket.destroy();
+  await new Promise<void>((r) => (silentTemporal ? silentTemporal.close(() => r()) : r()));
   await new Promise<void>((r) => jwks?.close(() => r()));
 });
+
+/** /readyz's status, body and how long it took to answer. */
+async function ready(url: string) {
+  const t0 = performance.now();
+  const res = await fetch(`${url}/readyz`);
+  const body = await res.json();
+  return { status: res.status, body, ms: performance.now() - t0 };
+}
 
 const idpToken = (key: CryptoKey, claims: { iss?: string; aud?: string; sub?: string } = {}) =>
   new SignJWT({ tid: 'demo' })
@@ -104,11 +134,39 @@ describe('external identity provider', () => {
 });
 
 describe('readiness', () => {
-  it('answers 503 naming Temporal when it is unreachable, while /healthz stays up', async () => {
-    const res = await fetch(`${base}/readyz`);
-    expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ status: 'unavailable', checks: { postgres: true, temporal: false } });
+  it('answers 503 naming Temporal when it is unreachable, within a second, while /healthz stays up', async () => {
+    // Past the cache (1 s), so each round asks again; a few rounds, every one under a second.
+    for (let round = 0; round < 3; round++) {
+      const res = await ready(base);
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({
+        status: 'unavailable',
+        checks: { postgres: true, temporal: false },
+        notReady: [{ check: 'temporal', reason: expect.any(String) }],
+      });
+      expect(res.ms).toBeLessThan(1000);
+      await new Promise((r) => setTimeout(r, 1100));
+    }
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  });
+
+  it('answers within a second when Temporal takes the connection and never answers; a burst asks once', async () => {
+    const first = await ready(silentBase);
+    expect(first.status).toBe(503);
+    expect(first.body.notReady).toEqual([{ check: 'temporal', reason: 'no answer within 500 ms' }]);
+    expect(first.ms).toBeLessThan(1000);
+    // 50 probes at once: all answered within a second, from one check (or the cached one).
+    await new Promise((r) => setTimeout(r, 1100));
+    const t0 = performance.now();
+    const burst = await Promise.all(Array.from({ length: 50 }, () => ready(silentBase)));
+    const burstMs = performance.now() - t0;
+    expect(burstMs).toBeLessThan(1000);
+    expect(new Set(burst.map((b) => b.status))).toEqual(new Set([503]));
+    expect(Math.max(...burst.map((b) => b.ms))).toBeLessThan(1000);
+    console.info(
+      `readiness: a dead Temporal port answers in ${Math.round((await ready(base)).ms)} ms, a silent Temporal in ${Math.round(first.ms)} ms; a burst of 50 in ${Math.round(burstMs)} ms`,
+    );
+    expect((await fetch(`${silentBase}/healthz`)).status).toBe(200);
   });
 
   // After the Temporal client's own retries of the unreachable server, about 20 s.

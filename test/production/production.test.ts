@@ -19,6 +19,7 @@ import { example } from '../helpers/flow.js';
 import { graphDoc, node, parallelProcess, pickyProcess, user, wire } from '../helpers/dsl.js';
 import { parseExposition, promtool, sampleSum, scrape } from '../helpers/prometheus.js';
 import { startOtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
+import { faultSoak, soakLines } from './fault-soak.js';
 
 let stack: ProductionStack;
 let orm: Orm;
@@ -150,7 +151,13 @@ beforeAll(async () => {
   // The demo directory is seeded (SEED_DEMO and DEMO_PASSWORD are compose variables), so the
   // examples' approvers exist; the build is the one CI ships (npm run build).
   // Tracing is off, as compose ships it; the metrics case switches it on for itself.
-  stack = await startProductionStack({ name: 'production', build: true, vars: { SEED_DEMO: 'true', DEMO_PASSWORD } });
+  stack = await startProductionStack({
+    name: 'production',
+    build: process.env.PRODUCTION_BUILD !== '0',
+    // PRODUCTION_KEEP_DATA=1 keeps the data folder (logs of every process) after the run.
+    keepData: process.env.PRODUCTION_KEEP_DATA === '1',
+    vars: { SEED_DEMO: 'true', DEMO_PASSWORD },
+  });
   timings.startSeconds = (Date.now() - started) / 1000;
   orm = await createOrm(stack.databaseUrl, { poolMax: 2 });
   tokens.admin = (
@@ -802,4 +809,44 @@ describe('production topology (compose configuration, real Temporal server)', ()
     }
     timings.backupRestoreSeconds = (Date.now() - started) / 1000;
   }, 900_000); // eight `npm run` start-ups and six temporal-sql-tool runs: minutes on a loaded machine
+
+  // Last: it kills and restarts every part (test/production/fault-soak.ts; figures in docs/operations.md).
+  it('fault soak: load on both servers while a worker, a server, Temporal and PostgreSQL die and come back, twice, and two at once; nothing lost, nothing duplicated, the read model equal to Temporal', async () => {
+    const started = Date.now();
+    const report = await faultSoak({
+      stack,
+      adminToken: tokens.admin,
+      demoPassword: DEMO_PASSWORD,
+      concurrency: Number(process.env.SOAK_CONCURRENCY ?? 4),
+      downMs: Number(process.env.SOAK_DOWN_MS ?? 5000),
+    });
+    for (const line of soakLines(report)) console.log(line);
+    timings.faultSoakSeconds = (Date.now() - started) / 1000;
+    expect(report.windows.map((w) => w.name)).toEqual([
+      'worker 0',
+      'server 0',
+      'temporal',
+      'postgres',
+      'worker 1',
+      'server 1',
+      'temporal',
+      'postgres',
+      'temporal + server 0',
+    ]);
+    expect(report.acknowledged.starts).toBeGreaterThanOrEqual(20);
+    expect(report.failedWrites).toBe(0);
+    expect(report.audit).toMatchObject({
+      lost: 0,
+      duplicated: 0,
+      readModelMismatches: 0,
+      notCompleted: 0,
+      stuck: 0,
+      openIntents: 0,
+      problems: [],
+    });
+    // 5xx only once something is down; a lone worker's or server's death costs none.
+    expect(report.http5xxBeforeFaults).toBe(0);
+    for (const w of report.windows.filter((x) => /^(worker|server) \d$/.test(x.name)))
+      expect(w.http5xx + w.http5xxAfter, w.name).toBe(0);
+  }, 900_000);
 });
