@@ -59,8 +59,9 @@ async function startOnce(deps: AppDeps, principal: Principal, body: z.infer<type
     try {
       return await instances.startInstance(deps, principal, { ...body, instanceId: id });
     } catch (err) {
-      // A concurrent retry inserted the row first (the unique key it hit is the id).
-      if (!(err instanceof AppError && err.type === 'BUSINESS_KEY_IN_USE')) throw err;
+      // A concurrent retry inserted the row first (the unique key it hit is the id), or attached
+      // the start form's files to it first.
+      if (!(err instanceof AppError && ['BUSINESS_KEY_IN_USE', 'ATTACHMENT_ATTACHED'].includes(err.type))) throw err;
       row = await instanceRowOrNull(deps, principal.tenantId, id);
       if (!row) throw err;
     }
