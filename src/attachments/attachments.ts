@@ -274,6 +274,67 @@ export async function formFiles(
   return { byField };
 }
 
+/**
+ * A write of an instance's variables (a task's form, a decision's variables, a draft) naming files
+ * in attachment fields: files already on the instance stay as they are; the writer's own uploads
+ * are checked like a start's and attached to the instance. Answers the ids it attached (given back
+ * with `detach` when the write is refused).
+ */
+export async function attachWrittenFiles(
+  em: EntityManager,
+  principal: Principal,
+  instance: { id: string; definition_id: string },
+  variables: Record<string, unknown> | undefined,
+): Promise<string[]> {
+  if (!variables) return [];
+  const form = (await definitionOf(em, instance))?.form as { fields?: FormFieldSpec[] } | null;
+  const fields = (form?.fields ?? []).filter(
+    (f) => canonicalType(f?.type) === 'attachment' && Object.hasOwn(variables, f.name),
+  );
+  const bound: string[] = [];
+  for (const f of fields) {
+    const path = `variables.${f.name}`;
+    const ids = idsOf(variables[f.name]);
+    if (!ids.length) continue;
+    const bad = ids.find((id) => !UUID.test(id));
+    if (bad) throw referenceError([{ path, message: `no uploaded file ${bad} of yours` }])!;
+    const rows = await em.execute<AttachmentRow[]>(
+      `select * from attachments where tenant_id = ? and id = any(?::text[]) and not deleting`,
+      [principal.tenantId, `{${ids.join(',')}}`],
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const fresh: AttachmentRow[] = [];
+    for (const id of ids) {
+      const r = byId.get(id);
+      if (r?.instance_id === instance.id) continue;
+      if (!r || (r.source === 'upload' && r.uploader_id !== principal.userId))
+        throw referenceError([{ path, message: `no uploaded file ${id} of yours` }])!;
+      if (r.source !== 'upload')
+        throw new AppError('ATTACHMENT_ATTACHED', `${path}: file ${id} is attached to a request already`, {
+          fields: [{ path, message: 'attached to a request already' }],
+        });
+      const spec = f as FormFieldSpec & { accept?: string[]; maxFileSize?: number };
+      if (!accepted(spec.accept, { contentType: r.content_type, ext: r.ext }))
+        throw refused(path, `${r.name} is ${r.content_type}; this field takes ${spec.accept!.join(', ')}`);
+      if (spec.maxFileSize && Number(r.size) > spec.maxFileSize)
+        throw refused(path, `${r.name} is larger than ${spec.maxFileSize} bytes`);
+      fresh.push(r);
+    }
+    if (!fresh.length) continue;
+    const done = await em.execute(
+      `update attachments set source = 'form', instance_id = ?, field = ?, attached_at = now()
+       where tenant_id = ? and id = any(?::text[]) and source = 'upload' and not deleting returning id`,
+      [instance.id, f.name, principal.tenantId, `{${fresh.map((r) => r.id).join(',')}}`],
+    );
+    bound.push(...done.map((d) => String(d.id)));
+    if (done.length !== fresh.length) {
+      await detach(em, principal.tenantId, bound);
+      throw new AppError('ATTACHMENT_ATTACHED', `${path}: a file was attached elsewhere meanwhile`);
+    }
+  }
+  return bound;
+}
+
 /** Attaches a start's files to its instance (in the caller's transaction, beside the instance's insert). */
 export async function attachFormFiles(em: EntityManager, tenantId: string, instanceId: string, files: FormFiles) {
   for (const [field, rows] of files.byField) {

@@ -8,6 +8,8 @@ import { actorOf, runUpdate } from '../temporal/engine-client.js';
 import { holds, Permissions } from '../permissions.js';
 import { definitionOf, findInstanceRow } from '../read-model/read-model.js';
 import { readableInstance } from './instances.js';
+import { attachWrittenFiles, detach } from '../attachments/attachments.js';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 
 export async function getVariables(deps: AppDeps, principal: Principal, id: string) {
   const em = deps.orm.em.fork();
@@ -36,6 +38,7 @@ export async function writeVariables(
     const vars = { ...(row.variables ?? {}), ...(change.set ?? {}) };
     for (const n of change.delete ?? []) delete vars[n];
     checkVariables((await definitionOf(em, row))?.form, vars, { requireAll: false });
+    await attachWrittenFiles(em, principal, row, change.set);
     await em.execute(
       `update instances set variables = ?::jsonb, updated_at = now() where id = ? and status = 'draft'`,
       [JSON.stringify(vars), id],
@@ -49,13 +52,21 @@ export async function writeVariables(
       only: Object.keys(change.set),
     });
   const actor = actorOf(principal);
-  await runUpdate(
-    deps,
-    principal.tenantId,
-    id,
-    m.setVariables,
-    { actor, variables: change.set, deleteNames: change.delete },
-    idempotencyKey,
-  );
+  const attached = await attachWrittenFiles(em, principal, row, change.set);
+  try {
+    await runUpdate(
+      deps,
+      principal.tenantId,
+      id,
+      m.setVariables,
+      { actor, variables: change.set, deleteNames: change.delete },
+      idempotencyKey,
+    );
+  } catch (err) {
+    // Refused: the files are the writer's again (an unknown outcome keeps them, see tasks.ts).
+    if (err instanceof AppError || err instanceof WorkflowUpdateFailedError)
+      await detach(em, principal.tenantId, attached);
+    throw err;
+  }
   return (await findInstanceRow(em, principal.tenantId, id)).variables as Record<string, unknown>;
 }

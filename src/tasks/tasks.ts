@@ -28,7 +28,7 @@ import {
   paged,
   todoWhere,
 } from '../read-model/read-model.js';
-import { attachToTask, detach } from '../attachments/attachments.js';
+import { attachToTask, attachWrittenFiles, detach } from '../attachments/attachments.js';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 
 function filters(where: Where, q: TaskQuery) {
@@ -171,7 +171,7 @@ export async function taskAction<A extends TaskRef>(
   let written: ProjectionSnapshot | null = null;
   let result: ActionResult;
   // Files named by the body are attached before the Update and given back if it is refused.
-  let bound: string[] = [];
+  let attached: string[] = [];
   const fileIds = (body as { attachments?: string[] }).attachments;
   delete arg.attachments;
   try {
@@ -182,11 +182,14 @@ export async function taskAction<A extends TaskRef>(
         taskId,
       });
       arg.attachments = files.refs;
-      bound = files.bound;
+      attached = files.bound;
     }
     const variables = (body as { variables?: unknown }).variables;
-    if (variables && typeof variables === 'object' && !Array.isArray(variables))
-      await checkInstanceWrite(em, principal.tenantId, row.instance_id, variables as Record<string, unknown>);
+    if (variables && typeof variables === 'object' && !Array.isArray(variables) && Object.keys(variables).length) {
+      const instance = await findInstanceRow(em, principal.tenantId, row.instance_id);
+      await checkInstanceWrite(em, principal.tenantId, instance, variables as Record<string, unknown>);
+      attached.push(...(await attachWrittenFiles(em, principal, instance, variables as Record<string, unknown>)));
+    }
     result = await runUpdate(deps, principal.tenantId, row.instance_id, def, arg, idempotencyKey, {
       updateId,
       intentRecorded,
@@ -198,7 +201,7 @@ export async function taskAction<A extends TaskRef>(
     // A refusal changed nothing: the files are the uploader's again. (An outcome not known — a
     // timeout — keeps them attached: the action may have happened, and its trail names them.)
     if (err instanceof AppError || err instanceof WorkflowUpdateFailedError)
-      await detach(em, principal.tenantId, bound).catch(() => {});
+      await detach(em, principal.tenantId, attached).catch(() => {});
     throw err;
   }
   const answer = taskAfter(row, written, taskId) ?? (await readTaskAfter(em, principal.tenantId, taskId, row));

@@ -379,6 +379,28 @@ describe.each([
     ]);
     const listed = await json(`/api/v1/workflow/tasks/${task.id}/comments`, { token: tokens.alice });
     expect(listed.body.data.items[0].attachments[0].id).toBe(note.id);
+    // bob's task form replaces the contract with his own upload: attached to the instance's field.
+    const v2 = (await upload(baseOf(), tokens.bob!, Buffer.from('terms v2'), 'terms-v2.txt')).body.data;
+    const saved = await json(`/api/v1/workflow/tasks/${task.id}/variables`, {
+      token: tokens.bob,
+      body: { variables: { contract: v2.id } },
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect((await rows('id = $1', [v2.id]))[0]).toMatchObject({
+      source: 'form',
+      field: 'contract',
+      instance_id: instanceId,
+    });
+    // Someone else's upload cannot be written into a field.
+    const alicesLoose = (await upload(baseOf(), tokens.alice!, Buffer.from('loose'), 'loose.txt')).body.data;
+    expectError(
+      await json(`/api/v1/workflow/tasks/${task.id}/variables`, {
+        token: tokens.bob,
+        body: { variables: { contract: alicesLoose.id } },
+      }),
+      404,
+      40410,
+    );
     const stamp = (await upload(baseOf(), tokens.bob!, PNG, 'stamp.png')).body.data;
     // A refused action gives its files back: alice cannot approve bob's task.
     const aliceStamp = (await upload(baseOf(), tokens.alice!, PNG, 'mine.png')).body.data;
@@ -407,7 +429,7 @@ describe.each([
 
     // Deleting the ended instance deletes its files: rows and objects.
     const all = await rows('instance_id = $1', [instanceId]);
-    expect(all).toHaveLength(5);
+    expect(all).toHaveLength(6);
     const del = await json(`/api/v1/workflow/process-instances/${instanceId}`, {
       method: 'DELETE',
       token: tokens.admin,
