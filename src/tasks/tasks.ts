@@ -139,6 +139,23 @@ export async function getTask(deps: AppDeps, principal: Principal, id: string, o
   return row;
 }
 
+const RESULT_OF: Record<string, string> = { approve: 'approved', reject: 'rejected', complete: 'completed' };
+
+/**
+ * A keyed decision repeated after its instance ended (the first answer was lost: a server or
+ * PostgreSQL died after the workflow recorded it): the workflow that remembered the answer is
+ * closed, so the task's row answers — when it shows exactly this decision by this caller, the
+ * repeat answers as the first did; anything else stays refused.
+ */
+async function repeatedDecision(deps: AppDeps, principal: Principal, taskId: string, action: string) {
+  const result = RESULT_OF[action];
+  if (!result) return null;
+  const found = await getTask(deps, principal, taskId);
+  return found.archived && found.result === result && found.assignee === principal.userId
+    ? { ...found, repeated: true }
+    : null;
+}
+
 /** The Updates that decide a task: they may open the next step, so they carry its approvers (approvers-ahead.ts). */
 const DECISIONS = new Set<string>([m.approve.name, m.reject.name, m.complete.name]);
 
@@ -162,7 +179,16 @@ export async function taskAction<A extends TaskRef>(
   const arg = { ...body, actor, taskId, approversAhead: undefined } as A;
   const updateId = updateIdOf(def as never, arg, idempotencyKey);
   const decision = DECISIONS.has(def.name);
-  const row = await actionableTask(deps, em, principal, taskId, updateId, decision);
+  const row = await actionableTask(deps, em, principal, taskId, updateId, decision).catch(async (err) => {
+    const repeat = idempotencyKey && err instanceof AppError && err.type === 'INVALID_STATE';
+    const done = repeat ? await repeatedDecision(deps, principal, taskId, def.name) : null;
+    if (!done) throw err;
+    return done;
+  });
+  if (row.repeated) {
+    const instance = await findInstanceRow(em, principal.tenantId, row.instance_id);
+    return { task: taskView(row), instance: { id: row.instance_id as string, status: instance.status as string } };
+  }
   const intentRecorded = row.intent_recorded === true;
   if (decision) {
     const ahead = await approversAheadFrom(row.approvers_ahead, row.approvers_directory ?? null);

@@ -114,6 +114,29 @@ describe('the key is scoped to the caller and the request', () => {
     expect((await myTask(t.carol, id)).status).toBe('active');
   });
 
+  it('the final decision repeated with its key after the instance ended answers as the first did', async () => {
+    // The first answer was lost (a server or PostgreSQL died after the workflow recorded it): the
+    // workflow that remembered it is closed, and the task's row answers the repeat.
+    const id = await start(t.alice, ONE);
+    const mine = await myTask(t.bob, id);
+    const headers = { 'Idempotency-Key': `final-${id}` };
+    const first = await act(t.bob, mine.id, 'approve', {}, headers);
+    expect(first.status).toBe(200);
+    expect(first.body.data.instance).toEqual({ id, status: 'completed' });
+    const again = await act(t.bob, mine.id, 'approve', {}, headers);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.data.instance).toEqual(first.body.data.instance);
+    expect(again.body.data.task).toMatchObject({
+      id: mine.id,
+      status: first.body.data.task.status,
+      result: 'approved',
+    });
+    // Another decision, or no key, is refused as before; the trail has one approval.
+    expect((await act(t.bob, mine.id, 'reject', {}, headers)).status).toBe(409);
+    expect((await act(t.bob, mine.id, 'approve', {})).status).toBe(409);
+    expect(await approvals(id)).toHaveLength(1);
+  });
+
   it('a reused key with another body on variables is 422 and writes nothing', async () => {
     const id = await start(t.alice, ONE);
     const headers = { 'Idempotency-Key': `vars-${id}` };
