@@ -177,7 +177,9 @@ export async function startProductionStack(opts: ProductionStackOptions): Promis
       v
         .replace(/@postgres:5432\//, `@127.0.0.1:${pgPort}/`)
         .replace(/^temporal:7233$/, () => temporal!.address)
-        .replace(/^\/app\/dist\//, `${path.join(root, 'dist')}/`);
+        .replace(/^\/app\/dist\//, `${path.join(root, 'dist')}/`)
+        // compose's `attachments` volume: a folder of this stack that every server and worker shares.
+        .replace(/^\/data\/attachments$/, path.join(dataDir, 'attachments'));
     const envOf = (service: string) =>
       Object.fromEntries(
         Object.entries(compose[service].environment ?? {}).map(([k, v]) => [k, local(interpolate(v, vars))]),
