@@ -33,7 +33,7 @@ describe('GET/PUT /tenant-settings', () => {
   it('answers the default language, an admin changes it, /auth/me tells the console; bad input is 400, others 403', async () => {
     expect((await api(SETTINGS, { token: t.alice })).body).toEqual({
       code: 0,
-      data: { defaultLocale: null },
+      data: { defaultLocale: null, attachmentLimits: null },
       message: 'ok',
     });
     const put = (body: unknown, token = t.admin) => api(SETTINGS, { method: 'PUT', token, body });
@@ -41,12 +41,12 @@ describe('GET/PUT /tenant-settings', () => {
     expectError(await put({}), 400, 40001);
     expectError(await put({ defaultLocale: 'zh-CN', theme: 'dark' }), 400, 40003);
     expectError(await put({ defaultLocale: 'zh-CN' }, t.alice), 403, 40300);
-    expect((await api(SETTINGS, { token: t.alice })).body.data).toEqual({ defaultLocale: null });
+    expect((await api(SETTINGS, { token: t.alice })).body.data).toEqual({ defaultLocale: null, attachmentLimits: null });
 
     const done = await put({ defaultLocale: 'zh-CN' });
     expect(done.status, JSON.stringify(done.body)).toBe(200);
-    expect(done.body.data).toEqual({ defaultLocale: 'zh-CN' });
-    expect((await api(SETTINGS, { token: t.alice })).body.data).toEqual({ defaultLocale: 'zh-CN' });
+    expect(done.body.data).toEqual({ defaultLocale: 'zh-CN', attachmentLimits: null });
+    expect((await api(SETTINGS, { token: t.alice })).body.data).toEqual({ defaultLocale: 'zh-CN', attachmentLimits: null });
     const me = (await api('/api/v1/auth/me', { token: t.alice })).body.data;
     expect(me.tenant).toEqual({ id: tenantId, name: `Tenant ${tenantId}`, defaultLocale: 'zh-CN' });
   });
@@ -100,7 +100,7 @@ describe('the choice order: user locale, then Accept-Language, then the tenant d
   it('a change of the tenant default reaches the next request (the principal cache is cleared by the write)', async () => {
     expect(han.test((await refusal(t.alice)).body.message)).toBe(true);
     const set = await api(SETTINGS, { method: 'PUT', token: t.admin, body: { defaultLocale: null } });
-    expect(set.body.data).toEqual({ defaultLocale: null });
+    expect(set.body.data).toEqual({ defaultLocale: null, attachmentLimits: null });
     expect(han.test((await refusal(t.alice)).body.message)).toBe(false);
     await api(SETTINGS, { method: 'PUT', token: t.admin, body: { defaultLocale: 'zh-CN' } });
   });
