@@ -96,7 +96,9 @@ export async function faultSoak(opts: SoakOptions): Promise<SoakReport> {
   const began = Date.now();
   const concurrency = opts.concurrency ?? 4;
   const downMs = opts.downMs ?? 5000;
-  const maxInstances = opts.maxInstances ?? 400;
+  // Enough that the load outlasts the faults on a fast machine: recovery is measured by the load's
+  // own writes, so a load that ran out before the last fault would read as no recovery.
+  const maxInstances = opts.maxInstances ?? 2000;
   const servers = stack.baseUrls.length;
   const attempts: Attempt[] = [];
   const lastWriteOk: number[] = Array(servers).fill(0);
@@ -281,7 +283,7 @@ export async function faultSoak(opts: SoakOptions): Promise<SoakReport> {
         if (readyAll && lastWriteOk.every((t) => t >= restartAt)) break;
         if (Date.now() > deadline)
           throw new Error(
-            `soak: no recovery from ${fault.name} within 180 s\n${await diagnostics(stack, lastWriteOk)}`,
+            `soak: no recovery from ${fault.name} within 120 s (${next} of ${maxInstances} instances started)\n${await diagnostics(stack, lastWriteOk)}`,
           );
         await sleep(100);
       }
