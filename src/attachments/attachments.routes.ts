@@ -154,11 +154,11 @@ export function attachmentRoutes(deps: AppDeps) {
       ...commonErrors,
       200: {
         description: 'The file; inline only for images, PDF and plain text',
-        content: { '*/*': { schema: z.string().openapi({ format: 'binary' }) } },
+        content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } },
       },
       206: {
         description: 'The asked range',
-        content: { '*/*': { schema: z.string().openapi({ format: 'binary' }) } },
+        content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } },
       },
       416: {
         description: 'A range outside the file',
