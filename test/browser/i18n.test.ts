@@ -281,7 +281,9 @@ describe('the console in Simplified Chinese', () => {
     await directory.selectOption('[data-testid=tenant-locale]', 'zh-CN');
     await directory.click('[data-action=save-tenant-language]');
     await directory.waitForSelector('[data-testid=tenant-language-saved]');
-    expect((await api('/api/v1/tenant-settings', { token: admin })).body.data).toMatchObject({ defaultLocale: 'zh-CN' });
+    expect((await api('/api/v1/tenant-settings', { token: admin })).body.data).toMatchObject({
+      defaultLocale: 'zh-CN',
+    });
     await directory
       .locator('#tenant-language')
       .screenshot({ path: path.join(SCREENSHOTS, 'i18n-zh-tenant-language.png') });

@@ -41,12 +41,18 @@ describe('GET/PUT /tenant-settings', () => {
     expectError(await put({}), 400, 40001);
     expectError(await put({ defaultLocale: 'zh-CN', theme: 'dark' }), 400, 40003);
     expectError(await put({ defaultLocale: 'zh-CN' }, t.alice), 403, 40300);
-    expect((await api(SETTINGS, { token: t.alice })).body.data).toEqual({ defaultLocale: null, attachmentLimits: null });
+    expect((await api(SETTINGS, { token: t.alice })).body.data).toEqual({
+      defaultLocale: null,
+      attachmentLimits: null,
+    });
 
     const done = await put({ defaultLocale: 'zh-CN' });
     expect(done.status, JSON.stringify(done.body)).toBe(200);
     expect(done.body.data).toEqual({ defaultLocale: 'zh-CN', attachmentLimits: null });
-    expect((await api(SETTINGS, { token: t.alice })).body.data).toEqual({ defaultLocale: 'zh-CN', attachmentLimits: null });
+    expect((await api(SETTINGS, { token: t.alice })).body.data).toEqual({
+      defaultLocale: 'zh-CN',
+      attachmentLimits: null,
+    });
     const me = (await api('/api/v1/auth/me', { token: t.alice })).body.data;
     expect(me.tenant).toEqual({ id: tenantId, name: `Tenant ${tenantId}`, defaultLocale: 'zh-CN' });
   });
