@@ -1,6 +1,6 @@
 // CPU time of process trees from /proc (Linux): utime + stime of a process and every live
 // descendant, plus the reaped children they waited for (cutime + cstime).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 
 const TICKS_PER_S = (() => {
@@ -118,4 +118,14 @@ export function residentMb(pid: number | null | undefined): number | null {
   } catch {
     return null;
   }
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves when the process has exited. */
+export async function stopChild(child: ChildProcess, graceMs = 15_000) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await gone;
+  clearTimeout(timer);
 }

@@ -23,7 +23,10 @@
 // side by side. BENCH_BARE_UNTIMED=1 runs the bare worker (bare and the API floor) without the SDK's
 // per-call vm timeout, BENCH_BARE_UNTRACED=1 without its stack tracking, BENCH_BARE_MAIN_THREAD=1
 // (with UNTRACED) with workflow code on its main thread, as the service's worker runs
-// (src/main/workflow-worker.ts). Nothing is asserted.
+// (src/main/workflow-worker.ts). BENCH_FLOWABLE=1 adds, to every round of part 1, the same workload on
+// Flowable 7's REST API (bench/flowable.ts: a Spring Boot app under bench/flowable/, built with Maven,
+// on a database of its own in the stack's PostgreSQL) and the ratio lines service/flowable.
+// Nothing is asserted.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -33,11 +36,11 @@ import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/clie
 import proto from '@temporalio/proto';
 import { SignJWT } from 'jose';
 import { startProductionStack } from '../scripts/production-stack.js';
-import { startStack, type Stack } from '../scripts/stack.js';
+import { freePort, startStack, type Stack } from '../scripts/stack.js';
 import { createOrm } from '../src/db/orm.js';
 import * as bare from './baseline/workflows.js';
-import { median } from './median.js';
-import { cpuByThreadName, cpuOfTrees, diffCpu, loadAverage, residentMb } from './proc.js';
+import { loadRatios, median, type LoadFigures, type Stats } from './median.js';
+import { cpuByThreadName, cpuOfTrees, diffCpu, loadAverage, residentMb, stopChild } from './proc.js';
 import {
   ensurePgStatStatements,
   genericPlans,
@@ -51,6 +54,16 @@ import { chainPhase } from './chains.js';
 import { attachmentPhase } from './attachments.js';
 import { deliveryPhase } from './delivery.js';
 import { sample, seedScale } from './scale.js';
+import {
+  againstFlowable,
+  buildFlowableApp,
+  checkApprovers,
+  FLOWABLE_TARGETS,
+  flowablePhase,
+  startFlowable,
+  type FlowableApp,
+  type FlowableResult,
+} from './flowable.js';
 import { userChain } from '../test/helpers/dsl.js';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -135,6 +148,13 @@ const BARE_VARIANTS = [
   { on: BARE_INTENT, key: 'bareIntent', name: 'bare + write-ahead intent', options: { intent: true } },
   { on: BARE_LOOKUP, key: 'bareLookUp', name: 'bare + local activity/step', options: { lookUpEachStep: true } },
 ] as const;
+/**
+ * BENCH_FLOWABLE=1: every round of part 1 also runs the workload on Flowable 7 REST
+ * (bench/flowable.ts), BENCH_FLOWABLE_WARMUP (20) unmeasured instances first, and the ratio lines
+ * service/flowable print beside service/bare.
+ */
+const FLOWABLE = process.env.BENCH_FLOWABLE === '1';
+const FLOWABLE_WARMUP = env('BENCH_FLOWABLE_WARMUP', 20);
 /** BENCH_ONLY=scale: skip part 1 (service vs bare Temporal and the 500-node views), only the read model at scale. */
 const ONLY_SCALE = process.env.BENCH_ONLY === 'scale';
 /** BENCH_ONLY=delivery: only the delivery phase (part 3). */
@@ -171,7 +191,6 @@ if (!['embedded', 'production', 'both'].includes(TOPOLOGY))
   throw new Error(`BENCH_TOPOLOGY must be embedded, production or both, not ${TOPOLOGY}`);
 if (TOPOLOGY === 'production' && PROFILE) throw new Error('BENCH_PROFILE=1 needs the embedded topology');
 
-type Stats = { n: number; mean: number; p50: number; p95: number; p99: number; max: number };
 function stats(ms: number[]): Stats {
   const s = [...ms].sort((a, b) => a - b);
   const q = (p: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))] ?? NaN;
@@ -370,18 +389,10 @@ function histogram(ms: number[]): string {
   return counts.map((c, i) => `${label(i)} ${Math.round((c / ms.length) * 100)}%`).join(' | ');
 }
 
-interface PhaseResult {
-  instances: number;
-  wallS: number;
-  perSecond: number;
-  start: Stats;
-  approve: Stats;
-  todo: Stats;
+interface PhaseResult extends LoadFigures {
   cpuMsPerInstance: Record<string, number | null>;
-  cpuMsPerInstanceTotal: number;
   /** The worker's CPU ms per instance by thread name (cpuByThreadName), largest first. */
   workerCpuMsPerInstanceByThread: Record<string, number> | null;
-  loadClientCpuMsPerInstance: number;
   history: Awaited<ReturnType<typeof histories>>;
   windowUs: [number, number];
   loadAverageAfter: string;
@@ -474,13 +485,9 @@ function medianRatios(list: Array<Record<string, number>>): Record<string, numbe
 
 /** The ratio lines of one phase against another. */
 function againstPhase(base: PhaseResult, of: PhaseResult): Record<string, number> {
-  const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
   return {
-    approveP50: ratio(of.approve.p50, base.approve.p50),
-    startP50: ratio(of.start.p50, base.start.p50),
-    throughput: ratio(of.perSecond, base.perSecond),
-    cpuPerInstance: ratio(of.cpuMsPerInstanceTotal, base.cpuMsPerInstanceTotal),
-    historyEvents: ratio(of.history.eventsPerInstance, base.history.eventsPerInstance),
+    ...loadRatios(base, of),
+    historyEvents: Math.round((of.history.eventsPerInstance / base.history.eventsPerInstance) * 100) / 100,
   };
 }
 
@@ -495,7 +502,11 @@ function targetRatios(rounds: Array<Record<string, number>>, keys: string[]) {
 }
 
 /** The ratio lines service/bare, each against its target: the median, and each round's in brackets. */
-function ratioLines(ratios: Record<string, { value: number; target: string; runs?: number[] }>, label = '') {
+function ratioLines(
+  ratios: Record<string, { value: number; target: string; runs?: number[] }>,
+  label = '',
+  pair = 'service/bare',
+) {
   for (const [k, r] of Object.entries(ratios)) {
     const met = r.target
       ? r.target.startsWith('≤')
@@ -504,7 +515,7 @@ function ratioLines(ratios: Record<string, { value: number; target: string; runs
       : null;
     const rounds = r.runs && r.runs.length > 1 ? ` [${r.runs.map((v) => v.toFixed(2)).join(', ')}]` : '';
     console.log(
-      `ratio ${k.padEnd(15)} service/bare${label} = ${r.value.toFixed(2)}${rounds}${r.target ? `   target ${r.target}: ${met ? 'met' : 'NOT met'}` : ''}`,
+      `ratio ${k.padEnd(15)} ${pair}${label} = ${r.value.toFixed(2)}${rounds}${r.target ? `   target ${r.target}: ${met ? 'met' : 'NOT met'}` : ''}`,
     );
   }
 }
@@ -528,15 +539,6 @@ function startBaselineApi(env: Record<string, string>): Promise<{ child: ChildPr
       if (port) resolve({ child, base: `http://127.0.0.1:${port}` });
     });
   });
-}
-
-async function stopChild(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const gone = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await gone;
-  clearTimeout(timer);
 }
 
 /** A chain of three userTasks with fixed user approvers. */
@@ -599,6 +601,14 @@ async function bothTopologies(): Promise<never> {
           (r: Record<string, any>) => string,
         ],
     ),
+    // BENCH_FLOWABLE=1: the service against Flowable 7 REST on the same stack.
+    ...['startP50', 'approveP50', 'throughput', 'cpuPerInstance'].map(
+      (k) =>
+        [`ratio ${k} (service/flowable)`, (r: Record<string, any>) => String(r.flowableRatios?.[k]?.value ?? '—')] as [
+          string,
+          (r: Record<string, any>) => string,
+        ],
+    ),
   ];
   const w = Math.max(...rows.map((r) => r[0].length));
   console.log(`\nboth topologies (embedded: dev server; production: Temporal server on PostgreSQL, dist/ build)`);
@@ -616,6 +626,12 @@ console.log(
   `bench (${TOPOLOGY} topology): ${os.cpus().length} CPUs, load average ${loadBefore}; N=${N}, concurrency ${CONCURRENCY}, warm-up ${WARMUP}${PROFILE ? ', profiling' : ''}`,
 );
 if (TOPOLOGY === 'both') await bothTopologies(); // exits
+// The Flowable app is built (once per content of bench/flowable/) before the stack starts.
+const FLOWABLE_RUNS = FLOWABLE && !ONLY_SCALE && !ONLY_DELIVERY && !ONLY_CHAINS && !ONLY_ATTACHMENTS;
+const flowableBuild = FLOWABLE_RUNS ? buildFlowableApp() : null;
+if (flowableBuild && !flowableBuild.built)
+  console.log(`flowable: ${path.relative(root, flowableBuild.jar)} (built before from the same sources)`);
+if (FLOWABLE_RUNS) checkApprovers(APPROVERS);
 const t0 = performance.now();
 const DEMO_PASSWORD = 'bench-demo-pass';
 const stack: Stack & { adminPassword: string; demoPassword: string; baseUrls: string[]; namespace: string } =
@@ -659,6 +675,8 @@ const orm = await createOrm(stack.databaseUrl, { poolMax: 2 });
 const connection = await Connection.connect({ address: stack.temporalAddress });
 const client = new Client({ connection, namespace: stack.namespace });
 let baselineWorker: ChildProcess | undefined;
+let flowableApp: FlowableApp | undefined;
+const flowableRuns: FlowableResult[] = [];
 const report: Record<string, any> = {
   when: new Date().toISOString(),
   machine: { cpus: os.cpus().length, loadAverageBefore: loadBefore, node: process.version },
@@ -820,6 +838,34 @@ try {
         };
       const apiPids = () => ({ ...stack.pids(), worker: baselineWorker!.pid!, server: apiServer!.child.pid! });
 
+      // Flowable 7 REST on a database of its own in the stack's PostgreSQL server (over TCP: the JDBC driver has no Unix sockets).
+      if (flowableBuild) {
+        const pg = new URL(stack.databaseUrl);
+        const em = orm.em.fork();
+        if (!(await em.execute(`select 1 from pg_database where datname = 'flowable_bench'`)).length)
+          await em.execute('create database flowable_bench');
+        process.stdout.write('flowable: starting the app… ');
+        flowableApp = await startFlowable({
+          jar: flowableBuild.jar,
+          port: await freePort(),
+          jdbcUrl: `jdbc:postgresql://${pg.hostname}:${pg.port}/flowable_bench`,
+          user: decodeURIComponent(pg.username),
+          password: decodeURIComponent(pg.password),
+        }).catch((err) => {
+          console.error(`\nflowable: failed: ${(err as Error).message}`);
+          report.flowableError = (err as Error).message;
+          return undefined;
+        });
+        if (flowableApp) console.log(`ready in ${flowableApp.startupSeconds.toFixed(0)} s`);
+        report.flowableApp = {
+          jar: path.relative(root, flowableBuild.jar),
+          builtNow: flowableBuild.built,
+          buildSeconds: Math.round(flowableBuild.seconds),
+          startupSeconds: flowableApp ? Math.round(flowableApp.startupSeconds) : null,
+          database: 'flowable_bench in the stack’s PostgreSQL server',
+        };
+      }
+
       // BENCH_RUNS rounds, each running every phase in turn: the machine's drift reaches them alike.
       const runs: Array<Record<string, PhaseResult>> = [];
       for (let r = 0; r < RUNS; r++) {
@@ -844,6 +890,25 @@ try {
               );
         }
         runs.push(one);
+        if (flowableApp && !report.flowableError)
+          await flowablePhase({
+            name: `Flowable 7 REST${of}`,
+            app: flowableApp,
+            postgresPid: () => stack.pids().postgres,
+            approvers: APPROVERS,
+            warmup: FLOWABLE_WARMUP,
+            n: N,
+            concurrency: CONCURRENCY,
+            run,
+            round: r,
+            load,
+            stats,
+          })
+            .then((result) => flowableRuns.push(result))
+            .catch((err) => {
+              console.error(`flowable: failed: ${(err as Error).message}`);
+              report.flowableError = (err as Error).message;
+            });
       }
       // The table shows the round whose service/bare CPU ratio is the median; the ratio lines are
       // the medians of every round's ratios.
@@ -855,6 +920,18 @@ try {
       report.runs = runs;
       const perRun = runs.map((one) => againstPhase(one.bare, one.service));
       report.ratios = targetRatios(perRun, Object.keys(RATIO_TARGETS));
+      if (flowableRuns.length === runs.length) {
+        // The same round as the table's; the ratio lines the medians of the rounds' service/flowable.
+        report.flowable = flowableRuns[report.shownRun - 1];
+        report.flowableRuns = flowableRuns;
+        const perRound = runs.map((one, r) => againstFlowable(flowableRuns[r]!, one.service));
+        report.flowableRatios = Object.fromEntries(
+          Object.entries(FLOWABLE_TARGETS).map(([k, target]) => {
+            const values = perRound.map((x) => x[k]!);
+            return [k, { value: median(values), target, runs: values }];
+          }),
+        );
+      }
       if (BARE_RECORD)
         report.ratiosToFloor = {
           service: medianRatios(runs.map((one) => againstPhase(one.bareRecord, one.service))),
@@ -914,6 +991,7 @@ try {
         };
       }
     } finally {
+      if (flowableApp) await flowableApp.stop();
       if (apiServer) await stopChild(apiServer.child);
       await stopChild(baselineWorker);
     }
@@ -1078,6 +1156,7 @@ try {
     }
   }
 } finally {
+  if (flowableApp) await flowableApp.stop().catch(() => undefined);
   if (baselineWorker) await stopChild(baselineWorker).catch(() => undefined);
   await connection.close().catch(() => undefined);
   await orm.close().catch(() => undefined);
@@ -1181,6 +1260,19 @@ if (report.service && report.bare) {
       `(the table: round ${report.shownRun} of ${report.runs.length}, the median service/bare CPU ratio; the ratio lines: medians of the rounds [each round])\n`,
     );
   ratioLines(report.ratios);
+  if (report.flowableRatios) {
+    const fl: FlowableResult = report.flowable;
+    console.log(
+      `\nFlowable 7 REST (bench/flowable.ts), round ${report.shownRun} as the table: ${N} instances at concurrency ${CONCURRENCY} after ${FLOWABLE_WARMUP} warm-up, its own database in the same PostgreSQL server; load average after ${fl.loadAverageAfter}`,
+    );
+    console.log(
+      `  start ${lat(fl.start)} ms, approve ${lat(fl.approve)} ms, to-do ${lat(fl.todo)} ms (task query by assignee) — p50 / p95 / p99`,
+    );
+    console.log(
+      `  ${fl.perSecond.toFixed(2)} instances/s; CPU ms/instance: Java ${f(fl.cpuMsPerInstance.flowable)} + PostgreSQL ${f(fl.cpuMsPerInstance.postgres)} = ${f(fl.cpuMsPerInstanceTotal)} (load generator ${f(fl.loadClientCpuMsPerInstance)}, not in total)`,
+    );
+    ratioLines(report.flowableRatios, '', 'service/flowable');
+  } else if (report.flowableError) console.log(`\nflowable: failed: ${report.flowableError}`);
   // At a fixed concurrency an instance's time is concurrency/throughput; what its to-do lists take
   // of it is time its start and approves do not have (means, so the parts add up).
   const parts = (p: PhaseResult) => {
