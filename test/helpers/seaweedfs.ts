@@ -20,6 +20,8 @@ export async function ensureWeed(): Promise<string> {
   if (existsSync(bin)) return bin;
   const env = { ...process.env, GOTOOLCHAIN: process.env.GOTOOLCHAIN ?? 'auto', GOFLAGS: '-mod=mod' };
   const go = process.env.GO ?? 'go';
+  // A fresh clone has no tools folder yet (a missing cwd fails the spawn as if go were missing).
+  await mkdir(TOOLS_DIR, { recursive: true });
   const { stdout } = await run(go, ['mod', 'download', '-json', `${SEAWEEDFS_MODULE}@${SEAWEEDFS_VERSION}`], {
     env,
     cwd: TOOLS_DIR,
