@@ -26,8 +26,6 @@ const prebuilt = prebuild ? new Promise((resolve) => prebuild.once('exit', resol
 for (const [cmd, cmdArgs] of steps) {
   if (cmd === 'vitest') await prebuilt;
   const status = run(cmd, cmdArgs);
-  if (status !== 0) {
-    prebuild?.kill();
-    process.exit(status);
-  }
+  if (status !== 0) prebuild?.kill();
+  if (status !== 0) process.exit(status);
 }
