@@ -15,7 +15,9 @@ import {
 } from './rulego-http.js';
 
 const tags = ['rule chain runs'];
-const Ms = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/** Unix ms up to 9999-12-31T23:59:59.999Z: a later instant is no four-digit-year time PostgreSQL reads. */
+const MAX_MS = 253_402_300_799_999;
+const Ms = z.coerce.number().int().min(0).max(MAX_MS);
 
 const RunId = z.string().min(1).max(300);
 

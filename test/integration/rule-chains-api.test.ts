@@ -278,6 +278,11 @@ describe('runs', () => {
     const before = await api(`${P}/logs/runs?chainId=exec&endTime=${run.body.startTs - 1}`, { token: t.admin });
     expect(before.body.items.map((i: any) => i.id)).not.toContain(runId);
     expect((await api(`${P}/logs/runs?id=${runId}`, { token: t.admin })).body.id).toBe(runId);
+    // A time past year 9999 (the fuzzer's 863886648446424) is a 400, not a database error.
+    const far = await api(`${P}/logs/runs?chainId=exec&startTime=863886648446424`, { token: t.admin });
+    expect(far.status).toBe(400);
+    const last = await api(`${P}/logs/runs?chainId=exec&startTime=253402300799999`, { token: t.admin });
+    expect(last.status).toBe(200);
   });
 
   it('a stopped chain is refused; start brings it back; set-to-main is not supported', async () => {
