@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, createDemoLikeTenant } from '../helpers/api.js';
 import { ConsoleBrowser, SCREENSHOTS, openForm, screenshots } from '../helpers/console-browser.js';
 import { deploy } from '../helpers/flow.js';
+import { pdfWithText } from '../helpers/attachments.js';
 import { en } from '../../ui/src/i18n/en.js';
 import { zhCN } from '../../ui/src/i18n/zh-CN.js';
 
@@ -71,30 +72,8 @@ function png(w: number, h: number, noise = false): Buffer {
 /** A PNG of random pixels: deflate cannot make it smaller than its 3 bytes a pixel. */
 const noisyPng = (w: number, h: number) => png(w, h, true);
 
-/** A one-page PDF saying `text` (with a correct cross-reference table). */
-function pdf(text: string): Buffer {
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    (() => {
-      const stream = `BT /F1 28 Tf 72 760 Td (${text}) Tj ET`;
-      return `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`;
-    })(),
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((o, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
-}
+/** A one-page A4 PDF saying `text`, large enough to read in the preview. */
+const pdf = (text: string) => pdfWithText(text, { width: 595, height: 842, fontSize: 28, x: 72, y: 760 });
 
 const receiptPng = png(480, 320);
 const receiptPdf = pdf('Taxi receipt 42.50 EUR');

@@ -150,12 +150,21 @@ export const PNG = Buffer.from(
   'base64',
 );
 
-export function pdfWithText(text: string): Buffer {
-  const stream = `BT /F1 18 Tf 40 100 Td (${text}) Tj ET`;
+export function pdfWithText(
+  text: string,
+  page: { width: number; height: number; fontSize: number; x: number; y: number } = {
+    width: 400,
+    height: 200,
+    fontSize: 18,
+    x: 40,
+    y: 100,
+  },
+): Buffer {
+  const stream = `BT /F1 ${page.fontSize} Tf ${page.x} ${page.y} Td (${text}) Tj ET`;
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${page.width} ${page.height}] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>`,
     `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
   ];
