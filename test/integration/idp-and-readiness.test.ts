@@ -153,7 +153,11 @@ describe('readiness', () => {
   it('answers within a second when Temporal takes the connection and never answers; a burst asks once', async () => {
     const first = await ready(silentBase);
     expect(first.status).toBe(503);
-    expect(first.body.notReady).toEqual([{ check: 'temporal', reason: 'no answer within 500 ms' }]);
+    // Usually the bound ends the check; on a loaded machine the client may give up on the silent
+    // connection first (seen once in CI): either way Temporal is named, within the second.
+    expect(first.body.notReady).toEqual([
+      { check: 'temporal', reason: expect.stringMatching(/^(no answer within 500 ms|unreachable)$/) },
+    ]);
     expect(first.ms).toBeLessThan(1000);
     // 50 probes at once: all answered within a second, from one check (or the cached one).
     await new Promise((r) => setTimeout(r, 1100));
