@@ -113,6 +113,12 @@ export const configSchema = z.object({
   READY_CHECK_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(500),
   /** /readyz: how long (ms) a check's result is reused before the dependency is asked again (0: every request). */
   READY_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /**
+   * Starts write the first state the server predicts and answer without waiting for a worker
+   * (docs/engine.md "A start that does not wait"). Off: every start waits for the workflow's
+   * answer, as before issue 48 (kept for measuring the two in pairs).
+   */
+  START_PREDICTED: bool.default(true),
   /** Deliveries one dispatcher claims at a time and sends at once. */
   NOTIFY_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
   /** Attempts per delivery in all; after the last it is `failed` in the delivery log. */

@@ -41,9 +41,10 @@ export interface AppDeps {
   temporal: Client;
   /**
    * Writes the state an Update answered with to the read model (src/temporal/engine-client.ts),
-   * deleting the write-ahead intent of Update `intent` in the same statement.
+   * deleting the write-ahead intent of Update `intent` in the same statement. `predicted`: the
+   * server's own first state of a start, written only where nothing was written yet (false: not).
    */
-  writeState(state: ProjectionSnapshot, intent?: string): Promise<void>;
+  writeState(state: ProjectionSnapshot, intent?: string, opts?: { predicted?: boolean }): Promise<boolean | void>;
   /** Write-ahead intents of Updates (src/read-model/projection-intents.ts). */
   intents: IntentLog;
   tokens: TokenService;

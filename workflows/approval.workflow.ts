@@ -12,6 +12,8 @@ import { refreshDetails, showState } from './engine/details.js';
 import { inputsAhead, inputsAheadOfOpen } from './engine/user-task/assignment.js';
 import { APPROVERS_AHEAD_TTL_MS, aheadKey, approversAhead, keepAhead } from './engine/approvers-ahead.js';
 import type { ProjectionSnapshot, StartInput } from './engine/types.js';
+import { stateDigest, type Predicted } from './engine/first-state.js';
+import { startUpdateIdOf } from './engine/update-ids.js';
 
 export interface ApprovalOutcome {
   status: string;
@@ -23,6 +25,12 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
     ? Engine.restore(input.instance, input.doc, input.variables, input.carried)
     : new Engine(input.instance, input.doc, input.variables);
   if (!input.carried && input.approversAhead) engine.approversAhead = input.approversAhead;
+  // The server wrote the first state (engine/first-state.ts): the same ids and clock, to confirm it.
+  const predicted = input.carried ? undefined : input.predicted;
+  if (predicted) {
+    engine.fixedNow = predicted.at;
+    engine.presetIds = [...(input.firstIds ?? [])];
+  }
   const features = engineFeatures(input.engineVersion);
   engine.features = features;
   // Runs started with an engine version take its paths without patch markers. Older runs replay as
@@ -51,7 +59,7 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
   // Main logic
   // The start already set InstanceStatus=active; a continued run re-asserts its carried status.
   engine.outbox.shownStatus = features.versioned && !input.carried ? 'active' : '';
-  const projector = project(engine, durable);
+  const projector = project(engine, durable, predicted && { ...predicted, ids: input.firstIds ?? [] });
   if (!durable) engine.paths.hold();
   if (input.carried) resumeAll(engine);
   else {
@@ -62,8 +70,16 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
     const first = input.doc.metadata.nodes[input.doc.metadata.firstNodeIndex ?? 0];
     spawn(engine, first.id, null);
   }
-  if (pathsFirst) registerHandlers();
-  engine.paths.releaseStart();
+  if (predicted) {
+    // A predicted start answered before this task ran: an Update may arrive with it, for a task
+    // the first steps create. Its handler (and validator) comes once those steps have run.
+    engine.paths.releaseStart();
+    await condition(() => engine.paths.quiet());
+    registerHandlers();
+  } else {
+    if (pathsFirst) registerHandlers();
+    engine.paths.releaseStart();
+  }
   if (input.carried) refreshDetails(engine); // a continued run shows its carried waits at once
 
   // Long-lived instances hand their state to a fresh run before the history grows large.
@@ -97,13 +113,24 @@ export async function approvalProcess(input: StartInput): Promise<ApprovalOutcom
  * with are not written twice, and then takes whatever no answer carried (timers, service
  * functions, http calls, Updates from the Web UI, which may wait for this projection).
  */
-async function project(engine: Engine, durable: boolean): Promise<void> {
+async function project(engine: Engine, durable: boolean, predicted?: Predicted & { ids: string[] }): Promise<void> {
   const due = () =>
     engine.seq > engine.outbox.projectedSeq && engine.paths.quiet() && engine.outbox.callerUpdates === 0;
+  let first = predicted;
   for (;;) {
     await condition(() => due() || (engine.ended && engine.outbox.projectedSeq >= engine.seq));
     if (!due()) return; // ended, and the Update that ended it handed the final state to its caller
-    const snapshot = { ...engine.snapshot(), ahead: inputsAheadOfOpen(engine) };
+    let snapshot: ProjectionSnapshot = { ...engine.snapshot(), ahead: inputsAheadOfOpen(engine) };
+    if (first) {
+      const confirmed = confirmFirst(engine, snapshot, first);
+      first = undefined;
+      if (confirmed) continue;
+      snapshot = {
+        ...engine.snapshot(),
+        ahead: inputsAheadOfOpen(engine),
+        replaces: { belowSeq: engine.seq, dropTasks: predicted!.ids.filter((id) => !engine.tasks[id]) },
+      };
+    }
     // Engine version 2 answers Updates before their projection: the status search attribute goes
     // with the answer's workflow task, not after the projection (older runs replay as recorded).
     if (engine.features.answersWithState) showState(engine);
@@ -113,6 +140,26 @@ async function project(engine: Engine, durable: boolean): Promise<void> {
     if (!engine.features.answersWithState) showState(engine);
     if (snapshot.ended && engine.outbox.projectedSeq >= engine.seq) return;
   }
+}
+
+/**
+ * The first settled state of a run whose server wrote a prediction of it: equal (same sequence
+ * number and digest), it is recorded as written — handed over to the start, whose intent the
+ * sweeper settles from it — and no activity runs. Different, the sequence number moves past the
+ * prediction's so the correction the projection writes replaces it (ProjectionSnapshot.replaces).
+ */
+function confirmFirst(engine: Engine, snapshot: ProjectionSnapshot, predicted: Predicted): boolean {
+  engine.fixedNow = null;
+  const startId = startUpdateIdOf(engine.info.id);
+  if (snapshot.seq === predicted.seq && stateDigest(snapshot) === predicted.digest) {
+    if (engine.features.answersWithState) showState(engine);
+    engine.outbox.handOver(startId, engine);
+    engine.updates.remember(startId, { taskId: null, instanceStatus: engine.status });
+    return true;
+  }
+  while (engine.seq <= predicted.seq) engine.touch();
+  engine.updates.remember(startId, { taskId: null, instanceStatus: engine.status });
+  return false;
 }
 
 /** The projection activity, which also looks up the approvers of the userTasks that may come next. */

@@ -16,6 +16,7 @@ import { activeForStart } from '../definitions/definitions.js';
 import {
   actorOf,
   startInstanceWorkflow,
+  startPredictedWorkflow,
   startUpdateIdOf,
   workflowIdOf,
   type StateSeen,
@@ -39,6 +40,8 @@ import {
 import type { PageOpts } from '../paging.js';
 import type { ApplicationsQuery, Instance, InstanceQuery } from '../read-model/shapes.js';
 import { predictUpcoming } from './upcoming.js';
+import { predictFirstState } from './first-state.js';
+import { ENGINE_VERSION } from '../../workflows/engine/features.js';
 import { formFor, allowedActions } from './instance-detail.js';
 import { attachFormFiles, detach, formFiles } from '../attachments/attachments.js';
 
@@ -120,7 +123,12 @@ export async function launch(
   input.approversAhead = opts.lookedUp
     ? await approversAheadFrom(opts.lookedUp.ahead, opts.lookedUp.directory)
     : await approversAtStart(deps, input);
-  await startInstanceWorkflow(deps, deps.config, input, opts);
+  input.engineVersion ??= ENGINE_VERSION;
+  // The first state predicted here is written without waiting for a worker (docs/engine.md "A start
+  // that does not wait"); otherwise, or when the workflow was there already, the workflow's answer.
+  const first = deps.config.START_PREDICTED ? await predictFirstState(input) : null;
+  if (first) await startPredictedWorkflow(deps, deps.config, first, opts);
+  else await startInstanceWorkflow(deps, deps.config, input, opts);
 }
 
 /** The first userTasks' look-ups (`[{key, input}]`, as an instance row keeps its look-ups ahead). */

@@ -58,10 +58,11 @@ export async function runServer(config: Config = loadConfig()) {
     config,
     orm,
     temporal,
-    writeState: async (state, intent) => {
-      await writeProjection(orm, state, { writer: 'server', intent });
+    writeState: async (state, intent, opts) => {
+      if (!(await writeProjection(orm, state, { writer: 'server', intent, predicted: opts?.predicted }))) return false;
       // Its events to the chains that subscribe (never throws: the state is written).
       await deliverProcessEvents(processEvents, state);
+      return true;
     },
     intents: pgIntentLog(orm),
     tokens: new TokenService(config),

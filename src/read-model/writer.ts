@@ -403,33 +403,46 @@ const archive = (instanceId: string): Statement => ({
  * only moves forward (newer-seq upserts, insert-if-absent events), so writes of one instance may
  * come twice and in any order: engine version 2 has two writers of each answered state, version 4
  * one writer per state but callers that finish in any order. `intent`: the write-ahead intent
- * (projection_intents) this write settles, deleted in the same statement.
+ * (projection_intents) this write settles, deleted in the same statement. `predicted`: the
+ * server's prediction of a first state, refused (false) once the workflow wrote its own.
  */
 export async function writeProjection(
   orm: Orm,
   snapshot: ProjectionSnapshot,
-  opts: { writer?: 'worker' | 'server' | 'sweeper'; intent?: string } = {},
+  opts: { writer?: 'worker' | 'server' | 'sweeper'; intent?: string; predicted?: boolean } = {},
 ) {
   // Serialise writes of one instance, in one round trip; an archived instance takes no more row
   // writes. Generic plans: the write's few statement shapes bind their data as JSON, so a plan does
   // not depend on the values, and PostgreSQL's own choice planned some shapes on every call.
   const write = () =>
-    lockedWrite(orm, snapshot.instance.id, snapshotStatements(snapshot, opts.intent), { genericPlans: true });
-  const [[row]] = await inSpan('projection.write', { 'approval.writer': opts.writer ?? 'rebuild' }, write).catch(
+    lockedWrite(
+      orm,
+      snapshot.instance.id,
+      [...(opts.predicted ? [unwritten(snapshot.instance.id)] : []), ...snapshotStatements(snapshot, opts.intent)],
+      { genericPlans: true },
+    );
+  const results = await inSpan('projection.write', { 'approval.writer': opts.writer ?? 'rebuild' }, write).catch(
     (err: unknown) => {
+      // A prediction the workflow's own state came before: nothing written, nothing wrong.
+      if (opts.predicted && (err as { code?: unknown }).code === FIRST_STATE_WRITTEN) return null;
       if (opts.writer) recordProjectionWrite(opts.writer, 'error');
       throw err;
     },
   );
+  if (!results) return false;
+  // The state statement's row: after the prediction's guard and a correction's replace, when there.
+  const [row] = results[(opts.predicted ? 1 : 0) + (snapshot.replaces ? 1 : 0)];
   if (opts.writer) recordProjectionWrite(opts.writer, 'ok');
   // After the commit: a rolled-back write counts nothing.
   const moved = transitionOf(row as Parameters<typeof transitionOf>[0]);
   if (moved && opts.writer)
     recordInstanceTransition(snapshot.instance.processKey, moved.before, snapshot.instance.status);
+  return true;
 }
 
 /**
- * The statements that write one snapshot, the state statement first. Each follow-up does nothing
+ * The statements that write one snapshot, the state statement first (after a correction's
+ * replace, when the snapshot is one). Each follow-up does nothing
  * for a state that arrives after the final one (the instance archived): its tasks and instance row
  * are gone from the runtime tables, and the claim notices look for the archive themselves.
  */
@@ -437,6 +450,7 @@ function snapshotStatements(snapshot: ProjectionSnapshot, intent?: string): Stat
   const id = snapshot.instance.id;
   const reasons = reasonsOf(snapshot);
   return [
+    snapshot.replaces ? replacePredicted(id, snapshot.replaces) : null,
     stateStatement(snapshot, reasons, intent),
     ...(snapshot.trail.some((e) => e.type === 'transfer' && e.detail?.kind === 'initiator')
       ? [followInitiator(id)]
@@ -444,4 +458,46 @@ function snapshotStatements(snapshot: ProjectionSnapshot, intent?: string): Stat
     notifyClaimed(snapshot),
     snapshot.ended ? archive(id) : null,
   ].filter((st): st is Statement => st !== null);
+}
+
+/**
+ * The server's prediction of a first state goes only onto the row its start inserted: once the
+ * workflow wrote (a correction that came first), the whole write is refused (SQLSTATE AP001,
+ * FIRST_STATE_WRITTEN) and the workflow's state stands. Migration20261129000600FirstState.
+ */
+const unwritten = (instanceId: string): Statement => ({
+  sql: `select first_state_unwritten(?)`,
+  params: [instanceId],
+});
+
+const FIRST_STATE_WRITTEN = 'AP001';
+
+/**
+ * A correction of the server's prediction (ProjectionSnapshot.replaces): the rows the prediction
+ * wrote go, unless a state newer than the correction is there already (then only the task ids the
+ * workflow never had), and the instance row takes the correction whatever its sequence number.
+ */
+function replacePredicted(instanceId: string, r: NonNullable<ProjectionSnapshot['replaces']>): Statement {
+  const older = `(select seq from instances where id = ?) < ?::bigint`;
+  return {
+    sql: `with t as (delete from tasks where instance_id = ?
+         and (id = any(array(select jsonb_array_elements_text(?::jsonb))) or ${older})),
+       tr as (delete from trail where instance_id = ? and ${older}),
+       cc as (delete from cc_records where instance_id = ? and ${older})
+     update instances set seq = 0 where id = ? and seq < ?::bigint`,
+    params: [
+      instanceId,
+      JSON.stringify(r.dropTasks),
+      instanceId,
+      r.belowSeq,
+      instanceId,
+      instanceId,
+      r.belowSeq,
+      instanceId,
+      instanceId,
+      r.belowSeq,
+      instanceId,
+      r.belowSeq,
+    ],
+  };
 }

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import {
   WithStartWorkflowOperation,
+  WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
   WorkflowUpdateRPCTimeoutOrCancelledError,
@@ -20,6 +21,7 @@ import { startUpdateIdOf, updateIdOf as formatUpdateId } from '../../workflows/e
 import type { AppDeps, Principal } from '../context.js';
 import { holds, Permissions } from '../permissions.js';
 import { recordUpdate } from '../observability/metrics.js';
+import { sweepState } from '../../workflows/read-model.js';
 
 export { workflowIdOf } from '../../workflows/search-attributes.js';
 
@@ -94,20 +96,14 @@ async function timed<T>(action: string, send: () => Promise<T>): Promise<T> {
 /** The id of an instance's start Update (update-with-start): one per instance, so a re-sent start attaches. */
 export { startUpdateIdOf };
 
-/** `intentRecorded`: the caller inserted the start Update's intent with the instance row; `seen` sees the first state once written. */
-export async function startInstanceWorkflow(
-  engine: EngineAccess,
-  config: Config,
-  input: StartInput,
-  opts: { intentRecorded?: boolean; seen?: StateSeen } = {},
-): Promise<ActionResult> {
+/** How an instance's workflow is started, whichever way the start then waits. */
+function startOptions(config: Config, input: StartInput) {
   const { instance } = input;
-  const start = new WithStartWorkflowOperation('approvalProcess', {
+  return {
     workflowId: sa.workflowIdOf(instance.tenantId, instance.id),
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     // New runs take the current version; only a test recording an older version's history names one.
-    args: [{ ...input, engineVersion: input.engineVersion ?? ENGINE_VERSION }],
-    workflowIdConflictPolicy: 'USE_EXISTING',
+    args: [{ ...input, engineVersion: input.engineVersion ?? ENGINE_VERSION }] as [StartInput],
     typedSearchAttributes: [
       { key: sa.ProcessKey, value: instance.processKey },
       { key: sa.BusinessKey, value: instance.businessKey ?? '' },
@@ -124,6 +120,20 @@ export async function startInstanceWorkflow(
     // What the Web UI's list and workflow page show without opening payloads (docs/operations-ui.md).
     staticSummary: staticSummaryOf(instance),
     staticDetails: staticDetailsOf(instance),
+  };
+}
+
+/** `intentRecorded`: the caller inserted the start Update's intent with the instance row; `seen` sees the first state once written. */
+export async function startInstanceWorkflow(
+  engine: EngineAccess,
+  config: Config,
+  input: StartInput,
+  opts: { intentRecorded?: boolean; seen?: StateSeen } = {},
+): Promise<ActionResult> {
+  const { instance } = input;
+  const start = new WithStartWorkflowOperation('approvalProcess', {
+    ...startOptions(config, input),
+    workflowIdConflictPolicy: 'USE_EXISTING',
   });
   const updateId = startUpdateIdOf(instance.id);
   if (!opts.intentRecorded) await engine.intents.record(updateId, instance.tenantId, instance.id);
@@ -137,6 +147,54 @@ export async function startInstanceWorkflow(
       opts.seen,
     ),
   );
+}
+
+/**
+ * A start whose first state the server predicted (src/instances/first-state.ts): the workflow is
+ * started without waiting for a worker, then the predicted state is written and the intent
+ * dropped in one statement. A crash between the start and the write leaves the intent: the sweeper
+ * writes the state from the workflow. A workflow that is there already (a resumed start) has its
+ * own first state, written here from its `sweepState` when it answers (else by the sweeper); one
+ * that corrected the prediction before the write has written its own.
+ */
+export async function startPredictedWorkflow(
+  engine: EngineAccess,
+  config: Config,
+  first: { input: StartInput; snapshot: ProjectionSnapshot },
+  opts: { intentRecorded?: boolean; seen?: StateSeen } = {},
+): Promise<void> {
+  const { instance } = first.input;
+  const updateId = startUpdateIdOf(instance.id);
+  if (!opts.intentRecorded) await engine.intents.record(updateId, instance.tenantId, instance.id);
+  await timed('start', async () => {
+    try {
+      // FAIL, not USE_EXISTING: a workflow already there runs with other ids than this prediction.
+      await engine.temporal.workflow.start('approvalProcess', {
+        ...startOptions(config, first.input),
+        workflowIdConflictPolicy: 'FAIL',
+      });
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      return writeFromWorkflow(engine, instance.tenantId, instance.id, updateId);
+    }
+    faultBeforeWrite();
+    // False: the workflow corrected the prediction before this write, and its state stands.
+    if ((await engine.writeState(first.snapshot, updateId, { predicted: true })) === false) return;
+    opts.seen?.(first.snapshot);
+  });
+}
+
+/** The whole state of a running workflow into the read model, as the sweeper writes it; left to the sweeper when it does not answer. */
+async function writeFromWorkflow(engine: EngineAccess, tenantId: string, instanceId: string, updateId: string) {
+  const handle = engine.temporal.workflow.getHandle(sa.workflowIdOf(tenantId, instanceId));
+  try {
+    const { updateIds, ...state } = await engine.temporal.withDeadline(Date.now() + 5000, () =>
+      handle.query(sweepState),
+    );
+    await engine.writeState(state, updateIds.includes(updateId) ? updateId : undefined);
+  } catch {
+    // The intent stays: the sweeper asks again.
+  }
 }
 
 /**
@@ -223,7 +281,13 @@ export const UPDATE_RETRY_BUDGET_MS = 60_000;
  */
 export function retryableUpdateError(err: unknown): 'aborted' | 'exhausted' | 'unprocessed' | 'deadline' | null {
   if (err instanceof WorkflowUpdateFailedError) {
-    return /wasn't processed by worker/i.test(`${err.message} ${err.cause?.message ?? ''}`) ? 'unprocessed' : null;
+    // No handler yet: the Update reached a run whose first steps were still waiting (a predicted
+    // start, docs/engine.md "A start that does not wait"); nothing of it ran.
+    return /wasn't processed by worker|No registered handler for update/i.test(
+      `${err.message} ${err.cause?.message ?? ''}`,
+    )
+      ? 'unprocessed'
+      : null;
   }
   const cause = (err as { cause?: { code?: unknown; details?: unknown; message?: unknown } } | null)?.cause;
   const code = typeof cause?.code === 'number' ? cause.code : undefined;

@@ -162,6 +162,72 @@ describe('crashes', () => {
     expect(await approvers(id)).toEqual(['bob', 'erin']);
   }, 120_000);
 
+  it('a server killed between a start that does not wait and its first write: the sweeper writes the first state from the workflow', async () => {
+    // The start predicts its first state (docs/engine.md "A start that does not wait"): the
+    // workflow is started, then the server dies before it writes the tasks. The intent stays; the
+    // workflow confirmed the prediction without writing; the sweeper writes it from the workflow.
+    const key = `crash-start-${process.pid}-${Date.now()}`;
+    const startOnce = () =>
+      fetch(`${stack.baseUrl}/api/v1/workflow/process-instances/start`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${tokens.alice}`,
+          'Content-Type': 'application/json',
+          'Idempotency-Key': key,
+        },
+        body: JSON.stringify({ processKey: 'leave_request', variables: { days: 5 } }),
+      }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
+    const db = new pg.Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    let id: string;
+    try {
+      const before = new Date();
+      writeFileSync(killFlag, '');
+      await expect(startOnce()).rejects.toThrow();
+      expect(existsSync(killFlag)).toBe(false);
+      const killedAt = Date.now();
+      const row = await db.query(
+        `select i.id, i.seq from instances i join projection_intents p on p.instance_id = i.id
+         where i.start_time >= $1 and p.update_id like 'start-%'`,
+        [before],
+      );
+      expect(row.rows).toHaveLength(1);
+      id = row.rows[0].id;
+      // The gap: the row as the start inserted it, no task written, the start's intent waiting.
+      expect(Number(row.rows[0].seq)).toBe(0);
+      const tasks = async () =>
+        (await db.query(`select assignee, status from tasks where instance_id = $1 order by assignee`, [id])).rows;
+      const intents = async () =>
+        (await db.query(`select update_id from projection_intents where instance_id = $1`, [id])).rows;
+      expect(await tasks()).toEqual([]);
+      while ((await intents()).length && Date.now() - killedAt < 30_000) await new Promise((r) => setTimeout(r, 200));
+      expect(await intents()).toEqual([]);
+      console.info(`crash test: the sweeper wrote the first state ${Date.now() - killedAt} ms after the kill`);
+      // 5 days: bob and erin decide side by side (examples/leave-request.json).
+      expect((await tasks()).filter((t: { status: string }) => t.status === 'active')).toEqual([
+        { assignee: 'bob', status: 'active' },
+        { assignee: 'erin', status: 'active' },
+      ]);
+      const trail = await db.query(`select type from trail where instance_id = $1 order by seq`, [id]);
+      expect(trail.rows.map((r: { type: string }) => r.type).slice(0, 2)).toEqual(['start', 'assign']);
+      const told = await db.query(
+        `select count(*)::int as n from notifications where instance_id = $1 and user_id = 'bob' and kind = 'task_assigned'`,
+        [id],
+      );
+      expect(told.rows[0].n).toBe(1);
+    } finally {
+      await db.end();
+    }
+    const server = await stack.crash('server'); // already gone: crash() just waits for the exit
+    await server.restart();
+    // alice's client never got an answer: its retry with the same key answers that instance.
+    const retry = await startOnce();
+    expect(retry.status).toBe(201);
+    expect(retry.body.data.instanceId).toBe(id!);
+    expect((await approve('bob', await taskOf('bob', id!), {})).status).toBe(200);
+    expect((await approve('erin', await taskOf('erin', id!), {})).body.data.instance.status).toBe('completed');
+  }, 120_000);
+
   it('a worker crash right after an acknowledged approval keeps it', async () => {
     const id = await approvedByBob();
     const worker = await stack.crash('worker');

@@ -74,8 +74,10 @@ describe('Temporal view of an instance', () => {
     // carol's approvers came with bob's decision: no local activity, and no patch marker.
     expect(markers).toEqual([]);
     expect(events.filter((e) => e.activityTaskScheduledEventAttributes)).toEqual([]);
-    // The start and two decisions: an Update each, one workflow task each (a task may time out and be retried under load).
-    expect(events.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes)).toHaveLength(3);
+    // Two decisions: an Update each. The start sends none: the server predicted its first state and
+    // the workflow confirmed it (docs/engine.md "A start that does not wait"). One workflow task
+    // each (a task may time out and be retried under load).
+    expect(events.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes)).toHaveLength(2);
     expect(events.filter((e) => e.workflowTaskCompletedEventAttributes).length).toBeLessThanOrEqual(4);
     expect(
       upserts.map((e) =>

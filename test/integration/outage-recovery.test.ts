@@ -21,8 +21,12 @@ const tokens: Record<string, string> = {};
 const killFlag = path.join(os.tmpdir(), `outage-before-write-${process.pid}`);
 /** The sweep interval here: the read model must be right within it once Temporal is back. */
 const INTERVAL_MS = 5000;
-/** Intents younger than this are left alone (the answering server is still writing them). */
-const GRACE_MS = 2000;
+/**
+ * Intents younger than this are left alone (the answering server is still writing them). Long
+ * enough that Temporal is down before the first sweep even on a loaded machine (a 2 s grace let
+ * the sweeper write the state before the crash had landed).
+ */
+const GRACE_MS = 5000;
 
 async function call(p: string, token?: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${stack.baseUrl}${p}`, {

@@ -154,3 +154,73 @@ describe('projection writes in either order', () => {
     expect(await rowsOf(`select seq::int as seq from tasks where id = ?`, [t1])).toEqual([{ seq: 2 }]);
   });
 });
+
+// docs/engine.md "A start that does not wait": the server's predicted first state lands only on an
+// unwritten row; the workflow's correction replaces it, and never a state newer than itself.
+describe('a predicted first state and its correction', () => {
+  const trailOf = async (id: string) =>
+    (await rowsOf(`select id from trail where instance_id = ? order by seq`, [id])).map((r: { id: string }) => r.id);
+  const tasksOf = async (id: string) =>
+    rowsOf(`select id, assignee, seq::int as seq from tasks where instance_id = ? order by id`, [id]);
+
+  it('the correction after the prediction: the prediction’s rows go, the workflow’s state stands', async () => {
+    const id = randomUUID();
+    const predicted = state(id, 5, false, [
+      taskState(`${id}-t1`, 2, { assignee: 'erin' }),
+      taskState(`${id}-phantom`, 3, { assignee: 'mallory' }),
+    ]);
+    expect(await writeProjection(orm, predicted, { writer: 'server', predicted: true })).toBe(true);
+    const correction = {
+      ...state(id, 6, false, [taskState(`${id}-t1`, 2, { assignee: 'bob' })]),
+      replaces: { belowSeq: 6, dropTasks: [`${id}-phantom`] },
+    };
+    await writeProjection(orm, correction, { writer: 'worker' });
+    expect(await tasksOf(id)).toEqual([{ id: `${id}-t1`, assignee: 'bob', seq: 2 }]);
+    expect(await trailOf(id)).toEqual([`${id}-e6`]);
+    expect(await rowsOf(`select seq::int as seq from instances where id = ?`, [id])).toEqual([{ seq: 6 }]);
+  });
+
+  it('the correction first: the late prediction is refused whole', async () => {
+    const id = randomUUID();
+    const correction = {
+      ...state(id, 6, false, [taskState(`${id}-t1`, 2, { assignee: 'bob' })]),
+      replaces: { belowSeq: 6, dropTasks: [`${id}-phantom`] },
+    };
+    await writeProjection(orm, correction, { writer: 'worker' });
+    const predicted = state(id, 5, false, [
+      taskState(`${id}-t1`, 2, { assignee: 'erin' }),
+      taskState(`${id}-phantom`, 3, { assignee: 'mallory' }),
+    ]);
+    expect(await writeProjection(orm, predicted, { writer: 'server', predicted: true })).toBe(false);
+    expect(await tasksOf(id)).toEqual([{ id: `${id}-t1`, assignee: 'bob', seq: 2 }]);
+    expect(await trailOf(id)).toEqual([`${id}-e6`]);
+  });
+
+  it('a correction that arrives after a newer state removes only the tasks the workflow never had', async () => {
+    const id = randomUUID();
+    await writeProjection(
+      orm,
+      state(id, 5, false, [taskState(`${id}-t1`, 2, { assignee: 'bob' }), taskState(`${id}-phantom`, 3, {})]),
+      { writer: 'server', predicted: true },
+    );
+    // A decision's state (seq 9) was written before the correction (seq 6) arrived.
+    await writeProjection(
+      orm,
+      state(id, 9, false, [taskState(`${id}-t1`, 9, { assignee: 'bob', status: 'completed' })]),
+      {
+        writer: 'server',
+      },
+    );
+    await writeProjection(
+      orm,
+      {
+        ...state(id, 6, false, [taskState(`${id}-t1`, 2, { assignee: 'bob' })]),
+        replaces: { belowSeq: 6, dropTasks: [`${id}-phantom`] },
+      },
+      { writer: 'worker' },
+    );
+    expect(await tasksOf(id)).toEqual([{ id: `${id}-t1`, assignee: 'bob', seq: 9 }]);
+    expect(await trailOf(id)).toEqual([`${id}-e5`, `${id}-e6`, `${id}-e9`]);
+    expect(await rowsOf(`select seq::int as seq from instances where id = ?`, [id])).toEqual([{ seq: 9 }]);
+  });
+});

@@ -30,6 +30,12 @@ describe('Update retry policy', () => {
         ),
       ),
     ).toBe('unprocessed');
+    // Reached a predicted start's run before its handlers (docs/engine.md "A start that does not wait").
+    expect(
+      retryableUpdateError(
+        new WorkflowUpdateFailedError('Workflow Update failed', new Error('No registered handler for update: approve')),
+      ),
+    ).toBe('unprocessed');
     expect(
       retryableUpdateError(
         new WorkflowUpdateRPCTimeoutOrCancelledError('timeout', { cause: grpc(4, 'deadline exceeded') }),

@@ -43,7 +43,11 @@ export function approversAhead(
   maxAgeMs = APPROVERS_AHEAD_TTL_MS,
 ): ResolvedApprovers | null {
   const ahead = engine.approversAhead;
-  if (!ahead || Date.now() - ahead.at > maxAgeMs) return null;
+  // A predicted start's first steps run on the start's clock (engine.fixedNow): the look-up its
+  // server made is as fresh for the workflow as it was for the prediction, however late the
+  // workflow's first task runs — the first tasks are the ones the start answered with.
+  const now = engine.fixedNow ? Date.parse(engine.fixedNow) : Date.now();
+  if (!ahead || now - ahead.at > maxAgeMs) return null;
   const key = aheadKey(input);
   return ahead.entries.find((e) => e.key === key)?.resolved ?? null;
 }

@@ -29,6 +29,7 @@ import { engineFeatures, type EngineFeatures } from './features.js';
 import { endingText, type Ending } from '../../dsl/ending.js';
 
 import { Halt, Paths } from './paths.js';
+import type { OfflineRuntime } from './first-state.js';
 import { Outbox } from './outbox.js';
 import { UpdateMemory } from './update-memory.js';
 
@@ -80,6 +81,16 @@ export class Engine {
 
   /** Which paths run and which wait (paths.ts). */
   readonly paths = new Paths(() => this.ended);
+
+  /**
+   * The first steps' clock when the starter predicted them (StartInput.predicted): the prediction's
+   * time, so both computations stamp the same times. Cleared once the first state is settled.
+   */
+  fixedNow: string | null = null;
+  /** Ids the starter chose for the first steps (StartInput.firstIds), taken in order before any uuid4. */
+  presetIds: string[] = [];
+  /** Set only outside a workflow: the server's prediction of the first state (first-state.ts). */
+  offline: OfflineRuntime | null = null;
   /** What the read model has not seen yet (outbox.ts). */
   readonly outbox = new Outbox();
   /** Answers of recent Updates by id, so a retry after continue-as-new gets the first answer. */
@@ -137,11 +148,17 @@ export class Engine {
   // ---------- time and ids ----------
 
   now(): string {
-    return new Date().toISOString();
+    return this.fixedNow ?? new Date().toISOString();
   }
 
   newId(): string {
-    return uuid4();
+    return this.presetIds.shift() ?? (this.offline ? this.offline.newId() : uuid4());
+  }
+
+  /** Runs offline (the server's prediction): waits are kept by the offline runtime. */
+  runOffline(runtime: OfflineRuntime) {
+    this.offline = runtime;
+    this.paths.waitWith(runtime.condition);
   }
 
   /** Every change bumps the sequence number the projection orders by. */
@@ -381,7 +398,7 @@ export class Engine {
     return {
       id: this.info.id,
       tenantId: this.info.tenantId,
-      workflowId: workflowInfo().workflowId,
+      workflowId: this.offline?.workflowId ?? workflowInfo().workflowId,
       definitionId: this.info.definitionId,
       processKey: this.info.processKey,
       processVersion: this.info.processVersion,

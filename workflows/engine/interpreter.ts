@@ -90,7 +90,10 @@ async function runPath(engine: Engine, token: Token, first?: () => Promise<Step>
       engine.touch();
     }
   } catch (err) {
-    if (!(err instanceof Halt)) throw err;
+    if (!(err instanceof Halt)) {
+      if (!engine.offline) throw err;
+      engine.offline.failed(err);
+    }
   } finally {
     engine.paths.release();
     delete engine.tokens[token.id];

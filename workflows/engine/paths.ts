@@ -30,9 +30,27 @@ export class Paths {
   /** Real waits so far (a park whose condition was not already met): the step budget's clock. */
   waits = 0;
   private parked = new Set<() => boolean>();
+  /** Outside a workflow (the server's prediction): who keeps the waits instead of Temporal's `condition`. */
+  private offlineWait: ((fn: () => boolean) => Promise<boolean>) | null = null;
 
   /** `ended`: whether the instance ended, which wakes every parked path and halts it. */
   constructor(private readonly ended: () => boolean) {}
+
+  waitWith(wait: (fn: () => boolean) => Promise<boolean>) {
+    this.offlineWait = wait;
+  }
+
+  /**
+   * Temporal's `condition`, or offline the runtime's (whose timeouts never fire: a timer is a wait
+   * the prediction does not pass).
+   */
+  wait(fn: () => boolean): Promise<true>;
+  wait(fn: () => boolean, timeoutMs: number, opts?: { summary: string }): Promise<boolean>;
+  wait(fn: () => boolean, timeoutMs?: number, opts?: { summary: string }): Promise<boolean> {
+    if (this.offlineWait) return this.offlineWait(fn);
+    if (timeoutMs === undefined) return condition(fn).then(() => true);
+    return opts ? condition(fn, timeoutMs, opts) : condition(fn, timeoutMs);
+  }
 
   /** A path starts or resumes running: the instance is not quiet until it parks or ends. */
   hold() {
@@ -62,10 +80,8 @@ export class Paths {
     this.release();
     const met = await settleOf(
       timeoutMs === undefined
-        ? condition(wake).then(() => true)
-        : timerSummary
-          ? condition(wake, timeoutMs, { summary: timerSummary })
-          : condition(wake, timeoutMs),
+        ? this.wait(wake)
+        : this.wait(wake, timeoutMs, timerSummary ? { summary: timerSummary } : undefined),
     );
     this.parked.delete(wake);
     return this.resume(met);

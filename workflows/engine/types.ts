@@ -1,6 +1,7 @@
 // The state an approval workflow carries (and hands to continue-as-new), and the projection
 // snapshot it sends to PostgreSQL. Pure types: shared by workflow, activities and HTTP side.
 import type { NotificationKind } from '../notification-kinds.js';
+import type { Predicted } from './first-state.js';
 import type { MigrationPlan, ProcessDocument } from '../../dsl/index.js';
 import type { EndingCode } from '../../dsl/ending.js';
 
@@ -145,6 +146,13 @@ export interface StartInput {
   carried?: CarriedState;
   /** Continue as new once the history has this many events (default 2000). */
   historyLimit?: number;
+  /**
+   * The server wrote the first state itself (engine/first-state.ts): the ids it used, in the order
+   * the engine takes them, and its prediction, which the first run confirms or corrects. Absent:
+   * the first state is the workflow's to hand over (older starts, documents not predictable).
+   */
+  firstIds?: string[];
+  predicted?: Predicted;
 }
 
 export interface InstanceRow {
@@ -187,6 +195,12 @@ export interface ProjectionSnapshot {
    * (docs/engine.md "Approvers ahead of a decision"). Absent in states that do not say (older runs).
    */
   ahead?: AheadInput[];
+  /**
+   * A correction of the server's prediction (engine/first-state.ts): the rows the prediction
+   * wrote are replaced by this state, unless a newer state than `belowSeq` is written already;
+   * `dropTasks`, ids the prediction may have used for tasks this state does not have, go whatever.
+   */
+  replaces?: { belowSeq: number; dropTasks: string[] };
 }
 
 /** State handed over by continue-as-new (see Engine.carry). */

@@ -22,6 +22,7 @@ export async function startUserTask(engine: Engine, tokenId: string, node: DslNo
   const input = approverInput(engine, node);
   const resolved =
     (await approversAheadOrInFlight(engine, input)) ??
+    (engine.offline ? await engine.offline.stop() : undefined) ??
     (await local.resolveApprovers.executeWithOptions({ summary: `resolve approvers for ${nodeName(node)}` }, [input]));
 
   const mode: ApproveMode = cfg.approveMode ?? 'single';

@@ -24,6 +24,7 @@ import { Migration20261129000100RuleChains } from './Migration20261129000100Rule
 import { Migration20261129000200PeopleSearch } from './Migration20261129000200PeopleSearch.js';
 import { Migration20261129000300BusinessKeySearch } from './Migration20261129000300BusinessKeySearch.js';
 import { Migration20261129000400Attachments } from './Migration20261129000400Attachments.js';
+import { Migration20261129000600FirstState } from './Migration20261129000600FirstState.js';
 
 /**
  * Every migration, in order. Listed explicitly so the same list runs from TypeScript and from dist/; the name given
@@ -56,4 +57,5 @@ export const migrationsList = [
   { name: 'Migration20261129000200PeopleSearch', class: Migration20261129000200PeopleSearch },
   { name: 'Migration20261129000300BusinessKeySearch', class: Migration20261129000300BusinessKeySearch },
   { name: 'Migration20261129000400Attachments', class: Migration20261129000400Attachments },
+  { name: 'Migration20261129000600FirstState', class: Migration20261129000600FirstState },
 ];

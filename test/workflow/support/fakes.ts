@@ -101,6 +101,16 @@ export class FakeProjection {
       this.instances.set(id, p);
     }
     p.snapshots.push(structuredClone(snapshot));
+    // A correction of the server's prediction (writer.ts replacePredicted).
+    if (snapshot.replaces) {
+      for (const id of snapshot.replaces.dropTasks) p.tasks.delete(id);
+      if (p.instanceSeq < snapshot.replaces.belowSeq) {
+        p.tasks.clear();
+        p.trail = [];
+        p.cc = [];
+        p.instanceSeq = 0;
+      }
+    }
     if (snapshot.seq > p.instanceSeq && !p.archived) {
       p.instance = structuredClone(snapshot.instance);
       p.instanceSeq = snapshot.seq;

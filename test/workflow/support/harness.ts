@@ -13,6 +13,7 @@ import type { Config } from '../../../src/config.js';
 import {
   runUpdate,
   startInstanceWorkflow,
+  startPredictedWorkflow,
   workflowIdOf,
   type EngineAccess,
 } from '../../../src/temporal/engine-client.js';
@@ -21,6 +22,11 @@ import type { Actor } from '../../../workflows/messages.js';
 import * as m from '../../../workflows/messages.js';
 import type { ActionResult, StartInput } from '../../../workflows/engine/types.js';
 import { createFakeActivities, type Directory, type Fakes } from './fakes.js';
+import { predictFirstState, type FirstState } from '../../../src/instances/first-state.js';
+import { Engine } from '../../../workflows/engine/engine.js';
+import { inputsAtStart } from '../../../workflows/engine/user-task/assignment.js';
+import { aheadOf } from '../../../workflows/engine/approvers-ahead.js';
+import { ENGINE_VERSION } from '../../../workflows/engine/features.js';
 import { createWorkflowWorker, type WorkflowWorkerSettings } from '../../../src/main/workflow-worker.js';
 
 export const TENANT = 'tenant-wf';
@@ -52,8 +58,14 @@ export interface Harness {
       functions?: Record<string, FunctionBinding>;
       /** An older engine version (workflows/engine/features.ts) than the one new runs take. */
       engineVersion?: number;
+      /**
+       * Start as the server does when it predicts the first state (src/instances/first-state.ts):
+       * the first approvers looked up here, the prediction written, no wait for the worker.
+       * `tamper` changes the prediction before it is written and sent (a correction follows).
+       */
+      predicted?: boolean | { tamper: (first: FirstState) => void };
     },
-  ): Promise<{ instanceId: string; answer: ActionResult }>;
+  ): Promise<{ instanceId: string; answer: ActionResult; first?: FirstState | null }>;
   act<A>(
     instanceId: string,
     def: UpdateDefinition<ActionResult, [A]>,
@@ -167,6 +179,17 @@ export async function startHarness(
         ...(opts.historyLimit ? { historyLimit: opts.historyLimit } : {}),
         ...(opts.engineVersion !== undefined ? { engineVersion: opts.engineVersion } : {}),
       };
+      if (opts.predicted) {
+        const inputs = inputsAtStart(new Engine(input.instance, input.doc, input.variables));
+        const resolved = await Promise.all(inputs.map((i) => fakes.activities.resolveApprovers(i)));
+        input.approversAhead = aheadOf(Date.now(), inputs, resolved);
+        input.engineVersion ??= ENGINE_VERSION;
+        const first = await predictFirstState(input);
+        if (!first) return { instanceId, answer: await startInstanceWorkflow(engine, config, input), first };
+        if (typeof opts.predicted === 'object') opts.predicted.tamper(first);
+        await startPredictedWorkflow(engine, config, first);
+        return { instanceId, answer: { taskId: null, instanceStatus: first.snapshot.instance.status }, first };
+      }
       const answer = await startInstanceWorkflow(engine, config, input);
       return { instanceId, answer };
     },

@@ -1,7 +1,6 @@
 // A userTask's ballots decided: decide, ballotState, added signers' turns, evaluate by approve mode, and the due-date timer (watchDue) that decides for the approver.
 // watchDue lives here, not beside dueDateFor (config.ts): it re-evaluates the node when it decides, and
 // evaluate starts the timer of the next turn, so the two would import each other from separate files.
-import { condition } from '@temporalio/workflow';
 import { said } from '../../../dsl/history.js';
 import type { Engine, NodeRun } from '../engine.js';
 import { shortTime } from '../details.js';
@@ -144,10 +143,12 @@ export function watchDue(engine: Engine, run: NodeRun, task: TaskState, cfg: Use
           ? `auto-approve for ${whom}`
           : `auto-reject for ${whom}`;
     const summary = `${what} at ${task.name} (due ${shortTime(task.dueDate)})`;
-    const closed = await condition(() => engine.ended || !engine.isOpen(task) || run.outcome !== null, ms, { summary });
+    const closed = await engine.paths.wait(() => engine.ended || !engine.isOpen(task) || run.outcome !== null, ms, {
+      summary,
+    });
     if (closed) return;
     // Suspended instances are left out of overdue handling until they are active again.
-    await condition(() => engine.ended || !engine.isOpen(task) || engine.status === 'active');
+    await engine.paths.wait(() => engine.ended || !engine.isOpen(task) || engine.status === 'active');
     if (engine.ended || !engine.isOpen(task) || run.outcome !== null) return;
     if (action === 'remind' || task.status !== 'active') {
       const who = task.assignee ? [task.assignee] : task.candidates.userIds;
