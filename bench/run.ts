@@ -931,6 +931,14 @@ try {
             return [k, { value: median(values), target, runs: values }];
           }),
         );
+        // Bare Temporal against Flowable: what any design on Temporal starts from (no target).
+        const bareRound = runs.map((one, r) => againstFlowable(flowableRuns[r]!, one.bare));
+        report.bareFlowableRatios = Object.fromEntries(
+          Object.keys(FLOWABLE_TARGETS).map((k) => {
+            const values = bareRound.map((x) => x[k]!);
+            return [k, { value: median(values), target: '', runs: values }];
+          }),
+        );
       }
       if (BARE_RECORD)
         report.ratiosToFloor = {
@@ -1272,6 +1280,8 @@ if (report.service && report.bare) {
       `  ${fl.perSecond.toFixed(2)} instances/s; CPU ms/instance: Java ${f(fl.cpuMsPerInstance.flowable)} + PostgreSQL ${f(fl.cpuMsPerInstance.postgres)} = ${f(fl.cpuMsPerInstanceTotal)} (load generator ${f(fl.loadClientCpuMsPerInstance)}, not in total)`,
     );
     ratioLines(report.flowableRatios, '', 'service/flowable');
+    // What is Temporal's own: the bare workflow against Flowable on the same machine in the same round.
+    if (report.bareFlowableRatios) ratioLines(report.bareFlowableRatios, ' (Temporal’s own)', 'bare/flowable');
   } else if (report.flowableError) console.log(`\nflowable: failed: ${report.flowableError}`);
   // At a fixed concurrency an instance's time is concurrency/throughput; what its to-do lists take
   // of it is time its start and approves do not have (means, so the parts add up).
