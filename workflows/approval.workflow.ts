@@ -2,7 +2,7 @@
 import { allHandlersFinished, condition, continueAsNew, setHandler } from '@temporalio/workflow';
 import { Engine } from './engine/engine.js';
 import { legacyProjection, projection } from './engine/activities.js';
-import { durableProjection, engineFeatures, pathsBeforeUpdates } from './engine/features.js';
+import { durableProjection, engineFeatures, firstStateCorrected, pathsBeforeUpdates } from './engine/features.js';
 import { canCarry, resumeAll, spawn } from './engine/interpreter.js';
 import { registerActions } from './engine/actions/index.js';
 import { registerMigration } from './engine/migration.js';
@@ -151,7 +151,7 @@ async function project(engine: Engine, durable: boolean, predicted?: Predicted &
 function confirmFirst(engine: Engine, snapshot: ProjectionSnapshot, predicted: Predicted): boolean {
   engine.fixedNow = null;
   const startId = startUpdateIdOf(engine.info.id);
-  if (snapshot.seq === predicted.seq && stateDigest(snapshot) === predicted.digest) {
+  if (!firstStateCorrected(snapshot.seq !== predicted.seq || stateDigest(snapshot) !== predicted.digest)) {
     if (engine.features.answersWithState) showState(engine);
     engine.outbox.handOver(startId, engine);
     engine.updates.remember(startId, { taskId: null, instanceStatus: engine.status });

@@ -85,7 +85,7 @@ describe('Temporal view of an instance', () => {
       ),
     ).toEqual([['InstanceStatus']]);
     expect((await instance(t.alice, id)).status).toBe('completed');
-    await record('engine-v4-caller-writes', wfId(id));
+    await record('predicted-start-v4', wfId(id));
   });
 
   it('continues as new when the history grows, carrying tasks, trail order and Update answers', async () => {

@@ -1,7 +1,13 @@
 // A start that does not wait (issue 48, docs/engine.md "A start that does not wait"): the server
 // predicts the first state with the workflow's own engine code and writes it; the workflow runs
 // the same steps, confirms the prediction without any activity, or corrects it.
-import { describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, inject, it } from 'vitest';
+import { findTemporalCli } from '../../src/runtime/temporal-cli.js';
+import { createLogger } from '../../src/observability/logger.js';
 import { m, useHarness } from './support/harness.js';
 import { example, linear, steps, users } from './support/dsl.js';
 import { processDoc, testChain, node, edges } from '../helpers/dsl.js';
@@ -9,6 +15,27 @@ import { readModelState } from '../../workflows/read-model.js';
 import { stateDigest } from '../../workflows/engine/first-state.js';
 
 const h = useHarness('first-state');
+
+/** Writes a history for the replay test (test/histories/<name>.json); only with RECORD_HISTORIES=1. */
+async function record(name: string, instanceId: string) {
+  if (process.env.RECORD_HISTORIES !== '1') return;
+  const cli = await findTemporalCli(createLogger('warn'));
+  const { stdout } = await promisify(execFile)(
+    cli,
+    [
+      'workflow',
+      'show',
+      '--address',
+      inject('temporalAddress'),
+      '-w',
+      h.handle(instanceId).workflowId,
+      '--output',
+      'json',
+    ],
+    { maxBuffer: 64 * 1024 * 1024 },
+  );
+  await writeFile(path.resolve(import.meta.dirname, '../histories', `${name}.json`), stdout);
+}
 
 /** The corrections the workflow projected over the prediction. */
 const corrections = (instanceId: string) => h.projection.of(instanceId).snapshots.filter((s) => s.replaces);
@@ -86,6 +113,10 @@ describe.sequential('the first state predicted by the server', () => {
     expect(h.projection.activeAssignees(instanceId)).toEqual(['bob']);
     expect(h.projection.trailTypes(instanceId).slice(0, 2)).toEqual(['start', 'assign']);
     expect(await h.decide(instanceId, 'bob')).toMatchObject({ instanceStatus: 'completed' });
+    // The correction is recorded (a marker), so a replay corrects whatever its code would compare.
+    const events = (await h.handle(instanceId).fetchHistory()).events ?? [];
+    expect(events.filter((e) => e.markerRecordedEventAttributes)).toHaveLength(1);
+    await record('predicted-start-corrected', instanceId);
   });
 
   it('a document with a node the server cannot run (a service task) starts the way that waits for the workflow', async () => {

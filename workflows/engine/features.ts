@@ -2,7 +2,7 @@
 // choices are fixed by StartInput.engineVersion, set by whoever starts it, so they cost no history
 // events; changes made before versions existed are `patched()` markers. Nothing else in the engine
 // compares a version or asks patched(): it reads engineFeatures() or one of the checks below.
-import { patched } from '@temporalio/workflow';
+import { patched, workflowInfo } from '@temporalio/workflow';
 
 /**
  * The version new runs start with. Raise it (and add a row below) to change behaviour. A new node
@@ -75,6 +75,8 @@ export const PATCHES = {
   serviceFunctionCatalogue: 'service-function-catalogue',
   /** A repeated approver's task approved automatically (userTask `repeat`). */
   autoApproveRepeated: 'auto-approve-repeated',
+  /** A predicted start whose first state the workflow corrected (docs/engine.md "A start that does not wait"). */
+  firstStateCorrected: 'first-state-corrected',
 } as const;
 
 /** Versioned runs take the durable projection without a marker; older ones as they were recorded. */
@@ -90,3 +92,12 @@ export const pathsBeforeUpdates = (f: EngineFeatures) => f.versioned || patched(
 export const serviceFunctionCatalogue = () => patched(PATCHES.serviceFunctionCatalogue);
 
 export const autoApproveRepeated = () => patched(PATCHES.autoApproveRepeated);
+
+/**
+ * Whether a predicted start's first state is corrected (approval.workflow.ts confirmFirst). The
+ * comparison with the prediction runs this run's code, which may differ from the code that ran it
+ * first (an upgrade; a replay tool with another workflow id): so the outcome is recorded — a marker
+ * only when it corrected — and a replay reads the marker instead of comparing again.
+ */
+export const firstStateCorrected = (differs: boolean) =>
+  differs || workflowInfo().unsafe.isReplaying ? patched(PATCHES.firstStateCorrected) : false;

@@ -40,9 +40,12 @@ export interface Predicted {
   digest: string;
 }
 
-/** A digest of a snapshot: both sides serialise the same object built by the same code. */
+/**
+ * A digest of a snapshot: both sides serialise the same object built by the same code. Without the
+ * workflow id, which only Temporal gives the workflow (a replay tool may run it under another).
+ */
 export function stateDigest(snapshot: ProjectionSnapshot): string {
-  return cyrb53(JSON.stringify(snapshot));
+  return cyrb53(JSON.stringify({ ...snapshot, instance: { ...snapshot.instance, workflowId: '' } }));
 }
 
 /** cyrb53 (public domain): a fast 53-bit string hash; not for adversaries, only to tell two computations apart. */
