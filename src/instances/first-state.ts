@@ -30,7 +30,8 @@ export async function predictFirstState(start: StartInput): Promise<FirstState |
   if (start.carried || !predictable(start.doc)) return null;
   // Exactly what the worker will be given: the payload converter's JSON (key order, no undefined).
   const input = JSON.parse(JSON.stringify(start)) as StartInput;
-  const at = input.instance.startTime;
+  // Now, not the row's start time: a re-driven stuck start's tasks are due from when they open.
+  const at = new Date().toISOString();
   const blocked: Array<{ fn: () => boolean; resolve: (v: boolean) => void }> = [];
   const ids: string[] = [];
   let stopped = false;
