@@ -1,6 +1,6 @@
 // The server's prediction of a new instance's first state (docs/engine.md "A start that does not
 // wait"): the workflow's own engine code, run here to its first wait with the ids this side
-// chooses and the start's time, so the start can write the first tasks and answer without waiting
+// chooses and the prediction's time, so the start can write the first tasks and answer without waiting
 // for a worker. The workflow runs the same steps from the same input and confirms or corrects it
 // (workflows/engine/first-state.ts).
 import { randomUUID } from 'node:crypto';

@@ -43,7 +43,7 @@ export function approversAhead(
   maxAgeMs = APPROVERS_AHEAD_TTL_MS,
 ): ResolvedApprovers | null {
   const ahead = engine.approversAhead;
-  // A predicted start's first steps run on the start's clock (engine.fixedNow): the look-up its
+  // A predicted start's first steps run on the prediction's clock (engine.fixedNow): the look-up its
   // server made is as fresh for the workflow as it was for the prediction, however late the
   // workflow's first task runs — the first tasks are the ones the start answered with.
   const now = engine.fixedNow ? Date.parse(engine.fixedNow) : Date.now();

@@ -1,6 +1,6 @@
 // The first state of an instance, written by the server that starts it before any worker ran
 // (docs/engine.md "A start that does not wait"). The server runs the same engine code offline
-// (src/instances/first-state.ts) with the ids it chose and the start's time; the workflow runs it
+// (src/instances/first-state.ts) with the ids it chose and the prediction's time; the workflow runs it
 // again with the same input and compares digests: equal, it only records the state as written;
 // different (a directory change, servers and workers on different code), it writes its own state
 // over the prediction (ProjectionSnapshot.replaces). Pure: no Node, no Temporal.
