@@ -1134,6 +1134,12 @@ try {
         statistics: '/api/v1/workflow/tasks/statistics',
         'detail (50 trail entries)': `/api/v1/workflow/process-instances/${seeded.detailInstance}/detail`,
       };
+      // One untimed pass over every list and caller first: the first list timed after the seeding
+      // (the typical user's to-do) took 16–31 ms at p99 against 3–6 ms when timed again, its SQL
+      // 0.2 ms — the server's first requests after a long idle, not the list (issue 48).
+      for (let pass = 0; pass < 3; pass++)
+        for (const url of Object.values(lists))
+          for (const token of Object.values(who)) await call(base, url, token).catch(() => undefined);
       const scale: Record<string, Record<string, Stats | string>> = {};
       for (const [listName, url] of Object.entries(lists)) {
         scale[listName] = {};
