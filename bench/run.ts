@@ -232,6 +232,8 @@ async function timed<T>(into: number[] | null, fn: () => Promise<T>): Promise<T>
 interface Recorder {
   start: number[];
   approve: number[];
+  /** The service's approves by step: the first may wait for the instance's first workflow task (a predicted start). */
+  approveByStep?: number[][];
   todo: number[];
   ids: string[];
 }
@@ -390,6 +392,8 @@ function histogram(ms: number[]): string {
 }
 
 interface PhaseResult extends LoadFigures {
+  /** The service phase's approve latencies by step (first, second, third). */
+  approveByStep?: Stats[];
   cpuMsPerInstance: Record<string, number | null>;
   /** The worker's CPU ms per instance by thread name (cpuByThreadName), largest first. */
   workerCpuMsPerInstanceByThread: Record<string, number> | null;
@@ -434,6 +438,7 @@ async function phase(
     perSecond: Math.round((N / wallS) * 100) / 100,
     start: stats(rec.start),
     approve: stats(rec.approve),
+    ...(rec.approveByStep?.length ? { approveByStep: rec.approveByStep.map((l) => stats(l)) } : {}),
     todo: stats(rec.todo),
     cpuMsPerInstance: perInstance,
     cpuMsPerInstanceTotal: Math.round(Object.values(perInstance).reduce<number>((a, v) => a + (v ?? 0), 0) * 10) / 10,
@@ -722,9 +727,11 @@ try {
         );
         const task = todo.items.find((t: any) => t.instanceId === started.instanceId);
         if (!task) throw new Error(`${user} has no task of ${started.instanceId}`);
+        const t0 = performance.now();
         await timed(rec?.approve ?? null, () =>
           call(serverOf(i, step + 1), `/api/v1/workflow/tasks/${task.id}/approve`, tokens[user], {}),
         );
+        if (rec) ((rec.approveByStep ??= [])[step] ??= []).push(performance.now() - t0);
       }
     };
     const servicePids = () => ({ ...stack.pids() });
@@ -1274,6 +1281,10 @@ if (report.service && report.bare) {
       `(the table: round ${report.shownRun} of ${report.runs.length}, the median service/bare CPU ratio; the ratio lines: medians of the rounds [each round])\n`,
     );
   ratioLines(report.ratios);
+  if (s.approveByStep)
+    console.log(
+      `service approve p50 by step: ${s.approveByStep.map((x, i) => `${i + 1}. ${f(x.p50)}`).join(', ')} ms (the first waits for the instance's first workflow task when it comes right after a start that did not: docs/engine.md "A start that does not wait")`,
+    );
   if (report.flowableRatios) {
     const fl: FlowableResult = report.flowable;
     console.log(
