@@ -150,6 +150,8 @@ async function project(engine: Engine, durable: boolean, predicted?: Predicted &
  */
 function confirmFirst(engine: Engine, snapshot: ProjectionSnapshot, predicted: Predicted): boolean {
   engine.fixedNow = null;
+  // Ids the first steps did not take are never taken later: a correction drops their rows.
+  engine.presetIds = [];
   const startId = startUpdateIdOf(engine.info.id);
   if (!firstStateCorrected(snapshot.seq !== predicted.seq || stateDigest(snapshot) !== predicted.digest)) {
     if (engine.features.answersWithState) showState(engine);
