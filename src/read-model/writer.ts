@@ -5,10 +5,11 @@ import type { Orm } from '../db/orm.js';
 import { bound, type Db } from '../db/bound.js';
 import { lockedWrite, type Statement } from '../db/locked-transaction.js';
 import { reasonsOf } from './assignment-reason.js';
+import { FIRST_STATE_WRITTEN, replacePredicted, unwritten } from './first-state-writes.js';
+import { notifyClaimed } from './claim-notices.js';
+import { LIVE, j, rows } from './sql-values.js';
 import { recordInstanceTransition, recordProjectionWrite } from '../observability/metrics.js';
 import { inSpan } from '../observability/tracing.js';
-
-const j = (v: unknown) => JSON.stringify(v ?? null);
 
 /** The write's statements: values bound, plans kept per connection (src/db/prepared.ts); every one has a fixed result shape. */
 const prepared = <T = Record<string, unknown>>(db: Db, sql: string, params: unknown[]) =>
@@ -20,9 +21,6 @@ interface Part {
   sql: string;
   params: unknown[];
 }
-
-/** The instance and task upserts are skipped once the instance is archived (checked under the write's lock). */
-const LIVE = `not exists (select 1 from instances_archive where id = ?)`;
 
 function instancePart(s: ProjectionSnapshot): Part {
   const i = s.instance;
@@ -94,9 +92,6 @@ function closeLinksParts(s: ProjectionSnapshot): Part[] {
     },
   ];
 }
-
-/** Rows as a jsonb array for jsonb_to_recordset; jsonb values travel as their JSON text and are cast back like a `?::jsonb` parameter. */
-const rows = (list: unknown[]) => JSON.stringify(list);
 
 /**
  * Every task of the snapshot in one upsert; each row still only moves forward (seq). Written to
@@ -292,53 +287,6 @@ function notificationParts(s: ProjectionSnapshot): Part[] {
 }
 
 /**
- * A claim takes the task from every other member of its pool: each gets `task_unavailable`
- * (docs/notifications.md), so their to-do lists drop the row at once. Derived here from the
- * `claim` trail entry rather than in the workflow, because only the directory knows who the
- * members of a role or department pool are; the entry's id keys the rows, so a repeated
- * projection adds nothing.
- */
-function notifyClaimed(s: ProjectionSnapshot): Statement | null {
-  const i = s.instance;
-  const claims = s.trail
-    .filter((e) => e.type === 'claim' && e.taskId && e.userId)
-    .map((e) => {
-      const task = s.tasks.find((t) => t.id === e.taskId);
-      return task
-        ? {
-            trail_id: e.id,
-            task_id: task.id,
-            claimer: e.userId,
-            activity_id: task.activityId,
-            name: task.name,
-            candidates: j(task.candidates),
-          }
-        : null;
-    })
-    .filter((c) => c !== null);
-  if (!claims.length) return null;
-  const ids = (field: string) => `array(select jsonb_array_elements_text(coalesce(c.candidates->'${field}', '[]')))`;
-  return {
-    // Not for a state that arrives after the final one (the instance archived).
-    sql: `with c as (
-       select r.trail_id, r.task_id, r.claimer, r.activity_id, r.name, r.candidates::jsonb as candidates
-       from jsonb_to_recordset(?::jsonb) as r(trail_id text, task_id text, claimer text, activity_id text, name text, candidates text)
-     ), ins as (
-       insert into notifications (dedupe_key, tenant_id, user_id, kind, instance_id, task_id, payload)
-       select c.trail_id || ':task_unavailable:' || u.id, u.tenant_id, u.id, 'task_unavailable', ?, c.task_id,
-         jsonb_build_object('activityId', c.activity_id, 'name', c.name, 'claimedBy', c.claimer,
-           'processKey', ?::text, 'processName', ?::text, 'businessKey', ?::text)
-       from c join users u on u.tenant_id = ? and u.active and u.id <> c.claimer and (
-         jsonb_exists_any(u.roles, ${ids('roleIds')}) or u.dept_id = any(${ids('deptIds')}) or u.id = any(${ids('userIds')}))
-       where ${LIVE}
-       order by c.trail_id, u.id
-       on conflict (dedupe_key) do nothing returning id, tenant_id, user_id)
-     select pg_notify('notifications', json_build_object('id', id::text, 'tenantId', tenant_id, 'userId', user_id)::text) from ins order by id`,
-    params: [rows(claims), i.id, i.processKey, i.processName, i.businessKey, i.tenantId, i.id],
-  };
-}
-
-/**
  * Assignment reasons for task rows the state statement's upsert does not write (not in this
  * snapshot, or a newer row kept): a part of that statement, so it leaves out the rows `t` wrote
  * (one statement may not change a row twice). An older reason never overwrites a newer one.
@@ -458,46 +406,4 @@ function snapshotStatements(snapshot: ProjectionSnapshot, intent?: string): Stat
     notifyClaimed(snapshot),
     snapshot.ended ? archive(id) : null,
   ].filter((st): st is Statement => st !== null);
-}
-
-/**
- * The server's prediction of a first state goes only onto the row its start inserted: once the
- * workflow wrote (a correction that came first), the whole write is refused (SQLSTATE AP001,
- * FIRST_STATE_WRITTEN) and the workflow's state stands. Migration20261129000600FirstState.
- */
-const unwritten = (instanceId: string): Statement => ({
-  sql: `select first_state_unwritten(?)`,
-  params: [instanceId],
-});
-
-const FIRST_STATE_WRITTEN = 'AP001';
-
-/**
- * A correction of the server's prediction (ProjectionSnapshot.replaces): the rows the prediction
- * wrote go, unless a state newer than the correction is there already (then only the task ids the
- * workflow never had), and the instance row takes the correction whatever its sequence number.
- */
-function replacePredicted(instanceId: string, r: NonNullable<ProjectionSnapshot['replaces']>): Statement {
-  const older = `(select seq from instances where id = ?) < ?::bigint`;
-  return {
-    sql: `with t as (delete from tasks where instance_id = ?
-         and (id = any(array(select jsonb_array_elements_text(?::jsonb))) or ${older})),
-       tr as (delete from trail where instance_id = ? and ${older}),
-       cc as (delete from cc_records where instance_id = ? and ${older})
-     update instances set seq = 0 where id = ? and seq < ?::bigint`,
-    params: [
-      instanceId,
-      JSON.stringify(r.dropTasks),
-      instanceId,
-      r.belowSeq,
-      instanceId,
-      instanceId,
-      r.belowSeq,
-      instanceId,
-      instanceId,
-      r.belowSeq,
-      instanceId,
-      r.belowSeq,
-    ],
-  };
 }

@@ -46,6 +46,14 @@ async function approvedByBob() {
   expect((await approve('bob', await taskOf('bob', id), {})).status).toBe(200);
   return id;
 }
+/** How many task_assigned messages `userId` got about the instance. */
+const toldOfTask = async (db: pg.Client, instanceId: string, userId: string) =>
+  (
+    await db.query(
+      `select count(*)::int as n from notifications where instance_id = $1 and user_id = $2 and kind = 'task_assigned'`,
+      [instanceId, userId],
+    )
+  ).rows[0].n as number;
 /** Who approved, in the order of the instance's trail. */
 const approvers = async (id: string) =>
   (await call(`/api/v1/workflow/process-instances/${id}`, tokens.alice)).body.data.trail
@@ -140,11 +148,7 @@ describe('crashes', () => {
       ]);
       expect(open.rows.map((r: { assignee: string }) => r.assignee)).toEqual(['erin']);
       // erin's message about her task came from the sweep too, once.
-      const told = await db.query(
-        `select count(*)::int as n from notifications where instance_id = $1 and user_id = 'erin' and kind = 'task_assigned'`,
-        [id],
-      );
-      expect(told.rows[0].n).toBe(1);
+      expect(await toldOfTask(db, id, 'erin')).toBe(1);
     } finally {
       await db.end();
     }
@@ -210,11 +214,7 @@ describe('crashes', () => {
       ]);
       const trail = await db.query(`select type from trail where instance_id = $1 order by seq`, [id]);
       expect(trail.rows.map((r: { type: string }) => r.type).slice(0, 2)).toEqual(['start', 'assign']);
-      const told = await db.query(
-        `select count(*)::int as n from notifications where instance_id = $1 and user_id = 'bob' and kind = 'task_assigned'`,
-        [id],
-      );
-      expect(told.rows[0].n).toBe(1);
+      expect(await toldOfTask(db, id, 'bob')).toBe(1);
     } finally {
       await db.end();
     }
